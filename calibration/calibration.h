@@ -1,0 +1,1 @@
+// Calibration library umbrella header (issue 3).

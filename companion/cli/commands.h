@@ -1,0 +1,19 @@
+// Every `hexdice` subcommand registers itself with the CLI11 app here; main.cpp
+// calls each register function. One file per subcommand.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace hexdice::cli {
+
+// The subcommand's body runs after parsing; its return value is the exit code.
+using Runner = std::function<int()>;
+struct Registry {
+  std::vector<std::pair<CLI::App*, Runner>> commands;
+  void add(CLI::App* sub, Runner run) { commands.emplace_back(sub, std::move(run)); }
+};
+
+void register_rules_commands(CLI::App& app, Registry& reg);  // moves, apply
+
+}  // namespace hexdice::cli

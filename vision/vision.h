@@ -1,0 +1,1 @@
+// Vision library umbrella header (issue 3).
