@@ -40,6 +40,8 @@ class Board {
 
   // Neighbour index of cell idx in direction d, or kNoCell.
   int neighbor(int idx, int d) const { return nbr_[static_cast<std::size_t>(idx * 6 + d)]; }
+  // The raw table: entry idx * 6 + d (for hot loops).
+  const std::int16_t* neighbor_table() const { return nbr_.data(); }
   // Cell reached by k straight steps, or kNoCell.
   int step(int idx, int d, int k) const {
     for (int i = 0; i < k && idx != kNoCell; ++i) idx = neighbor(idx, d);

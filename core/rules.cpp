@@ -1,6 +1,7 @@
 #include "core/rules.h"
 
 #include <algorithm>
+#include <bit>
 #include <set>
 
 namespace hexdice {
@@ -70,11 +71,35 @@ int Position::next_player(int p) const {
   return p;
 }
 
+namespace {
+inline void mask_set(Position::CellMask& m, int idx) { m[static_cast<std::size_t>(idx >> 6)] |= std::uint64_t{1} << (idx & 63); }
+inline void mask_clear(Position::CellMask& m, int idx) {
+  m[static_cast<std::size_t>(idx >> 6)] &= ~(std::uint64_t{1} << (idx & 63));
+}
+}  // namespace
+
 void Position::set(int idx, const Piece& piece) {
+  if (!at(idx).empty()) remove_unit(idx);
+  if (piece.empty()) return;
+  cells_[static_cast<std::size_t>(idx)] = piece;
+  ++counts_[static_cast<std::size_t>(piece.owner)];
+  mask_set(masks_[static_cast<std::size_t>(piece.owner)], idx);
+}
+
+void Position::remove_unit(int idx) {
   auto& cell = cells_[static_cast<std::size_t>(idx)];
-  if (!cell.empty()) --counts_[static_cast<std::size_t>(cell.owner)];
-  cell = piece;
-  if (!cell.empty()) ++counts_[static_cast<std::size_t>(cell.owner)];
+  --counts_[static_cast<std::size_t>(cell.owner)];
+  mask_clear(masks_[static_cast<std::size_t>(cell.owner)], idx);
+  cell = Piece{};
+}
+
+void Position::move_unit(int from, int to) {
+  auto& src = cells_[static_cast<std::size_t>(from)];
+  auto& m = masks_[static_cast<std::size_t>(src.owner)];
+  mask_clear(m, from);
+  mask_set(m, to);
+  cells_[static_cast<std::size_t>(to)] = src;
+  src = Piece{};
 }
 
 Status Position::place(Hex h, int owner, int face, int tokens, bool guard) {
@@ -106,24 +131,28 @@ namespace {
 struct Gen {
   const Position& pos;
   const Board& b;
-  std::vector<Action>& out;
+  Action* w;  // output cursor; the caller guarantees kMaxActionsPerUnit per unit
   int owner;
+  const Piece* cells = pos.cells().data();
+  const std::int16_t* nbr = b.neighbor_table();
 
-  bool friendly(int idx) const { return pos.at(idx).owner == owner; }
+  int nb(int idx, int d) const { return nbr[idx * 6 + d]; }
+  bool friendly(int idx) const { return cells[idx].owner == owner; }
   bool enemy(int idx) const {
-    const auto o = pos.at(idx).owner;
+    const auto o = cells[idx].owner;
     return o >= 0 && o != owner;
   }
-  bool empty(int idx) const { return pos.at(idx).owner < 0; }
-  void move(int from, int to) { out.push_back(Action{ActionType::Move, static_cast<std::int16_t>(from), static_cast<std::int16_t>(to), 0}); }
-  void other(ActionType t, int from, int to) {
-    out.push_back(Action{t, static_cast<std::int16_t>(from), static_cast<std::int16_t>(to), 0});
+  bool empty(int idx) const { return cells[idx].owner < 0; }
+  void emit(ActionType t, int from, int to) {
+    *w++ = Action{t, static_cast<std::int16_t>(from), static_cast<std::int16_t>(to), 0};
   }
+  void move(int from, int to) { emit(ActionType::Move, from, to); }
+  void other(ActionType t, int from, int to) { emit(t, from, to); }
   // A ray of up to `len` steps; stops at the first occupied cell (which is a target if enemy).
   void ray(int c, int d, int len) {
     int t = c;
     for (int i = 0; i < len; ++i) {
-      t = b.neighbor(t, d);
+      t = nb(t, d);
       if (t == kNoCell || friendly(t)) return;
       move(c, t);
       if (!empty(t)) return;
@@ -140,31 +169,34 @@ struct Gen {
         break;
       case 2: {  // Archer: star up to 2 steps; ranged at exactly 2 in a line
         if (pos.rules().archer_star_free_path) {
-          int seen[12];
-          int nseen = 0;
-          const Hex hc = b.hex(c);
+          // Ring 2 has 12 cells: 2*dir(d), reached through dir(d), and dir(d)+dir(d+1),
+          // reached through either dir(d) or dir(d+1). Each is emitted once.
+          int t1s[6];
+          bool open[6];
           for (int d = 0; d < 6; ++d) {
-            const int t1 = b.neighbor(c, d);
-            if (t1 == kNoCell || friendly(t1)) continue;
-            move(c, t1);
-            if (!empty(t1)) continue;
-            for (int e = d - 1; e <= d + 1; ++e) {  // only these three reach distance 2
-              const int t2 = b.neighbor(t1, (e + 6) % 6);
-              if (t2 == kNoCell || friendly(t2) || distance(b.hex(t2), hc) != 2) continue;
-              bool dup = false;
-              for (int k = 0; k < nseen; ++k) dup |= seen[k] == t2;
-              if (dup) continue;
-              seen[nseen++] = t2;
-              move(c, t2);
+            const int t1 = nb(c, d);
+            t1s[d] = t1;
+            open[d] = t1 != kNoCell && empty(t1);
+            if (t1 != kNoCell && !friendly(t1)) move(c, t1);
+          }
+          for (int d = 0; d < 6; ++d) {
+            const int d1 = d == 5 ? 0 : d + 1;
+            if (open[d]) {
+              const int t2 = nb(t1s[d], d);
+              if (t2 != kNoCell && !friendly(t2)) move(c, t2);
+            }
+            if (open[d] || open[d1]) {
+              const int t2 = open[d] ? nb(t1s[d], d1) : nb(t1s[d1], d);
+              if (t2 != kNoCell && !friendly(t2)) move(c, t2);
             }
           }
         } else {
           for (int d = 0; d < 6; ++d) ray(c, d, 2);
         }
         for (int d = 0; d < 6; ++d) {
-          const int t1 = b.neighbor(c, d);
+          const int t1 = nb(c, d);
           if (t1 == kNoCell) continue;
-          const int t2 = b.neighbor(t1, d);
+          const int t2 = nb(t1, d);
           if (t2 == kNoCell || !enemy(t2)) continue;
           if (pos.rules().ranged_needs_clear_line && !empty(t1)) continue;
           other(ActionType::Ranged, c, t2);
@@ -173,12 +205,12 @@ struct Gen {
       }
       case 3:  // Knight: 2 straight (over friends), then 1 turning
         for (int d = 0; d < 6; ++d) {
-          const int t1 = b.neighbor(c, d);
+          const int t1 = nb(c, d);
           if (t1 == kNoCell || enemy(t1)) continue;
-          const int t2 = b.neighbor(t1, d);
+          const int t2 = nb(t1, d);
           if (t2 == kNoCell || enemy(t2)) continue;
           for (int e : {d + 5, d + 1}) {
-            const int t3 = b.neighbor(t2, e % 6);
+            const int t3 = nb(t2, e % 6);
             if (t3 != kNoCell && !friendly(t3)) move(c, t3);
           }
         }
@@ -192,7 +224,7 @@ struct Gen {
         break;
       case 6:  // Balance: special attack on an adjacent enemy
         for (int d = 0; d < 6; ++d) {
-          const int t = b.neighbor(c, d);
+          const int t = nb(c, d);
           if (t != kNoCell && enemy(t)) other(ActionType::Special, c, t);
         }
         break;
@@ -201,7 +233,7 @@ struct Gen {
     }
     if (pos.rules().merge_sum)
       for (int d = 0; d < 6; ++d) {
-        const int t = b.neighbor(c, d);
+        const int t = nb(c, d);
         if (t != kNoCell && friendly(t)) other(ActionType::Merge, c, t);
       }
     other(ActionType::Reroll, c, kNoCell);
@@ -211,14 +243,19 @@ struct Gen {
 
 }  // namespace
 
+int legal_actions(const Position& pos, Action* buf) {
+  if (pos.game_over()) return 0;
+  Gen g{pos, pos.board(), buf, pos.to_move()};
+  const auto& mask = pos.unit_mask(pos.to_move());
+  for (int w = 0; w < Position::kMaskWords; ++w)
+    for (std::uint64_t bits = mask[static_cast<std::size_t>(w)]; bits; bits &= bits - 1)
+      g.unit(w * 64 + std::countr_zero(bits));
+  return static_cast<int>(g.w - buf);
+}
+
 void legal_actions(const Position& pos, std::vector<Action>& out) {
-  out.clear();
-  if (pos.game_over()) return;
-  Gen g{pos, pos.board(), out, pos.to_move()};
-  const int n = pos.board().size();
-  const auto owner = static_cast<std::int8_t>(pos.to_move());
-  for (int c = 0; c < n; ++c)
-    if (pos.at(c).owner == owner) g.unit(c);
+  out.resize(static_cast<std::size_t>(max_legal_actions(pos)));
+  out.resize(static_cast<std::size_t>(legal_actions(pos, out.data())));
 }
 
 std::vector<Action> legal_actions(const Position& pos) {
@@ -227,11 +264,26 @@ std::vector<Action> legal_actions(const Position& pos) {
   return out;
 }
 
+int unit_actions(const Position& pos, int cell, Action* buf) {
+  if (pos.game_over() || cell < 0 || cell >= pos.board().size() || pos.at(cell).owner != pos.to_move()) return 0;
+  Gen g{pos, pos.board(), buf, pos.to_move()};
+  g.unit(cell);
+  return static_cast<int>(g.w - buf);
+}
+
+int max_unit_actions(int face, const HouseRules& rules) {
+  // moves + ranged/special + reroll + guard (+ 6 merges when merging is on)
+  static constexpr int kBound[7] = {0, 3 + 2, 18 + 6 + 2, 12 + 2, 8 + 2, 6 + 2, 6 + 2};
+  return kBound[valid_face(face) ? face : 0] + (rules.merge_sum ? 6 : 0);
+}
+
 void unit_actions(const Position& pos, int cell, std::vector<Action>& out) {
   out.clear();
   if (pos.game_over() || cell < 0 || cell >= pos.board().size() || pos.at(cell).owner != pos.to_move()) return;
-  Gen g{pos, pos.board(), out, pos.to_move()};
+  out.resize(kMaxActionsPerUnit);
+  Gen g{pos, pos.board(), out.data(), pos.to_move()};
   g.unit(cell);
+  out.resize(static_cast<std::size_t>(g.w - out.data()));
 }
 
 int count_legal_actions(const Position& pos) {
@@ -260,8 +312,7 @@ int apply_unchecked(Position& pos, const Action& a, Outcome* out) {
   auto& cells = pos.cells_;
   auto cell = [&](int i) -> Piece& { return cells[static_cast<std::size_t>(i)]; };
   auto remove = [&](int i) {
-    --pos.counts_[static_cast<std::size_t>(cell(i).owner)];
-    cell(i) = Piece{};
+    pos.remove_unit(i);
     if (out) out->removed.push_back(pos.board().hex(i));
   };
   auto add_token = [](Piece& p) {
@@ -277,10 +328,7 @@ int apply_unchecked(Position& pos, const Action& a, Outcome* out) {
     if (out) out->combat = Combat{attack, armor, success};
     if (success) {
       remove(a.target);
-      if (moves_in) {
-        cell(a.target) = cell(a.unit);
-        cell(a.unit) = Piece{};
-      }
+      if (moves_in) pos.move_unit(a.unit, a.target);
     } else {
       add_token(att);
       add_token(def);
@@ -290,9 +338,8 @@ int apply_unchecked(Position& pos, const Action& a, Outcome* out) {
   switch (a.type) {
     case ActionType::Move:
       if (cell(a.target).empty()) {
-        cell(a.target) = cell(a.unit);
-        cell(a.target).guard = false;
-        cell(a.unit) = Piece{};
+        cell(a.unit).guard = false;
+        pos.move_unit(a.unit, a.target);
       } else {
         fight(true);
       }
@@ -333,8 +380,10 @@ int apply_unchecked(Position& pos, const Action& a, Outcome* out) {
       if (pos.counts_[static_cast<std::size_t>(p)] == 0 || (base_owner >= 0 && base_owner != p)) {
         pos.players_[static_cast<std::size_t>(p)].eliminated = true;
         if (out) out->eliminated.push_back(p);
-        for (int i = 0; i < pos.board().size(); ++i)
-          if (cell(i).owner == p) remove(i);
+        const Position::CellMask mask = pos.unit_mask(p);
+        for (int w = 0; w < Position::kMaskWords; ++w)
+          for (std::uint64_t bits = mask[static_cast<std::size_t>(w)]; bits; bits &= bits - 1)
+            remove(w * 64 + std::countr_zero(bits));
       }
     }
     int alive = 0, last = -1;

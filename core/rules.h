@@ -126,6 +126,10 @@ class Position {
   void set(int idx, const Piece& piece);
   void clear(int idx) { set(idx, Piece{}); }
   int unit_count(int p) const { return counts_[static_cast<std::size_t>(p)]; }
+  // Cells holding player p's units as a bitset (bit i = cell index i), for fast scans.
+  static constexpr int kMaskWords = (3 * kMaxRadius * (kMaxRadius + 1) + 1 + 63) / 64;
+  using CellMask = std::array<std::uint64_t, kMaskWords>;
+  const CellMask& unit_mask(int p) const { return masks_[static_cast<std::size_t>(p)]; }
   int total_units() const;
 
   bool operator==(const Position& o) const {
@@ -144,6 +148,10 @@ class Position {
   std::vector<int> order_;
   std::vector<Piece> cells_;
   std::array<std::int16_t, kMaxPlayers> counts_{};
+  std::array<CellMask, kMaxPlayers> masks_{};
+  // The two primitives every board change goes through (keep counts and masks right).
+  void remove_unit(int idx);
+  void move_unit(int from, int to);
   HouseRules rules_;
   int to_move_ = 0;
   int winner_ = -1;
@@ -185,9 +193,18 @@ struct Outcome {
 // Every legal action for the player to move (empty when the game is over).
 // Fills `out` (cleared first); reroll entries carry face 0.
 void legal_actions(const Position& pos, std::vector<Action>& out);
+// Fast path: writes into buf, which must hold max_legal_actions(pos); returns the count.
+// A unit has at most 18 moves + 6 ranged/special + 6 merges + reroll + guard.
+inline constexpr int kMaxActionsPerUnit = 32;
+inline int max_legal_actions(const Position& pos) { return pos.unit_count(pos.to_move()) * kMaxActionsPerUnit; }
+int legal_actions(const Position& pos, Action* buf);
 std::vector<Action> legal_actions(const Position& pos);
 // Legal actions of the unit on one cell (must belong to the player to move).
 void unit_actions(const Position& pos, int cell, std::vector<Action>& out);
+// Fast path: buf holds kMaxActionsPerUnit; returns the count (0 if not the mover's unit).
+int unit_actions(const Position& pos, int cell, Action* buf);
+// Most actions a unit of this face can ever have under these house rules.
+int max_unit_actions(int face, const HouseRules& rules);
 // Number of legal actions, without building the list.
 int count_legal_actions(const Position& pos);
 
