@@ -49,7 +49,7 @@ std::vector<std::string> normalise_names(std::vector<std::string> names, std::si
 // ---- GameRecord -------------------------------------------------------------------------
 
 Result<GameRecord> GameRecord::with_setup(const SetupConfig& config, RecordHeader header) {
-  auto setup = Setup::create(config);
+  auto setup = GameSetup::create(config);
   if (!setup) return Error{setup.error()};
   if (header.names.size() > config.players.size()) return Error{"record: more player names than players"};
   GameRecord r;

@@ -80,7 +80,7 @@ class GameRecord {
   // rules, dice_per_player 0.
   const SetupConfig& config() const { return config_; }
   bool has_setup() const { return has_setup_; }
-  const Setup& setup() const { return setup_; }
+  const GameSetup& setup() const { return setup_; }
   // True once the setup is done (or was skipped): actions may be added.
   bool in_play() const { return !line_.empty(); }
   bool finished() const { return header_.result.finished(); }
@@ -120,7 +120,7 @@ class GameRecord {
   RecordHeader header_;
   bool has_setup_ = true;
   SetupConfig config_;
-  Setup setup_;
+  GameSetup setup_;
   std::optional<Position> start_;       // only when the setup was skipped
   std::vector<RecordEntry> entries_;
   std::vector<Position> line_;          // line_[k] = position after k plies of the current line

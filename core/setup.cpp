@@ -107,9 +107,9 @@ SetupEvent SetupEvent::first_roll(std::string player, int face) {
   return e;
 }
 
-Result<Setup> Setup::create(const SetupConfig& config) {
+Result<GameSetup> GameSetup::create(const SetupConfig& config) {
   if (Status s = validate_config(config); !s) return Error{s.error()};
-  Setup st;
+  GameSetup st;
   st.config_ = config;
   st.board_ = std::move(Position::create(config.radius, config.players, config.house_rules)).value();
   const auto n = config.players.size();
@@ -121,13 +121,13 @@ Result<Setup> Setup::create(const SetupConfig& config) {
   return st;
 }
 
-std::vector<int> Setup::unplaced(int p) const {
+std::vector<int> GameSetup::unplaced(int p) const {
   std::vector<int> left = army(p);
   for (int f : placed_[static_cast<std::size_t>(p)]) take(left, f);
   return left;
 }
 
-std::vector<int> Setup::waiting_for() const {
+std::vector<int> GameSetup::waiting_for() const {
   std::vector<int> out;
   for (int p : board_.turn_order()) {
     const auto i = static_cast<std::size_t>(p);
@@ -152,13 +152,13 @@ std::vector<int> Setup::waiting_for() const {
   return out;
 }
 
-Status Setup::check(const SetupEvent& e) const {
+Status GameSetup::check(const SetupEvent& e) const {
   const int p = board_.player_index(e.player);
   if (p < 0) return Error{"setup: \"" + e.player + "\" is not a player of this game"};
   return check_impl(e, p);
 }
 
-Status Setup::check_impl(const SetupEvent& e, int p) const {
+Status GameSetup::check_impl(const SetupEvent& e, int p) const {
   const auto i = static_cast<std::size_t>(p);
   const std::string& who = e.player;
   const int n = config_.dice_per_player;
@@ -234,7 +234,7 @@ Status Setup::check_impl(const SetupEvent& e, int p) const {
   return Error{"setup: unknown event"};
 }
 
-Status Setup::apply(const SetupEvent& e) {
+Status GameSetup::apply(const SetupEvent& e) {
   const int p = board_.player_index(e.player);
   if (p < 0) return Error{"setup: \"" + e.player + "\" is not a player of this game"};
   if (Status s = check_impl(e, p); !s) return s;
@@ -264,7 +264,7 @@ Status Setup::apply(const SetupEvent& e) {
   return {};
 }
 
-void Setup::advance() {
+void GameSetup::advance() {
   const int n = num_players();
   auto all = [&](auto pred) {
     for (int p = 0; p < n; ++p)
@@ -301,7 +301,7 @@ void Setup::advance() {
   }
 }
 
-Result<Position> Setup::start_position() const {
+Result<Position> GameSetup::start_position() const {
   if (!done()) {
     std::string who;
     for (int p : waiting_for()) who += (who.empty() ? "" : ", ") + board_.player(p).id;

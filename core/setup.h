@@ -68,10 +68,10 @@ struct SetupEvent {
   static SetupEvent first_roll(std::string player, int face);
 };
 
-class Setup {
+class GameSetup {
  public:
-  Setup() = default;
-  static Result<Setup> create(const SetupConfig& config);
+  GameSetup() = default;
+  static Result<GameSetup> create(const SetupConfig& config);
 
   const SetupConfig& config() const { return config_; }
   SetupPhase phase() const { return phase_; }
