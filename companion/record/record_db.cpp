@@ -443,6 +443,30 @@ Result<std::vector<GameSummary>> RecordDb::list_games() {
   return out;
 }
 
+Result<Position> RecordDb::position_at(std::int64_t game, int ply) {
+  if (ply == 0) {
+    auto rec = load_game(game);
+    if (!rec) return Error{rec.error()};
+    return rec->position_at(0);
+  }
+  // The current line's ply k is the latest action row with ply k, as long as
+  // k <= actions - takebacks (the length of the current line).
+  HEXDICE_PREPARE(st,
+                  "SELECT (SELECT count(*) FROM actions WHERE game_id = ?1) - "
+                  "(SELECT count(*) FROM takebacks WHERE game_id = ?1), "
+                  "(SELECT position FROM actions WHERE game_id = ?1 AND ply = ?2 ORDER BY seq DESC LIMIT 1)");
+  Binder b(st);
+  b.integer(game).integer(ply);
+  if (sqlite3_step(st) != SQLITE_ROW) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+  const int length = sqlite3_column_int(st, 0);
+  if (ply < 0 || ply > length || col_null(st, 1))
+    return Error{"game " + std::to_string(game) + " has no ply " + std::to_string(ply) + " (0.." + std::to_string(length) +
+                 ")"};
+  auto pos = parse_position(col_text(st, 1));
+  if (!pos) return Error{path_ + ": game " + std::to_string(game) + " ply " + std::to_string(ply) + ": " + pos.error()};
+  return pos;
+}
+
 Result<std::optional<std::int64_t>> RecordDb::unfinished_game() {
   HEXDICE_PREPARE(st, "SELECT id FROM games WHERE result_reason IS NULL ORDER BY id DESC LIMIT 1");
   Binder b(st);

@@ -80,6 +80,9 @@ class RecordDb {
   Result<std::int64_t> insert_game(const GameRecord& record);  // everything in it, one transaction
   Result<std::vector<GameSummary>> list_games();
   Result<GameRecord> load_game(std::int64_t id);
+  // The position after `ply` actions of the game's current line (takebacks honoured),
+  // read from the stored position JSON without replaying the game (ply 0 replays the setup).
+  Result<Position> position_at(std::int64_t game, int ply);
   // The most recent unfinished game, if any.
   Result<std::optional<std::int64_t>> unfinished_game();
 

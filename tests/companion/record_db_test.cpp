@@ -149,6 +149,25 @@ TEST(RecordDb, GamesRoundTripStepByStepAndInOneGo) {
   EXPECT_EQ(*db->load_game(*c), scenario);
 }
 
+TEST(RecordDb, StoredPositionsJumpToAnyPlyOfTheCurrentLine) {
+  const std::string path = fresh_path("g.db");
+  auto db = open_ok(path);
+  SampleOptions o = sample(12);
+  const GameRecord src = sample_game(o);
+  const int takebacks = static_cast<int>(std::count_if(src.entries().begin(), src.entries().end(),
+                                                       [](const RecordEntry& e) { return e.kind == EntryKind::Takeback; }));
+  ASSERT_GT(takebacks, 0) << "pick a seed whose sample game has takebacks";
+  const std::int64_t id = log_all(*db, src);
+  for (int k = 0; k <= src.ply(); ++k) {
+    auto p = db->position_at(id, k);
+    ASSERT_TRUE(p.ok()) << p.error();
+    EXPECT_EQ(*p, *src.position_at(k)) << "ply " << k;
+  }
+  EXPECT_FALSE(db->position_at(id, src.ply() + 1).ok());
+  EXPECT_FALSE(db->position_at(id, -1).ok());
+  EXPECT_FALSE(db->position_at(id + 1, 1).ok());
+}
+
 TEST(RecordDb, EachActionIsCommittedBeforeTheNextAndTheGameResumes) {
   const std::string path = fresh_path("g.db");
   const GameRecord src = sample_game(sample(5));
