@@ -66,6 +66,7 @@ Result<GameRecord> GameRecord::with_setup(const SetupConfig& config, RecordHeade
 Result<GameRecord> GameRecord::from_position(const Position& start, RecordHeader header) {
   if (header.names.size() > start.players().size()) return Error{"record: more player names than players"};
   if (start.game_over()) return Error{"record: the start position is already won by " + start.player(start.winner()).id};
+  if (Status s = validate_player_ids(start.players()); !s) return Error{"record: " + s.error()};
   GameRecord r;
   r.has_setup_ = false;
   r.config_.radius = start.radius();
@@ -241,6 +242,10 @@ namespace {
 std::string escape(std::string_view s, char special) {
   std::string out;
   for (char c : s) {
+    if (c == '\n' && special == '"') {  // a tag stays on one line
+      out += "\\n";
+      continue;
+    }
     if (c == '\\' || c == special) out += '\\';
     out += c;
   }
@@ -375,7 +380,7 @@ Result<std::vector<Item>> tokenize(std::string_view t) {
       bool closed = false;
       while (j < t.size()) {
         if (t[j] == '\\' && j + 1 < t.size()) {
-          it.text += t[j + 1];
+          it.text += t[j + 1] == 'n' ? '\n' : t[j + 1];
           j += 2;
         } else if (t[j] == '"') {
           closed = true;

@@ -33,7 +33,19 @@ std::vector<int> allowed_dice_counts(int n) {
   }
 }
 
+Status validate_player_ids(const std::vector<Player>& players) {
+  for (const auto& p : players) {
+    const bool ok = !p.id.empty() && std::all_of(p.id.begin(), p.id.end(), [](char ch) {
+      return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+    });
+    if (!ok)
+      return Error{"player id \"" + p.id + "\" must be a colour name: letters, digits, '_' or '-' (interfaces.md)"};
+  }
+  return {};
+}
+
 Status validate_config(const SetupConfig& c) {
+  if (Status s = validate_player_ids(c.players); !s) return s;
   auto pos = Position::create(c.radius, c.players, c.house_rules);
   if (!pos) return Error{pos.error()};
   const int n = static_cast<int>(c.players.size());

@@ -41,6 +41,8 @@ struct SetupConfig {
 // Checks the player count, distinct ids/corners, radius and the dice count against the
 // rules.md section 2 table (2p: 6 or 8, 3p: 6, 4p: 4 or 5, 6p: 3 or 4).
 Status validate_config(const SetupConfig& config);
+// Player ids are colour names (interfaces.md): letters, digits, '_' or '-'.
+Status validate_player_ids(const std::vector<Player>& players);
 // The dice counts the section 2 table allows for n players (empty when n is not 2/3/4/6).
 std::vector<int> allowed_dice_counts(int num_players);
 // floor(dice / 3) (rules.md section 3.2).

@@ -254,3 +254,31 @@ TEST(GameRecord, ImportRejectsRecordsThatDoNotReplay) {
 
 }  // namespace
 }  // namespace hexdice
+
+namespace hexdice {
+namespace {
+
+TEST(GameRecordText, HeaderTagsSurviveQuotesBackslashesAndNewlines) {
+  auto made = GameRecord::from_position(start_from(kSmall));
+  ASSERT_TRUE(made.ok());
+  GameRecord g = std::move(made).value();
+  g.set_event("Club night \"A\"\nround 2");
+  g.set_site("C:\\games\\n-room");
+  ASSERT_TRUE(g.set_names({"Ann \"the\" Archer", "Bo\\b"}).ok());
+  ASSERT_TRUE(g.annotate("a {brace} and a \\ backslash\nover two lines").ok());
+  const std::string text = to_text(g);
+  EXPECT_TRUE(contains(text, "[Event \"Club night \\\"A\\\"\\nround 2\"]")) << text;
+  auto back = record_from_text(text);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(*back, g);
+}
+
+TEST(GameRecordText, PlayerIdsAreColourNames) {
+  Position p = start_from(R"({"players":[{"id":"red team","corner":"N"},{"id":"blue","corner":"S"}],"to_move":"red team"})");
+  auto r = GameRecord::from_position(p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error(), "must be a colour name")) << r.error();
+}
+
+}  // namespace
+}  // namespace hexdice
