@@ -586,6 +586,15 @@ Result<RecordedGame> RecordedGame::resume(RecordDb& db, std::int64_t id) {
   return RecordedGame(db, id, std::move(rec).value());
 }
 
+Result<std::optional<RecordedGame>> RecordedGame::resume_unfinished(RecordDb& db) {
+  auto id = db.unfinished_game();
+  if (!id) return Error{id.error()};
+  if (!id->has_value()) return std::optional<RecordedGame>();
+  auto g = resume(db, **id);
+  if (!g) return Error{g.error()};
+  return std::optional<RecordedGame>(std::move(g).value());
+}
+
 Status RecordedGame::setup(const SetupEvent& e) {
   GameRecord next = rec_;
   if (Status s = next.add_setup_event(e); !s) return s;

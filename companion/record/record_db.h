@@ -133,6 +133,8 @@ class RecordedGame {
  public:
   static Result<RecordedGame> create(RecordDb& db, const GameRecord& fresh);
   static Result<RecordedGame> resume(RecordDb& db, std::int64_t id);
+  // The most recent unfinished game (nullopt when every game is finished).
+  static Result<std::optional<RecordedGame>> resume_unfinished(RecordDb& db);
 
   std::int64_t id() const { return id_; }
   const GameRecord& record() const { return rec_; }

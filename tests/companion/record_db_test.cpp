@@ -190,11 +190,15 @@ TEST(RecordDb, EachActionIsCommittedBeforeTheNextAndTheGameResumes) {
     EXPECT_EQ(open_game->value_or(-1), id);
   }
   auto db = open_ok(path);
-  auto g = RecordedGame::resume(*db, id);
-  ASSERT_TRUE(g.ok()) << g.error();
+  auto resumed = RecordedGame::resume_unfinished(*db);
+  ASSERT_TRUE(resumed.ok()) << resumed.error();
+  ASSERT_TRUE(resumed->has_value());
+  RecordedGame* g = &**resumed;
+  EXPECT_EQ(g->id(), id);
   EXPECT_EQ(g->record().current(), src.current());
   ASSERT_TRUE(apply_step(*g, src, record_steps(src) - 1).ok());
   EXPECT_FALSE(db->unfinished_game()->has_value());
+  EXPECT_FALSE(RecordedGame::resume_unfinished(*db)->has_value());
   EXPECT_EQ(*db->load_game(id), src);
 }
 
