@@ -151,6 +151,11 @@ std::string RecordDb::sqlite_error(int rc) const {
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT: return path_ + " is not a hexdice game database (" + msg + ")";
     case SQLITE_FULL: return "the disk holding " + path_ + " is full; nothing was written";
+    case SQLITE_CONSTRAINT:
+      if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+        return "the game in " + path_ + " was logged to by another writer meanwhile (" + msg +
+               "); reload it; nothing was written";
+      return "database " + path_ + ": " + msg;
     case SQLITE_CANTOPEN: return "cannot open the database " + path_ + " (" + msg + ")";
     default: return "database " + path_ + ": " + msg;
   }
@@ -552,8 +557,14 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
         auto out = r.add_action(*a);
         if (!out) return bad(where + ": " + out.error());
         if (sqlite3_column_int(ev, 2) != r.ply()) return bad(where + ": stored ply does not match the replay");
-        if (Json::parse(col_text(ev, 5), nullptr, false) != to_json(*out, before))
-          return bad(where + ": the stored outcome differs from the replay");
+        // Every field stored must match the replay (fields a later version adds are not
+        // in old rows, so old games still load).
+        const Json stored = Json::parse(col_text(ev, 5), nullptr, false);
+        const Json fresh = to_json(*out, before);
+        bool same = stored.is_object();
+        if (same)
+          for (const auto& [key, value] : stored.items()) same = same && fresh.contains(key) && fresh[key] == value;
+        if (!same) return bad(where + ": the stored outcome differs from the replay");
       } else if (kind == "takeback") {
         if (col_null(ev, 6)) return bad(where + " has no takeback row");
         if (sqlite3_column_int(ev, 6) != r.ply()) return bad(where + ": takeback of a ply that is not the last");

@@ -263,6 +263,24 @@ TEST(RecordDb, ALockedDatabaseGivesAClearErrorAndWritesNothing) {
   EXPECT_EQ(*db->load_game(g->id()), g->record());
 }
 
+TEST(RecordDb, TwoWritersOnOneGameCannotInterleave) {
+  const std::string path = fresh_path("g.db");
+  auto db1 = open_ok(path);
+  auto db2 = open_ok(path);
+  const GameRecord src = sample_game(sample(13));
+  auto g1 = RecordedGame::create(*db1, fresh_like(src));
+  ASSERT_TRUE(g1.ok());
+  auto g2 = RecordedGame::resume(*db2, g1->id());
+  ASSERT_TRUE(g2.ok());
+  ASSERT_TRUE(apply_step(*g1, src, 0).ok());
+  const GameRecord before = g2->record();
+  Status s = apply_step(*g2, src, 0);  // g2 has not seen g1's event
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.error(), "logged to by another writer")) << s.error();
+  EXPECT_EQ(g2->record(), before);
+  EXPECT_EQ(db1->load_game(g1->id())->setup().events().size(), 1u);
+}
+
 TEST(RecordDb, AReadOnlyFileGivesAClearErrorAndStaysUnchanged) {
   const std::string path = fresh_path("g.db");
   {
