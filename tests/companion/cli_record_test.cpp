@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -21,10 +22,20 @@ struct CmdRun {
   std::string out, err;
 };
 
+struct TempDirs {
+  std::vector<std::string> dirs;
+  ~TempDirs() {
+    std::error_code ec;
+    for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+  }
+};
+TempDirs g_temp_dirs;
+
 std::string tmp_dir() {
   static std::atomic<int> n{0};
   std::string d = ::testing::TempDir() + "hexdice_cli_record_" + std::to_string(::getpid()) + "_" + std::to_string(n++);
   ::mkdir(d.c_str(), 0755);
+  g_temp_dirs.dirs.push_back(d);
   return d;
 }
 

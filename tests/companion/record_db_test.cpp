@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -23,12 +24,24 @@ namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// Temporary directories, removed when the test process ends normally (a forked
+// child leaves through _exit and removes nothing).
+struct TempDirs {
+  std::vector<std::string> dirs;
+  ~TempDirs() {
+    std::error_code ec;
+    for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+  }
+};
+TempDirs g_temp_dirs;
+
 // A fresh path in a fresh directory (so -wal / -shm files are ours alone).
 std::string fresh_path(const std::string& name) {
   static std::atomic<int> counter{0};
   std::string dir = ::testing::TempDir() + "hexdice_record_" + std::to_string(::getpid()) + "_" +
                     std::to_string(counter++);
   ::mkdir(dir.c_str(), 0755);
+  g_temp_dirs.dirs.push_back(dir);
   const std::string p = dir + "/" + name;
   for (const char* suffix : {"", "-wal", "-shm"}) std::remove((p + suffix).c_str());
   return p;
