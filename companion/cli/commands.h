@@ -15,5 +15,6 @@ struct Registry {
 };
 
 void register_rules_commands(CLI::App& app, Registry& reg);  // moves, apply
+void register_record_commands(CLI::App& app, Registry& reg);  // history, record export|import|sample
 
 }  // namespace hexdice::cli

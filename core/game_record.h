@@ -1,0 +1,141 @@
+// The whole record of one Hex Dice game as plain data (pure: no SQLite here).
+//
+//   header   ruleset "hexdice", house rules, players (id, corner, name), event/site,
+//            start/end time strings (as given; ISO 8601 UTC by convention), result
+//   setup    the setup config and its events (core/setup.h), or, when the setup phase
+//            was skipped (`referee --start`), the starting position itself
+//   entries  in the order they happened: accepted actions (each with its full outcome),
+//            takebacks (an event, never a deletion), free-text annotations
+//
+// A takeback undoes the last action of the current line; a reroll can never be taken
+// back (its die has been rolled; the new face stands, rules.md section 5). Replaying to
+// any ply of the current line gives the position. Every mutation is checked against the
+// rules and leaves the record unchanged on error.
+//
+// The text record (to_text / record_from_text) is in the spirit of PGN; see game_record.cpp
+// for its grammar. record_from_text(to_text(r)) == r for every record r.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json_io.h"
+#include "core/result.h"
+#include "core/rules.h"
+#include "core/setup.h"
+
+namespace hexdice {
+
+enum class ResultReason { None = 0, Annihilation, BaseCapture, Elimination, Resignation, DrawAgreed };
+std::string_view reason_name(ResultReason r);  // "annihilation", ..., "" for None
+std::optional<ResultReason> reason_from_name(std::string_view name);
+
+struct GameResult {
+  ResultReason reason = ResultReason::None;
+  std::string winner;  // player id; empty for a draw or an unfinished game
+  bool finished() const { return reason != ResultReason::None; }
+  bool operator==(const GameResult&) const = default;
+};
+
+struct RecordHeader {
+  std::string event;                // free text; empty = unknown
+  std::string site;
+  std::vector<std::string> names;   // one per player (same order as the config), may be empty
+  std::string start_time;           // e.g. "2026-11-29T18:20:55Z"
+  std::string end_time;
+  GameResult result;
+  bool operator==(const RecordHeader&) const = default;
+};
+
+enum class EntryKind { Action = 0, Takeback, Annotation };
+std::string_view entry_kind_name(EntryKind k);
+
+struct RecordEntry {
+  EntryKind kind = EntryKind::Action;
+  int ply = 0;         // action: its ply number in the line (1-based); takeback: the ply undone
+  int player = -1;     // action: the acting player's index
+  Action action;       // action
+  Outcome outcome;     // action
+  std::string text;    // annotation
+  bool operator==(const RecordEntry&) const = default;
+};
+
+class GameRecord {
+ public:
+  GameRecord() = default;
+  // A game that begins with the setup phase (rules.md section 3).
+  static Result<GameRecord> with_setup(const SetupConfig& config, RecordHeader header = {});
+  // A game that begins from a given position (a scenario, or a board set up by hand).
+  static Result<GameRecord> from_position(const Position& start, RecordHeader header = {});
+
+  const RecordHeader& header() const { return header_; }
+  void set_event(std::string s) { header_.event = std::move(s); }
+  void set_site(std::string s) { header_.site = std::move(s); }
+  void set_start_time(std::string s) { header_.start_time = std::move(s); }
+  Status set_names(std::vector<std::string> names);
+
+  // The setup config; for a game from a given position: its radius, players and house
+  // rules, dice_per_player 0.
+  const SetupConfig& config() const { return config_; }
+  bool has_setup() const { return has_setup_; }
+  const GameSetup& setup() const { return setup_; }
+  // True once the setup is done (or was skipped): actions may be added.
+  bool in_play() const { return !line_.empty(); }
+  bool finished() const { return header_.result.finished(); }
+
+  Status add_setup_event(const SetupEvent& e);
+  // Validates against the current position (rules.h apply); returns the outcome.
+  Result<Outcome> add_action(const Action& a);
+  // Undoes the last action of the current line (an event; nothing is deleted).
+  Status takeback();
+  Status annotate(std::string text);
+  // Ends the game. Rule-decided reasons (annihilation, base_capture, elimination) must
+  // agree with the current position's winner; resignation / draw_agreed are recorded as given.
+  Status finish(GameResult result, std::string end_time);
+  // The result the current position implies (reason None while nobody has won).
+  GameResult natural_result() const;
+
+  const std::vector<RecordEntry>& entries() const { return entries_; }
+  // The start position (after setup); an error while the setup is unfinished.
+  Result<Position> start_position() const;
+  // The current position: the setup board while in setup, else the last of the line.
+  const Position& current() const { return line_.empty() ? setup_.board() : line_.back(); }
+  // Number of actions in the current line (takebacks honoured).
+  int ply() const { return line_.empty() ? 0 : static_cast<int>(line_.size()) - 1; }
+  // Entry indices of the actions in the current line, in order.
+  const std::vector<int>& line_entries() const { return line_entry_; }
+  // Position after `ply` actions of the current line (0 = start).
+  Result<Position> position_at(int ply) const;
+  // Position right after entries()[i] (replaying actions and takebacks up to it).
+  Result<Position> position_after_entry(int i) const;
+
+  bool operator==(const GameRecord& o) const {
+    return header_ == o.header_ && has_setup_ == o.has_setup_ && config_ == o.config_ &&
+           setup_.events() == o.setup_.events() && start_ == o.start_ && entries_ == o.entries_;
+  }
+
+ private:
+  RecordHeader header_;
+  bool has_setup_ = true;
+  SetupConfig config_;
+  GameSetup setup_;
+  std::optional<Position> start_;       // only when the setup was skipped
+  std::vector<RecordEntry> entries_;
+  std::vector<Position> line_;          // line_[k] = position after k plies of the current line
+  std::vector<int> line_entry_;         // entry index of each action in the line
+};
+
+// ---- Text record (PGN in spirit) ----------------------------------------------------
+std::string to_text(const GameRecord& r);
+Result<GameRecord> record_from_text(std::string_view text);
+
+// ---- JSON helpers ----------------------------------------------------------------------
+Json to_json(const GameResult& r);
+Json players_json(const GameRecord& r);  // [{"id","corner","name"}]
+// One JSON object per line: the setup, then each action of the current line with its
+// outcome (`hexdice history --json`).
+std::vector<Json> record_json_lines(const GameRecord& r);
+
+}  // namespace hexdice

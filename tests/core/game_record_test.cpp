@@ -1,0 +1,284 @@
+// The game record: actions with outcomes, takebacks, annotations, replay, the text record.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/game_record.h"
+
+namespace hexdice {
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+Position start_from(const char* json) {
+  auto p = parse_position(json);
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error());
+  return std::move(p).value();
+}
+
+// red Knight f2, red Infantry f3 (N); blue Archer f7, blue Infantry f9 (S); red to move.
+const char* kSmall = R"({"radius":5,"players":[{"id":"red","corner":"N"},{"id":"blue","corner":"S"}],
+  "to_move":"red","units":[{"q":0,"r":-4,"owner":"red","face":3},{"q":0,"r":-3,"owner":"red","face":1},
+  {"q":0,"r":1,"owner":"blue","face":2},{"q":0,"r":3,"owner":"blue","face":1}]})";
+
+Action act(const Position& pos, ActionType t, const char* from, const char* to = nullptr, int face = 0) {
+  const Board& b = pos.board();
+  Action a;
+  a.type = t;
+  a.unit = static_cast<std::int16_t>(b.index(*b.parse_name(from)));
+  if (to) a.target = static_cast<std::int16_t>(b.index(*b.parse_name(to)));
+  a.face = static_cast<std::uint8_t>(face);
+  return a;
+}
+
+// A seeded random game through the whole setup and up to `plies` actions, with
+// takebacks and annotations mixed in.
+GameRecord random_game(unsigned seed, int plies, int players = 2) {
+  std::mt19937 rng(seed);
+  auto below = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  SetupConfig c;
+  const char* ids[] = {"red", "blue", "green", "yellow", "white", "black"};
+  const std::vector<int> corners = players == 2 ? std::vector<int>{0, 3} : std::vector<int>{0, 2, 4};
+  for (int i = 0; i < players; ++i) c.players.push_back(Player{ids[i], corners[static_cast<std::size_t>(i)], false});
+  c.dice_per_player = 6;
+  RecordHeader h;
+  h.event = "Test \"quoted\" event";
+  h.names = {"Ann \\ Lee", ""};
+  h.start_time = "2026-11-29T10:00:00Z";
+  auto r = GameRecord::with_setup(c, h);
+  EXPECT_TRUE(r.ok());
+  GameRecord g = std::move(r).value();
+  const GameSetup& st = g.setup();
+  for (int p = 0; p < players; ++p) {
+    std::vector<int> f;
+    for (int k = 0; k < 6; ++k) f.push_back(below(6) + 1);
+    EXPECT_TRUE(g.add_setup_event(SetupEvent::roll(ids[p], f)).ok());
+  }
+  EXPECT_TRUE(g.add_setup_event(SetupEvent::reroll(ids[0], {st.army(0)[0]}, {below(6) + 1})).ok());
+  for (int p = 1; p < players; ++p) EXPECT_TRUE(g.add_setup_event(SetupEvent::decline(ids[p])).ok());
+  for (int p = 0; p < players; ++p) {
+    auto zone = st.board().deployment_zone(p);
+    std::shuffle(zone.begin(), zone.end(), rng);
+    const auto army = st.army(p);
+    for (std::size_t k = 0; k < army.size(); ++k)
+      EXPECT_TRUE(g.add_setup_event(SetupEvent::place(ids[p], army[k], zone[k])).ok());
+  }
+  while (!st.done()) EXPECT_TRUE(g.add_setup_event(SetupEvent::first_roll(ids[st.waiting_for()[0]], below(6) + 1)).ok());
+  EXPECT_TRUE(g.annotate("opening {after setup}").ok());
+  for (int i = 0; i < plies && !g.current().game_over(); ++i) {
+    auto legal = legal_actions(g.current());
+    Action a = legal[static_cast<std::size_t>(below(static_cast<int>(legal.size())))];
+    if (a.type == ActionType::Reroll) a.face = static_cast<std::uint8_t>(below(6) + 1);
+    EXPECT_TRUE(g.add_action(a).ok());
+    if (below(10) == 0) EXPECT_TRUE(g.annotate("note " + std::to_string(i) + "\nsecond line").ok());
+    if (a.type != ActionType::Reroll && below(8) == 0) EXPECT_TRUE(g.takeback().ok());
+  }
+  return g;
+}
+
+// The scripted game of kSmall: returns the record after 5 plies, one takeback, one annotation.
+GameRecord scripted() {
+  auto made = GameRecord::from_position(start_from(kSmall));
+  EXPECT_TRUE(made.ok());
+  GameRecord g = std::move(made).value();
+  auto step = [&](ActionType t, const char* from, const char* to = nullptr, int face = 0) {
+    auto out = g.add_action(act(g.current(), t, from, to, face));
+    EXPECT_TRUE(out.ok()) << (out.ok() ? "" : out.error());
+  };
+  step(ActionType::Move, "f3", "f5");
+  step(ActionType::Ranged, "f7", "f5");
+  EXPECT_TRUE(g.annotate("the Infantry walked into range").ok());
+  step(ActionType::Move, "f2", "g4");
+  step(ActionType::Reroll, "f9", nullptr, 5);
+  step(ActionType::Guard, "g4");
+  EXPECT_TRUE(g.takeback().ok());
+  step(ActionType::Guard, "g4");
+  return g;
+}
+
+TEST(GameRecord, TextRecordNamesUnitsCellsAndOutcomes) {
+  const GameRecord g = scripted();
+  const std::string text = to_text(g);
+  for (const char* line : {"[Ruleset \"hexdice\"]", "[Players \"red:N blue:S\"]", "[Result \"*\"]",
+                           "[HouseRules \"archer_star_free_path=on ranged_needs_clear_line=off merge_sum=off any_dice_count=off\"]",
+                           "\n1. red Infantry f3-f5\n",
+                           "\n2. blue Archer f7 shoots f5 Infantry (attack 2 vs armor 2: defeated)\n",
+                           "\n{the Infantry walked into range}\n3. red Knight f2-g4\n",
+                           "\n4. blue Infantry f9 rerolls -> Tanker (5)\n",
+                           "\n5. red Knight g4 guards\ntakeback 5\n5. red Knight g4 guards\n"})
+    EXPECT_TRUE(contains(text, line)) << "missing: " << line << "\n" << text;
+  EXPECT_FALSE(contains(text, "[Dice")) << "a game from a given position has no setup";
+  auto back = record_from_text(text);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(*back, g);
+  EXPECT_EQ(to_text(*back), text);
+}
+
+TEST(GameRecord, OutcomesAreStoredWithEachAction) {
+  const GameRecord g = scripted();
+  const auto& e = g.entries()[static_cast<std::size_t>(g.line_entries()[1])];
+  ASSERT_TRUE(e.outcome.combat.has_value());
+  EXPECT_EQ(*e.outcome.combat, (Combat{2, 2, true}));
+  ASSERT_EQ(e.outcome.removed.size(), 1u);
+  EXPECT_EQ(e.outcome.removed[0], (Hex{0, -1}));
+  EXPECT_EQ(e.player, 1);
+  EXPECT_EQ(g.ply(), 5);
+  EXPECT_EQ(g.entries().size(), 8u);  // 6 actions, 1 takeback, 1 annotation
+}
+
+TEST(GameRecord, ARerollCanNeverBeTakenBack) {
+  GameRecord g = scripted();
+  ASSERT_TRUE(g.takeback().ok());  // the guard
+  const auto before = g.entries().size();
+  Status s = g.takeback();         // the reroll
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.error(), "a reroll can never be taken back")) << s.error();
+  EXPECT_EQ(g.entries().size(), before);
+  EXPECT_EQ(g.ply(), 4);
+}
+
+TEST(GameRecord, ReplayToAnyPlyHonoursTakebacks) {
+  const GameRecord g = scripted();
+  const Position start = *g.start_position();
+  Position p = start;
+  for (int k = 0; k <= g.ply(); ++k) {
+    auto at = g.position_at(k);
+    ASSERT_TRUE(at.ok());
+    EXPECT_EQ(*at, p) << "ply " << k;
+    if (k < g.ply()) p = apply(p, g.entries()[static_cast<std::size_t>(g.line_entries()[static_cast<std::size_t>(k)])].action)->position;
+  }
+  EXPECT_FALSE(g.position_at(6).ok());
+  // After the takeback entry the position is the one after ply 4 (the guard undone).
+  auto after_tb = g.position_after_entry(6);
+  ASSERT_TRUE(after_tb.ok());
+  EXPECT_EQ(*after_tb, *g.position_at(4));
+  EXPECT_FALSE(after_tb->at(*after_tb->board().parse_name("g4"))->guard);
+  EXPECT_EQ(*g.position_after_entry(static_cast<int>(g.entries().size()) - 1), g.current());
+}
+
+TEST(GameRecord, IllegalActionsAreRefusedAndChangeNothing) {
+  GameRecord g = scripted();
+  const GameRecord copy = g;
+  auto out = g.add_action(act(g.current(), ActionType::Guard, "g4"));  // red's Knight on blue's turn
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(contains(out.error(), "out of turn")) << out.error();
+  EXPECT_FALSE(g.add_action(act(g.current(), ActionType::Reroll, "f9")).ok());  // no face
+  EXPECT_EQ(g, copy);
+  EXPECT_FALSE(g.annotate("").ok());
+}
+
+TEST(GameRecord, FinishChecksTheReasonAgainstThePosition) {
+  auto made = GameRecord::from_position(start_from(R"({"radius":5,"players":[{"id":"red","corner":"N"},
+      {"id":"blue","corner":"S"}],"to_move":"red","units":[{"q":0,"r":3,"owner":"red","face":5},
+      {"q":2,"r":2,"owner":"blue","face":1},{"q":0,"r":-4,"owner":"red","face":1}]})"));
+  ASSERT_TRUE(made.ok());
+  GameRecord g = std::move(made).value();
+  EXPECT_FALSE(g.finish({ResultReason::BaseCapture, "red"}, "t").ok());  // nobody has won yet
+  EXPECT_FALSE(g.finish({ResultReason::DrawAgreed, "red"}, "t").ok());   // a draw has no winner
+  EXPECT_FALSE(g.finish({ResultReason::Resignation, "green"}, "t").ok());
+  ASSERT_TRUE(g.add_action(act(g.current(), ActionType::Move, "f9", "f10")).ok());
+  EXPECT_EQ(g.natural_result(), (GameResult{ResultReason::BaseCapture, "red"}));
+  EXPECT_FALSE(g.finish({ResultReason::Annihilation, "red"}, "t").ok());
+  EXPECT_FALSE(g.finish({ResultReason::DrawAgreed, ""}, "t").ok());
+  ASSERT_TRUE(g.finish({ResultReason::BaseCapture, "red"}, "2026-11-29T11:00:00Z").ok());
+  EXPECT_FALSE(g.takeback().ok());
+  EXPECT_TRUE(g.annotate("post-game note").ok());  // commentary after the end is fine
+  const std::string text = to_text(g);
+  EXPECT_TRUE(contains(text, "[Result \"red\"]\n[Termination \"base_capture\"]")) << text;
+  EXPECT_TRUE(contains(text, "1. red Tanker f9-f10; red wins")) << text;
+  auto back = record_from_text(text);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(*back, g);
+}
+
+TEST(GameRecord, RandomGamesRoundTripLosslessly) {
+  for (unsigned seed = 1; seed <= 25; ++seed) {
+    GameRecord g = random_game(seed, 120, seed % 3 == 0 ? 3 : 2);
+    if (seed % 2 == 0) {
+      GameResult r = g.natural_result();
+      if (!r.finished()) r = seed % 4 == 0 ? GameResult{ResultReason::DrawAgreed, ""} : GameResult{ResultReason::Resignation, "blue"};
+      ASSERT_TRUE(g.finish(r, "2026-11-29T11:00:00Z").ok());
+    }
+    const std::string text = to_text(g);
+    auto back = record_from_text(text);
+    ASSERT_TRUE(back.ok()) << "seed " << seed << ": " << back.error() << "\n" << text;
+    EXPECT_EQ(*back, g) << "seed " << seed;
+    EXPECT_EQ(back->current(), g.current()) << "seed " << seed;
+    EXPECT_EQ(to_text(*back), text);
+    // JSON lines: the setup, then one line per action of the current line.
+    const auto lines = record_json_lines(g);
+    ASSERT_EQ(lines.size(), static_cast<std::size_t>(g.ply()) + 1);
+    EXPECT_EQ(lines[0]["kind"], "setup");
+    EXPECT_EQ(lines[0]["events"].size(), g.setup().events().size());
+    if (g.ply() > 0) {
+      EXPECT_EQ(lines[1]["ply"], 1);
+      auto a = action_from_json(lines[1]["action"], *g.start_position());
+      ASSERT_TRUE(a.ok());
+      EXPECT_EQ(*a, g.entries()[static_cast<std::size_t>(g.line_entries()[0])].action);
+    }
+  }
+}
+
+TEST(GameRecord, ImportRejectsRecordsThatDoNotReplay) {
+  const std::string text = to_text(scripted());
+  struct Case {
+    std::string from, to, error;
+  };
+  const Case cases[] = {
+      {"(attack 2 vs armor 2: defeated)", "(attack 2 vs armor 2: failed, both -1)", "but the replay gives"},
+      {"3. red Knight f2-g4", "3. blue Knight f2-g4", "out of turn"},
+      {"3. red Knight f2-g4", "3. red Knight f2-f6", "cannot reach"},
+      {"3. red Knight f2-g4", "4. red Knight f2-g4", "expected ply 3"},
+      {"3. red Knight f2-g4", "3. red Wizard f2-g4", "unknown unit"},
+      {"takeback 5", "takeback 4", "the last ply is 5"},
+      {"[Ruleset \"hexdice\"]", "[Ruleset \"chess\"]", "is not hexdice"},
+      {"{the Infantry", "{the Infantry (never closed", ""},
+  };
+  for (const auto& c : cases) {
+    std::string t = text;
+    const auto at = t.find(c.from);
+    ASSERT_NE(at, std::string::npos) << c.from;
+    t.replace(at, c.from.size(), c.to);
+    if (c.error.empty()) t.erase(t.rfind('}'));  // unclosed comment
+    auto r = record_from_text(t);
+    ASSERT_FALSE(r.ok()) << c.to;
+    EXPECT_TRUE(contains(r.error(), c.error)) << r.error();
+  }
+  // Reroll takeback in a text record is refused like in the live game.
+  std::string t = text;
+  t.insert(t.find("5. red Knight g4 guards"), "takeback 4\n");
+  auto r = record_from_text(t);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error(), "a reroll can never be taken back")) << r.error();
+}
+
+}  // namespace
+}  // namespace hexdice
+
+namespace hexdice {
+namespace {
+
+TEST(GameRecordText, HeaderTagsSurviveQuotesBackslashesAndNewlines) {
+  auto made = GameRecord::from_position(start_from(kSmall));
+  ASSERT_TRUE(made.ok());
+  GameRecord g = std::move(made).value();
+  g.set_event("Club night \"A\"\nround 2");
+  g.set_site("C:\\games\\n-room");
+  ASSERT_TRUE(g.set_names({"Ann \"the\" Archer", "Bo\\b"}).ok());
+  ASSERT_TRUE(g.annotate("a {brace} and a \\ backslash\nover two lines").ok());
+  const std::string text = to_text(g);
+  EXPECT_TRUE(contains(text, "[Event \"Club night \\\"A\\\"\\nround 2\"]")) << text;
+  auto back = record_from_text(text);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(*back, g);
+}
+
+TEST(GameRecordText, PlayerIdsAreColourNames) {
+  Position p = start_from(R"({"players":[{"id":"red team","corner":"N"},{"id":"blue","corner":"S"}],"to_move":"red team"})");
+  auto r = GameRecord::from_position(p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error(), "must be a colour name")) << r.error();
+}
+
+}  // namespace
+}  // namespace hexdice
