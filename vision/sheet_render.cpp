@@ -119,7 +119,8 @@ std::vector<SheetShape> sheet_drawing(const SheetLayout& s, const SheetPalette& 
     }
     // The id in small print beside the marker, toward the page centre.
     const bool left = m.corners[0].x < s.width_mm / 2, top = m.corners[0].y < s.height_mm / 2;
-    const double ty = top ? m.corners[2].y + 4.0 : m.corners[0].y - 1.5;
+    // Outside a quiet zone of one marker bit (6.7 mm) plus margin.
+    const double ty = top ? m.corners[2].y + 9.0 : m.corners[0].y - 7.0;
     out.push_back(text({left ? x0 : m.corners[1].x, ty}, 2.0, "marker " + std::to_string(m.id), pal.name, left ? 0 : 2));
   }
 
