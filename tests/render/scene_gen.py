@@ -458,7 +458,7 @@ def build(sheet, s, rng):
         if d["guard_pose"]:
             gx, gy, gyaw = d["guard_pose"]
             g = cam.project(sheet.world(gx, gy, GUARD_MM))
-            entry["guard_token"] = {"centre_mm": [round(gx, 2), round(gy, 2)], "size_mm": GUARD_MM,
+            entry["guard_token"] = {"centre_mm": [round(gx, 2), round(gy, 2)], "yaw_deg": round(gyaw, 1), "size_mm": GUARD_MM,
                                     "top_px": [round(g[0], 2), round(g[1], 2)], "color": "blue", "face": 1}
         labels.append(entry)
     label = {
