@@ -143,8 +143,11 @@ std::vector<SheetShape> sheet_drawing(const SheetLayout& s, const SheetPalette& 
   if (s.pages.size() == 2) {
     const double seam = s.pages[1].y0_mm;
     out.push_back(text({tx, s.height_mm - 6.0}, 2.0, "A4 x 2: trim page 1 at its bottom edge and butt it to page 2", pal.name));
-    out.push_back(text({4.5, seam - 1.0}, 1.8, "page 1 (markers 0, 1) above", pal.name, 0));
-    out.push_back(text({4.5, seam + 3.0}, 1.8, "page 2 (markers 3, 2) below", pal.name, 0));
+    // Cut guides at the seam, in the margins left and right of the map.
+    for (double x0 : {0.0, s.width_mm - 8.0}) {
+      auto tick = polygon({{x0, seam - 0.15}, {x0 + 8.0, seam - 0.15}, {x0 + 8.0, seam + 0.15}, {x0, seam + 0.15}}, pal.grid);
+      out.push_back(tick);
+    }
   }
   return out;
 }

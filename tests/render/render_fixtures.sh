@@ -12,6 +12,6 @@ START=${3:-0}
 shift $(( $# < 3 ? $# : 3 ))
 HEXDICE=${HEXDICE:-build/bin/hexdice}
 [[ -x $HEXDICE ]] || { echo "render_fixtures: build hexdice first (make -C build hexdice)" >&2; exit 1; }
-BOARD=build/render/board
+BOARD=${RENDER_BOARD_DIR:-build/render/board}
 "$HEXDICE" board --out "$BOARD" >/dev/null
 exec python3 tests/render/scene_gen.py --board "$BOARD" --out "$OUT" --count "$COUNT" --start "$START" "$@"

@@ -251,8 +251,8 @@ def ray_hits_capsule(o, d, a, b, r):
 TABLES = [
     ("wood", "pigment{wood turbulence 0.08 color_map{[0 rgb<0.45,0.28,0.14>][0.5 rgb<0.58,0.38,0.2>][1 rgb<0.42,0.25,0.12>]} scale <6,6,200> rotate y*%d} finish{specular 0.15 roughness 0.05}"),
     ("dark_wood", "pigment{wood turbulence 0.1 color_map{[0 rgb<0.18,0.1,0.05>][0.6 rgb<0.28,0.16,0.08>][1 rgb<0.15,0.08,0.04>]} scale <5,5,250> rotate y*%d} finish{specular 0.2 roughness 0.04}"),
-    ("grey_cloth", "pigment{granite color_map{[0 rgb 0.32][1 rgb 0.40]} scale 3 rotate y*%d} normal{bumps 0.3 scale 1.5}"),
-    ("green_felt", "pigment{granite color_map{[0 rgb<0.05,0.25,0.1>][1 rgb<0.08,0.32,0.14>]} scale 2 rotate y*%d} normal{bumps 0.2 scale 1}"),
+    ("grey_cloth", "pigment{granite color_map{[0 rgb 0.32][1 rgb 0.38]} scale 30 rotate y*%d} normal{bumps 0.15 scale 4}"),
+    ("green_felt", "pigment{granite color_map{[0 rgb<0.05,0.25,0.1>][1 rgb<0.08,0.3,0.13>]} scale 25 rotate y*%d} normal{bumps 0.1 scale 3}"),
     ("white_table", "pigment{granite color_map{[0 rgb 0.78][1 rgb 0.85]} scale 40 rotate y*%d} finish{specular 0.2 roughness 0.03}"),
     ("checker_tiles", "pigment{checker rgb<0.55,0.5,0.45> rgb<0.45,0.4,0.36> scale 150 rotate y*%d} finish{specular 0.25 roughness 0.02}"),
 ]
