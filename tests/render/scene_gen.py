@@ -330,8 +330,8 @@ def sample_scene(rng, sheet, idx, preset):
     s["table"] = rng.randrange(len(TABLES))
     s["table_rot"] = rng.randrange(180)
     s["sheet_specular"] = rng.choice([0.0, 0.05, 0.15, 0.35])
-    s["noise"] = rng.uniform(0.1, 0.45)
-    s["jpeg"] = rng.choice([85, 88, 90, 92])
+    s["noise"] = rng.uniform(0.04, 0.2)  # ImageMagick -attenuate; more makes 1 MB JPEGs
+    s["jpeg"] = rng.choice([85, 88, 90, 90])
     s["hand"] = preset == "hand" or (preset == "normal" and rng.random() < 0.12)
     s["sheet"] = preset != "nosheet"
     n = rng.randint(6, 24)
