@@ -95,6 +95,10 @@ TEST_F(BoardCommand, WritesPngPdfAndJsonForTheStandardSheet) {
   const std::string pdf = slurp(out / "board.pdf");
   expect_valid_pdf(pdf, 1);
   EXPECT_NE(pdf.find("/MediaBox [0 0 841.89 1190.551]"), std::string::npos);  // A3 in points
+  // Same drawing as the PNG: every cell name, the title, and the marker bits as filled squares.
+  for (const CellMm& c : standard_sheet().cells) EXPECT_NE(pdf.find("(" + c.name + ") Tj"), std::string::npos) << c.name;
+  EXPECT_NE(pdf.find("(HEX DICE) Tj"), std::string::npos);
+  EXPECT_NE(pdf.find("0 0 0 rg\n28.346 1162.205 m\n"), std::string::npos);  // marker 0's top-left bit at (10, 10) mm
 }
 
 TEST_F(BoardCommand, A4x2GivesTwoA4LandscapePages) {
