@@ -354,6 +354,11 @@ def sample_scene(rng, sheet, idx, preset):
         a = rng.uniform(0, 2 * math.pi)
         tx, tz = 150 * math.cos(a), 200 * math.sin(a)
         s["fill"] = rng.uniform(0.7, 0.9)
+    elif preset == "edge":
+        # Mostly off the sheet: usually at most one marker in view (board not found).
+        a = rng.uniform(0, 2 * math.pi)
+        tx, tz = 260 * math.cos(a), 330 * math.sin(a)
+        s["fill"] = rng.uniform(0.8, 1.0)
     s["target"] = (tx, 0.0, tz)
     return s
 
@@ -362,7 +367,7 @@ def build(sheet, s, rng):
     W, H = s["size"]
     cam_args = dict(width=W, height=H, target=s["target"], tilt_deg=s["tilt"], yaw_deg=s["yaw"], hfov_deg=s["hfov"])
     corners = [sheet.world(x, y) for x, y in ((0, 0), (sheet.W, 0), (sheet.W, sheet.H), (0, sheet.H))]
-    if s["preset"] == "half":
+    if s["preset"] in ("half", "edge"):
         # Frame the sheet as if it were centred, then the target shift pushes part of it out.
         centred = dict(cam_args, target=(0.0, 0.0, 0.0))
         dist = fit_distance(centred, corners, s["fill"])
@@ -524,7 +529,7 @@ def main():
     ap.add_argument("--count", type=int, default=8)
     ap.add_argument("--start", type=int, default=0, help="index of the first scene (names scene_NNN)")
     ap.add_argument("--seed", type=int, default=20261129)
-    ap.add_argument("--preset", default="mix", choices=["mix", "normal", "topdown", "hand", "half", "nosheet"])
+    ap.add_argument("--preset", default="mix", choices=["mix", "normal", "topdown", "hand", "half", "edge", "nosheet"])
     ap.add_argument("--quality", default="normal", choices=["normal", "fast"])
     ap.add_argument("--keep-pov", action="store_true")
     ap.add_argument("--pov-only", action="store_true", help="write .pov and .json only, no rendering")
