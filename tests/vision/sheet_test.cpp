@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include "core/board.h"
@@ -221,6 +222,35 @@ TEST(BoardJson, BadInputGivesAClearError) {
   auto three = sheet_from_json_text(j.dump());
   ASSERT_FALSE(three);
   EXPECT_NE(three.error().find("marker 1 needs 4 corners_mm"), std::string::npos);
+}
+
+
+// Damaged files never crash the parser: each mutation parses or gives a "board.json:" error.
+TEST(BoardJson, RandomlyDamagedFilesGiveAnErrorOrASheet) {
+  const std::string good = to_json_text(standard_sheet());
+  std::mt19937 rng(7);
+  const std::string alphabet = "{}[]\",:0123456789.-eE truefalsnul\n";
+  int errors = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string t = good;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = rng() % t.size();
+      switch (rng() % 3) {
+        case 0: t[at] = alphabet[rng() % alphabet.size()]; break;
+        case 1: t.erase(at, 1 + rng() % 8); break;
+        default: t.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+      }
+    }
+    auto r = sheet_from_json_text(t);
+    if (!r) {
+      ++errors;
+      EXPECT_EQ(r.error().rfind("board.json", 0), 0u) << r.error();
+    } else {
+      EXPECT_EQ(r->cells.size(), 91u);  // a parse that succeeds is a whole map
+    }
+  }
+  EXPECT_GT(errors, 1000);  // most damage is detected
 }
 
 }  // namespace
