@@ -1,6 +1,7 @@
 // `hexdice board [--radius N] [--paper a3|a4x2|letter|tabloid] --out DIR [--charuco]`:
 // the printable map as board.png (300 dpi), board.pdf (vector) and board.json (layout);
 // with --charuco also a ChArUco calibration board (charuco.png + charuco.json).
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -72,7 +73,19 @@ int run_board(const BoardArgs& a) {
   if (ec || !fs::is_directory(a.out)) return fail("cannot create output directory " + a.out);
   const fs::path dir(a.out);
   std::vector<std::pair<fs::path, std::string>> files;
-  files.emplace_back(dir / "board.png", png_bytes(vision::render_sheet(*sheet, a.dpi), a.dpi));
+  const cv::Mat raster = vision::render_sheet(*sheet, a.dpi);
+  files.emplace_back(dir / "board.png", png_bytes(raster, a.dpi));
+  if (sheet->pages.size() > 1) {
+    // a4x2: also each printed page as its own PNG (board_page1.png, board_page2.png).
+    const double k = a.dpi / 25.4;
+    for (std::size_t i = 0; i < sheet->pages.size(); ++i) {
+      const auto& p = sheet->pages[i];
+      cv::Rect r(static_cast<int>(std::lround(p.x0_mm * k)), static_cast<int>(std::lround(p.y0_mm * k)),
+                 static_cast<int>(std::lround(p.width_mm * k)), static_cast<int>(std::lround(p.height_mm * k)));
+      r &= cv::Rect(0, 0, raster.cols, raster.rows);
+      files.emplace_back(dir / ("board_page" + std::to_string(i + 1) + ".png"), png_bytes(raster(r).clone(), a.dpi));
+    }
+  }
   files.emplace_back(dir / "board.pdf", vision::sheet_pdf(*sheet));
   files.emplace_back(dir / "board.json", vision::to_json_text(*sheet));
   if (a.charuco) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <regex>
 
@@ -111,6 +112,12 @@ TEST_F(BoardCommand, A4x2GivesTwoA4LandscapePages) {
   ASSERT_TRUE(sheet);
   EXPECT_EQ(sheet->paper, "a4x2");
   EXPECT_EQ(sheet->pages.size(), 2u);
+  const cv::Mat top = cv::imread((tmp_ / "board_page1.png").string()), bottom = cv::imread((tmp_ / "board_page2.png").string());
+  EXPECT_EQ(top.cols, 3508);  // A4 landscape at 300 dpi
+  EXPECT_EQ(top.rows, 2480);
+  EXPECT_EQ(bottom.rows, 2480);  // the halves tile the A3 raster (4961 rows: 420 mm rounds up)
+  const cv::Mat whole = cv::imread((tmp_ / "board.png").string());
+  EXPECT_EQ(cv::norm(whole(cv::Rect(0, 2480, 3508, bottom.rows)), bottom, cv::NORM_INF), 0.0);
 }
 
 TEST_F(BoardCommand, OtherRadiusAndCharuco) {
