@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,10 +38,30 @@ struct SheetLayout {
   std::vector<MarkerMm> markers;  // ids 0..3 on the standard sheet
   std::vector<CellMm> cells;
   std::array<Point, 2> white_patch{};  // top-left and bottom-right of the white-balance patch, mm
+  // Additions (backward compatible, optional in board.json):
+  double marker_size_mm = 40.0;       // black square side, quiet zone outside it is white
+  std::array<Point, 2> grey_patch{};  // mid-grey (sRGB 128) patch, top-left / bottom-right, mm
+  // How the sheet is printed: one page per entry, each a window of the sheet in mm.
+  // a3/letter/tabloid: one page = the whole sheet. a4x2: the A3 sheet in two A4-landscape
+  // halves that tile at y = 210 mm: page 0 (top, y 0-210) carries markers 0 and 1, page 1
+  // (bottom, y 210-420) carries markers 3 and 2; trim one page at the seam and butt them.
+  struct Page {
+    double x0_mm = 0, y0_mm = 0, width_mm = 0, height_mm = 0;
+  };
+  std::vector<Page> pages;
 
-  // Centre of a cell in mm on the paper plane.
+  // Centre of a cell in mm on the paper plane (computed from centre_mm and hex_size_mm).
   Point cell_centre(Hex h) const;
+  // The 6 corners of a cell in mm (flat-top, corner 0 pointing east, clockwise on the page).
+  std::array<Point, 6> cell_corners(Hex h) const;
+  // The cell whose hexagon contains a point in mm, or nullopt when off the map.
+  std::optional<Hex> cell_at(Point mm) const;
+  // Index into `cells` of a hex, or -1.
+  int cell_index(Hex h) const;
 };
+
+// Paper sizes known to make_sheet (portrait, mm); false when the name is unknown.
+bool paper_size_mm(const std::string& paper, double& width_mm, double& height_mm);
 
 // The standard A3 sheet of interfaces.md (what a reader assumes with no layout file).
 SheetLayout standard_sheet();

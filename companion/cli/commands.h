@@ -16,5 +16,6 @@ struct Registry {
 
 void register_rules_commands(CLI::App& app, Registry& reg);  // moves, apply
 void register_record_commands(CLI::App& app, Registry& reg);  // history, record export|import|sample
+void register_board_commands(CLI::App& app, Registry& reg);  // board
 
 }  // namespace hexdice::cli

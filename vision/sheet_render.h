@@ -1,0 +1,64 @@
+// Drawing the printed sheet: one list of shapes in mm (sheet_drawing) rendered either
+// to a raster image (render_sheet, cv::Mat BGR at a given dpi) or to a vector PDF
+// (sheet_pdf). Both outputs come from the same shapes, so they agree.
+#pragma once
+
+#include <opencv2/core.hpp>
+#include <string>
+#include <vector>
+
+#include "vision/pdf_writer.h"
+#include "vision/sheet.h"
+
+namespace hexdice::vision {
+
+struct SheetShape {
+  enum class Kind { Polygon, Text };
+  Kind kind = Kind::Polygon;
+  std::vector<Point> pts;  // polygon corners, or pts[0] = text baseline anchor
+  bool fill = true;
+  Rgb fill_rgb{255, 255, 255};
+  double stroke_mm = 0;  // 0: no outline
+  Rgb stroke_rgb{0, 0, 0};
+  bool crisp = false;    // raster: snap to whole pixels, no anti-aliasing (ArUco bits)
+  std::string text;
+  double cap_height_mm = 3;
+  int align = 1;         // 0 left, 1 centre, 2 right
+};
+
+// Tints used on the sheet (also used by the scene renderer's documentation).
+struct SheetPalette {
+  Rgb cell{255, 255, 255};
+  Rgb grid{90, 90, 90};
+  Rgb name{165, 165, 165};       // light: must not look like pips
+  Rgb zone_n{250, 214, 214};     // 2-player N deployment (red player)
+  Rgb zone_s{212, 226, 252};     // 2-player S deployment (blue player)
+  Rgb zone_other{236, 234, 222}; // the four other corners
+  Rgb base_n{236, 150, 150};
+  Rgb base_s{146, 176, 236};
+  Rgb corner_mark{120, 120, 120};
+  Rgb grey_patch{128, 128, 128};
+};
+
+std::vector<SheetShape> sheet_drawing(const SheetLayout& s, const SheetPalette& pal = {});
+
+// The sheet as a BGR image, dpi pixels per inch (300: A3 = 3508 x 4961 px).
+cv::Mat render_sheet(const SheetLayout& s, double dpi = 300.0);
+// PNG bytes of an image with a pHYs chunk declaring dpi (cv::imencode writes none).
+std::vector<unsigned char> encode_png_dpi(const cv::Mat& img, double dpi);
+// The sheet as a vector PDF, one page per SheetLayout::pages entry.
+std::string sheet_pdf(const SheetLayout& s);
+
+// A printable ChArUco board for camera calibration (DICT_4X4_50 ids do not clash with the
+// map markers because the board uses DICT_5X5_100). Fills the page at dpi.
+struct CharucoSpec {
+  std::string paper = "a4";  // a4 | a3
+  int squares_x = 7, squares_y = 10;
+  double square_mm = 25.0, marker_mm = 18.0;
+  std::string dictionary = "DICT_5X5_100";
+};
+CharucoSpec charuco_spec_for(const std::string& paper);
+cv::Mat render_charuco(const CharucoSpec& spec, double dpi = 300.0);
+std::string charuco_json_text(const CharucoSpec& spec);
+
+}  // namespace hexdice::vision
