@@ -123,8 +123,9 @@ void after_move(State& s, Outcome* out) {
   s.moves_left -= 1;
   if (s.moves_left > 0 && !s.wizards[static_cast<std::size_t>(s.to_move)].eliminated && has_move(s)) return;
   // Next wizard in seat order with a legal move; those without are skipped.
+  const int from = s.to_move;
   for (int k = 1; k <= nw; ++k) {
-    const int w = (s.to_move + k) % nw;
+    const int w = (from + k) % nw;
     Wizard& z = s.wizards[static_cast<std::size_t>(w)];
     if (z.eliminated) continue;
     s.to_move = w;
@@ -458,7 +459,9 @@ Result<State> state_from_json(const Json& j) {
   }
   s.to_move = s.wizard_index(tm);
   if (s.to_move < 0) return Error{"position: to_move \"" + tm + "\" is not a listed player"};
-  if (s.wizards[static_cast<std::size_t>(s.to_move)].eliminated)
+  const bool over_flag = (j.contains("over") && j["over"].is_boolean() && j["over"].get<bool>()) ||
+                         (j.contains("winner") && !j["winner"].is_null());
+  if (s.wizards[static_cast<std::size_t>(s.to_move)].eliminated && !over_flag)
     return Error{"position: to_move \"" + tm + "\" is eliminated"};
   s.first_turn = !s.wizards[static_cast<std::size_t>(s.to_move)].played;
   if (j.contains("first_turn")) {
