@@ -9,29 +9,38 @@ namespace hexdice::cli {
 
 namespace {
 
-// The parsed position when it names another ruleset; nullopt for Hex Dice or unreadable
-// input (which the Hex Dice path then reports as before).
-std::optional<Json> other_ruleset_position(const std::string& path, std::string& text) {
+// The parsed position when it names another ruleset (or comes from stdin, which can be
+// read only once: then every ruleset, Hex Dice included, goes through the registry).
+// nullopt for a Hex Dice file or an unreadable one (the Hex Dice path reports as before).
+// `error` is set when stdin held no valid JSON.
+std::optional<Json> routed_position(const std::string& path, std::string& error) {
   std::string err;
   auto t = read_file(path, err);
-  if (!t) return std::nullopt;
+  if (!t) {
+    if (path == "-") error = err;
+    return std::nullopt;
+  }
   Json j = Json::parse(t->begin(), t->end(), nullptr, /*allow_exceptions=*/false);
+  if (path == "-") {
+    if (j.is_discarded()) error = path + ": position: malformed JSON";
+    return j.is_discarded() ? std::nullopt : std::optional<Json>(j);
+  }
   if (j.is_discarded() || !j.is_object() || ruleset_key(j) == "hexdice") return std::nullopt;
-  text = std::move(*t);
   return j;
 }
 
 }  // namespace
 
 std::optional<int> dispatch_moves(const std::string& path) {
-  if (path == "-") return std::nullopt;  // stdin can be read once: Hex Dice only
-  std::string text;
-  auto pos = other_ruleset_position(path, text);
+  std::string error;
+  auto pos = routed_position(path, error);
+  if (!error.empty()) return fail(error);
   if (!pos) return std::nullopt;
   auto rs = ruleset_for(*pos);
   if (!rs) return fail(path + ": " + rs.error());
   auto actions = (*rs)->legal_actions(*pos);
   if (!actions) return fail(path + ": " + actions.error());
+  // Same layout as the Hex Dice path: one JSON array, one action per line.
   std::cout << "[";
   for (std::size_t i = 0; i < actions->size(); ++i) std::cout << (i ? ",\n " : "\n ") << (*actions)[i].dump();
   std::cout << (actions->empty() ? "]\n" : "\n]\n");
@@ -39,9 +48,9 @@ std::optional<int> dispatch_moves(const std::string& path) {
 }
 
 std::optional<int> dispatch_apply(const std::string& pos_path, const std::string& action_path) {
-  if (pos_path == "-") return std::nullopt;
-  std::string text;
-  auto pos = other_ruleset_position(pos_path, text);
+  std::string error;
+  auto pos = routed_position(pos_path, error);
+  if (!error.empty()) return fail(error);
   if (!pos) return std::nullopt;
   auto rs = ruleset_for(*pos);
   if (!rs) return fail(pos_path + ": " + rs.error());

@@ -226,6 +226,8 @@ void piece_moves(const Cells& cs, int c, int p, const Meta& m, std::vector<Actio
   }
 }
 
+bool attacked_cells(const Cells& cs, int target, int by, const Meta& m);
+
 int pawn_master_cell(const Cells& cs, int p) {
   for (int i = 0; i < kCells; ++i)
     if (at(cs, i).owner == p && at(cs, i).kind == Kind::PawnMaster) return i;
@@ -250,12 +252,16 @@ void special_actions(const Cells& cs, int p, const Meta& m, std::vector<Action>&
           for (Kind k : lost) out.push_back(Action{Type::Promote, -1, -1, -1, static_cast<std::int8_t>(sg), k});
       }
   }
-  // Demotion of one of two Kings into the Pawn Master (section 7).
-  if (m.variant != Variant::Standard && m.rules.demote_any_time && pawn_master_cell(cs, p) == kNoCell &&
-      count_of(cs, p, Kind::King) >= 2)
-    for (int i = 0; i < kCells; ++i)
-      if (at(cs, i).owner == p && at(cs, i).kind == Kind::King)
-        out.push_back(Action{Type::Demote, static_cast<std::int16_t>(i)});
+  // Demotion of one of two Kings into the Pawn Master (section 7); without the house
+  // rule only a King in check may be demoted.
+  if (m.variant != Variant::Standard && pawn_master_cell(cs, p) == kNoCell && count_of(cs, p, Kind::King) >= 2)
+    for (int i = 0; i < kCells; ++i) {
+      if (at(cs, i).owner != p || at(cs, i).kind != Kind::King) continue;
+      bool allowed = m.rules.demote_any_time;
+      for (int o = 0; o < m.num_players && !allowed; ++o)
+        if (o != p && attacked_cells(cs, i, o, m)) allowed = true;
+      if (allowed) out.push_back(Action{Type::Demote, static_cast<std::int16_t>(i)});
+    }
 }
 
 void pseudo(const Cells& cs, int p, const Meta& m, std::vector<Action>& out) {

@@ -360,6 +360,12 @@ TEST(HexaDecimalSection9, DemialDemotingTheCheckedKingLiftsCheck) {
   ASSERT_TRUE(in_check(s, 0));
   EXPECT_TRUE(listed(s, Action{Type::Demote, c(-5, 5)}));
   EXPECT_FALSE(listed(s, Action{Type::Demote, c(2, -3)})) << "the checked King would stay in check";
+  s.rules.demote_any_time = false;
+  EXPECT_TRUE(listed(s, Action{Type::Demote, c(-5, 5)}));
+  s.cells[static_cast<std::size_t>(c(-5, 4))] = Cell{};  // no more check
+  EXPECT_FALSE(listed(s, Action{Type::Demote, c(-5, 5)})) << "house rule off: only a checked King";
+  s.rules.demote_any_time = true;
+  EXPECT_TRUE(listed(s, Action{Type::Demote, c(-5, 5)}));
 }
 
 TEST(HexaDecimalSection9, ThrecimalLosingKingAndPawnMasterEliminates) {
@@ -452,6 +458,7 @@ TEST(HexaDecimalPerft, CountsFromTheStartPositions) {
   // Wizard leaps 4, Elephants 2 (docs section 11 lists the breakdown).
   EXPECT_EQ(perft(*start(Variant::Standard), 1), 60u);
   EXPECT_EQ(perft(*start(Variant::Standard), 2), 3512u);
+  EXPECT_EQ(perft(*start(Variant::Standard), 3), 215164u);
   EXPECT_EQ(perft(*start(Variant::Demial), 1), 72u);
   EXPECT_EQ(perft(*start(Variant::Demial), 2), 5104u);
   EXPECT_EQ(perft(*start(Variant::Threcimal), 1), 56u);
