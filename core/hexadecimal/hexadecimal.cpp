@@ -271,19 +271,45 @@ void pseudo(const Cells& cs, int p, const Meta& m, std::vector<Action>& out) {
 }
 
 bool attacked_cells(const Cells& cs, int target, int by, const Meta& m) {
+  // Every capture of a non-Pawn needs either adjacency (Guard, Soldier step), a line
+  // (Elephant), or an attacker's Pawn next to the target (orbits, Star, Soldier leap):
+  // only those pieces are asked for their moves.
+  bool pawn_next = false;
+  for (int d = 0; d < 6; ++d) pawn_next = pawn_next || own_pawn(cs, nb(target, d), by);
+  const Board& b = State::board();
   std::vector<Action> moves;
   for (int i = 0; i < kCells; ++i) {
     if (at(cs, i).owner != by) continue;
-    moves.clear();
-    piece_moves(cs, i, by, m, moves, true);
-    const bool star = at(cs, i).kind == Kind::Star;
-    if (star) {
-      moves.clear();
-      piece_moves(cs, i, by, m, moves, false);
+    const Kind k = at(cs, i).kind;
+    const int dist = distance(b.hex(i), b.hex(target));
+    bool ask = false;
+    switch (k) {
+      case Kind::Guard:
+        if (dist == 1) return true;
+        break;
+      case Kind::Soldier:
+        ask = dist == 1 || pawn_next;
+        break;
+      case Kind::Prince:
+      case Kind::King:
+      case Kind::Star:
+        ask = pawn_next;
+        break;
+      case Kind::Elephant: {
+        int steps = 0;
+        ask = line_dir(i, target, steps) >= 0;
+        break;
+      }
+      default:
+        break;
     }
+    if (!ask) continue;
+    moves.clear();
+    const bool star = k == Kind::Star;
+    piece_moves(cs, i, by, m, moves, !star);
     for (const Action& a : moves) {
       if (a.to == target) return true;
-      if (star && distance(State::board().hex(a.to), State::board().hex(target)) == 1) return true;
+      if (star && distance(b.hex(a.to), b.hex(target)) == 1) return true;
     }
   }
   return false;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 
 #include "core/hexadecimal/hexadecimal.h"
@@ -422,6 +423,53 @@ bool valid(const State& s, std::string& why) {
     if (in_check(s, prev)) { why = "mover left in check"; return false; }
   }
   return true;
+}
+
+// Brute force: the cells whose piece some pseudo-legal move of `by` takes off.
+std::vector<bool> taken_by_some_move(const State& s, int by) {
+  State t = s;
+  t.to_move = by;
+  t.over = false;
+  std::vector<Action> moves;
+  pseudo_actions(t, moves);
+  std::vector<bool> taken(kCells, false);
+  for (const Action& a : moves) {
+    if (a.type != Type::Move) continue;  // leaps, promotions and demotions never take an enemy
+    Outcome o;
+    State u = t;
+    apply_unchecked(u, a, &o);
+    for (int cell : o.removed)
+      if (t.cells[static_cast<std::size_t>(cell)].owner != by) taken[static_cast<std::size_t>(cell)] = true;
+  }
+  return taken;
+}
+
+TEST(HexaDecimalProperty, CheckDetectionAgreesWithBruteForce) {
+  std::mt19937 rng(7);
+  int checks = 0, compared = 0;
+  for (int g = 0; g < 6; ++g) {
+    State s = *start(static_cast<Variant>(g % 2));
+    for (int ply = 0; ply < 80 && !s.over; ++ply) {
+      const auto moves = legal_actions(s);
+      s = apply(s, moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)])->state;
+      if (ply % 8 != 0) continue;
+      const std::array<std::vector<bool>, 2> taken = {taken_by_some_move(s, 0), taken_by_some_move(s, 1)};
+      for (int i = 0; i < kCells; ++i) {
+        const Cell& k = s.cells[static_cast<std::size_t>(i)];
+        // The check test answers "can `by` take the non-Pawn piece here?" for any piece.
+        if (k.empty() || k.kind == K::Pawn) continue;
+        const int by = 1 - k.owner;
+        const bool fast = attacked(s, i, by);
+        ASSERT_EQ(fast, taken[static_cast<std::size_t>(by)][static_cast<std::size_t>(i)])
+            << B().name(i) << "\n" << to_json(s).dump();
+        ++compared;
+        checks += fast;
+      }
+    }
+  }
+  EXPECT_GT(compared, 50);
+  EXPECT_GT(checks, 0) << "some pieces are attacked, so both answers were exercised";
+  std::printf("attack detection: %d attacked among %d pieces compared\n", checks, compared);
 }
 
 TEST(HexaDecimalProperty, RandomPlayoutsStayLegalAndRoundTrip) {
