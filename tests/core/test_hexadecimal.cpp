@@ -536,7 +536,7 @@ TEST(HexaDecimalRuleset, RegistryAndVariantsThroughJson) {
 }
 
 TEST(RulesetRegistry, KnowsTheThreeGamesAndRejectsOthers) {
-  EXPECT_EQ(ruleset_names(), (std::vector<std::string>{"hexadecimal", "hexdice", "wizardhex"}));
+  for (const char* n : {"hexadecimal", "hexdice", "wizardhex"}) EXPECT_NE(find_ruleset(n), nullptr) << n;
   EXPECT_EQ(ruleset_key(Json::object()), "hexdice");
   auto r = ruleset_for(Json{{"ruleset", "chess"}});
   ASSERT_FALSE(r.ok());
