@@ -52,6 +52,10 @@ class Ruleset {
   virtual Result<bool> game_over(const Json& position) const = 0;
   // The human name of a cell of this game's board ("" when off the board).
   virtual std::string cell_name(const Json& position, Hex h) const = 0;
+  // Every playable cell of the position's board (for drawing; Hexa Decimal omits its hole).
+  virtual Result<std::vector<Hex>> cells(const Json& position) const = 0;
+  // One line for a game log, e.g. "Prince d4xe3 (soldier)"; "?" for an unreadable action.
+  virtual std::string describe(const Json& position, const Json& action) const = 0;
 };
 
 // The "ruleset" key of a position: "hexdice" when absent; "" when it is not a string.

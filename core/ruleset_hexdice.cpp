@@ -57,6 +57,17 @@ class HexDiceRuleset final : public Ruleset {
     const auto board = Board::get(radius);
     return board->contains(h) ? board->name(h) : std::string();
   }
+  Result<std::vector<Hex>> cells(const Json& position) const override {
+    auto pos = position_from_json(position);
+    if (!pos) return Error{pos.error()};
+    return pos->board().cells();
+  }
+  std::string describe(const Json& position, const Json& action) const override {
+    auto pos = position_from_json(position);
+    if (!pos) return "?";
+    auto a = action_from_json(action, *pos);
+    return a ? hexdice::describe(*pos, *a) : "?";
+  }
 };
 
 }  // namespace

@@ -900,6 +900,32 @@ Json to_json(const Outcome& o, const State& after) {
   return j;
 }
 
+std::string describe(const State& s, const Action& a) {
+  auto piece = [&](int c) {
+    std::string n(kind_name(s.cells[static_cast<std::size_t>(c)].kind));
+    if (!n.empty()) n[0] = static_cast<char>(n[0] - 'a' + 'A');
+    return s.cells[static_cast<std::size_t>(c)].empty() ? std::string("nothing") : n;
+  };
+  auto on = [](int c) { return c >= 0 && c < kCells && !is_hole(c); };
+  switch (a.type) {
+    case Type::Move:
+      if (!on(a.from) || !on(a.to)) return "?";
+      if (s.cells[static_cast<std::size_t>(a.to)].empty()) return piece(a.from) + " " + name(a.from) + "-" + name(a.to);
+      return piece(a.from) + " " + name(a.from) + "x" + name(a.to) + " (" + piece(a.to) + ")";
+    case Type::Wizard:
+      if (!on(a.from) || !on(a.to) || !on(a.via)) return "?";
+      return "Wizard " + name(a.via) + " leaps " + piece(a.from) + " " + name(a.from) + " onto " + name(a.to);
+    case Type::Promote:
+      if (a.segment < 0 || a.segment > 5) return "?";
+      return "promote in " + std::string(kSegmentNames[static_cast<std::size_t>(a.segment)]) + ": Pawn Master to " +
+             std::string(kind_name(a.kind));
+    case Type::Demote:
+      if (!on(a.from)) return "?";
+      return "King " + name(a.from) + " becomes the Pawn Master";
+  }
+  return "?";
+}
+
 namespace {
 
 class HexaDecimalRuleset final : public Ruleset {
@@ -948,6 +974,18 @@ class HexaDecimalRuleset final : public Ruleset {
   std::string cell_name(const Json&, Hex h) const override {
     const int i = State::board().index(h);
     return i == kNoCell || is_hole(i) ? std::string() : State::board().name(i);
+  }
+  Result<std::vector<Hex>> cells(const Json&) const override {
+    std::vector<Hex> out;
+    for (int i = 0; i < kCells; ++i)
+      if (!is_hole(i)) out.push_back(State::board().hex(i));
+    return out;
+  }
+  std::string describe(const Json& position, const Json& action) const override {
+    auto s = state_from_json(position);
+    auto a = action_from_json(action);
+    if (!s || !a) return "?";
+    return hexadecimal::describe(*s, *a);
   }
 };
 

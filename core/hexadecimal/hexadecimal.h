@@ -127,6 +127,8 @@ Result<State> state_from_json(const Json& j);
 Json to_json(const Action& a);
 Result<Action> action_from_json(const Json& j);
 Json to_json(const Outcome& o, const State& after);
+// One line for a log, e.g. "Prince e4xf3 (Soldier)".
+std::string describe(const State& before, const Action& a);
 
 std::shared_ptr<const Ruleset> make_ruleset();
 

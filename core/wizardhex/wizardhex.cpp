@@ -604,6 +604,28 @@ Json to_json(const Outcome& o, const State& after) {
   return j;
 }
 
+std::string describe(const State& s, const Action& a) {
+  static constexpr std::array<std::string_view, 4> kLevels = {"?", "Bronze", "Silver", "Gold"};
+  auto on = [](int c) { return c >= 0 && c < kCells; };
+  auto token = [&](int c) {
+    const Token& t = s.cells[static_cast<std::size_t>(c)];
+    return t.empty() ? std::string("empty") : elem(t.element) + " " + std::string(kLevels[t.level]);
+  };
+  switch (a.type) {
+    case Type::Expand:
+      if (a.element < 0 || a.element >= kNumElements || !on(a.cell)) return "?";
+      return "expand " + elem(a.element) + " " + cell_name(a.cell);
+    case Type::Stack:
+      if (!on(a.cell)) return "?";
+      return "stack " + cell_name(a.cell) + " (" + token(a.cell) + ")";
+    case Type::Attack:
+      if (!on(a.cell) || !on(a.target)) return "?";
+      return "attack " + cell_name(a.cell) + " (" + token(a.cell) + ") x " + cell_name(a.target) + " (" +
+             token(a.target) + ")";
+  }
+  return "?";
+}
+
 // ---- Ruleset adapter ----------------------------------------------------------------
 
 namespace {
@@ -657,6 +679,13 @@ class WizardHexRuleset final : public Ruleset {
   }
   std::string cell_name(const Json&, Hex h) const override {
     return State::board().contains(h) ? State::board().name(h) : std::string();
+  }
+  Result<std::vector<Hex>> cells(const Json&) const override { return State::board().cells(); }
+  std::string describe(const Json& position, const Json& action) const override {
+    auto s = state_from_json(position);
+    auto a = action_from_json(action);
+    if (!s || !a) return "?";
+    return wizardhex::describe(*s, *a);
   }
 };
 

@@ -142,6 +142,8 @@ Result<State> state_from_json(const Json& j);
 Json to_json(const Action& a);
 Result<Action> action_from_json(const Json& j);
 Json to_json(const Outcome& o, const State& after);
+// One line for a log, e.g. "attack c3 (fire Gold) x c4 (ice Bronze)".
+std::string describe(const State& before, const Action& a);
 
 std::shared_ptr<const Ruleset> make_ruleset();
 

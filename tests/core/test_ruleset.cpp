@@ -50,7 +50,44 @@ class Dummy final : public Ruleset {
   Result<Json> winner(const Json&) const override { return Json(nullptr); }
   Result<bool> game_over(const Json&) const override { return true; }
   std::string cell_name(const Json&, Hex) const override { return ""; }
+  Result<std::vector<Hex>> cells(const Json&) const override { return std::vector<Hex>{}; }
+  std::string describe(const Json&, const Json&) const override { return "?"; }
 };
+
+TEST(RulesetRegistry, CellsAndDescriptions) {
+  struct Case {
+    const char* ruleset;
+    const char* variant;
+    std::size_t cells;
+    Json action;
+    const char* text;
+  };
+  const std::vector<Case> cases = {
+      {"hexdice", "", 91, Json{{"type", "guard"}, {"unit", Json::array({0, -4})}}, nullptr},
+      {"wizardhex", "across", 19, Json{{"type", "expand"}, {"element", "fire"}, {"to", Json::array({2, -1})}},
+       "expand fire e2"},
+      {"hexadecimal", "standard", 90, Json{{"type", "move"}, {"from", Json::array({-2, 0})}, {"to", Json::array({-1, -1})}},
+       "Prince d4-e4"},
+      {"hexadecimal", "standard", 90,
+       Json{{"type", "wizard"}, {"wizard", Json::array({-3, -1})}, {"from", Json::array({-4, 0})}, {"to", Json::array({-2, -2})}},
+       "Wizard c2 leaps Prince b2 onto d2"},
+  };
+  for (const auto& c : cases) {
+    const Ruleset* rs = find_ruleset(c.ruleset);
+    ASSERT_NE(rs, nullptr);
+    auto pos = rs->start_position(c.variant);
+    ASSERT_TRUE(pos.ok()) << pos.error();
+    auto cells = rs->cells(*pos);
+    ASSERT_TRUE(cells.ok());
+    EXPECT_EQ(cells->size(), c.cells) << c.ruleset;
+    if (c.text) EXPECT_EQ(rs->describe(*pos, c.action), c.text) << c.ruleset;
+  }
+  // Hex Dice describes through its own API.
+  const Json demo = Json::parse(R"({"ruleset":"hexdice","players":[{"id":"red","corner":"N"},{"id":"blue","corner":"S"}],
+    "to_move":"red","units":[{"q":0,"r":-4,"owner":"red","face":3}]})");
+  EXPECT_EQ(find_ruleset("hexdice")->describe(demo, Json{{"type", "guard"}, {"unit", Json::array({0, -4})}}).rfind("Knight f2", 0), 0u);
+  EXPECT_EQ(find_ruleset("wizardhex")->describe(Json::object(), Json::object()), "?");
+}
 
 TEST(RulesetRegistry, RegisteringAGameTouchesNoOther) {
   const auto before = ruleset_names();
