@@ -511,6 +511,7 @@ TEST(HexaDecimalPerft, CountsFromTheStartPositions) {
   EXPECT_EQ(perft(*start(Variant::Demial), 2), 5104u);
   EXPECT_EQ(perft(*start(Variant::Threcimal), 1), 56u);
   EXPECT_EQ(perft(*start(Variant::Threcimal), 2), 3100u);
+  EXPECT_EQ(perft(*start(Variant::Threcimal), 3), 169403u);
 }
 
 TEST(HexaDecimalRuleset, RegistryAndVariantsThroughJson) {

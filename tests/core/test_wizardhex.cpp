@@ -400,6 +400,16 @@ TEST(WizardHexPerft, AcrossChallengeCountsFromTheStart) {
   EXPECT_EQ(perft(*s, 4), 7029u);
 }
 
+TEST(WizardHexPerft, SixWizardCountsFromTheStart) {
+  auto s = start({{"white", kIce}, {"green", kEarth}, {"red", kFire}, {"yellow", kLightning}, {"black", kWind},
+                  {"blue", kWater}});
+  // Depth 2: Earth's side shares its first corner with Ice's side: 6 x 9 + 3 x 6.
+  EXPECT_EQ(perft(*s, 1), 9u);
+  EXPECT_EQ(perft(*s, 2), 72u);
+  EXPECT_EQ(perft(*s, 3), 567u);
+  EXPECT_EQ(perft(*s, 4), 4455u);
+}
+
 TEST(WizardHexRuleset, RegistryRoundTripThroughJson) {
   const Ruleset* rs = find_ruleset("wizardhex");
   ASSERT_NE(rs, nullptr);
