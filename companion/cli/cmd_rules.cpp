@@ -4,6 +4,7 @@
 
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
+#include "companion/cli/ruleset_dispatch.h"
 #include "core/json_io.h"
 
 namespace hexdice::cli {
@@ -20,6 +21,7 @@ Result<Position> load_position(const std::string& path) {
 }
 
 int run_moves(const std::string& path) {
+  if (auto other = dispatch_moves(path)) return *other;  // Wizard Hex, Hexa Decimal, ...
   auto pos = load_position(path);
   if (!pos) return fail(pos.error());
   std::vector<Action> actions;
@@ -33,6 +35,7 @@ int run_moves(const std::string& path) {
 }
 
 int run_apply(const std::string& pos_path, const std::string& action_path) {
+  if (auto other = dispatch_apply(pos_path, action_path)) return *other;
   auto pos = load_position(pos_path);
   if (!pos) return fail(pos.error());
   std::string err;
