@@ -15,5 +15,6 @@ struct Registry {
 };
 
 void register_rules_commands(CLI::App& app, Registry& reg);  // moves, apply
+void register_engine_commands(CLI::App& app, Registry& reg);  // hint, selfplay, solo
 
 }  // namespace hexdice::cli

@@ -11,12 +11,16 @@ namespace {
 constexpr int kFaceValue[7] = {0, 260, 240, 330, 360, 250, 230};
 constexpr int kArmorValue = 35;  // per point of effective armor
 constexpr int kTempo = 15;       // having the move
+constexpr int kGuardValue = 8;   // a guard token
+constexpr int kAdvance = 12;     // per hex closer to the enemy base
 
 }  // namespace
 
 int unit_value(const Piece& p) {
   if (p.empty() || !valid_face(p.face)) return 0;
-  return kFaceValue[p.face] + kArmorValue * effective_armor(p);
+  // Guard is worth little statically: it lasts only until the unit acts.
+  const int armor = std::max(0, unit_stats(p.face).armor - static_cast<int>(p.tokens));
+  return kFaceValue[p.face] + kArmorValue * armor + (p.guard ? kGuardValue : 0);
 }
 
 int evaluate(const Position& pos, int me) {
@@ -41,15 +45,15 @@ int evaluate(const Position& pos, int me) {
       } else {
         d = b.hex(c).length() + R;
       }
-      v += (2 * R - d) * 6;
+      v += (2 * R - d) * kAdvance;
       best_dist[o] = std::min(best_dist[o], d);
     }
     score += (o == me) ? v : -v;
   }
   // The unit nearest the enemy base is a standing threat.
   for (int o = 0; o < n; ++o) {
-    if (best_dist[o] > 3) continue;
-    const int t = (4 - best_dist[o]) * 30;
+    if (best_dist[o] > 4) continue;
+    const int t = (5 - best_dist[o]) * (5 - best_dist[o]) * 15;
     score += (o == me) ? t : -t;
   }
   score += pos.to_move() == me ? kTempo : -kTempo;
