@@ -10,6 +10,7 @@
 #include "core/ai/hint.h"
 #include "core/ai/selfplay.h"
 #include "core/json_io.h"
+#include "core/solo/play.h"
 
 namespace hexdice::cli {
 
@@ -81,6 +82,26 @@ int run_selfplay(const SelfplayArgs& args) {
   return kExitOk;
 }
 
+struct SoloArgs {
+  std::string scenario;
+  std::uint64_t seed = 1;
+  std::string player = "hint";
+  int ms = 100;
+  int max_rounds = 200;
+};
+
+int run_solo(const SoloArgs& args) {
+  std::string err;
+  auto text = read_file(args.scenario, err);
+  if (!text) return fail(err);
+  auto sc = solo::parse_scenario(*text);
+  if (!sc) return fail(args.scenario + ": " + sc.error());
+  auto run = solo::play_solo(*sc, args.player, args.seed, ai::SearchLimits{args.ms, 64, 0}, args.max_rounds);
+  if (!run) return fail(run.error());
+  for (const auto& line : run->log) std::cout << line << '\n';
+  return kExitOk;
+}
+
 }  // namespace
 
 void register_engine_commands(CLI::App& app, Registry& reg) {
@@ -109,6 +130,16 @@ void register_engine_commands(CLI::App& app, Registry& reg) {
   sp->add_option("--dice", s->cfg.dice, "dice per army (default 6)")->check(CLI::Range(1, 9));
   sp->add_flag("--verbose", s->verbose, "one line per game on stderr");
   reg.add(sp, [s] { return run_selfplay(*s); });
+
+  auto so = std::make_shared<SoloArgs>();
+  auto* solo = app.add_subcommand("solo", "Play a whole solo scenario headless and print the log");
+  solo->add_option("--scenario", so->scenario, "scenario JSON file (data/scenarios/)")->required();
+  solo->add_option("--seed", so->seed, "seed of the virtual dice and the army roll (default 1)");
+  solo->add_option("--auto-player", so->player, "engine playing the heroes: random, greedy, hint (default hint)");
+  solo->add_option("--ms", so->ms, "hint engine time per action in ms (default 100)")->check(CLI::Range(1, 600000));
+  solo->add_option("--max-rounds", so->max_rounds, "stop (draw) after this many rounds (default 200)")
+      ->check(CLI::Range(1, 100000));
+  reg.add(solo, [so] { return run_solo(*so); });
 }
 
 }  // namespace hexdice::cli
