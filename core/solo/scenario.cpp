@@ -477,6 +477,7 @@ Result<Outcome> SoloGame::hero_action(const Action& a) {
   apply_unchecked(pos_, a, &out);
   applied(before, a, out);
   check_end(hero_);
+  out.winner = pos_.winner();  // the scenario may not count a core win (base capture switched off)
   if (!over()) pos_.set_to_move(enemy_);
   return out;
 }
@@ -535,12 +536,12 @@ std::vector<EnemyStep> SoloGame::enemy_turn(int roll) {
         HEXDICE_CHECK(validate(pos_, *d.action).ok());
         const Position before = pos_;
         Outcome out;
-        st.text = describe(before, *d.action);
         apply_unchecked(pos_, *d.action, &out);
-        st.text = describe(before, *d.action, &out);
         st.action = d.action;
         applied(before, *d.action, out);
         check_end(enemy_);
+        out.winner = pos_.winner();
+        st.text = describe(before, *d.action, &out);
       }
       steps.push_back(std::move(st));
     };
