@@ -88,6 +88,7 @@ struct SoloArgs {
   std::string player = "hint";
   int ms = 100;
   int max_rounds = 200;
+  std::vector<int> rolls;
 };
 
 int run_solo(const SoloArgs& args) {
@@ -96,7 +97,8 @@ int run_solo(const SoloArgs& args) {
   if (!text) return fail(err);
   auto sc = solo::parse_scenario(*text);
   if (!sc) return fail(args.scenario + ": " + sc.error());
-  auto run = solo::play_solo(*sc, args.player, args.seed, ai::SearchLimits{args.ms, 64, 0}, args.max_rounds);
+  auto run = solo::play_solo(*sc, args.player, args.seed, ai::SearchLimits{args.ms, 64, 0}, args.max_rounds,
+                             nullptr, args.rolls);
   if (!run) return fail(run.error());
   for (const auto& line : run->log) std::cout << line << '\n';
   return kExitOk;
@@ -139,6 +141,9 @@ void register_engine_commands(CLI::App& app, Registry& reg) {
   solo->add_option("--ms", so->ms, "hint engine time per action in ms (default 100)")->check(CLI::Range(1, 600000));
   solo->add_option("--max-rounds", so->max_rounds, "stop (draw) after this many rounds (default 200)")
       ->check(CLI::Range(1, 100000));
+  solo->add_option("--rolls", so->rolls, "activation rolls to use first (dice rolled at the table), e.g. --rolls 3,5,1")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 6));
   reg.add(solo, [so] { return run_solo(*so); });
 }
 

@@ -20,7 +20,11 @@ std::string army_text(const Position& pos, int side, const SoloGame* g) {
 }  // namespace
 
 Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::uint64_t seed,
-                          const ai::SearchLimits& limits, int max_rounds, SoloGame* final_game) {
+                          const ai::SearchLimits& limits, int max_rounds, SoloGame* final_game,
+                          const std::vector<int>& rolls) {
+  for (int r : rolls)
+    if (r < 1 || r > 6) return Error{"an activation roll must be 1-6, got " + std::to_string(r)};
+  std::size_t next_roll = 0;
   auto player = ai::make_engine(engine, limits);
   if (!player || engine == "scenario-enemy")
     return Error{"unknown auto-player \"" + engine + "\" (random, greedy, hint)"};
@@ -48,7 +52,7 @@ Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::ui
       ++run.actions;
       run.log.push_back(rnd + "heroes: " + describe(before, *a, &*out) + (engine == "hint" ? "  (" + why + ")" : ""));
     } else {
-      const int roll = rng.d6();
+      const int roll = next_roll < rolls.size() ? rolls[next_roll++] : rng.d6();
       for (const EnemyStep& st : g.enemy_turn(roll)) {
         run.log.push_back(rnd + "enemy: " + st.explanation + (st.action ? " => " + st.text : ""));
         if (st.action) ++run.actions;

@@ -20,8 +20,10 @@ struct SoloRun {
 };
 
 // Plays to the end (or `max_rounds`, then a draw). Errors: unknown engine, bad setup.
+// `rolls`, when given, are the first activation rolls (dice rolled at the table, 1-6);
+// after them the seeded virtual die takes over.
 Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::uint64_t seed,
                           const ai::SearchLimits& limits = {100, 64, 0}, int max_rounds = 200,
-                          SoloGame* final_game = nullptr);
+                          SoloGame* final_game = nullptr, const std::vector<int>& rolls = {});
 
 }  // namespace hexdice::solo

@@ -94,6 +94,19 @@ TEST(SoloScenarios, SameSeedSameGame) {
   EXPECT_EQ(a->log, b->log);
 }
 
+TEST(SoloScenarios, GivenRollsComeFirst) {
+  const Scenario sc = load(scenario_files().front());
+  auto run = play_solo(sc, "greedy", 1, {}, 200, nullptr, {6, 6, 6});
+  ASSERT_TRUE(run.ok());
+  int enemy_lines = 0;
+  for (const auto& line : run->log) {
+    if (line.find(" enemy: ") == std::string::npos) continue;
+    if (++enemy_lines > 3) break;
+    EXPECT_NE(line.find("roll 6"), std::string::npos) << line;
+  }
+  EXPECT_FALSE(play_solo(sc, "greedy", 1, {}, 200, nullptr, {7}).ok());
+}
+
 const char* kSmall = R"({
   "name": "Test", "radius": 5,
   "heroes": {"units": [{"face": 1, "at": "f10"}, {"face": 2, "at": "e10"}]},
