@@ -11,8 +11,12 @@ namespace {
 class RandomEngine final : public Engine {
  public:
   std::string name() const override { return "random"; }
-  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why) override {
-    legal_actions(pos, buf_);
+  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why,
+                               const std::vector<Action>* allowed) override {
+    if (allowed)
+      buf_ = *allowed;
+    else
+      legal_actions(pos, buf_);
     if (buf_.empty()) return std::nullopt;
     if (why) *why = "random";
     return buf_[static_cast<std::size_t>(rng.below(static_cast<int>(buf_.size())))];
@@ -25,10 +29,12 @@ class RandomEngine final : public Engine {
 class GreedyEngine final : public Engine {
  public:
   std::string name() const override { return "greedy"; }
-  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why) override {
+  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why,
+                               const std::vector<Action>* allowed) override {
     if (pos.game_over()) return std::nullopt;
     if (why) *why = "greedy: best one-ply evaluation";
-    return greedy_action(pos, rng);
+    if (allowed && allowed->empty()) return std::nullopt;
+    return greedy_action(pos, rng, allowed);
   }
 };
 
@@ -36,8 +42,9 @@ class HintEngine final : public Engine {
  public:
   explicit HintEngine(const SearchLimits& limits) : limits_(limits), searcher_(18) {}
   std::string name() const override { return "hint"; }
-  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why) override {
-    const SearchResult r = searcher_.search(pos, limits_, rng.next());
+  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why,
+                               const std::vector<Action>* allowed) override {
+    const SearchResult r = searcher_.search(pos, limits_, rng.next(), allowed);
     if (!r.found) return std::nullopt;
     if (why) *why = explain(pos, r.best, r);
     return r.best;
@@ -54,8 +61,10 @@ class HintEngine final : public Engine {
 class ScenarioEnemyEngine final : public Engine {
  public:
   std::string name() const override { return "scenario-enemy"; }
-  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why) override {
+  std::optional<Action> choose(const Position& pos, Rng& rng, std::string* why,
+                               const std::vector<Action>* allowed) override {
     if (pos.game_over()) return std::nullopt;
+    (void)allowed;  // the activation roll decides who acts
     const int roll = rng.d6();
     std::optional<solo::Decision> best;
     for (int c = 0; c < pos.board().size(); ++c) {
@@ -75,9 +84,12 @@ class ScenarioEnemyEngine final : public Engine {
 
 }  // namespace
 
-Action greedy_action(const Position& pos, Rng& rng) {
+Action greedy_action(const Position& pos, Rng& rng, const std::vector<Action>* allowed) {
   std::vector<Action> acts;
-  legal_actions(pos, acts);
+  if (allowed)
+    acts = *allowed;
+  else
+    legal_actions(pos, acts);
   HEXDICE_CHECK(!acts.empty());
   const int me = pos.to_move();
   long long best = -(1LL << 62);

@@ -283,7 +283,8 @@ int Searcher::value(int ply, int depth, int alpha, int beta) {
   return best;
 }
 
-SearchResult Searcher::search(const Position& root, const SearchLimits& limits, std::uint64_t seed) {
+SearchResult Searcher::search(const Position& root, const SearchLimits& limits, std::uint64_t seed,
+                              const std::vector<Action>* only) {
   start_ = std::chrono::steady_clock::now();
   limits_ = limits;
   abort_ = false;
@@ -298,6 +299,13 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
   SearchResult res;
   std::vector<Action> root_moves;
   legal_actions(root, root_moves);
+  if (only) {
+    std::erase_if(root_moves, [&](const Action& a) {
+      return std::none_of(only->begin(), only->end(), [&](const Action& b) {
+        return a.type == b.type && a.unit == b.unit && a.target == b.target;
+      });
+    });
+  }
   if (root_moves.empty()) return res;
   res.found = true;
   // Seeded shuffle: ties between equal actions are broken by the seed, not by list order.

@@ -37,7 +37,9 @@ struct SearchResult {
 class Searcher {
  public:
   explicit Searcher(int tt_bits = 18);
-  SearchResult search(const Position& root, const SearchLimits& limits, std::uint64_t seed = 0);
+  // `only`, when given, restricts the root to those actions (matched by type, unit, target).
+  SearchResult search(const Position& root, const SearchLimits& limits, std::uint64_t seed = 0,
+                      const std::vector<Action>* only = nullptr);
 
   // Plies to a forced win (> 0) or loss (< 0) encoded in a score, 0 if none.
   static int plies_to_result(int score);

@@ -43,7 +43,8 @@ Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::ui
     const std::string rnd = "Round " + std::to_string(g.round()) + " ";
     if (g.heroes_turn()) {
       std::string why;
-      std::optional<Action> a = player->choose(pos, rng, &why);
+      const std::vector<Action> allowed = g.hero_actions();
+      std::optional<Action> a = player->choose(pos, rng, &why, &allowed);
       HEXDICE_CHECK(a.has_value());
       if (a->type == ActionType::Reroll && a->face == 0) a->face = static_cast<std::uint8_t>(rng.d6());
       const Position before = pos;

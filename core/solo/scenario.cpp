@@ -174,6 +174,10 @@ Result<Scenario> scenario_from_json(const Json& j) {
     sc.heroes_first = j["first"] == "heroes";
   }
 
+  if (j.contains("activation_markers")) {
+    if (!j["activation_markers"].is_boolean()) return Error{w + ": \"activation_markers\" must be true or false"};
+    sc.activation_markers = j["activation_markers"].get<bool>();
+  }
   // Activation table.
   if (j.contains("activation")) {
     if (!j["activation"].is_array()) return Error{w + ": \"activation\" must be an array of entries"};
@@ -360,6 +364,7 @@ Result<SoloGame> SoloGame::start(const Scenario& sc, const std::vector<ScenarioU
   g.enemy_ = 1;
   const Board& b = g.pos_.board();
   g.tags_.assign(static_cast<std::size_t>(b.size()), -1);
+  g.acted_.assign(static_cast<std::size_t>(b.size()), 0);
   for (const auto& u : sc.enemy_units) {
     if (Status s = g.pos_.place(u.at, g.enemy_, u.face, u.tokens, u.guard); !s) return Error{s.error()};
     if (!u.tag.empty()) {
@@ -412,11 +417,16 @@ void SoloGame::applied(const Position& before, const Action& a, const Outcome& o
       if (pos_.at(a.unit).empty() && !pos_.at(a.target).empty()) {
         at(a.target) = at(a.unit);
         at(a.unit) = -1;
+        acted_[static_cast<std::size_t>(a.target)] = acted_[static_cast<std::size_t>(a.unit)];
+        acted_[static_cast<std::size_t>(a.unit)] = 0;
       }
       break;
     case ActionType::Ranged:
     case ActionType::Merge:
-      if (pos_.at(a.target).empty()) at(a.target) = -1;
+      if (pos_.at(a.target).empty()) {
+        at(a.target) = -1;
+        acted_[static_cast<std::size_t>(a.target)] = 0;
+      }
       break;
     default:
       break;
@@ -472,13 +482,38 @@ Result<Outcome> SoloGame::hero_action(const Action& a) {
   if (over()) return Error{"the game is over: " + result_text_};
   if (!heroes_turn()) return Error{"out of turn: it is the Enemy Turn"};
   if (Status s = validate(pos_, a); !s) return Error{s.error()};
+  if (sc_.activation_markers && activated(a.unit))
+    return Error{"the " + std::string(unit_stats(pos_.at(a.unit).face).name) + " on " + pos_.board().name(a.unit) +
+                 " has already acted; choose a hero without an activation marker (co-op, seeds/004)"};
   const Position before = pos_;
   Outcome out;
   apply_unchecked(pos_, a, &out);
   applied(before, a, out);
+  if (sc_.activation_markers) {
+    const bool moved = (a.type == ActionType::Move || a.type == ActionType::Special) && pos_.at(a.unit).empty() &&
+                       !pos_.at(a.target).empty() && pos_.at(a.target).owner == hero_;
+    acted_[static_cast<std::size_t>(moved ? a.target : a.unit)] = 1;
+    refresh_markers();
+  }
   check_end(hero_);
   out.winner = pos_.winner();  // the scenario may not count a core win (base capture switched off)
   if (!over()) pos_.set_to_move(enemy_);
+  return out;
+}
+
+void SoloGame::refresh_markers() {
+  // Once every hero on the board has acted (or the last one without a marker fell),
+  // all activation markers come off.
+  for (int c = 0; c < pos_.board().size(); ++c)
+    if (!pos_.at(c).empty() && pos_.at(c).owner == hero_ && !acted_[static_cast<std::size_t>(c)]) return;
+  std::fill(acted_.begin(), acted_.end(), 0);
+}
+
+std::vector<Action> SoloGame::hero_actions() const {
+  std::vector<Action> out;
+  if (!heroes_turn()) return out;
+  legal_actions(pos_, out);
+  if (sc_.activation_markers) std::erase_if(out, [&](const Action& a) { return activated(a.unit); });
   return out;
 }
 
@@ -569,6 +604,7 @@ std::vector<EnemyStep> SoloGame::enemy_turn(int roll) {
       act(pick, prefix);
     }
   }
+  if (sc_.activation_markers) refresh_markers();
   if (!over()) {
     pos_.set_to_move(hero_);
     if (sc_.turn_limit > 0 && round_ >= sc_.turn_limit) {

@@ -56,6 +56,7 @@ struct Scenario {
   int enemy_corner = 0;                 // N
   std::vector<ScenarioUnit> enemy_units;
   bool heroes_first = true;
+  bool activation_markers = false;      // co-op (seeds/004): each hero acts once until all have acted
   std::vector<ActivationEntry> table;   // looked up by roll
   std::vector<Reinforcement> reinforcements;
   std::vector<std::string> special_rules;  // printed rules (narrative and effects)
@@ -103,6 +104,10 @@ class SoloGame {
 
   // The heroes' action (validated); the error names the broken rule.
   Result<Outcome> hero_action(const Action& a);
+  // The heroes' legal actions now (with activation markers: only of heroes not yet activated).
+  std::vector<Action> hero_actions() const;
+  // With activation markers: has the hero on this cell acted since the markers were last cleared?
+  bool activated(int cell) const { return cell >= 0 && cell < static_cast<int>(acted_.size()) && acted_[static_cast<std::size_t>(cell)]; }
   // One Enemy Turn with the given activation roll (1..6).
   std::vector<EnemyStep> enemy_turn(int roll);
 
@@ -117,6 +122,7 @@ class SoloGame {
   void applied(const Position& before, const Action& a, const Outcome& out);
   void check_end(int actor);
   void finish(int result, std::string text);
+  void refresh_markers();
 
   Scenario sc_;
   Position pos_;
@@ -127,6 +133,7 @@ class SoloGame {
   std::string result_text_;
   std::vector<int> tags_;  // per cell: index into tag_names_, -1 none
   std::vector<std::string> tag_names_;
+  std::vector<char> acted_;  // per cell: activation marker of the hero standing there
   std::vector<Record> history_;
 };
 

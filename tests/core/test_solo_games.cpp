@@ -195,6 +195,32 @@ TEST(SoloGameTurns, HeroActionsAreValidated) {
   EXPECT_TRUE(g.heroes_turn());
 }
 
+TEST(SoloGameTurns, ActivationMarkersMakeEachHeroActOnceARound) {
+  std::string text = kSmall;
+  text.insert(text.find("\"radius\""), "\"activation_markers\": true, ");
+  auto sc = parse_scenario(text);
+  ASSERT_TRUE(sc.ok()) << sc.error();
+  auto started = SoloGame::start(*sc, sc->hero_units);
+  ASSERT_TRUE(started.ok());
+  SoloGame g = std::move(started).value();
+  const int f10 = g.position().board().index(Hex{0, 4});  // Infantry
+  const int e10 = g.position().board().index(Hex{-1, 5});  // Archer
+  const Action guard_inf{ActionType::Guard, static_cast<std::int16_t>(f10), kNoCell, 0};
+  const Action guard_arch{ActionType::Guard, static_cast<std::int16_t>(e10), kNoCell, 0};
+  ASSERT_TRUE(g.hero_action(guard_inf).ok());
+  EXPECT_TRUE(g.activated(f10));
+  g.enemy_turn(5);  // the tagged pair holds
+  for (const Action& a : g.hero_actions()) EXPECT_NE(a.unit, f10);
+  auto again = g.hero_action(guard_inf);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().find("already acted"), std::string::npos) << again.error();
+  ASSERT_TRUE(g.hero_action(guard_arch).ok());  // the last hero acts: every marker comes off
+  EXPECT_FALSE(g.activated(f10));
+  EXPECT_FALSE(g.activated(e10));
+  g.enemy_turn(5);
+  EXPECT_TRUE(g.hero_action(guard_inf).ok());
+}
+
 TEST(SoloScenarioFormat, ErrorsNameTheProblem) {
   auto e1 = parse_scenario(R"({"name": "x", "heroes": {"army": [1]}, "enemy": {"units": [{"face": 1, "at": "f3"}]},
                                "activation": [{"roll": 1, "face": 1, "orders": ["Charge"]}]})");
