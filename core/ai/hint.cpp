@@ -93,6 +93,20 @@ std::string explain(const Position& pos, const Action& a, const SearchResult& sr
   } else {
     parts.push_back("rerolls the " + unit_at(pos, a.unit) + ": the average over the six faces is best");
   }
+  // What it threatens: enemy units it could defeat next, that it could not before.
+  if (parts.empty() && a.type == ActionType::Move && pos.num_players() == 2) {
+    Position next = pos;
+    apply_unchecked(next, a);
+    if (!next.game_over()) {
+      const auto before = units_under_attack(pos, 1 - me);
+      const auto after = units_under_attack(next, 1 - me);
+      for (int cell : after)
+        if (std::find(before.begin(), before.end(), cell) == before.end()) {
+          parts.push_back("threatens the " + unit_at(next, cell));
+          break;
+        }
+    }
+  }
   if (parts.empty()) {
     if (a.type == ActionType::Guard)
       parts.push_back("guards the " + unit_at(pos, a.unit) + " (+1 armor); nothing better is available");
