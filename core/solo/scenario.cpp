@@ -140,6 +140,7 @@ Result<Scenario> scenario_from_json(const Json& j) {
     ++kinds;
   }
   if (kinds != 1) return Error{w + ": heroes need exactly one of \"units\", \"army\" or \"roll\""};
+  if (sc.army_size() < 1) return Error{w + ": the heroes need at least one unit"};
   if (h.contains("deploy") && h["deploy"].is_array()) {
     for (const auto& c : h["deploy"]) {
       auto cell = cell_from(c, b, w + ": heroes.deploy");
@@ -318,8 +319,10 @@ Result<Scenario> scenario_from_json(const Json& j) {
     if (!used.insert(u.at).second) return Error{w + ": two units on " + b.name(u.at)};
     if (b.index(u.at) == created->base_cell(1)) return Error{w + ": a hero starts on the enemy base " + b.name(u.at)};
   }
-  for (Hex c : sc.hero_deploy)
+  for (Hex c : sc.hero_deploy) {
     if (used.count(c) && sc.hero_units.empty()) return Error{w + ": deployment cell " + b.name(c) + " holds an enemy"};
+    if (b.index(c) == created->base_cell(1)) return Error{w + ": deployment cell " + b.name(c) + " is the enemy base"};
+  }
   return sc;
 }
 

@@ -237,6 +237,12 @@ TEST(SoloScenarioFormat, ErrorsNameTheProblem) {
   ASSERT_FALSE(e4.ok());
   EXPECT_NE(e4.error().find("roll 1 is already"), std::string::npos) << e4.error();
   EXPECT_FALSE(parse_scenario("{").ok());
+  auto e5 = parse_scenario(R"({"name": "x", "heroes": {"units": []}, "enemy": {"units": [{"face": 1, "at": "f3"}]}})");
+  ASSERT_FALSE(e5.ok());
+  EXPECT_NE(e5.error().find("at least one"), std::string::npos) << e5.error();
+  auto e6 = parse_scenario(R"({"name": "x", "heroes": {"army": [1], "deploy": ["f2"]}, "enemy": {"units": [{"face": 1, "at": "f3"}]}})");
+  ASSERT_FALSE(e6.ok());
+  EXPECT_NE(e6.error().find("enemy base"), std::string::npos) << e6.error();
 }
 
 TEST(SoloScenarioFormat, HeroSetupMustMatchTheScenario) {
