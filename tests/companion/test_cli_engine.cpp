@@ -41,6 +41,8 @@ CliRun hexdice(const std::string& args, std::string* err = nullptr) {
       fclose(f);
     }
   }
+  std::error_code ec;
+  std::filesystem::remove(errfile, ec);
   return r;
 }
 
