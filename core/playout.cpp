@@ -48,11 +48,12 @@ Action random_action(const Position& pos, Rng& rng) {
   int cells[512];
   int cum[512];
   int n = 0, total = 0;
+  const HouseRules rules = pos.rules();
   const auto& mask = pos.unit_mask(pos.to_move());
   for (int w = 0; w < Position::kMaskWords; ++w)
     for (std::uint64_t bits = mask[static_cast<std::size_t>(w)]; bits; bits &= bits - 1) {
       const int c = w * 64 + std::countr_zero(bits);
-      total += max_unit_actions(pos.at(c).face, pos.rules());
+      total += max_unit_actions(pos.at(c).face, rules);
       cells[n] = c;
       cum[n++] = total;
     }

@@ -271,12 +271,6 @@ int unit_actions(const Position& pos, int cell, Action* buf) {
   return static_cast<int>(g.w - buf);
 }
 
-int max_unit_actions(int face, const HouseRules& rules) {
-  // moves + ranged/special + reroll + guard (+ 6 merges when merging is on)
-  static constexpr int kBound[7] = {0, 3 + 2, 18 + 6 + 2, 12 + 2, 8 + 2, 6 + 2, 6 + 2};
-  return kBound[valid_face(face) ? face : 0] + (rules.merge_sum ? 6 : 0);
-}
-
 void unit_actions(const Position& pos, int cell, std::vector<Action>& out) {
   out.clear();
   if (pos.game_over() || cell < 0 || cell >= pos.board().size() || pos.at(cell).owner != pos.to_move()) return;

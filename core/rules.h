@@ -203,8 +203,12 @@ std::vector<Action> legal_actions(const Position& pos);
 void unit_actions(const Position& pos, int cell, std::vector<Action>& out);
 // Fast path: buf holds kMaxActionsPerUnit; returns the count (0 if not the mover's unit).
 int unit_actions(const Position& pos, int cell, Action* buf);
-// Most actions a unit of this face can ever have under these house rules.
-int max_unit_actions(int face, const HouseRules& rules);
+// Most actions a unit of this face can ever have under these house rules:
+// moves + ranged/special + reroll + guard (+ 6 merges when merging is on).
+constexpr int max_unit_actions(int face, const HouseRules& rules) {
+  constexpr int kBound[7] = {0, 3 + 2, 18 + 6 + 2, 12 + 2, 8 + 2, 6 + 2, 6 + 2};
+  return kBound[valid_face(face) ? face : 0] + (rules.merge_sum ? 6 : 0);
+}
 // Number of legal actions, without building the list.
 int count_legal_actions(const Position& pos);
 
