@@ -15,5 +15,6 @@ struct Registry {
 };
 
 void register_rules_commands(CLI::App& app, Registry& reg);  // moves, apply
+void register_reader_commands(CLI::App& app, Registry& reg);  // read, dice, eval, synth
 
 }  // namespace hexdice::cli

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   hexdice::cli::Registry reg;
   hexdice::cli::register_rules_commands(app, reg);
+  hexdice::cli::register_reader_commands(app, reg);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,347 @@
+#include "vision/read.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace hexdice::vision {
+
+namespace {
+
+constexpr double kSqrt3 = 1.7320508075688772;
+
+cv::Vec3f median_bgr(std::vector<cv::Vec3b>& v) {
+  if (v.empty()) return {0, 0, 0};
+  cv::Vec3f out;
+  for (int k = 0; k < 3; ++k) {
+    std::vector<uchar> c(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) c[i] = v[i][k];
+    auto mid = c.begin() + static_cast<long>(c.size() / 2);
+    std::nth_element(c.begin(), mid, c.end());
+    out[k] = *mid;
+  }
+  return out;
+}
+
+bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
+  const int x = cvRound(p.x), y = cvRound(p.y);
+  if (x < 0 || y < 0 || x >= img.cols || y >= img.rows) return false;
+  out = img.at<cv::Vec3b>(y, x);
+  return true;
+}
+
+// Paper colour near a cell: samples on the paper plane just inside its border.
+cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size) {
+  std::vector<cv::Vec3b> s;
+  const double rad = hex_size * kSqrt3 / 2 * 0.8;
+  for (int i = 0; i < 18; ++i) {
+    const double a = CV_PI / 9 * i + 0.17;
+    cv::Vec3b v;
+    if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
+  }
+  return median_bgr(s);
+}
+
+cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater) {
+  cv::Mat m(patch.size(), CV_8U);
+  const float t2 = static_cast<float>(thr * thr);
+  for (int y = 0; y < patch.rows; ++y) {
+    const cv::Vec3b* p = patch.ptr<cv::Vec3b>(y);
+    uchar* o = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x) {
+      const float d0 = p[x][0] - ref[0], d1 = p[x][1] - ref[1], d2 = p[x][2] - ref[2];
+      const bool g = d0 * d0 + d1 * d1 + d2 * d2 > t2;
+      o[x] = (g == greater) ? 255 : 0;
+    }
+  }
+  return m;
+}
+
+struct Blob {
+  int label = 0;
+  double area = 0;  // px
+  cv::Point2d centroid;
+};
+
+}  // namespace
+
+Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
+                       const ReadParams& params, TrackerState* tracker) {
+  Observation obs;
+  if (image_in.empty() || image_in.cols < 16 || image_in.rows < 16) {
+    obs.why_not_found = "empty image";
+    return obs;
+  }
+  cv::Mat image;
+  if (image_in.type() == CV_8UC3) image = image_in;
+  else if (image_in.type() == CV_8UC1) cv::cvtColor(image_in, image, cv::COLOR_GRAY2BGR);
+  else if (image_in.type() == CV_8UC4) cv::cvtColor(image_in, image, cv::COLOR_BGRA2BGR);
+  else {
+    obs.why_not_found = "unsupported pixel format";
+    return obs;
+  }
+  if (calib && calib->camera && calib->camera->dist_coeffs.total() >= 4) {
+    cv::Mat und;
+    cv::Matx33d k = calib->camera->camera_matrix;
+    const cv::Size cs = calib->camera->image_size;
+    if (cs.width > 0 && cs != image.size()) {
+      const double sx = static_cast<double>(image.cols) / cs.width, sy = static_cast<double>(image.rows) / cs.height;
+      k(0, 0) *= sx; k(0, 2) *= sx; k(1, 1) *= sy; k(1, 2) *= sy;
+    }
+    cv::undistort(image, und, k, calib->camera->dist_coeffs);
+    image = und;
+  }
+  obs.pose = register_sheet(image, layout, calib, params.reg, tracker);
+  if (!obs.pose.found) {
+    obs.why_not_found = "sheet markers not found";
+    return obs;
+  }
+  const cv::Matx33d& hp = obs.pose.paper_to_image;
+  const cv::Matx33d& ht = obs.pose.top_to_image;
+  if (layout.cells.empty()) {
+    obs.board_found = true;
+    return obs;
+  }
+  // Visibility: every cell (on both planes) inside the frame.
+  int visible = 0;
+  const double m = params.edge_margin_px;
+  for (const auto& c : layout.cells) {
+    bool in = true;
+    for (const auto& h : {hp, ht}) {
+      const cv::Point2d p = apply_h(h, {c.centre.x, c.centre.y});
+      in = in && p.x >= m && p.y >= m && p.x < image.cols - m && p.y < image.rows - m;
+    }
+    visible += in ? 1 : 0;
+  }
+  if (visible < params.min_visible_fraction * static_cast<double>(layout.cells.size())) {
+    obs.why_not_found = "map only partly in view (" + std::to_string(visible) + " of " +
+                        std::to_string(layout.cells.size()) + " cells)";
+    return obs;
+  }
+  obs.board_found = true;
+
+  // White reference: the white patch on the paper plane, else the median paper.
+  cv::Vec3f white(0, 0, 0);
+  {
+    std::vector<cv::Vec3b> s;
+    const auto& wp = layout.white_patch;
+    if (wp[1].x > wp[0].x && wp[1].y > wp[0].y)
+      for (int i = 1; i < 6; ++i)
+        for (int j = 1; j < 4; ++j) {
+          cv::Vec3b v;
+          if (sample(image, apply_h(hp, {wp[0].x + (wp[1].x - wp[0].x) * i / 6, wp[0].y + (wp[1].y - wp[0].y) * j / 4}), v))
+            s.push_back(v);
+        }
+    if (s.size() >= 8) white = median_bgr(s);
+  }
+  std::vector<cv::Vec3f> papers(layout.cells.size());
+  {
+    std::vector<cv::Vec3b> all;
+    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+      papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm);
+      all.emplace_back(cv::saturate_cast<uchar>(papers[i][0]), cv::saturate_cast<uchar>(papers[i][1]),
+                       cv::saturate_cast<uchar>(papers[i][2]));
+    }
+    const cv::Vec3f paper_median = median_bgr(all);
+    // A white patch darker than the paper is not trusted (covered, shadowed).
+    if (white[0] + white[1] + white[2] < 0.8f * (paper_median[0] + paper_median[1] + paper_median[2])) white = paper_median;
+  }
+  for (int k = 0; k < 3; ++k) white[k] = std::max(white[k], 20.0f);
+
+  // The top-face plane, rectified: cells' bounding box (mm) at px_per_mm.
+  const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
+  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+  for (const auto& c : layout.cells) {
+    x0 = std::min(x0, c.centre.x - hs); x1 = std::max(x1, c.centre.x + hs);
+    y0 = std::min(y0, c.centre.y - hs); y1 = std::max(y1, c.centre.y + hs);
+  }
+  const cv::Size rsize(cvCeil((x1 - x0) * ppm), cvCeil((y1 - y0) * ppm));
+  if (rsize.area() <= 0 || rsize.area() > 40'000'000) {
+    obs.why_not_found = "layout too large";
+    obs.board_found = false;
+    return obs;
+  }
+  const cv::Matx33d rect_to_mm(1 / ppm, 0, x0, 0, 1 / ppm, y0, 0, 0, 1);
+  cv::Mat rect;
+  cv::warpPerspective(image, rect, cv::Mat(ht * rect_to_mm), rsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                      cv::BORDER_REPLICATE);
+
+  const int half = cvCeil(hs * ppm);
+  const int open_px = std::max(1, cvRound(params.open_mm * ppm));
+  const cv::Mat open_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(open_px | 1, open_px | 1));
+  const int close_px = std::max(3, cvRound(3.5 * ppm)) | 1;
+  const cv::Mat close_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(close_px, close_px));
+  const double face_px = 16.0 * ppm;
+  const double unit_area = face_px * face_px;
+  const double guard_area = params.guard_side_mm * ppm * params.guard_side_mm * ppm;
+
+  for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+    const CellMm& cell = layout.cells[ci];
+    const cv::Point cc(cvRound((cell.centre.x - x0) * ppm), cvRound((cell.centre.y - y0) * ppm));
+    const cv::Rect roi = cv::Rect(cc.x - half, cc.y - half, 2 * half, 2 * half) & cv::Rect(0, 0, rect.cols, rect.rows);
+    if (roi.area() <= 0) continue;
+    const cv::Mat patch = rect(roi);
+    const cv::Point2d centre(cc.x - roi.x, cc.y - roi.y);
+    cv::Mat fg = dist_mask(patch, papers[ci], params.paper_distance, true);
+    // Only this cell: pixels inside its inscribed circle (+ a little, dice may overhang).
+    cv::Mat disc(patch.size(), CV_8U, cv::Scalar(0));
+    cv::circle(disc, cv::Point(cvRound(centre.x), cvRound(centre.y)), cvRound(hs * ppm * 0.98), cv::Scalar(255), -1);
+    fg &= disc;
+    if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
+    cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, close_k);
+    cv::morphologyEx(fg, fg, cv::MORPH_OPEN, open_k);
+    cv::Mat labels, stats, cents;
+    const int n = cv::connectedComponentsWithStats(fg, labels, stats, cents, 8, CV_32S);
+    std::vector<Blob> blobs;
+    for (int i = 1; i < n; ++i)
+      blobs.push_back({i, static_cast<double>(stats.at<int>(i, cv::CC_STAT_AREA)),
+                       {cents.at<double>(i, 0), cents.at<double>(i, 1)}});
+    std::sort(blobs.begin(), blobs.end(), [](const Blob& a, const Blob& b) { return a.area > b.area; });
+    if (blobs.empty() || blobs[0].area < params.unit_area_min * unit_area) continue;
+    const Blob& unit = blobs[0];
+    if (cv::norm(unit.centroid - centre) > params.unit_max_offset_mm * ppm) continue;
+    if (unit.area > params.unit_area_max * unit_area) continue;
+
+    cv::Mat blob_mask = labels == unit.label;
+    // Body colour from the blob's innermost part (far from side faces and shadow).
+    cv::Mat dt;
+    cv::distanceTransform(blob_mask, dt, cv::DIST_L2, 3);
+    double dmax = 0;
+    cv::Point dloc;
+    cv::minMaxLoc(dt, nullptr, &dmax, nullptr, &dloc);
+    std::vector<cv::Vec3b> core;
+    for (int y = 0; y < patch.rows; ++y)
+      for (int x = 0; x < patch.cols; ++x)
+        if (dt.at<float>(y, x) >= 0.55 * dmax) core.push_back(patch.at<cv::Vec3b>(y, x));
+    const cv::Vec3f body = median_bgr(core);
+    // Top face: blob pixels near the body colour, pips filled by closing.
+    cv::Mat top = dist_mask(patch, body, params.body_distance, false) & blob_mask;
+    cv::morphologyEx(top, top, cv::MORPH_CLOSE, close_k);
+    cv::Mat tl, ts, tc;
+    const int tn = cv::connectedComponentsWithStats(top, tl, ts, tc, 8, CV_32S);
+    int best = -1;
+    double best_area = 0;
+    for (int i = 1; i < tn; ++i)
+      if (ts.at<int>(i, cv::CC_STAT_AREA) > best_area) {
+        best_area = ts.at<int>(i, cv::CC_STAT_AREA);
+        best = i;
+      }
+    cv::RotatedRect face_rect;
+    if (best > 0 && best_area > 0.4 * unit_area) {
+      std::vector<cv::Point> pts;
+      cv::findNonZero(tl == best, pts);
+      face_rect = cv::minAreaRect(pts);
+    } else {
+      std::vector<cv::Point> pts;
+      cv::findNonZero(blob_mask, pts);
+      face_rect = cv::minAreaRect(pts);
+    }
+    // Keep the angle, trust the nominal size when the blob's is implausible.
+    double side = std::sqrt(static_cast<double>(face_rect.size.width) * face_rect.size.height);
+    if (side < 0.75 * face_px || side > 1.3 * face_px) side = face_px;
+    const cv::Point2f fc = face_rect.center;
+    const double ang = face_rect.angle * CV_PI / 180;
+    const int canon = 48;
+    const float sc = static_cast<float>(side / canon);
+    const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
+    // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
+    const float c0 = (canon - 1) / 2.0f;
+    const cv::Matx23f a(ca, -sa, fc.x - ca * c0 + sa * c0, sa, ca, fc.y - sa * c0 - ca * c0);
+    cv::Mat crop;
+    cv::warpAffine(patch, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+    const FaceReading fr = read_face(crop, params.face);
+
+    CellObservation co;
+    co.hex = cell.hex;
+    co.face = fr.face;
+    const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+    co.color = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{});
+    co.confidence = fr.face > 0 ? fr.confidence : 0.05;
+    // Guard token: another blob of guard size, blue.
+    for (std::size_t bi = 1; bi < blobs.size(); ++bi) {
+      const Blob& g = blobs[bi];
+      if (g.area < 0.4 * guard_area || g.area > 1.8 * guard_area) continue;
+      std::vector<cv::Vec3b> px;
+      for (int y = 0; y < patch.rows; ++y)
+        for (int x = 0; x < patch.cols; ++x)
+          if (labels.at<int>(y, x) == g.label) px.push_back(patch.at<cv::Vec3b>(y, x));
+      const cv::Vec3f gb = median_bgr(px);
+      if (name_color({gb[0] / white[0], gb[1] / white[1], gb[2] / white[2]}) == "blue") co.guard = true;
+    }
+    if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
+    obs.cells.push_back(co);
+  }
+  return obs;
+}
+
+nlohmann::json to_json(const Observation& obs) {
+  nlohmann::json j;
+  j["board_found"] = obs.board_found;
+  j["cells"] = nlohmann::json::array();
+  for (const auto& c : obs.cells)
+    j["cells"].push_back({{"q", c.hex.q}, {"r", c.hex.r}, {"color", c.color}, {"face", c.face},
+                          {"guard", c.guard}, {"confidence", std::round(c.confidence * 1000) / 1000}});
+  return j;
+}
+
+Status ReadParams::save(const std::string& path) const {
+  try {
+    cv::FileStorage fs(path, cv::FileStorage::WRITE);
+    if (!fs.isOpened()) return Error{"cannot write " + path};
+    fs << "min_markers" << reg.min_markers << "detect_max_side" << reg.detect_max_side
+       << "subpixel_window" << reg.subpixel_window << "track_margin" << reg.track_margin
+       << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
+       << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
+       << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
+       << "open_mm" << open_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
+       << "guard_side_mm" << guard_side_mm << "edge_margin_px" << edge_margin_px
+       << "min_visible_fraction" << min_visible_fraction;
+  } catch (const cv::Exception& e) {
+    return Error{"cannot write " + path + ": " + e.what()};
+  }
+  return {};
+}
+
+Result<ReadParams> ReadParams::load(const std::string& path) {
+  ReadParams p;
+  try {
+    cv::FileStorage fs(path, cv::FileStorage::READ);
+    if (!fs.isOpened()) return Error{"cannot read parameters from " + path};
+    auto get = [&](const char* key, auto& v) {
+      const cv::FileNode n = fs[key];
+      if (!n.empty()) n >> v;
+    };
+    get("min_markers", p.reg.min_markers);
+    get("detect_max_side", p.reg.detect_max_side);
+    get("subpixel_window", p.reg.subpixel_window);
+    get("track_margin", p.reg.track_margin);
+    get("max_reprojection_px", p.reg.max_reprojection_px);
+    get("fallback_focal_factor", p.reg.fallback_focal_factor);
+    get("pip_diameter", p.face.pip_diameter);
+    get("pip_area_min", p.face.pip_area_min);
+    get("pip_area_max", p.face.pip_area_max);
+    get("border", p.face.border);
+    get("min_contrast", p.face.min_contrast);
+    get("fit_scale", p.face.fit_scale);
+    get("px_per_mm", p.px_per_mm);
+    get("paper_distance", p.paper_distance);
+    get("open_mm", p.open_mm);
+    get("unit_area_min", p.unit_area_min);
+    get("unit_area_max", p.unit_area_max);
+    get("unit_max_offset_mm", p.unit_max_offset_mm);
+    get("body_distance", p.body_distance);
+    get("guard_side_mm", p.guard_side_mm);
+    get("edge_margin_px", p.edge_margin_px);
+    get("min_visible_fraction", p.min_visible_fraction);
+  } catch (const cv::Exception& e) {
+    return Error{"cannot read parameters from " + path + ": " + e.what()};
+  }
+  if (!(p.px_per_mm > 0.2 && p.px_per_mm < 20)) return Error{path + ": px_per_mm out of range"};
+  return p;
+}
+
+}  // namespace hexdice::vision
