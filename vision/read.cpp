@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 namespace hexdice::vision {
 
@@ -32,16 +35,21 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
   return true;
 }
 
-// Paper colour near a cell: samples on the paper plane just inside its border.
+// Paper colour near a cell: samples on the paper plane just inside its border. Dice,
+// their shadows and grid lines darken some samples; the paper is taken as the median of the
+// brightest quarter (by luminance), so most samples may be covered.
 cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size) {
   std::vector<cv::Vec3b> s;
-  const double rad = hex_size * kSqrt3 / 2 * 0.8;
-  for (int i = 0; i < 18; ++i) {
-    const double a = CV_PI / 9 * i + 0.17;
-    cv::Vec3b v;
-    if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
-  }
-  return median_bgr(s);
+  const double inscribed = hex_size * kSqrt3 / 2;
+  for (double rad : {0.8 * inscribed, 0.9 * inscribed})
+    for (int i = 0; i < 18; ++i) {
+      const double a = CV_PI / 9 * i + 0.17;
+      cv::Vec3b v;
+      if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
+    }
+  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
+  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
+  return median_bgr(upper);
 }
 
 cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater) {
@@ -58,12 +66,6 @@ cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater)
   }
   return m;
 }
-
-struct Blob {
-  int label = 0;
-  double area = 0;  // px
-  cv::Point2d centroid;
-};
 
 }  // namespace
 
@@ -150,6 +152,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   }
   for (int k = 0; k < 3; ++k) white[k] = std::max(white[k], 20.0f);
 
+  // Where each cell's paper point appears on the top-face plane, relative to the cell:
+  // the direction and length of the dice's visible sides there (mm).
+  std::vector<cv::Point2d> displacement(layout.cells.size());
+  {
+    const cv::Matx33d top_inv = ht.inv();
+    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+      const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
+      displacement[i] = apply_h(top_inv, apply_h(hp, c)) - c;
+    }
+  }
   // The top-face plane, rectified: cells' bounding box (mm) at px_per_mm.
   const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
   double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
@@ -168,6 +180,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   cv::warpPerspective(image, rect, cv::Mat(ht * rect_to_mm), rsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
                       cv::BORDER_REPLICATE);
 
+  // The printed grid lines as they appear on this plane (they lie on the paper, so
+  // they are seen displaced); masked out of the foreground.
+  cv::Mat grid(rect.size(), CV_8U, cv::Scalar(0));
+  {
+    const cv::Matx33d paper_to_rect = rect_to_mm.inv() * ht.inv() * hp;
+    const int thick = std::max(1, cvRound(params.grid_line_mm * ppm));
+    for (const auto& c : layout.cells)
+      for (int i = 0; i < 6; ++i) {
+        const double a0 = CV_PI / 3 * i, a1 = CV_PI / 3 * (i + 1);
+        const cv::Point2d p0 = apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a0), c.centre.y + hs * std::sin(a0)});
+        const cv::Point2d p1 = apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a1), c.centre.y + hs * std::sin(a1)});
+        cv::line(grid, cv::Point(cvRound(p0.x * 4), cvRound(p0.y * 4)), cv::Point(cvRound(p1.x * 4), cvRound(p1.y * 4)),
+                 cv::Scalar(255), thick, cv::LINE_8, 2);
+      }
+  }
+  if (std::getenv("HEXDICE_READ_DEBUG")) cv::imwrite("/tmp/read_rect.png", rect);
   const int half = cvCeil(hs * ppm);
   const int open_px = std::max(1, cvRound(params.open_mm * ppm));
   const cv::Mat open_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(open_px | 1, open_px | 1));
@@ -189,36 +217,83 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::Mat disc(patch.size(), CV_8U, cv::Scalar(0));
     cv::circle(disc, cv::Point(cvRound(centre.x), cvRound(centre.y)), cvRound(hs * ppm * 0.98), cv::Scalar(255), -1);
     fg &= disc;
+    fg &= ~grid(roi);
     if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
+    const cv::Mat fg_raw = fg.clone();
     cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, close_k);
     cv::morphologyEx(fg, fg, cv::MORPH_OPEN, open_k);
+    // Seen from the side, a die's visible side faces run from its top face towards
+    // its base, which lies displaced by `d` on this plane. Eroding the die's blob by the
+    // segment [0, d] leaves the top face alone (a convex face swept along d, un-swept).
+    const cv::Point2d d = displacement[ci] * ppm;
+    cv::Mat tops;
+    {
+      const int kx = cvRound(std::abs(d.x)), ky = cvRound(std::abs(d.y));
+      if (kx + ky >= 2) {
+        cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
+        const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
+        cv::line(kern, a0, a1, cv::Scalar(1), 1, cv::LINE_8);
+        cv::erode(fg, tops, kern, a0);
+      } else {
+        tops = fg;
+      }
+    }
     cv::Mat labels, stats, cents;
-    const int n = cv::connectedComponentsWithStats(fg, labels, stats, cents, 8, CV_32S);
-    std::vector<Blob> blobs;
-    for (int i = 1; i < n; ++i)
-      blobs.push_back({i, static_cast<double>(stats.at<int>(i, cv::CC_STAT_AREA)),
-                       {cents.at<double>(i, 0), cents.at<double>(i, 1)}});
-    std::sort(blobs.begin(), blobs.end(), [](const Blob& a, const Blob& b) { return a.area > b.area; });
-    if (blobs.empty() || blobs[0].area < params.unit_area_min * unit_area) continue;
-    const Blob& unit = blobs[0];
-    if (cv::norm(unit.centroid - centre) > params.unit_max_offset_mm * ppm) continue;
-    if (unit.area > params.unit_area_max * unit_area) continue;
-
-    cv::Mat blob_mask = labels == unit.label;
-    // Body colour from the blob's innermost part (far from side faces and shadow).
-    cv::Mat dt;
-    cv::distanceTransform(blob_mask, dt, cv::DIST_L2, 3);
-    double dmax = 0;
-    cv::Point dloc;
-    cv::minMaxLoc(dt, nullptr, &dmax, nullptr, &dloc);
-    std::vector<cv::Vec3b> core;
-    for (int y = 0; y < patch.rows; ++y)
-      for (int x = 0; x < patch.cols; ++x)
-        if (dt.at<float>(y, x) >= 0.55 * dmax) core.push_back(patch.at<cv::Vec3b>(y, x));
-    const cv::Vec3f body = median_bgr(core);
-    // Top face: blob pixels near the body colour, pips filled by closing.
-    cv::Mat top = dist_mask(patch, body, params.body_distance, false) & blob_mask;
+    const int n = cv::connectedComponentsWithStats(tops, labels, stats, cents, 8, CV_32S);
+    int unit_label = -1;
+    double unit_area_px = 0;
+    for (int i = 1; i < n; ++i) {
+      const double area = stats.at<int>(i, cv::CC_STAT_AREA);
+      const cv::Point2d c(cents.at<double>(i, 0), cents.at<double>(i, 1));
+      if (area < params.unit_area_min * unit_area || area > params.unit_area_max * unit_area) continue;
+      if (cv::norm(c - centre) > params.unit_max_offset_mm * ppm) continue;
+      if (area > unit_area_px) {
+        unit_area_px = area;
+        unit_label = i;
+      }
+    }
+    static const bool dbg = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
+    if (dbg)
+      std::fprintf(stderr, "cell %d,%d paper %.0f %.0f %.0f unit %d area %.2f d %.1f,%.1f mm\n", cell.hex.q, cell.hex.r, papers[ci][0], papers[ci][1], papers[ci][2], unit_label,
+                   unit_area_px / unit_area, displacement[ci].x, displacement[ci].y);
+    if (unit_label < 0) continue;
+    const cv::Mat blob_mask = labels == unit_label;
+    // The whole die as seen (top, sides, shadow): the foreground component holding it.
+    cv::Mat die_region;
+    {
+      cv::Mat fl;
+      cv::connectedComponents(fg, fl, 8, CV_32S);
+      cv::Point seed(-1, -1);
+      for (int y = 0; y < patch.rows && seed.x < 0; ++y)
+        for (int x = 0; x < patch.cols; ++x)
+          if (blob_mask.at<uchar>(y, x)) { seed = {x, y}; break; }
+      die_region = fl == fl.at<int>(seed);
+    }
+    // Body colour: from the top-face estimate (sides swept away), its blended edge
+    // eroded off, the 45th..88th luminance percentile: above shadow and dark pips, below
+    // white pips and glare.
+    cv::Vec3f body;
+    {
+      cv::Mat inner;
+      const int e = std::max(1, cvRound(1.5 * ppm)) | 1;
+      cv::erode(blob_mask, inner, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
+      if (cv::countNonZero(inner) < 0.2 * unit_area) inner = blob_mask;
+      std::vector<std::pair<int, cv::Vec3b>> px;
+      for (int y = 0; y < patch.rows; ++y)
+        for (int x = 0; x < patch.cols; ++x)
+          if (inner.at<uchar>(y, x)) {
+            const cv::Vec3b v = patch.at<cv::Vec3b>(y, x);
+            px.emplace_back(v[0] + 2 * v[1] + v[2], v);
+          }
+      std::sort(px.begin(), px.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+      std::vector<cv::Vec3b> band;
+      for (std::size_t i = px.size() * 45 / 100; i < px.size() * 88 / 100; ++i) band.push_back(px[i].second);
+      body = median_bgr(band);
+    }
+    // Top face: die pixels near the body colour, pips filled by closing.
+    cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region;
     cv::morphologyEx(top, top, cv::MORPH_CLOSE, close_k);
+    top &= die_region;
     cv::Mat tl, ts, tc;
     const int tn = cv::connectedComponentsWithStats(top, tl, ts, tc, 8, CV_32S);
     int best = -1;
@@ -228,20 +303,37 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         best_area = ts.at<int>(i, cv::CC_STAT_AREA);
         best = i;
       }
+    cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
     cv::RotatedRect face_rect;
-    if (best > 0 && best_area > 0.4 * unit_area) {
+    {
       std::vector<cv::Point> pts;
-      cv::findNonZero(tl == best, pts);
-      face_rect = cv::minAreaRect(pts);
-    } else {
-      std::vector<cv::Point> pts;
-      cv::findNonZero(blob_mask, pts);
+      cv::findNonZero(top_mask, pts);
       face_rect = cv::minAreaRect(pts);
     }
-    // Keep the angle, trust the nominal size when the blob's is implausible.
-    double side = std::sqrt(static_cast<double>(face_rect.size.width) * face_rect.size.height);
-    if (side < 0.75 * face_px || side > 1.3 * face_px) side = face_px;
-    const cv::Point2f fc = face_rect.center;
+    // The top plane is metric: the face is a face_px square at the blob's angle. Slide
+    // that square (in the die's axes) to where it covers the most top-coloured pixels
+    // and the fewest others, so side faces of a similar colour do not pull it off.
+    const double side = face_px;
+    cv::Point2f fc = face_rect.center;
+    {
+      const cv::Point2f pc(patch.cols / 2.0f, patch.rows / 2.0f);
+      const cv::Mat rot = cv::getRotationMatrix2D(pc, face_rect.angle, 1.0);  // patch -> die axes
+      cv::Mat score;
+      top_mask.convertTo(score, CV_32F, 2.0 / 255.0, -1.0);
+      cv::Mat srot;
+      cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
+      const int k = std::max(3, cvRound(side));
+      cv::Mat sum;
+      cv::boxFilter(srot, sum, CV_32F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_CONSTANT);
+      cv::Point best_at;
+      cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at);
+      cv::Mat inv;
+      cv::invertAffineTransform(rot, inv);
+      const cv::Matx23d iv(inv);
+      const double bx = best_at.x + ((k % 2) ? 0.0 : -0.5), by = best_at.y + ((k % 2) ? 0.0 : -0.5);
+      fc = cv::Point2f(static_cast<float>(iv(0, 0) * bx + iv(0, 1) * by + iv(0, 2)),
+                       static_cast<float>(iv(1, 0) * bx + iv(1, 1) * by + iv(1, 2)));
+    }
     const double ang = face_rect.angle * CV_PI / 180;
     const int canon = 48;
     const float sc = static_cast<float>(side / canon);
@@ -252,6 +344,27 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::Mat crop;
     cv::warpAffine(patch, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
     const FaceReading fr = read_face(crop, params.face);
+    if (dbg) {
+      cv::Mat big;
+      cv::resize(crop, big, cv::Size(), 3, 3, cv::INTER_NEAREST);
+      cv::imwrite("/tmp/crops/c_" + std::to_string(cell.hex.q) + "_" + std::to_string(cell.hex.r) + "_" + std::to_string(fr.face) + ".png", big);
+      cv::Mat dbgp = patch.clone();
+      cv::Point2f vtx[4];
+      cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), face_rect.angle).points(vtx);
+      for (int i = 0; i < 4; ++i) cv::line(dbgp, vtx[i], vtx[(i + 1) % 4], cv::Scalar(255, 0, 255), 1);
+      cv::Mat tm3;
+      cv::cvtColor(top_mask, tm3, cv::COLOR_GRAY2BGR);
+      cv::Mat fg3;
+      cv::cvtColor(fg, fg3, cv::COLOR_GRAY2BGR);
+      cv::Mat fr3;
+      cv::cvtColor(fg_raw, fr3, cv::COLOR_GRAY2BGR);
+      std::fprintf(stderr, "  patch(5,%d) = %d %d %d raw fg frac %.2f\n", patch.rows / 2, patch.at<cv::Vec3b>(patch.rows / 2, 5)[0],
+                   patch.at<cv::Vec3b>(patch.rows / 2, 5)[1], patch.at<cv::Vec3b>(patch.rows / 2, 5)[2],
+                   cv::countNonZero(fg_raw) / static_cast<double>(fg_raw.total()));
+      cv::hconcat(std::vector<cv::Mat>{dbgp, tm3, fg3, fr3}, dbgp);
+      cv::resize(dbgp, dbgp, cv::Size(), 3, 3, cv::INTER_NEAREST);
+      cv::imwrite("/tmp/crops/p_" + std::to_string(cell.hex.q) + "_" + std::to_string(cell.hex.r) + ".png", dbgp);
+    }
 
     CellObservation co;
     co.hex = cell.hex;
@@ -259,16 +372,32 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
     co.color = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{});
     co.confidence = fr.face > 0 ? fr.confidence : 0.05;
-    // Guard token: another blob of guard size, blue.
-    for (std::size_t bi = 1; bi < blobs.size(); ++bi) {
-      const Blob& g = blobs[bi];
-      if (g.area < 0.4 * guard_area || g.area > 1.8 * guard_area) continue;
-      std::vector<cv::Vec3b> px;
+    // Guard token: a blue blob of guard size outside the unit's footprint (its top face
+    // swept along d, grown a little).
+    {
+      cv::Mat foot;
+      const int kx = cvRound(std::abs(d.x)), ky = cvRound(std::abs(d.y));
+      cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
+      const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
+      cv::line(kern, a0, a1, cv::Scalar(1), 1, cv::LINE_8);
+      // Dilation reflects the kernel: anchor at the far end sweeps towards +d.
+      cv::dilate(blob_mask, foot, kern, a1);
+      cv::dilate(foot, foot, close_k);
+      cv::Mat rest = fg & ~foot;
+      cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
       for (int y = 0; y < patch.rows; ++y)
         for (int x = 0; x < patch.cols; ++x)
-          if (labels.at<int>(y, x) == g.label) px.push_back(patch.at<cv::Vec3b>(y, x));
-      const cv::Vec3f gb = median_bgr(px);
-      if (name_color({gb[0] / white[0], gb[1] / white[1], gb[2] / white[2]}) == "blue") co.guard = true;
+          if (rest.at<uchar>(y, x)) {
+            const cv::Vec3b v = patch.at<cv::Vec3b>(y, x);
+            if (name_color({v[0] / white[0], v[1] / white[1], v[2] / white[2]}) == "blue") blue.at<uchar>(y, x) = 255;
+          }
+      cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
+      cv::Mat gl, gs, gc;
+      const int gn = cv::connectedComponentsWithStats(blue, gl, gs, gc, 8, CV_32S);
+      for (int i = 1; i < gn; ++i) {
+        const double area = gs.at<int>(i, cv::CC_STAT_AREA);
+        if (area >= 0.35 * guard_area && area <= 2.5 * guard_area) co.guard = true;
+      }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
     obs.cells.push_back(co);
@@ -296,7 +425,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -330,6 +459,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("px_per_mm", p.px_per_mm);
     get("paper_distance", p.paper_distance);
     get("open_mm", p.open_mm);
+    get("grid_line_mm", p.grid_line_mm);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);

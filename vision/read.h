@@ -30,11 +30,14 @@ struct ReadParams {
   // A pixel is "not paper" when its BGR distance from the cell's own paper colour
   // (median of samples on the paper plane near the cell border) exceeds this.
   double paper_distance = 26.0;
+  // Printed grid lines are masked out of the foreground over this width (mm): the line
+  // width plus the registration tolerance.
+  double grid_line_mm = 2.0;
   // Opening kernel (mm) that removes grid lines and printed text from that mask.
   double open_mm = 2.5;
   // A unit's top face: blob area between these fractions of the nominal 16x16 mm face.
   double unit_area_min = 0.45;
-  double unit_area_max = 2.6;
+  double unit_area_max = 3.3;
   // ... and its centre within this distance (mm) of the cell centre.
   double unit_max_offset_mm = 10.0;
   // Top-face pixels are within this BGR distance of the die's body colour.
