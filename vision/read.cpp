@@ -52,6 +52,26 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
   return median_bgr(upper);
 }
 
+// Shadows on the paper (and grey side faces): the paper colour scaled down, same
+// chromaticity.
+cv::Mat shadow_mask(const cv::Mat& patch, cv::Vec3f paper, double kmin, double kmax) {
+  cv::Mat m(patch.size(), CV_8U);
+  const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
+  const cv::Vec3f pc(paper[0] / ps, paper[1] / ps, paper[2] / ps);
+  for (int y = 0; y < patch.rows; ++y) {
+    const cv::Vec3b* p = patch.ptr<cv::Vec3b>(y);
+    uchar* o = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x) {
+      const float s = p[x][0] + p[x][1] + p[x][2] + 1e-3f;
+      const float k = s / ps;
+      const float c0 = p[x][0] / s - pc[0], c1 = p[x][1] / s - pc[1], c2 = p[x][2] / s - pc[2];
+      const bool grey = c0 * c0 + c1 * c1 + c2 * c2 < 0.0016f;  // chromaticity within 0.04
+      o[x] = (grey && k >= kmin && k <= kmax) ? 255 : 0;
+    }
+  }
+  return m;
+}
+
 cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater) {
   cv::Mat m(patch.size(), CV_8U);
   const float t2 = static_cast<float>(thr * thr);
@@ -219,7 +239,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     fg &= disc;
     fg &= ~grid(roi);
     if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
-    const cv::Mat fg_raw = fg.clone();
+    const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max);
+    const cv::Mat fg_raw = fg & ~shadow;
     cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, close_k);
     cv::morphologyEx(fg, fg, cv::MORPH_OPEN, open_k);
     // Seen from the side, a die's visible side faces run from its top face towards
@@ -270,7 +291,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       die_region = fl == fl.at<int>(seed);
     }
     // Body colour: from the top-face estimate (sides swept away), its blended edge
-    // eroded off, the 45th..88th luminance percentile: above shadow and dark pips, below
+    // eroded off, the 30th..85th luminance percentile of the non-shadow pixels: above shadow and dark pips, below
     // white pips and glare.
     cv::Vec3f body;
     {
@@ -281,17 +302,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       std::vector<std::pair<int, cv::Vec3b>> px;
       for (int y = 0; y < patch.rows; ++y)
         for (int x = 0; x < patch.cols; ++x)
-          if (inner.at<uchar>(y, x)) {
+          if (inner.at<uchar>(y, x) && !shadow.at<uchar>(y, x)) {
             const cv::Vec3b v = patch.at<cv::Vec3b>(y, x);
             px.emplace_back(v[0] + 2 * v[1] + v[2], v);
           }
       std::sort(px.begin(), px.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
       std::vector<cv::Vec3b> band;
-      for (std::size_t i = px.size() * 45 / 100; i < px.size() * 88 / 100; ++i) band.push_back(px[i].second);
+      for (std::size_t i = px.size() * 30 / 100; i < px.size() * 85 / 100; ++i) band.push_back(px[i].second);
       body = median_bgr(band);
     }
     // Top face: die pixels near the body colour, pips filled by closing.
-    cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region;
+    cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region & ~shadow;
     cv::morphologyEx(top, top, cv::MORPH_CLOSE, close_k);
     top &= die_region;
     cv::Mat tl, ts, tc;
@@ -425,7 +446,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -460,6 +481,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("paper_distance", p.paper_distance);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
+    get("shadow_min", p.shadow_min);
+    get("shadow_max", p.shadow_max);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);

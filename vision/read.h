@@ -33,6 +33,10 @@ struct ReadParams {
   // Printed grid lines are masked out of the foreground over this width (mm): the line
   // width plus the registration tolerance.
   double grid_line_mm = 2.0;
+  // Shadows (and grey side faces) are pixels of the paper's chromaticity at this
+  // fraction of its brightness; they are not die top faces.
+  double shadow_min = 0.35;
+  double shadow_max = 0.86;
   // Opening kernel (mm) that removes grid lines and printed text from that mask.
   double open_mm = 2.5;
   // A unit's top face: blob area between these fractions of the nominal 16x16 mm face.
