@@ -52,6 +52,13 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
   return median_bgr(upper);
 }
 
+void fill_holes(cv::Mat& mask) {
+  cv::Mat pad;
+  cv::copyMakeBorder(mask, pad, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+  cv::floodFill(pad, cv::Point(0, 0), cv::Scalar(255));
+  mask |= ~pad(cv::Rect(1, 1, mask.cols, mask.rows));
+}
+
 // Shadows on the paper (and grey side faces): the paper colour scaled down, same
 // chromaticity.
 cv::Mat shadow_mask(const cv::Mat& patch, cv::Vec3f paper, double kmin, double kmax) {
@@ -240,7 +247,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     fg &= ~grid(roi);
     if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
     const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max);
-    const cv::Mat fg_raw = fg & ~shadow;
+    fg &= ~shadow;
+    const cv::Mat fg_raw = fg.clone();
     cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, close_k);
     cv::morphologyEx(fg, fg, cv::MORPH_OPEN, open_k);
     // Seen from the side, a die's visible side faces run from its top face towards
@@ -315,6 +323,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region & ~shadow;
     cv::morphologyEx(top, top, cv::MORPH_CLOSE, close_k);
     top &= die_region;
+    fill_holes(top);
+    {
+      // Side faces of the body colour: keep to the swept-away top estimate.
+      cv::Mat near_top;
+      const int e = std::max(1, cvRound(1.5 * ppm)) * 2 + 1;
+      cv::dilate(blob_mask, near_top, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
+      top &= near_top;
+    }
     cv::Mat tl, ts, tc;
     const int tn = cv::connectedComponentsWithStats(top, tl, ts, tc, 8, CV_32S);
     int best = -1;
