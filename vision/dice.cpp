@@ -106,7 +106,30 @@ std::vector<DieDetection> find_dice(const cv::Mat& image_in, const DiceParams& p
   }
   for (const auto& r : dice) {
     if (r.width < 4 || r.height < 4) continue;
-    const FaceReading fr = read_face(work(r), params.face);
+    FaceReading fr = read_face(work(r), params.face);
+    {
+      // The die turned square: its blob's rotated rectangle, slightly shrunk to leave
+      // the side faces out, warped to an upright crop. Keep the better-fitting reading.
+      std::vector<cv::Point> pts;
+      cv::findNonZero(fg(r), pts);
+      if (pts.size() >= 10) {
+        cv::RotatedRect rr = cv::minAreaRect(pts);
+        const float sd = std::sqrt(rr.size.width * rr.size.height) * static_cast<float>(params.face_shrink);
+        if (sd >= 6 && std::max(rr.size.width, rr.size.height) < 1.5f * std::min(rr.size.width, rr.size.height)) {
+          const int canon = 48;
+          const double ang = rr.angle * CV_PI / 180;
+          const float sc = sd / canon;
+          const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
+          const float c0 = (canon - 1) / 2.0f;
+          const cv::Point2f fc = rr.center + cv::Point2f(static_cast<float>(r.x), static_cast<float>(r.y));
+          const cv::Matx23f a(ca, -sa, fc.x - ca * c0 + sa * c0, sa, ca, fc.y - sa * c0 - ca * c0);
+          cv::Mat crop;
+          cv::warpAffine(work, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+          const FaceReading fr2 = read_face(crop, params.face);
+          if (fr2.face > 0 && fr2.confidence > fr.confidence) fr = fr2;
+        }
+      }
+    }
     if (fr.face == 0 || fr.confidence < params.min_confidence) continue;
     const cv::Vec3b b = bg.at<cv::Vec3b>(std::min(work.rows - 1, r.y + r.height / 2), std::min(work.cols - 1, r.x + r.width / 2));
     const cv::Vec3f white(std::max<float>(b[0], 20), std::max<float>(b[1], 20), std::max<float>(b[2], 20));

@@ -29,6 +29,8 @@ struct DiceParams {
   // Die side limits as fractions of the working image's long side.
   double min_side = 0.025;
   double max_side = 0.2;
+  // The upright face crop is the die blob's rotated rectangle times this (side faces out).
+  double face_shrink = 0.9;
   // Keep dice whose face reading confidence is at least this (0 = keep all).
   double min_confidence = 0.0;
 };

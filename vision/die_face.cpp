@@ -61,7 +61,14 @@ std::vector<cv::Point2f> pip_layout(int face, int variant) {
 double layout_fit(const std::vector<cv::Point2f>& pips, double side) {
   const int n = static_cast<int>(pips.size());
   if (n < 1 || n > 6 || side <= 0) return 1.0;
-  if (n == 1) return 0.0;  // one pip: nothing to compare its shape with
+  // Every standard layout is centred on the face: the pips' centroid lies near the
+  // crop centre (the crop frames the face or the whole die).
+  cv::Point2f mean(0, 0);
+  for (const auto& q : pips) mean += q;
+  mean *= 1.0f / static_cast<float>(n);
+  const double off = cv::norm(mean - cv::Point2f(static_cast<float>(side / 2), static_cast<float>(side / 2))) / side;
+  const double centring = std::max(0.0, off - 0.06);
+  if (n == 1) return centring;
   const auto p = centred(pips);
   const auto ref = pip_layout(n);
   const double rp = rms(p), rr = rms(ref);
@@ -81,7 +88,7 @@ double layout_fit(const std::vector<cv::Point2f>& pips, double side) {
     for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - s * ref[i].y, s * ref[i].x + c * ref[i].y};
     best = std::min(best, chamfer(pn, rot));
   }
-  return best + penalty;
+  return best + penalty + centring;
 }
 
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
@@ -110,10 +117,14 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
   out.body_bgr = body;
   // Distance from the body colour (pips either darker or lighter than the body).
   cv::Mat dist(kCanon, kCanon, CV_8U, cv::Scalar(0));
+  const float disc_r2 = static_cast<float>(params.pip_disc * params.pip_disc * kCanon * kCanon);
   for (int y = inner.y; y < inner.y + inner.height; ++y)
     for (int x = inner.x; x < inner.x + inner.width; ++x) {
       const cv::Vec3b v = canon.at<cv::Vec3b>(y, x);
       const float d0 = v[0] - body[0], d1 = v[1] - body[1], d2 = v[2] - body[2];
+      // Only a disc round the centre: box corners show background when the die is turned.
+      const float rx = x - (kCanon - 1) / 2.0f, ry = y - (kCanon - 1) / 2.0f;
+      if (rx * rx + ry * ry > disc_r2) continue;
       dist.at<uchar>(y, x) = cv::saturate_cast<uchar>(std::sqrt(d0 * d0 + d1 * d1 + d2 * d2));
     }
   cv::Mat tmp;
@@ -152,6 +163,43 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
       out.pips = pips;
       const double contrast = std::min(1.0, otsu / (2.0 * params.min_contrast));
       out.confidence = std::pow(0.5, score / params.fit_scale) * (0.5 + 0.5 * contrast);
+    }
+  }
+  // Second reading: pips as blob-shaped peaks of the contrast map (difference of
+  // Gaussians at pip scale, non-maximum suppression), which survives pips that touch
+  // each other or the face edge, marbled bodies and soft focus.
+  if (params.use_peaks) {
+    cv::Mat f, g1, g2;
+    dist.convertTo(f, CV_32F);
+    cv::GaussianBlur(f, g1, cv::Size(0, 0), pip_d * 0.3);
+    cv::GaussianBlur(f, g2, cv::Size(0, 0), pip_d * 1.0);
+    const cv::Mat dog = g1 - g2;
+    double dmax = 0;
+    cv::minMaxLoc(dog(inner), nullptr, &dmax);
+    cv::Mat dil;
+    const int nms = std::max(3, cvRound(pip_d * 1.1)) | 1;
+    cv::dilate(dog, dil, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(nms, nms)));
+    std::vector<std::pair<float, cv::Point2f>> peaks;
+    for (int y = inner.y; y < inner.y + inner.height; ++y)
+      for (int x = inner.x; x < inner.x + inner.width; ++x) {
+        const float v = dog.at<float>(y, x);
+        if (v > 0 && v >= dil.at<float>(y, x)) peaks.emplace_back(v, cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
+      }
+    std::sort(peaks.begin(), peaks.end(), [](const auto& l, const auto& r) { return l.first > r.first; });
+    const double floor_abs = params.min_contrast * 0.25;
+    for (double rel : {0.45, 0.3, 0.6}) {
+      std::vector<cv::Point2f> pips;
+      for (const auto& [v, pt] : peaks)
+        if (v >= rel * dmax && v >= floor_abs) pips.push_back(pt);
+      if (pips.empty() || pips.size() > 6) continue;
+      const double score = layout_fit(pips, kCanon) + 0.02;  // ties go to the component reading
+      if (score < best_score) {
+        best_score = score;
+        out.face = static_cast<int>(pips.size());
+        out.pips = pips;
+        const double contrast = std::min(1.0, otsu / (2.0 * params.min_contrast));
+        out.confidence = std::pow(0.5, score / params.fit_scale) * (0.5 + 0.5 * contrast);
+      }
     }
   }
   // Pip centres back in the caller's crop pixels.

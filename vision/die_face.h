@@ -20,11 +20,16 @@ struct FaceParams {
   double pip_area_max = 3.0;
   // Fraction of the crop, on each side, ignored for pips (edges, bevels, side faces).
   double border = 0.06;
+  // Pips are looked for within this radius of the crop centre (fraction of its side).
+  double pip_disc = 0.47;
   // Minimum contrast (BGR distance) between pips and the body for any pip to count.
   double min_contrast = 30.0;
   // Layout fit: mean pip distance from the standard layout (in face-side units) that
   // halves the confidence.
   double fit_scale = 0.08;
+  // Also read pips as difference-of-Gaussian peaks; keep whichever reading fits a
+  // standard layout better.
+  bool use_peaks = true;
 };
 
 struct FaceReading {
