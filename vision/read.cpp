@@ -193,8 +193,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
   double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
   for (const auto& c : layout.cells) {
-    x0 = std::min(x0, c.centre.x - hs); x1 = std::max(x1, c.centre.x + hs);
-    y0 = std::min(y0, c.centre.y - hs); y1 = std::max(y1, c.centre.y + hs);
+    x0 = std::min(x0, c.centre.x - hs - 15); x1 = std::max(x1, c.centre.x + hs + 15);
+    y0 = std::min(y0, c.centre.y - hs - 15); y1 = std::max(y1, c.centre.y + hs + 15);
   }
   const cv::Size rsize(cvCeil((x1 - x0) * ppm), cvCeil((y1 - y0) * ppm));
   if (rsize.area() <= 0 || rsize.area() > 40'000'000) {
@@ -235,51 +235,64 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
     const cv::Point cc(cvRound((cell.centre.x - x0) * ppm), cvRound((cell.centre.y - y0) * ppm));
-    const cv::Rect roi = cv::Rect(cc.x - half, cc.y - half, 2 * half, 2 * half) & cv::Rect(0, 0, rect.cols, rect.rows);
+    // The patch covers the cell and the sweep of its dice's sides (towards d).
+    const int reach = half + cvCeil(cv::norm(displacement[ci]) * ppm);
+    const cv::Rect roi = cv::Rect(cc.x - reach, cc.y - reach, 2 * reach, 2 * reach) & cv::Rect(0, 0, rect.cols, rect.rows);
     if (roi.area() <= 0) continue;
     const cv::Mat patch = rect(roi);
     const cv::Point2d centre(cc.x - roi.x, cc.y - roi.y);
     cv::Mat fg = dist_mask(patch, papers[ci], params.paper_distance, true);
     // Only this cell: pixels inside its inscribed circle (+ a little, dice may overhang).
     cv::Mat disc(patch.size(), CV_8U, cv::Scalar(0));
-    cv::circle(disc, cv::Point(cvRound(centre.x), cvRound(centre.y)), cvRound(hs * ppm * 0.98), cv::Scalar(255), -1);
+    cv::line(disc, cv::Point(cvRound(centre.x), cvRound(centre.y)),
+             cv::Point(cvRound(centre.x + displacement[ci].x * ppm), cvRound(centre.y + displacement[ci].y * ppm)),
+             cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
     fg &= ~grid(roi);
     if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
     const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max);
+    cv::Mat fg_all = fg.clone();  // shadows kept: grey dice have shadow-like side faces
     fg &= ~shadow;
     const cv::Mat fg_raw = fg.clone();
-    cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, close_k);
-    cv::morphologyEx(fg, fg, cv::MORPH_OPEN, open_k);
+    for (cv::Mat* mk : {&fg, &fg_all}) {
+      cv::morphologyEx(*mk, *mk, cv::MORPH_CLOSE, close_k);
+      cv::morphologyEx(*mk, *mk, cv::MORPH_OPEN, open_k);
+    }
     // Seen from the side, a die's visible side faces run from its top face towards
     // its base, which lies displaced by `d` on this plane. Eroding the die's blob by the
     // segment [0, d] leaves the top face alone (a convex face swept along d, un-swept).
     const cv::Point2d d = displacement[ci] * ppm;
-    cv::Mat tops;
-    {
+    cv::Mat labels;
+    int unit_label = -1;
+    double unit_area_px = 0;
+    auto find_unit = [&](const cv::Mat& mask) {
+      cv::Mat tops;
       const int kx = cvRound(std::abs(d.x)), ky = cvRound(std::abs(d.y));
       if (kx + ky >= 2) {
         cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
         const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
         cv::line(kern, a0, a1, cv::Scalar(1), 1, cv::LINE_8);
-        cv::erode(fg, tops, kern, a0);
+        cv::erode(mask, tops, kern, a0, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
       } else {
-        tops = fg;
+        tops = mask;
       }
-    }
-    cv::Mat labels, stats, cents;
-    const int n = cv::connectedComponentsWithStats(tops, labels, stats, cents, 8, CV_32S);
-    int unit_label = -1;
-    double unit_area_px = 0;
-    for (int i = 1; i < n; ++i) {
-      const double area = stats.at<int>(i, cv::CC_STAT_AREA);
-      const cv::Point2d c(cents.at<double>(i, 0), cents.at<double>(i, 1));
-      if (area < params.unit_area_min * unit_area || area > params.unit_area_max * unit_area) continue;
-      if (cv::norm(c - centre) > params.unit_max_offset_mm * ppm) continue;
-      if (area > unit_area_px) {
-        unit_area_px = area;
-        unit_label = i;
+      cv::Mat stats, cents;
+      const int n = cv::connectedComponentsWithStats(tops, labels, stats, cents, 8, CV_32S);
+      for (int i = 1; i < n; ++i) {
+        const double area = stats.at<int>(i, cv::CC_STAT_AREA);
+        const cv::Point2d c(cents.at<double>(i, 0), cents.at<double>(i, 1));
+        if (area < params.unit_area_min * unit_area || area > params.unit_area_max * unit_area) continue;
+        if (cv::norm(c - centre) > params.unit_max_offset_mm * ppm) continue;
+        if (area > unit_area_px) {
+          unit_area_px = area;
+          unit_label = i;
+        }
       }
+    };
+    find_unit(fg);
+    if (unit_label < 0) {
+      find_unit(fg_all);
+      if (unit_label >= 0) fg = fg_all;
     }
     static const bool dbg = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
     if (dbg)
@@ -390,7 +403,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), face_rect.angle).points(vtx);
       for (int i = 0; i < 4; ++i) cv::line(dbgp, vtx[i], vtx[(i + 1) % 4], cv::Scalar(255, 0, 255), 1);
       cv::Mat tm3;
-      cv::cvtColor(top_mask, tm3, cv::COLOR_GRAY2BGR);
+      cv::cvtColor(blob_mask, tm3, cv::COLOR_GRAY2BGR);
       cv::Mat fg3;
       cv::cvtColor(fg, fg3, cv::COLOR_GRAY2BGR);
       cv::Mat fr3;
