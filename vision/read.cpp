@@ -431,9 +431,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
       cv::line(kern, a0, a1, cv::Scalar(1), 1, cv::LINE_8);
       // Dilation reflects the kernel: anchor at the far end sweeps towards +d.
-      cv::dilate(blob_mask, foot, kern, a1);
-      cv::dilate(foot, foot, close_k);
-      cv::Mat rest = fg & ~foot;
+      cv::Mat square(patch.size(), CV_8U, cv::Scalar(0));
+      {
+        cv::Point2f v[4];
+        cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side * 1.08), static_cast<float>(side * 1.08)), face_rect.angle).points(v);
+        std::vector<cv::Point> pv;
+        for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y));
+        cv::fillConvexPoly(square, pv, cv::Scalar(255));
+      }
+      cv::dilate(square, foot, kern, a1);
+      cv::Mat rest = fg_raw & ~foot;
       cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
       for (int y = 0; y < patch.rows; ++y)
         for (int x = 0; x < patch.cols; ++x)
