@@ -2,12 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
-#include <opencv2/imgcodecs.hpp>
 
 namespace hexdice::vision {
 
@@ -222,7 +219,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                  cv::Scalar(255), thick, cv::LINE_8, 2);
       }
   }
-  if (std::getenv("HEXDICE_READ_DEBUG")) cv::imwrite("/tmp/read_rect.png", rect);
   const int half = cvCeil(hs * ppm);
   const int open_px = std::max(1, cvRound(params.open_mm * ppm));
   const cv::Mat open_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(open_px | 1, open_px | 1));
@@ -294,10 +290,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all;
     }
-    static const bool dbg = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
-    if (dbg)
-      std::fprintf(stderr, "cell %d,%d paper %.0f %.0f %.0f unit %d area %.2f d %.1f,%.1f mm\n", cell.hex.q, cell.hex.r, papers[ci][0], papers[ci][1], papers[ci][2], unit_label,
-                   unit_area_px / unit_area, displacement[ci].x, displacement[ci].y);
     if (unit_label < 0) continue;
     const cv::Mat blob_mask = labels == unit_label;
     // The whole die as seen (top, sides, shadow): the foreground component holding it.
@@ -394,27 +386,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::Mat crop;
     cv::warpAffine(patch, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
     const FaceReading fr = read_face(crop, params.face);
-    if (dbg) {
-      cv::Mat big;
-      cv::resize(crop, big, cv::Size(), 3, 3, cv::INTER_NEAREST);
-      cv::imwrite("/tmp/crops/c_" + std::to_string(cell.hex.q) + "_" + std::to_string(cell.hex.r) + "_" + std::to_string(fr.face) + ".png", big);
-      cv::Mat dbgp = patch.clone();
-      cv::Point2f vtx[4];
-      cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), face_rect.angle).points(vtx);
-      for (int i = 0; i < 4; ++i) cv::line(dbgp, vtx[i], vtx[(i + 1) % 4], cv::Scalar(255, 0, 255), 1);
-      cv::Mat tm3;
-      cv::cvtColor(blob_mask, tm3, cv::COLOR_GRAY2BGR);
-      cv::Mat fg3;
-      cv::cvtColor(fg, fg3, cv::COLOR_GRAY2BGR);
-      cv::Mat fr3;
-      cv::cvtColor(fg_raw, fr3, cv::COLOR_GRAY2BGR);
-      std::fprintf(stderr, "  patch(5,%d) = %d %d %d raw fg frac %.2f\n", patch.rows / 2, patch.at<cv::Vec3b>(patch.rows / 2, 5)[0],
-                   patch.at<cv::Vec3b>(patch.rows / 2, 5)[1], patch.at<cv::Vec3b>(patch.rows / 2, 5)[2],
-                   cv::countNonZero(fg_raw) / static_cast<double>(fg_raw.total()));
-      cv::hconcat(std::vector<cv::Mat>{dbgp, tm3, fg3, fr3}, dbgp);
-      cv::resize(dbgp, dbgp, cv::Size(), 3, 3, cv::INTER_NEAREST);
-      cv::imwrite("/tmp/crops/p_" + std::to_string(cell.hex.q) + "_" + std::to_string(cell.hex.r) + ".png", dbgp);
-    }
 
     CellObservation co;
     co.hex = cell.hex;

@@ -163,6 +163,9 @@ SheetPose register_sheet(const cv::Mat& image, const SheetLayout& layout, const 
   if (!tracked) {
     found.clear();
     detect_in(gray, params.detect_max_side, {0, 0}, found);
+    // Small (far) markers may vanish in the downscaled copy: look again at full size.
+    const bool downscaled = params.detect_max_side > 0 && std::max(gray.cols, gray.rows) > params.detect_max_side;
+    if (downscaled && usable(found) < static_cast<int>(wanted.size())) detect_in(gray, 0, {0, 0}, found);
   }
   if (tracker) tracker->last_used_tracking = tracked;
 
