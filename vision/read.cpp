@@ -200,25 +200,29 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     return obs;
   }
   const cv::Matx33d rect_to_mm(1 / ppm, 0, x0, 0, 1 / ppm, y0, 0, 0, 1);
-  cv::Mat rect;
-  cv::warpPerspective(image, rect, cv::Mat(ht * rect_to_mm), rsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                      cv::BORDER_REPLICATE);
-
+  // Patches of that plane are warped per cell, on demand (most cells are empty).
+  const cv::Rect rect_bounds(0, 0, rsize.width, rsize.height);
+  auto warp_patch = [&](const cv::Rect& r) {
+    cv::Mat out;
+    const cv::Matx33d shift(1, 0, r.x, 0, 1, r.y, 0, 0, 1);
+    cv::warpPerspective(image, out, cv::Mat(ht * rect_to_mm * shift), r.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                        cv::BORDER_REPLICATE);
+    return out;
+  };
   // The printed grid lines as they appear on this plane (they lie on the paper, so
-  // they are seen displaced); masked out of the foreground.
-  cv::Mat grid(rect.size(), CV_8U, cv::Scalar(0));
+  // they are seen displaced): segments in plane pixels, masked out of the foreground.
+  std::vector<std::pair<cv::Point2d, cv::Point2d>> grid_segments;
   {
     const cv::Matx33d paper_to_rect = rect_to_mm.inv() * ht.inv() * hp;
-    const int thick = std::max(1, cvRound(params.grid_line_mm * ppm));
     for (const auto& c : layout.cells)
       for (int i = 0; i < 6; ++i) {
         const double a0 = CV_PI / 3 * i, a1 = CV_PI / 3 * (i + 1);
-        const cv::Point2d p0 = apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a0), c.centre.y + hs * std::sin(a0)});
-        const cv::Point2d p1 = apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a1), c.centre.y + hs * std::sin(a1)});
-        cv::line(grid, cv::Point(cvRound(p0.x * 4), cvRound(p0.y * 4)), cv::Point(cvRound(p1.x * 4), cvRound(p1.y * 4)),
-                 cv::Scalar(255), thick, cv::LINE_8, 2);
+        grid_segments.emplace_back(
+            apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a0), c.centre.y + hs * std::sin(a0)}),
+            apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a1), c.centre.y + hs * std::sin(a1)}));
       }
   }
+  const int grid_thick = std::max(1, cvRound(params.grid_line_mm * ppm));
   const int half = cvCeil(hs * ppm);
   const int open_px = std::max(1, cvRound(params.open_mm * ppm));
   const cv::Mat open_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(open_px | 1, open_px | 1));
@@ -233,9 +237,29 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const cv::Point cc(cvRound((cell.centre.x - x0) * ppm), cvRound((cell.centre.y - y0) * ppm));
     // The patch covers the cell and the sweep of its dice's sides (towards d).
     const int reach = half + cvCeil(cv::norm(displacement[ci]) * ppm);
-    const cv::Rect roi = cv::Rect(cc.x - reach, cc.y - reach, 2 * reach, 2 * reach) & cv::Rect(0, 0, rect.cols, rect.rows);
+    const cv::Rect roi = cv::Rect(cc.x - reach, cc.y - reach, 2 * reach, 2 * reach) & rect_bounds;
     if (roi.area() <= 0) continue;
-    const cv::Mat patch = rect(roi);
+    // Quick empty test: a unit's top face covers most of the 8 mm square round the
+    // cell centre (even when pushed aside by a guard token): skip cells where little of
+    // it differs from the paper.
+    {
+      const int q = cvRound(4.0 * ppm);
+      const cv::Rect core = cv::Rect(cc.x - q, cc.y - q, 2 * q, 2 * q) & rect_bounds;
+      if (core.area() <= 0) continue;
+      const cv::Mat cm = dist_mask(warp_patch(core), papers[ci], params.paper_distance, true);
+      if (cv::countNonZero(cm) < params.occupied_core_fraction * core.area()) continue;
+    }
+    const cv::Mat patch = warp_patch(roi);
+    cv::Mat grid(patch.size(), CV_8U, cv::Scalar(0));
+    for (const auto& [p0, p1] : grid_segments) {
+      const cv::Point2d o(roi.x, roi.y);
+      const cv::Point2d a = p0 - o, b = p1 - o;
+      if (std::max(a.x, b.x) < -grid_thick || std::max(a.y, b.y) < -grid_thick ||
+          std::min(a.x, b.x) > roi.width + grid_thick || std::min(a.y, b.y) > roi.height + grid_thick)
+        continue;
+      cv::line(grid, cv::Point(cvRound(a.x * 4), cvRound(a.y * 4)), cv::Point(cvRound(b.x * 4), cvRound(b.y * 4)),
+               cv::Scalar(255), grid_thick, cv::LINE_8, 2);
+    }
     const cv::Point2d centre(cc.x - roi.x, cc.y - roi.y);
     cv::Mat fg = dist_mask(patch, papers[ci], params.paper_distance, true);
     // Only this cell: pixels inside its inscribed circle (+ a little, dice may overhang).
@@ -244,7 +268,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
              cv::Point(cvRound(centre.x + displacement[ci].x * ppm), cvRound(centre.y + displacement[ci].y * ppm)),
              cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
-    fg &= ~grid(roi);
+    fg &= ~grid;
     if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
     const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max);
     cv::Mat fg_all = fg.clone();  // shadows kept: grey dice have shadow-like side faces
@@ -453,7 +477,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -490,6 +514,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);
     get("shadow_max", p.shadow_max);
+    get("occupied_core_fraction", p.occupied_core_fraction);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);

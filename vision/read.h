@@ -37,6 +37,9 @@ struct ReadParams {
   // fraction of its brightness; they are not die top faces.
   double shadow_min = 0.35;
   double shadow_max = 0.86;
+  // A cell is looked at only when this fraction of the 8x8 mm square at its centre (top
+  // plane) differs from the paper (a die top covers it, pips included).
+  double occupied_core_fraction = 0.25;
   // Opening kernel (mm) that removes grid lines and printed text from that mask.
   double open_mm = 2.5;
   // A unit's top face: blob area between these fractions of the nominal 16x16 mm face.

@@ -21,9 +21,9 @@ const cv::Ptr<cv::aruco::Dictionary>& dictionary() {
 cv::Ptr<cv::aruco::DetectorParameters> detector_params() {
   auto p = cv::aruco::DetectorParameters::create();
   // One threshold window scale is enough for 40 mm markers and keeps detection fast.
-  p->adaptiveThreshWinSizeMin = 7;
-  p->adaptiveThreshWinSizeMax = 27;
-  p->adaptiveThreshWinSizeStep = 10;
+  p->adaptiveThreshWinSizeMin = 9;
+  p->adaptiveThreshWinSizeMax = 23;
+  p->adaptiveThreshWinSizeStep = 14;
   p->minMarkerPerimeterRate = 0.02;
   p->cornerRefinementMethod = cv::aruco::CORNER_REFINE_NONE;  // refined below at full size
   return p;
