@@ -1,0 +1,166 @@
+// `hexdice read IMAGE [--calib FILE] [--layout board.json] [--params FILE] --json`,
+// `hexdice dice IMAGE --json`, `hexdice eval --scenes DIR | --real DIR_OR_CSV`,
+// `hexdice synth --out DIR` (the reader's synthetic labelled scenes).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "companion/cli/cli_util.h"
+#include "companion/cli/commands.h"
+#include "vision/dice.h"
+#include "vision/read.h"
+#include "vision/reader_eval.h"
+#include "vision/reader_geometry.h"
+#include "vision/reader_io.h"
+#include "vision/reader_synth.h"
+
+namespace hexdice::cli {
+
+namespace {
+
+struct ReadArgs {
+  std::string image, calib, layout, params;
+  bool json = false;
+};
+
+Result<vision::SheetLayout> load_layout(const std::string& path) {
+  if (path.empty()) return vision::reader_standard_sheet();
+  std::string err;
+  auto text = read_file(path, err);
+  if (!text) return Error{err};
+  auto l = vision::reader_sheet_from_json_text(*text);
+  if (!l) return Error{path + ": " + l.error()};
+  return l;
+}
+
+Result<vision::ReadParams> load_params(const std::string& path) {
+  if (path.empty()) return vision::ReadParams{};
+  return vision::ReadParams::load(path);
+}
+
+int run_read(const ReadArgs& a) {
+  auto layout = load_layout(a.layout);
+  if (!layout) return fail(layout.error());
+  auto params = load_params(a.params);
+  if (!params) return fail(params.error());
+  vision::CalibrationData calib;
+  if (!a.calib.empty()) {
+    std::string err;
+    auto text = read_file(a.calib, err);
+    if (!text) return fail(err);
+    auto c = vision::calibration_from_json_text(*text);
+    if (!c) return fail(a.calib + ": " + c.error());
+    calib = *c;
+  }
+  auto img = vision::load_image(a.image);
+  if (!img) return fail(img.error());
+  const auto obs = vision::read_board(*img, *layout, &calib, *params);
+  if (a.json) {
+    std::cout << vision::to_json(obs).dump() << '\n';
+  } else {
+    if (!obs.board_found) std::cout << "board not found: " << obs.why_not_found << '\n';
+    for (const auto& c : obs.cells)
+      std::cout << c.hex.q << "," << c.hex.r << " " << c.color << " " << c.face << (c.guard ? " guard" : "")
+                << " " << c.confidence << '\n';
+  }
+  return kExitOk;
+}
+
+int run_dice(const std::string& path, bool json) {
+  auto img = vision::load_image(path);
+  if (!img) return fail(img.error());
+  const auto dice = vision::find_dice(*img);
+  if (json) {
+    std::cout << vision::to_json(dice).dump() << '\n';
+  } else {
+    for (const auto& d : dice)
+      std::cout << d.box.x << "," << d.box.y << "," << d.box.x + d.box.width << "," << d.box.y + d.box.height << " "
+                << d.face << " " << d.color << " " << d.confidence << '\n';
+  }
+  return kExitOk;
+}
+
+struct SynthArgs {
+  std::string out;
+  int scenes = 10, dice = 20;
+  unsigned seed = 1;
+  double tilt = 0;
+  int width = 1280, height = 720;
+};
+
+int run_synth(const SynthArgs& a) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(a.out, ec);
+  if (ec) return fail("cannot create " + a.out + ": " + ec.message());
+  const auto layout = vision::reader_standard_sheet();
+  for (int i = 0; i < a.scenes; ++i) {
+    vision::SynthOptions o;
+    o.seed = a.seed + static_cast<unsigned>(i);
+    o.camera.size = {a.width, a.height};
+    o.camera.tilt_deg = a.tilt;
+    o.camera.yaw_deg = (i % 5) * 3.0 - 6.0;
+    const auto dice = vision::random_dice(layout, a.dice, o.seed);
+    const auto sc = vision::render_synth_scene(layout, dice, o);
+    char name[64];
+    std::snprintf(name, sizeof name, "scene_%04d", i);
+    const std::string img = (fs::path(a.out) / (std::string(name) + ".jpg")).string();
+    if (!cv::imwrite(img, sc.image, {cv::IMWRITE_JPEG_QUALITY, 92})) return fail("cannot write " + img);
+    nlohmann::json j{{"board_found", true}, {"dice", nlohmann::json::array()}};
+    for (const auto& d : dice)
+      j["dice"].push_back({{"q", d.hex.q}, {"r", d.hex.r}, {"color", d.color}, {"face", d.face}, {"guard", d.guard}});
+    std::ofstream(fs::path(a.out) / (std::string(name) + ".json")) << j.dump(1) << '\n';
+  }
+  std::cout << "wrote " << a.scenes << " scenes to " << a.out << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_reader_commands(CLI::App& app, Registry& reg) {
+  auto ra = std::make_shared<ReadArgs>();
+  auto* read = app.add_subcommand("read", "Read the dice on the printed map in one image (observation)");
+  read->add_option("IMAGE", ra->image, "image file")->required();
+  read->add_option("--calib", ra->calib, "calibration JSON (camera intrinsics, colour samples)");
+  read->add_option("--layout", ra->layout, "board.json of the sheet (default: the standard A3 sheet)");
+  read->add_option("--params", ra->params, "reader parameters (cv::FileStorage YAML/JSON)");
+  read->add_flag("--json", ra->json, "print the observation JSON");
+  reg.add(read, [ra] { return run_read(*ra); });
+
+  auto dimg = std::make_shared<std::string>();
+  auto djson = std::make_shared<bool>(false);
+  auto* dice = app.add_subcommand("dice", "Find dice anywhere in an image (no map needed)");
+  dice->add_option("IMAGE", *dimg, "image file")->required();
+  dice->add_flag("--json", *djson, "print JSON");
+  reg.add(dice, [dimg, djson] { return run_dice(*dimg, *djson); });
+
+  auto ea = std::make_shared<vision::EvalArgs>();
+  auto* ev = app.add_subcommand("eval", "Score the reader on labelled scenes or on the real dice photos");
+  ev->add_option("--scenes", ea->scenes_dir, "directory of images with label JSON beside each");
+  ev->add_option("--real", ea->real, "real-dice directory (with labels.csv) or the CSV itself");
+  ev->add_option("--split", ea->split, "real photos: all | even | odd (by row order of images)");
+  ev->add_option("--limit", ea->limit, "at most this many images");
+  ev->add_flag("--verbose", ea->verbose, "one line per mistake");
+  reg.add(ev, [ea] {
+    if (ea->scenes_dir.empty() == ea->real.empty()) return fail("eval needs exactly one of --scenes DIR or --real DIR_OR_CSV");
+    auto r = vision::run_eval(*ea, std::cout);
+    if (!r) return fail(r.error());
+    return kExitOk;
+  });
+
+  auto sa = std::make_shared<SynthArgs>();
+  auto* sy = app.add_subcommand("synth", "Write synthetic labelled scenes of the sheet (reader tests)");
+  sy->add_option("--out", sa->out, "output directory")->required();
+  sy->add_option("--scenes", sa->scenes, "number of scenes");
+  sy->add_option("--dice", sa->dice, "dice per scene");
+  sy->add_option("--seed", sa->seed, "first seed");
+  sy->add_option("--tilt", sa->tilt, "camera tilt from vertical, degrees");
+  sy->add_option("--width", sa->width, "image width");
+  sy->add_option("--height", sa->height, "image height");
+  reg.add(sy, [sa] { return run_synth(*sa); });
+}
+
+}  // namespace hexdice::cli

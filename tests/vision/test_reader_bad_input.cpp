@@ -1,0 +1,192 @@
+// Bad input never crashes the reader: unreadable, empty, truncated or corrupt files give
+// one clear error; frames without a (whole) sheet give board_found = false.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "vision/dice.h"
+#include "vision/read.h"
+#include "vision/reader_geometry.h"
+#include "vision/reader_io.h"
+#include "vision/reader_synth.h"
+
+namespace hexdice::vision {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<unsigned char> real_jpeg_bytes() {
+  const fs::path p = fs::path(HEXDICE_SHARED_DIR) / "data/real-dice/images/byler_IMG_20191208_111228.jpg";
+  std::ifstream in(p, std::ios::binary);
+  std::vector<unsigned char> b{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (b.empty()) {  // no shared data here: a synthetic scene encoded as JPEG instead
+    const SheetLayout layout = reader_standard_sheet();
+    cv::imencode(".jpg", render_synth_scene(layout, random_dice(layout, 8, 3), SynthOptions{}).image, b);
+  }
+  return b;
+}
+
+TEST(ReaderBadInput, MissingEmptyAndGarbageFiles) {
+  EXPECT_FALSE(load_image("/nonexistent/dir/x.jpg").ok());
+  const fs::path tmp = fs::temp_directory_path() / "hexdice_reader_empty.jpg";
+  { std::ofstream(tmp) << ""; }
+  auto e = load_image(tmp.string());
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().find("empty"), std::string::npos);
+  { std::ofstream(tmp) << "this is not an image at all"; }
+  EXPECT_FALSE(load_image(tmp.string()).ok());
+  fs::remove(tmp);
+  EXPECT_FALSE(decode_image({}).ok());
+}
+
+TEST(ReaderBadInput, FramesWithoutASheet) {
+  const SheetLayout layout = reader_standard_sheet();
+  EXPECT_FALSE(read_board(cv::Mat(), layout).board_found);
+  EXPECT_FALSE(read_board(cv::Mat(720, 1280, CV_8UC3, cv::Scalar(128, 128, 128)), layout).board_found);
+  EXPECT_FALSE(read_board(cv::Mat(8, 8, CV_8UC3, cv::Scalar(0)), layout).board_found);
+  cv::Mat noise(480, 640, CV_8UC3);
+  cv::randu(noise, 0, 255);
+  EXPECT_FALSE(read_board(noise, layout).board_found);
+  EXPECT_FALSE(read_board(cv::Mat(100, 100, CV_32FC3, cv::Scalar(0.5)), layout).board_found);
+  EXPECT_TRUE(find_dice(cv::Mat()).empty());
+  EXPECT_TRUE(find_dice(cv::Mat(720, 1280, CV_8UC3, cv::Scalar(128, 128, 128))).empty());
+}
+
+TEST(ReaderBadInput, SheetHalfOutOfViewIsNotAGuess) {
+  const SheetLayout layout = reader_standard_sheet();
+  SynthOptions o;
+  o.camera.shift_mm = {0, 130};  // look at the bottom part: top markers and cells out of frame
+  o.camera.fill = 1.6;
+  const auto dice = random_dice(layout, 10, 7);
+  const SynthScene sc = render_synth_scene(layout, dice, o);
+  const Observation obs = read_board(sc.image, layout);
+  EXPECT_FALSE(obs.board_found);
+  EXPECT_TRUE(obs.cells.empty());
+  EXPECT_FALSE(obs.why_not_found.empty());
+}
+
+TEST(ReaderBadInput, TruncatedAndCorruptJpegNeverCrash) {
+  const auto bytes = real_jpeg_bytes();
+  ASSERT_GT(bytes.size(), 1000u);
+  const SheetLayout layout = reader_standard_sheet();
+  std::mt19937 rng(42);
+  int decoded = 0, rejected = 0;
+  for (int i = 0; i < 40; ++i) {
+    std::vector<unsigned char> b = bytes;
+    if (i % 2 == 0) {
+      b.resize(static_cast<std::size_t>(rng() % bytes.size()));  // truncated
+    } else {
+      for (int k = 0; k < 20; ++k) b[rng() % b.size()] = static_cast<unsigned char>(rng());  // corrupted
+    }
+    auto img = decode_image(b);
+    if (!img) {
+      ++rejected;
+      EXPECT_FALSE(img.error().empty());
+      continue;
+    }
+    ++decoded;
+    const Observation obs = read_board(*img, layout);
+    if (obs.board_found) EXPECT_LE(obs.cells.size(), layout.cells.size());
+    const auto dice = find_dice(*img);
+    for (const auto& d : dice) EXPECT_TRUE(d.face >= 1 && d.face <= 6);
+  }
+  EXPECT_EQ(decoded + rejected, 40);
+  EXPECT_GT(rejected, 0);  // very short prefixes cannot decode
+}
+
+TEST(ReaderBadInput, CorruptPngRejected) {
+  std::vector<unsigned char> png;
+  cv::imencode(".png", cv::Mat(64, 64, CV_8UC3, cv::Scalar(10, 200, 30)), png);
+  ASSERT_TRUE(decode_image(png).ok());
+  std::vector<unsigned char> cut(png.begin(), png.begin() + 40);
+  EXPECT_FALSE(decode_image(cut).ok());
+}
+
+int run_cli(const std::string& args, std::string& err) {
+  const fs::path errf = fs::temp_directory_path() / "hexdice_reader_cli_err.txt";
+  const std::string cmd = std::string(HEXDICE_BIN_DIR) + "/hexdice " + args + " >/dev/null 2>" + errf.string();
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(errf);
+  err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  fs::remove(errf);
+  return rc;
+}
+
+TEST(ReaderBadInput, CliOneErrorLineAndNonZeroExit) {
+  if (!fs::exists(fs::path(HEXDICE_BIN_DIR) / "hexdice")) GTEST_SKIP() << "hexdice binary not built";
+  std::string err;
+  EXPECT_NE(run_cli("read /nonexistent.jpg --json", err), 0);
+  EXPECT_EQ(err.rfind("hexdice: ", 0), 0u) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(run_cli("dice /nonexistent.jpg --json", err), 0);
+  EXPECT_EQ(err.rfind("hexdice: ", 0), 0u) << err;
+  EXPECT_NE(run_cli("eval --scenes /nonexistent", err), 0);
+  EXPECT_EQ(err.rfind("hexdice: ", 0), 0u) << err;
+}
+
+TEST(ReaderParams, SaveLoadRoundTrip) {
+  ReadParams p;
+  p.px_per_mm = 3.25;
+  p.paper_distance = 31;
+  p.reg.min_markers = 3;
+  p.face.pip_diameter = 0.2;
+  const fs::path f = fs::temp_directory_path() / "hexdice_read_params.yml";
+  ASSERT_TRUE(p.save(f.string()).ok());
+  auto q = ReadParams::load(f.string());
+  ASSERT_TRUE(q.ok()) << q.error();
+  EXPECT_DOUBLE_EQ(q->px_per_mm, 3.25);
+  EXPECT_DOUBLE_EQ(q->paper_distance, 31);
+  EXPECT_EQ(q->reg.min_markers, 3);
+  EXPECT_DOUBLE_EQ(q->face.pip_diameter, 0.2);
+  fs::remove(f);
+  EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
+}
+
+TEST(ReaderIo, CalibrationAndLabels) {
+  auto c = calibration_from_json_text(R"({"camera_matrix": [900,0,640,0,900,360,0,0,1], "dist_coeffs": [0.1,-0.05,0,0],
+      "image_size": [1280, 720], "colors": [{"name": "purple", "bgr_rel": [0.6, 0.2, 0.5]}]})");
+  ASSERT_TRUE(c.ok()) << c.error();
+  ASSERT_TRUE(c->camera.has_value());
+  EXPECT_DOUBLE_EQ(c->camera->camera_matrix(0, 0), 900);
+  EXPECT_EQ(c->colors.size(), 1u);
+  EXPECT_FALSE(calibration_from_json_text(R"({"camera_matrix": [1,2]})").ok());
+  EXPECT_FALSE(calibration_from_json_text("[").ok());
+  // A guard token listed as its own die folds into its unit's cell.
+  auto t = scene_truth_from_json(nlohmann::json::parse(R"({"dice": [
+      {"q": 0, "r": -4, "color": "red", "face": 3, "guard": false},
+      {"q": 0, "r": -4, "color": "blue", "face": 1, "guard": true},
+      {"q": 1, "r": 0, "color": "blue", "face": 6}]})"));
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->cells.size(), 2u);
+  EXPECT_EQ(t->cells[0].color, "red");
+  EXPECT_TRUE(t->cells[0].guard);
+  EXPECT_FALSE(t->cells[1].guard);
+}
+
+TEST(DieFace, LayoutsAndColours) {
+  for (int f = 1; f <= 6; ++f) {
+    EXPECT_EQ(static_cast<int>(pip_layout(f).size()), f);
+    std::vector<cv::Point2f> px;
+    for (const auto& p : pip_layout(f)) px.push_back((p + cv::Point2f(0.5f, 0.5f)) * 48.0f);
+    EXPECT_LT(layout_fit(px, 48), 0.02) << f;
+  }
+  // Six pips in a ring do not fit the 2x3 layout of a six.
+  std::vector<cv::Point2f> ring;
+  for (int i = 0; i < 6; ++i) ring.emplace_back(24 + 13 * std::cos(i * CV_PI / 3), 24 + 13 * std::sin(i * CV_PI / 3));
+  EXPECT_GT(layout_fit(ring, 48), 0.03);
+  EXPECT_EQ(name_color({0.2f, 0.2f, 0.9f}), "red");
+  EXPECT_EQ(name_color({0.15f, 0.85f, 0.9f}), "yellow");
+  EXPECT_EQ(name_color({0.2f, 0.6f, 0.15f}), "green");
+  EXPECT_EQ(name_color({0.7f, 0.35f, 0.1f}), "blue");
+  EXPECT_EQ(name_color({0.92f, 0.93f, 0.95f}), "white");
+  EXPECT_EQ(name_color({0.12f, 0.12f, 0.13f}), "black");
+}
+
+}  // namespace
+}  // namespace hexdice::vision

@@ -1,0 +1,107 @@
+// Registration: homography from the markers, focal length estimate, the lifted plane.
+#include <gtest/gtest.h>
+
+#include "vision/register.h"
+#include "vision/reader_geometry.h"
+#include "vision/reader_synth.h"
+
+namespace hexdice::vision {
+namespace {
+
+double max_error(const cv::Matx33d& a, const cv::Matx33d& b, const SheetLayout& layout) {
+  double e = 0;
+  for (const auto& c : layout.cells)
+    e = std::max(e, cv::norm(apply_h(a, {c.centre.x, c.centre.y}) - apply_h(b, {c.centre.x, c.centre.y})));
+  return e;
+}
+
+TEST(Register, StandardSheetGeometry) {
+  const SheetLayout s = reader_standard_sheet();
+  ASSERT_EQ(s.markers.size(), 4u);
+  EXPECT_DOUBLE_EQ(s.markers[0].corners[0].x, 10.0);
+  EXPECT_DOUBLE_EQ(s.markers[1].corners[0].x, 247.0);
+  EXPECT_DOUBLE_EQ(s.markers[2].corners[2].y, 410.0);
+  EXPECT_EQ(s.cells.size(), 91u);
+  for (const auto& c : s.cells)
+    if (c.hex == Hex{0, 0}) {
+      EXPECT_EQ(c.name, "f6");
+      EXPECT_DOUBLE_EQ(c.centre.x, 148.5);
+      EXPECT_DOUBLE_EQ(c.centre.y, 210.0);
+    } else if (c.hex == Hex{0, -5}) {
+      EXPECT_EQ(c.name, "f1");
+    } else if (c.hex == Hex{0, 4}) {
+      EXPECT_EQ(c.name, "f10");
+    }
+}
+
+TEST(Register, LayoutJsonSubsetParses) {
+  auto l = reader_sheet_from_json_text(R"({"radius": 3, "hex_size_mm": 20, "centre_mm": [100, 150],
+      "markers": [{"id": 0, "corners": [[0,0],[10,0],[10,10],[0,10]]}, {"id": 1, "corners": [[90,0],[100,0],[100,10],[90,10]]}]})");
+  ASSERT_TRUE(l.ok()) << l.error();
+  EXPECT_EQ(l->cells.size(), 37u);
+  EXPECT_EQ(l->markers.size(), 2u);
+  EXPECT_FALSE(reader_sheet_from_json_text("{nope").ok());
+  EXPECT_FALSE(reader_sheet_from_json_text(R"({"radius": -2})").ok());
+}
+
+TEST(Register, TiltedViewHomographyAndFocal) {
+  const SheetLayout layout = reader_standard_sheet();
+  SynthOptions o;
+  o.camera.tilt_deg = 35;
+  o.camera.yaw_deg = 10;
+  o.camera.fill = 0.8;  // all four markers inside the frame
+  o.noise_sigma = 2;
+  const SynthScene sc = render_synth_scene(layout, {}, o);
+  const SheetPose pose = register_sheet(sc.image, layout);
+  ASSERT_TRUE(pose.found);
+  EXPECT_EQ(pose.marker_ids.size(), 4u);
+  EXPECT_LT(max_error(pose.paper_to_image, sc.paper_to_image, layout), 1.5);
+  ASSERT_TRUE(pose.focal_estimated);
+  EXPECT_NEAR(pose.focal_px, sc.camera_matrix(0, 0), 0.05 * sc.camera_matrix(0, 0));
+  // The lifted plane agrees with lifting the true homography with the true camera.
+  const cv::Matx33d truth_top = lift_homography(sc.paper_to_image, 16.0, sc.camera_matrix);
+  EXPECT_LT(max_error(pose.top_to_image, truth_top, layout), 2.0);
+  // ... and differs from the paper plane by far more (the parallax being corrected).
+  EXPECT_GT(max_error(pose.paper_to_image, pose.top_to_image, layout), 8.0);
+}
+
+TEST(Register, IntrinsicsFromCalibrationAreUsed) {
+  const SheetLayout layout = reader_standard_sheet();
+  SynthOptions o;
+  o.camera.tilt_deg = 30;
+  const SynthScene sc = render_synth_scene(layout, {}, o);
+  CalibrationData calib;
+  calib.camera = CameraIntrinsics{sc.camera_matrix, cv::Mat(), sc.image.size()};
+  const SheetPose pose = register_sheet(sc.image, layout, &calib);
+  ASSERT_TRUE(pose.found);
+  EXPECT_FALSE(pose.focal_estimated);
+  EXPECT_DOUBLE_EQ(pose.focal_px, sc.camera_matrix(0, 0));
+}
+
+TEST(Register, AnyTwoMarkersSuffice) {
+  const SheetLayout layout = reader_standard_sheet();
+  // Diagonal pairs pin the sheet well; two markers along one edge leave the far side
+  // extrapolated (measured ~9 px at the far cells of a 720p frame).
+  for (auto [hidden, tol] : {std::pair{std::vector<int>{0, 1}, 12.0}, {{1, 2}, 12.0}, {{0, 2}, 3.0}, {{1, 3}, 3.0}}) {
+    SynthOptions o;
+    o.camera.tilt_deg = 20;
+    o.hide_markers = hidden;
+    const SynthScene sc = render_synth_scene(layout, {}, o);
+    const SheetPose pose = register_sheet(sc.image, layout);
+    ASSERT_TRUE(pose.found);
+    EXPECT_EQ(pose.marker_ids.size(), 2u);
+    EXPECT_LT(max_error(pose.paper_to_image, sc.paper_to_image, layout), tol) << hidden[0] << "," << hidden[1];
+  }
+  SynthOptions o;
+  o.hide_markers = {0, 1, 2};
+  EXPECT_FALSE(register_sheet(render_synth_scene(layout, {}, o).image, layout).found);
+}
+
+TEST(Register, FocalUnknownStraightDownFallsBack) {
+  // A fronto-parallel homography carries no focal information.
+  const cv::Matx33d h(2, 0, 100, 0, 2, 50, 0, 0, 1);
+  EXPECT_LE(estimate_focal(h, {640, 360}), 0.0);
+}
+
+}  // namespace
+}  // namespace hexdice::vision

@@ -1,0 +1,245 @@
+#include "vision/die_face.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <opencv2/imgproc.hpp>
+
+namespace hexdice::vision {
+
+namespace {
+
+constexpr float kA = 0.27f;  // pip offset from the centre, face-side units
+constexpr int kCanon = 48;   // canonical crop size in pixels
+
+std::vector<cv::Point2f> centred(std::vector<cv::Point2f> p) {
+  cv::Point2f c(0, 0);
+  for (const auto& q : p) c += q;
+  c *= 1.0f / static_cast<float>(std::max<std::size_t>(1, p.size()));
+  for (auto& q : p) q -= c;
+  return p;
+}
+
+double rms(const std::vector<cv::Point2f>& p) {
+  double s = 0;
+  for (const auto& q : p) s += q.dot(q);
+  return std::sqrt(s / static_cast<double>(std::max<std::size_t>(1, p.size())));
+}
+
+double chamfer(const std::vector<cv::Point2f>& a, const std::vector<cv::Point2f>& b) {
+  auto one_way = [](const std::vector<cv::Point2f>& x, const std::vector<cv::Point2f>& y) {
+    double s = 0;
+    for (const auto& p : x) {
+      double best = std::numeric_limits<double>::max();
+      for (const auto& q : y) best = std::min(best, static_cast<double>(cv::norm(p - q)));
+      s += best;
+    }
+    return s / static_cast<double>(std::max<std::size_t>(1, x.size()));
+  };
+  return 0.5 * (one_way(a, b) + one_way(b, a));
+}
+
+}  // namespace
+
+std::vector<cv::Point2f> pip_layout(int face, int variant) {
+  const float a = kA;
+  const bool v = variant % 2 == 1;
+  switch (face) {
+    case 1: return {{0, 0}};
+    case 2: return v ? std::vector<cv::Point2f>{{-a, a}, {a, -a}} : std::vector<cv::Point2f>{{-a, -a}, {a, a}};
+    case 3: return v ? std::vector<cv::Point2f>{{-a, a}, {0, 0}, {a, -a}}
+                     : std::vector<cv::Point2f>{{-a, -a}, {0, 0}, {a, a}};
+    case 4: return {{-a, -a}, {a, -a}, {-a, a}, {a, a}};
+    case 5: return {{-a, -a}, {a, -a}, {0, 0}, {-a, a}, {a, a}};
+    case 6: return v ? std::vector<cv::Point2f>{{-a, -a}, {0, -a}, {a, -a}, {-a, a}, {0, a}, {a, a}}
+                     : std::vector<cv::Point2f>{{-a, -a}, {-a, 0}, {-a, a}, {a, -a}, {a, 0}, {a, a}};
+    default: return {};
+  }
+}
+
+double layout_fit(const std::vector<cv::Point2f>& pips, double side) {
+  const int n = static_cast<int>(pips.size());
+  if (n < 1 || n > 6 || side <= 0) return 1.0;
+  // Every standard layout is centred on the face: the pips' centroid lies near the
+  // crop centre (the crop frames the face or the whole die).
+  cv::Point2f mean(0, 0);
+  for (const auto& q : pips) mean += q;
+  mean *= 1.0f / static_cast<float>(n);
+  const double off = cv::norm(mean - cv::Point2f(static_cast<float>(side / 2), static_cast<float>(side / 2))) / side;
+  const double centring = std::max(0.0, off - 0.06);
+  if (n == 1) return centring;
+  const auto p = centred(pips);
+  const auto ref = pip_layout(n);
+  const double rp = rms(p), rr = rms(ref);
+  if (rp <= 0) return 1.0;
+  // Spread check: pips of a real face lie about 0.27 side from the centre. Allow a
+  // wide range (the crop may include side faces or be loose), penalise outside it.
+  const double spread = rp / side / rr;
+  double penalty = 0;
+  if (spread < 0.45) penalty = 0.45 - spread;
+  if (spread > 1.8) penalty = spread - 1.8;
+  std::vector<cv::Point2f> pn(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) pn[i] = p[i] * static_cast<float>(rr / rp);
+  double best = std::numeric_limits<double>::max();
+  for (int deg = 0; deg < 180; deg += 3) {
+    const float c = std::cos(static_cast<float>(deg * CV_PI / 180)), s = std::sin(static_cast<float>(deg * CV_PI / 180));
+    std::vector<cv::Point2f> rot(ref.size());
+    for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - s * ref[i].y, s * ref[i].x + c * ref[i].y};
+    best = std::min(best, chamfer(pn, rot));
+  }
+  return best + penalty + centring;
+}
+
+FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
+  FaceReading out;
+  if (crop_bgr.empty() || crop_bgr.type() != CV_8UC3 || crop_bgr.cols < 4 || crop_bgr.rows < 4) return out;
+  cv::Mat canon;
+  cv::resize(crop_bgr, canon, cv::Size(kCanon, kCanon), 0, 0,
+             crop_bgr.cols > kCanon ? cv::INTER_AREA : cv::INTER_LINEAR);
+  const int b = std::max(1, static_cast<int>(std::lround(params.border * kCanon)));
+  const cv::Rect inner(b, b, kCanon - 2 * b, kCanon - 2 * b);
+  // Body colour: per-channel median of the inner part (pips cover < 20% of a face).
+  cv::Vec3f body;
+  {
+    std::vector<uchar> ch[3];
+    for (int y = inner.y; y < inner.y + inner.height; ++y)
+      for (int x = inner.x; x < inner.x + inner.width; ++x) {
+        const cv::Vec3b v = canon.at<cv::Vec3b>(y, x);
+        for (int k = 0; k < 3; ++k) ch[k].push_back(v[k]);
+      }
+    for (int k = 0; k < 3; ++k) {
+      auto mid = ch[k].begin() + static_cast<long>(ch[k].size() / 2);
+      std::nth_element(ch[k].begin(), mid, ch[k].end());
+      body[k] = *mid;
+    }
+  }
+  out.body_bgr = body;
+  // Distance from the body colour (pips either darker or lighter than the body).
+  cv::Mat dist(kCanon, kCanon, CV_8U, cv::Scalar(0));
+  const float disc_r2 = static_cast<float>(params.pip_disc * params.pip_disc * kCanon * kCanon);
+  for (int y = inner.y; y < inner.y + inner.height; ++y)
+    for (int x = inner.x; x < inner.x + inner.width; ++x) {
+      const cv::Vec3b v = canon.at<cv::Vec3b>(y, x);
+      const float d0 = v[0] - body[0], d1 = v[1] - body[1], d2 = v[2] - body[2];
+      // Only a disc round the centre: box corners show background when the die is turned.
+      const float rx = x - (kCanon - 1) / 2.0f, ry = y - (kCanon - 1) / 2.0f;
+      if (rx * rx + ry * ry > disc_r2) continue;
+      dist.at<uchar>(y, x) = cv::saturate_cast<uchar>(std::sqrt(d0 * d0 + d1 * d1 + d2 * d2));
+    }
+  cv::Mat tmp;
+  const double otsu = cv::threshold(dist(inner), tmp, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+  const double base = std::max(otsu, params.min_contrast);
+  const double pip_d = params.pip_diameter * kCanon;
+  const double pip_area = CV_PI * pip_d * pip_d / 4;
+  double best_score = std::numeric_limits<double>::max();
+  for (double f : {1.0, 0.75, 1.35, 0.55}) {
+    const double t = std::max(params.min_contrast * 0.8, base * f);
+    cv::Mat mask;
+    cv::threshold(dist, mask, t, 255, cv::THRESH_BINARY);
+    cv::Mat labels, stats, cents;
+    const int n = cv::connectedComponentsWithStats(mask, labels, stats, cents, 8, CV_32S);
+    std::vector<cv::Point2f> pips;
+    std::vector<double> areas;
+    int too_big = 0;
+    for (int i = 1; i < n; ++i) {
+      const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+      const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+      if (area > params.pip_area_max * pip_area) { ++too_big; continue; }
+      if (area < params.pip_area_min * pip_area) continue;
+      if (std::max(w, h) > 2.2 * std::min(w, h) + 1) continue;  // streaks, edges
+      pips.emplace_back(static_cast<float>(cents.at<double>(i, 0)), static_cast<float>(cents.at<double>(i, 1)));
+      areas.push_back(area);
+    }
+    if (pips.empty() || pips.size() > 6) continue;
+    // Pips of one die are about the same size.
+    double amin = *std::min_element(areas.begin(), areas.end()), amax = *std::max_element(areas.begin(), areas.end());
+    const double uneven = amax > 3.5 * amin ? 0.1 : 0.0;
+    const double fit = layout_fit(pips, kCanon);
+    const double score = fit + uneven + 0.05 * too_big;
+    if (score < best_score) {
+      best_score = score;
+      out.face = static_cast<int>(pips.size());
+      out.pips = pips;
+      const double contrast = std::min(1.0, otsu / (2.0 * params.min_contrast));
+      out.confidence = std::pow(0.5, score / params.fit_scale) * (0.5 + 0.5 * contrast);
+    }
+  }
+  // Second reading: pips as blob-shaped peaks of the contrast map (difference of
+  // Gaussians at pip scale, non-maximum suppression), which survives pips that touch
+  // each other or the face edge, marbled bodies and soft focus.
+  if (params.use_peaks) {
+    cv::Mat f, g1, g2;
+    dist.convertTo(f, CV_32F);
+    cv::GaussianBlur(f, g1, cv::Size(0, 0), pip_d * 0.3);
+    cv::GaussianBlur(f, g2, cv::Size(0, 0), pip_d * 1.0);
+    const cv::Mat dog = g1 - g2;
+    double dmax = 0;
+    cv::minMaxLoc(dog(inner), nullptr, &dmax);
+    cv::Mat dil;
+    const int nms = std::max(3, cvRound(pip_d * 1.1)) | 1;
+    cv::dilate(dog, dil, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(nms, nms)));
+    std::vector<std::pair<float, cv::Point2f>> peaks;
+    for (int y = inner.y; y < inner.y + inner.height; ++y)
+      for (int x = inner.x; x < inner.x + inner.width; ++x) {
+        const float v = dog.at<float>(y, x);
+        if (v > 0 && v >= dil.at<float>(y, x)) peaks.emplace_back(v, cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
+      }
+    std::sort(peaks.begin(), peaks.end(), [](const auto& l, const auto& r) { return l.first > r.first; });
+    const double floor_abs = params.min_contrast * 0.25;
+    for (double rel : {0.45, 0.3, 0.6}) {
+      std::vector<cv::Point2f> pips;
+      for (const auto& [v, pt] : peaks)
+        if (v >= rel * dmax && v >= floor_abs) pips.push_back(pt);
+      if (pips.empty() || pips.size() > 6) continue;
+      const double score = layout_fit(pips, kCanon) + 0.02;  // ties go to the component reading
+      if (score < best_score) {
+        best_score = score;
+        out.face = static_cast<int>(pips.size());
+        out.pips = pips;
+        const double contrast = std::min(1.0, otsu / (2.0 * params.min_contrast));
+        out.confidence = std::pow(0.5, score / params.fit_scale) * (0.5 + 0.5 * contrast);
+      }
+    }
+  }
+  // Pip centres back in the caller's crop pixels.
+  const float sx = static_cast<float>(crop_bgr.cols) / kCanon, sy = static_cast<float>(crop_bgr.rows) / kCanon;
+  for (auto& p : out.pips) p = {(p.x + 0.5f) * sx - 0.5f, (p.y + 0.5f) * sy - 0.5f};
+  return out;
+}
+
+std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples) {
+  if (!samples.empty()) {
+    // Nearest sample on lightness and chromaticity (illumination-robust-ish).
+    auto feat = [](cv::Vec3f c) {
+      const float s = c[0] + c[1] + c[2] + 1e-3f;
+      return cv::Vec3f(s / 3.0f, 3.0f * c[1] / s, 3.0f * c[2] / s);
+    };
+    const cv::Vec3f f = feat(rel);
+    double best = std::numeric_limits<double>::max();
+    std::string name;
+    for (const auto& s : samples) {
+      const cv::Vec3f g = feat(s.bgr_rel);
+      const double d = 0.5 * std::abs(f[0] - g[0]) + std::abs(f[1] - g[1]) + std::abs(f[2] - g[2]);
+      if (d < best) { best = d; name = s.name; }
+    }
+    return name;
+  }
+  const float bl = rel[0], g = rel[1], r = rel[2];
+  const float mx = std::max({bl, g, r}), mn = std::min({bl, g, r});
+  const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+  if (mx < 0.30f && sat < 0.55f) return "black";
+  if (sat < 0.28f) return mx < 0.45f ? "black" : "white";
+  // Hue in degrees (0 red, 60 yellow, 120 green, 240 blue).
+  float h;
+  if (mx == r) h = 60.0f * (g - bl) / (mx - mn);
+  else if (mx == g) h = 60.0f * (bl - r) / (mx - mn) + 120.0f;
+  else h = 60.0f * (r - g) / (mx - mn) + 240.0f;
+  if (h < 0) h += 360.0f;
+  if (h < 35.0f || h >= 300.0f) return "red";
+  if (h < 80.0f) return "yellow";
+  if (h < 175.0f) return "green";
+  return "blue";
+}
+
+}  // namespace hexdice::vision

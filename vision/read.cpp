@@ -1,0 +1,532 @@
+#include "vision/read.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace hexdice::vision {
+
+namespace {
+
+constexpr double kSqrt3 = 1.7320508075688772;
+
+cv::Vec3f median_bgr(std::vector<cv::Vec3b>& v) {
+  if (v.empty()) return {0, 0, 0};
+  cv::Vec3f out;
+  for (int k = 0; k < 3; ++k) {
+    std::vector<uchar> c(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) c[i] = v[i][k];
+    auto mid = c.begin() + static_cast<long>(c.size() / 2);
+    std::nth_element(c.begin(), mid, c.end());
+    out[k] = *mid;
+  }
+  return out;
+}
+
+bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
+  const int x = cvRound(p.x), y = cvRound(p.y);
+  if (x < 0 || y < 0 || x >= img.cols || y >= img.rows) return false;
+  out = img.at<cv::Vec3b>(y, x);
+  return true;
+}
+
+// Paper colour near a cell: samples on the paper plane just inside its border. Dice,
+// their shadows and grid lines darken some samples; the paper is taken as the median of the
+// brightest quarter (by luminance), so most samples may be covered.
+cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size) {
+  std::vector<cv::Vec3b> s;
+  const double inscribed = hex_size * kSqrt3 / 2;
+  for (double rad : {0.8 * inscribed, 0.9 * inscribed})
+    for (int i = 0; i < 18; ++i) {
+      const double a = CV_PI / 9 * i + 0.17;
+      cv::Vec3b v;
+      if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
+    }
+  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
+  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
+  return median_bgr(upper);
+}
+
+void fill_holes(cv::Mat& mask) {
+  cv::Mat pad;
+  cv::copyMakeBorder(mask, pad, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+  cv::floodFill(pad, cv::Point(0, 0), cv::Scalar(255));
+  mask |= ~pad(cv::Rect(1, 1, mask.cols, mask.rows));
+}
+
+// Shadows on the paper (and grey side faces): the paper colour scaled down, same
+// chromaticity.
+cv::Mat shadow_mask(const cv::Mat& patch, cv::Vec3f paper, double kmin, double kmax) {
+  cv::Mat m(patch.size(), CV_8U);
+  const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
+  const cv::Vec3f pc(paper[0] / ps, paper[1] / ps, paper[2] / ps);
+  for (int y = 0; y < patch.rows; ++y) {
+    const cv::Vec3b* p = patch.ptr<cv::Vec3b>(y);
+    uchar* o = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x) {
+      const float s = p[x][0] + p[x][1] + p[x][2] + 1e-3f;
+      const float k = s / ps;
+      const float c0 = p[x][0] / s - pc[0], c1 = p[x][1] / s - pc[1], c2 = p[x][2] / s - pc[2];
+      const bool grey = c0 * c0 + c1 * c1 + c2 * c2 < 0.0016f;  // chromaticity within 0.04
+      o[x] = (grey && k >= kmin && k <= kmax) ? 255 : 0;
+    }
+  }
+  return m;
+}
+
+cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater) {
+  cv::Mat m(patch.size(), CV_8U);
+  const float t2 = static_cast<float>(thr * thr);
+  for (int y = 0; y < patch.rows; ++y) {
+    const cv::Vec3b* p = patch.ptr<cv::Vec3b>(y);
+    uchar* o = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x) {
+      const float d0 = p[x][0] - ref[0], d1 = p[x][1] - ref[1], d2 = p[x][2] - ref[2];
+      const bool g = d0 * d0 + d1 * d1 + d2 * d2 > t2;
+      o[x] = (g == greater) ? 255 : 0;
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
+                       const ReadParams& params, TrackerState* tracker) {
+  Observation obs;
+  if (image_in.empty() || image_in.cols < 16 || image_in.rows < 16) {
+    obs.why_not_found = "empty image";
+    return obs;
+  }
+  cv::Mat image;
+  if (image_in.type() == CV_8UC3) image = image_in;
+  else if (image_in.type() == CV_8UC1) cv::cvtColor(image_in, image, cv::COLOR_GRAY2BGR);
+  else if (image_in.type() == CV_8UC4) cv::cvtColor(image_in, image, cv::COLOR_BGRA2BGR);
+  else {
+    obs.why_not_found = "unsupported pixel format";
+    return obs;
+  }
+  if (calib && calib->camera && calib->camera->dist_coeffs.total() >= 4) {
+    cv::Mat und;
+    cv::Matx33d k = calib->camera->camera_matrix;
+    const cv::Size cs = calib->camera->image_size;
+    if (cs.width > 0 && cs != image.size()) {
+      const double sx = static_cast<double>(image.cols) / cs.width, sy = static_cast<double>(image.rows) / cs.height;
+      k(0, 0) *= sx; k(0, 2) *= sx; k(1, 1) *= sy; k(1, 2) *= sy;
+    }
+    cv::undistort(image, und, k, calib->camera->dist_coeffs);
+    image = und;
+  }
+  obs.pose = register_sheet(image, layout, calib, params.reg, tracker);
+  if (!obs.pose.found) {
+    obs.why_not_found = "sheet markers not found";
+    return obs;
+  }
+  const cv::Matx33d& hp = obs.pose.paper_to_image;
+  const cv::Matx33d& ht = obs.pose.top_to_image;
+  if (layout.cells.empty()) {
+    obs.board_found = true;
+    return obs;
+  }
+  // Visibility: every cell (on both planes) inside the frame.
+  int visible = 0;
+  const double m = params.edge_margin_px;
+  for (const auto& c : layout.cells) {
+    bool in = true;
+    for (const auto& h : {hp, ht}) {
+      const cv::Point2d p = apply_h(h, {c.centre.x, c.centre.y});
+      in = in && p.x >= m && p.y >= m && p.x < image.cols - m && p.y < image.rows - m;
+    }
+    visible += in ? 1 : 0;
+  }
+  if (visible < params.min_visible_fraction * static_cast<double>(layout.cells.size())) {
+    obs.why_not_found = "map only partly in view (" + std::to_string(visible) + " of " +
+                        std::to_string(layout.cells.size()) + " cells)";
+    return obs;
+  }
+  obs.board_found = true;
+
+  // White reference: the white patch on the paper plane, else the median paper.
+  cv::Vec3f white(0, 0, 0);
+  {
+    std::vector<cv::Vec3b> s;
+    const auto& wp = layout.white_patch;
+    if (wp[1].x > wp[0].x && wp[1].y > wp[0].y)
+      for (int i = 1; i < 6; ++i)
+        for (int j = 1; j < 4; ++j) {
+          cv::Vec3b v;
+          if (sample(image, apply_h(hp, {wp[0].x + (wp[1].x - wp[0].x) * i / 6, wp[0].y + (wp[1].y - wp[0].y) * j / 4}), v))
+            s.push_back(v);
+        }
+    if (s.size() >= 8) white = median_bgr(s);
+  }
+  std::vector<cv::Vec3f> papers(layout.cells.size());
+  {
+    std::vector<cv::Vec3b> all;
+    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+      papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm);
+      all.emplace_back(cv::saturate_cast<uchar>(papers[i][0]), cv::saturate_cast<uchar>(papers[i][1]),
+                       cv::saturate_cast<uchar>(papers[i][2]));
+    }
+    const cv::Vec3f paper_median = median_bgr(all);
+    // A white patch darker than the paper is not trusted (covered, shadowed).
+    if (white[0] + white[1] + white[2] < 0.8f * (paper_median[0] + paper_median[1] + paper_median[2])) white = paper_median;
+  }
+  for (int k = 0; k < 3; ++k) white[k] = std::max(white[k], 20.0f);
+
+  // Where each cell's paper point appears on the top-face plane, relative to the cell:
+  // the direction and length of the dice's visible sides there (mm).
+  std::vector<cv::Point2d> displacement(layout.cells.size());
+  {
+    const cv::Matx33d top_inv = ht.inv();
+    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+      const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
+      displacement[i] = apply_h(top_inv, apply_h(hp, c)) - c;
+    }
+  }
+  // The top-face plane, rectified: cells' bounding box (mm) at px_per_mm.
+  const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
+  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+  for (const auto& c : layout.cells) {
+    x0 = std::min(x0, c.centre.x - hs - 15); x1 = std::max(x1, c.centre.x + hs + 15);
+    y0 = std::min(y0, c.centre.y - hs - 15); y1 = std::max(y1, c.centre.y + hs + 15);
+  }
+  const cv::Size rsize(cvCeil((x1 - x0) * ppm), cvCeil((y1 - y0) * ppm));
+  if (rsize.area() <= 0 || rsize.area() > 40'000'000) {
+    obs.why_not_found = "layout too large";
+    obs.board_found = false;
+    return obs;
+  }
+  const cv::Matx33d rect_to_mm(1 / ppm, 0, x0, 0, 1 / ppm, y0, 0, 0, 1);
+  // Patches of that plane are warped per cell, on demand (most cells are empty).
+  const cv::Rect rect_bounds(0, 0, rsize.width, rsize.height);
+  auto warp_patch = [&](const cv::Rect& r) {
+    cv::Mat out;
+    const cv::Matx33d shift(1, 0, r.x, 0, 1, r.y, 0, 0, 1);
+    cv::warpPerspective(image, out, cv::Mat(ht * rect_to_mm * shift), r.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                        cv::BORDER_REPLICATE);
+    return out;
+  };
+  // The printed grid lines as they appear on this plane (they lie on the paper, so
+  // they are seen displaced): segments in plane pixels, masked out of the foreground.
+  std::vector<std::pair<cv::Point2d, cv::Point2d>> grid_segments;
+  {
+    const cv::Matx33d paper_to_rect = rect_to_mm.inv() * ht.inv() * hp;
+    for (const auto& c : layout.cells)
+      for (int i = 0; i < 6; ++i) {
+        const double a0 = CV_PI / 3 * i, a1 = CV_PI / 3 * (i + 1);
+        grid_segments.emplace_back(
+            apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a0), c.centre.y + hs * std::sin(a0)}),
+            apply_h(paper_to_rect, {c.centre.x + hs * std::cos(a1), c.centre.y + hs * std::sin(a1)}));
+      }
+  }
+  const int grid_thick = std::max(1, cvRound(params.grid_line_mm * ppm));
+  const int half = cvCeil(hs * ppm);
+  const int open_px = std::max(1, cvRound(params.open_mm * ppm));
+  const cv::Mat open_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(open_px | 1, open_px | 1));
+  const int close_px = std::max(3, cvRound(3.5 * ppm)) | 1;
+  const cv::Mat close_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(close_px, close_px));
+  const double face_px = 16.0 * ppm;
+  const double unit_area = face_px * face_px;
+  const double guard_area = params.guard_side_mm * ppm * params.guard_side_mm * ppm;
+
+  for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+    const CellMm& cell = layout.cells[ci];
+    const cv::Point cc(cvRound((cell.centre.x - x0) * ppm), cvRound((cell.centre.y - y0) * ppm));
+    // The patch covers the cell and the sweep of its dice's sides (towards d).
+    const int reach = half + cvCeil(cv::norm(displacement[ci]) * ppm);
+    const cv::Rect roi = cv::Rect(cc.x - reach, cc.y - reach, 2 * reach, 2 * reach) & rect_bounds;
+    if (roi.area() <= 0) continue;
+    // Quick empty test: a unit's top face covers most of the 8 mm square round the
+    // cell centre (even when pushed aside by a guard token): skip cells where little of
+    // it differs from the paper.
+    {
+      const int q = cvRound(4.0 * ppm);
+      const cv::Rect core = cv::Rect(cc.x - q, cc.y - q, 2 * q, 2 * q) & rect_bounds;
+      if (core.area() <= 0) continue;
+      const cv::Mat cm = dist_mask(warp_patch(core), papers[ci], params.paper_distance, true);
+      if (cv::countNonZero(cm) < params.occupied_core_fraction * core.area()) continue;
+    }
+    const cv::Mat patch = warp_patch(roi);
+    cv::Mat grid(patch.size(), CV_8U, cv::Scalar(0));
+    for (const auto& [p0, p1] : grid_segments) {
+      const cv::Point2d o(roi.x, roi.y);
+      const cv::Point2d a = p0 - o, b = p1 - o;
+      if (std::max(a.x, b.x) < -grid_thick || std::max(a.y, b.y) < -grid_thick ||
+          std::min(a.x, b.x) > roi.width + grid_thick || std::min(a.y, b.y) > roi.height + grid_thick)
+        continue;
+      cv::line(grid, cv::Point(cvRound(a.x * 4), cvRound(a.y * 4)), cv::Point(cvRound(b.x * 4), cvRound(b.y * 4)),
+               cv::Scalar(255), grid_thick, cv::LINE_8, 2);
+    }
+    const cv::Point2d centre(cc.x - roi.x, cc.y - roi.y);
+    cv::Mat fg = dist_mask(patch, papers[ci], params.paper_distance, true);
+    // Only this cell: pixels inside its inscribed circle (+ a little, dice may overhang).
+    cv::Mat disc(patch.size(), CV_8U, cv::Scalar(0));
+    cv::line(disc, cv::Point(cvRound(centre.x), cvRound(centre.y)),
+             cv::Point(cvRound(centre.x + displacement[ci].x * ppm), cvRound(centre.y + displacement[ci].y * ppm)),
+             cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
+    fg &= disc;
+    fg &= ~grid;
+    if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
+    const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max);
+    cv::Mat fg_all = fg.clone();  // shadows kept: grey dice have shadow-like side faces
+    fg &= ~shadow;
+    const cv::Mat fg_raw = fg.clone();
+    for (cv::Mat* mk : {&fg, &fg_all}) {
+      cv::morphologyEx(*mk, *mk, cv::MORPH_CLOSE, close_k);
+      cv::morphologyEx(*mk, *mk, cv::MORPH_OPEN, open_k);
+    }
+    // Seen from the side, a die's visible side faces run from its top face towards
+    // its base, which lies displaced by `d` on this plane. Eroding the die's blob by the
+    // segment [0, d] leaves the top face alone (a convex face swept along d, un-swept).
+    const cv::Point2d d = displacement[ci] * ppm;
+    cv::Mat labels;
+    int unit_label = -1;
+    double unit_area_px = 0;
+    auto find_unit = [&](const cv::Mat& mask) {
+      cv::Mat tops;
+      const int kx = cvRound(std::abs(d.x)), ky = cvRound(std::abs(d.y));
+      if (kx + ky >= 2) {
+        cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
+        const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
+        cv::line(kern, a0, a1, cv::Scalar(1), 1, cv::LINE_8);
+        cv::erode(mask, tops, kern, a0, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+      } else {
+        tops = mask;
+      }
+      cv::Mat stats, cents;
+      const int n = cv::connectedComponentsWithStats(tops, labels, stats, cents, 8, CV_32S);
+      for (int i = 1; i < n; ++i) {
+        const double area = stats.at<int>(i, cv::CC_STAT_AREA);
+        const cv::Point2d c(cents.at<double>(i, 0), cents.at<double>(i, 1));
+        if (area < params.unit_area_min * unit_area || area > params.unit_area_max * unit_area) continue;
+        if (cv::norm(c - centre) > params.unit_max_offset_mm * ppm) continue;
+        if (area > unit_area_px) {
+          unit_area_px = area;
+          unit_label = i;
+        }
+      }
+    };
+    find_unit(fg);
+    if (unit_label < 0) {
+      find_unit(fg_all);
+      if (unit_label >= 0) fg = fg_all;
+    }
+    if (unit_label < 0) continue;
+    const cv::Mat blob_mask = labels == unit_label;
+    // The whole die as seen (top, sides, shadow): the foreground component holding it.
+    cv::Mat die_region;
+    {
+      cv::Mat fl;
+      cv::connectedComponents(fg, fl, 8, CV_32S);
+      cv::Point seed(-1, -1);
+      for (int y = 0; y < patch.rows && seed.x < 0; ++y)
+        for (int x = 0; x < patch.cols; ++x)
+          if (blob_mask.at<uchar>(y, x)) { seed = {x, y}; break; }
+      die_region = fl == fl.at<int>(seed);
+    }
+    // Body colour: from the top-face estimate (sides swept away), its blended edge
+    // eroded off, the 30th..85th luminance percentile of the non-shadow pixels: above shadow and dark pips, below
+    // white pips and glare.
+    cv::Vec3f body;
+    {
+      cv::Mat inner;
+      const int e = std::max(1, cvRound(1.5 * ppm)) | 1;
+      cv::erode(blob_mask, inner, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
+      if (cv::countNonZero(inner) < 0.2 * unit_area) inner = blob_mask;
+      std::vector<std::pair<int, cv::Vec3b>> px;
+      for (int y = 0; y < patch.rows; ++y)
+        for (int x = 0; x < patch.cols; ++x)
+          if (inner.at<uchar>(y, x) && !shadow.at<uchar>(y, x)) {
+            const cv::Vec3b v = patch.at<cv::Vec3b>(y, x);
+            px.emplace_back(v[0] + 2 * v[1] + v[2], v);
+          }
+      std::sort(px.begin(), px.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+      std::vector<cv::Vec3b> band;
+      for (std::size_t i = px.size() * 30 / 100; i < px.size() * 85 / 100; ++i) band.push_back(px[i].second);
+      body = median_bgr(band);
+    }
+    // Top face: die pixels near the body colour, pips filled by closing.
+    cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region & ~shadow;
+    cv::morphologyEx(top, top, cv::MORPH_CLOSE, close_k);
+    top &= die_region;
+    fill_holes(top);
+    {
+      // Side faces of the body colour: keep to the swept-away top estimate.
+      cv::Mat near_top;
+      const int e = std::max(1, cvRound(1.5 * ppm)) * 2 + 1;
+      cv::dilate(blob_mask, near_top, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
+      top &= near_top;
+    }
+    cv::Mat tl, ts, tc;
+    const int tn = cv::connectedComponentsWithStats(top, tl, ts, tc, 8, CV_32S);
+    int best = -1;
+    double best_area = 0;
+    for (int i = 1; i < tn; ++i)
+      if (ts.at<int>(i, cv::CC_STAT_AREA) > best_area) {
+        best_area = ts.at<int>(i, cv::CC_STAT_AREA);
+        best = i;
+      }
+    cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
+    cv::RotatedRect face_rect;
+    {
+      std::vector<cv::Point> pts;
+      cv::findNonZero(top_mask, pts);
+      face_rect = cv::minAreaRect(pts);
+    }
+    // The top plane is metric: the face is a face_px square at the blob's angle. Slide
+    // that square (in the die's axes) to where it covers the most top-coloured pixels
+    // and the fewest others, so side faces of a similar colour do not pull it off.
+    const double side = face_px;
+    cv::Point2f fc = face_rect.center;
+    {
+      const cv::Point2f pc(patch.cols / 2.0f, patch.rows / 2.0f);
+      const cv::Mat rot = cv::getRotationMatrix2D(pc, face_rect.angle, 1.0);  // patch -> die axes
+      cv::Mat score;
+      top_mask.convertTo(score, CV_32F, 2.0 / 255.0, -1.0);
+      cv::Mat srot;
+      cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
+      const int k = std::max(3, cvRound(side));
+      cv::Mat sum;
+      cv::boxFilter(srot, sum, CV_32F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_CONSTANT);
+      cv::Point best_at;
+      cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at);
+      cv::Mat inv;
+      cv::invertAffineTransform(rot, inv);
+      const cv::Matx23d iv(inv);
+      const double bx = best_at.x + ((k % 2) ? 0.0 : -0.5), by = best_at.y + ((k % 2) ? 0.0 : -0.5);
+      fc = cv::Point2f(static_cast<float>(iv(0, 0) * bx + iv(0, 1) * by + iv(0, 2)),
+                       static_cast<float>(iv(1, 0) * bx + iv(1, 1) * by + iv(1, 2)));
+    }
+    const double ang = face_rect.angle * CV_PI / 180;
+    const int canon = 48;
+    const float sc = static_cast<float>(side / canon);
+    const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
+    // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
+    const float c0 = (canon - 1) / 2.0f;
+    const cv::Matx23f a(ca, -sa, fc.x - ca * c0 + sa * c0, sa, ca, fc.y - sa * c0 - ca * c0);
+    cv::Mat crop;
+    cv::warpAffine(patch, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+    const FaceReading fr = read_face(crop, params.face);
+
+    CellObservation co;
+    co.hex = cell.hex;
+    co.face = fr.face;
+    const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+    co.color = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{});
+    co.confidence = fr.face > 0 ? fr.confidence : 0.05;
+    // Guard token: a blue blob of guard size outside the unit's footprint (its top face
+    // swept along d, grown a little).
+    {
+      cv::Mat foot;
+      const int kx = cvRound(std::abs(d.x)), ky = cvRound(std::abs(d.y));
+      cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
+      const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
+      cv::line(kern, a0, a1, cv::Scalar(1), 1, cv::LINE_8);
+      // Dilation reflects the kernel: anchor at the far end sweeps towards +d.
+      cv::Mat square(patch.size(), CV_8U, cv::Scalar(0));
+      {
+        cv::Point2f v[4];
+        cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side * 1.08), static_cast<float>(side * 1.08)), face_rect.angle).points(v);
+        std::vector<cv::Point> pv;
+        for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y));
+        cv::fillConvexPoly(square, pv, cv::Scalar(255));
+      }
+      cv::dilate(square, foot, kern, a1);
+      cv::Mat rest = fg_raw & ~foot;
+      cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
+      for (int y = 0; y < patch.rows; ++y)
+        for (int x = 0; x < patch.cols; ++x)
+          if (rest.at<uchar>(y, x)) {
+            const cv::Vec3b v = patch.at<cv::Vec3b>(y, x);
+            if (name_color({v[0] / white[0], v[1] / white[1], v[2] / white[2]}) == "blue") blue.at<uchar>(y, x) = 255;
+          }
+      cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
+      cv::Mat gl, gs, gc;
+      const int gn = cv::connectedComponentsWithStats(blue, gl, gs, gc, 8, CV_32S);
+      for (int i = 1; i < gn; ++i) {
+        const double area = gs.at<int>(i, cv::CC_STAT_AREA);
+        if (area >= 0.35 * guard_area && area <= 2.5 * guard_area) co.guard = true;
+      }
+    }
+    if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
+    obs.cells.push_back(co);
+  }
+  return obs;
+}
+
+nlohmann::json to_json(const Observation& obs) {
+  nlohmann::json j;
+  j["board_found"] = obs.board_found;
+  j["cells"] = nlohmann::json::array();
+  for (const auto& c : obs.cells)
+    j["cells"].push_back({{"q", c.hex.q}, {"r", c.hex.r}, {"color", c.color}, {"face", c.face},
+                          {"guard", c.guard}, {"confidence", std::round(c.confidence * 1000) / 1000}});
+  return j;
+}
+
+Status ReadParams::save(const std::string& path) const {
+  try {
+    cv::FileStorage fs(path, cv::FileStorage::WRITE);
+    if (!fs.isOpened()) return Error{"cannot write " + path};
+    fs << "min_markers" << reg.min_markers << "detect_max_side" << reg.detect_max_side
+       << "subpixel_window" << reg.subpixel_window << "track_margin" << reg.track_margin
+       << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
+       << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
+       << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
+       << "guard_side_mm" << guard_side_mm << "edge_margin_px" << edge_margin_px
+       << "min_visible_fraction" << min_visible_fraction;
+  } catch (const cv::Exception& e) {
+    return Error{"cannot write " + path + ": " + e.what()};
+  }
+  return {};
+}
+
+Result<ReadParams> ReadParams::load(const std::string& path) {
+  ReadParams p;
+  try {
+    cv::FileStorage fs(path, cv::FileStorage::READ);
+    if (!fs.isOpened()) return Error{"cannot read parameters from " + path};
+    auto get = [&](const char* key, auto& v) {
+      const cv::FileNode n = fs[key];
+      if (!n.empty()) n >> v;
+    };
+    get("min_markers", p.reg.min_markers);
+    get("detect_max_side", p.reg.detect_max_side);
+    get("subpixel_window", p.reg.subpixel_window);
+    get("track_margin", p.reg.track_margin);
+    get("max_reprojection_px", p.reg.max_reprojection_px);
+    get("fallback_focal_factor", p.reg.fallback_focal_factor);
+    get("pip_diameter", p.face.pip_diameter);
+    get("pip_area_min", p.face.pip_area_min);
+    get("pip_area_max", p.face.pip_area_max);
+    get("border", p.face.border);
+    get("min_contrast", p.face.min_contrast);
+    get("fit_scale", p.face.fit_scale);
+    get("px_per_mm", p.px_per_mm);
+    get("paper_distance", p.paper_distance);
+    get("open_mm", p.open_mm);
+    get("grid_line_mm", p.grid_line_mm);
+    get("shadow_min", p.shadow_min);
+    get("shadow_max", p.shadow_max);
+    get("occupied_core_fraction", p.occupied_core_fraction);
+    get("unit_area_min", p.unit_area_min);
+    get("unit_area_max", p.unit_area_max);
+    get("unit_max_offset_mm", p.unit_max_offset_mm);
+    get("body_distance", p.body_distance);
+    get("guard_side_mm", p.guard_side_mm);
+    get("edge_margin_px", p.edge_margin_px);
+    get("min_visible_fraction", p.min_visible_fraction);
+  } catch (const cv::Exception& e) {
+    return Error{"cannot read parameters from " + path + ": " + e.what()};
+  }
+  if (!(p.px_per_mm > 0.2 && p.px_per_mm < 20)) return Error{path + ": px_per_mm out of range"};
+  return p;
+}
+
+}  // namespace hexdice::vision

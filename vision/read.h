@@ -1,0 +1,86 @@
+// The board reader: one image (+ layout, + optional calibration, + parameters) ->
+// the Observation of interfaces.md: which cells hold a die, its colour and face, and
+// whether a guard token stands beside it. A const function with no drawing; a video
+// loop may pass a TrackerState so covered markers keep the last pose.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+
+#include "core/hex.h"
+#include "core/result.h"
+#include "vision/calibration_data.h"
+#include "vision/die_face.h"
+#include "vision/register.h"
+#include "vision/sheet.h"
+
+namespace hexdice::vision {
+
+// Every default is the value the reader uses; `hexdice read --params FILE` loads these
+// (cv::FileStorage YAML/JSON, any subset of keys).
+struct ReadParams {
+  RegisterParams reg;
+  FaceParams face;
+  // Sampling of the rectified top-face plane (pixels per mm). 2.5 is about the native
+  // resolution of a 720p frame showing the whole A3 sheet.
+  double px_per_mm = 2.5;
+  // A pixel is "not paper" when its BGR distance from the cell's own paper colour
+  // (median of samples on the paper plane near the cell border) exceeds this.
+  double paper_distance = 26.0;
+  // Printed grid lines are masked out of the foreground over this width (mm): the line
+  // width plus the registration tolerance.
+  double grid_line_mm = 2.0;
+  // Shadows (and grey side faces) are pixels of the paper's chromaticity at this
+  // fraction of its brightness; they are not die top faces.
+  double shadow_min = 0.35;
+  double shadow_max = 0.86;
+  // A cell is looked at only when this fraction of the 8x8 mm square at its centre (top
+  // plane) differs from the paper (a die top covers it, pips included).
+  double occupied_core_fraction = 0.25;
+  // Opening kernel (mm) that removes grid lines and printed text from that mask.
+  double open_mm = 2.5;
+  // A unit's top face: blob area between these fractions of the nominal 16x16 mm face.
+  double unit_area_min = 0.45;
+  double unit_area_max = 3.3;
+  // ... and its centre within this distance (mm) of the cell centre.
+  double unit_max_offset_mm = 10.0;
+  // Top-face pixels are within this BGR distance of the die's body colour.
+  double body_distance = 55.0;
+  // A guard token: a second blob of this nominal side (mm), area within 0.4..1.8 of it,
+  // named blue.
+  double guard_side_mm = 10.0;
+  // Cells whose centre falls outside the image (or within this margin, px) count as
+  // not visible; fewer than min_visible_fraction visible -> board_found = false.
+  double edge_margin_px = 4.0;
+  double min_visible_fraction = 0.98;
+
+  Status save(const std::string& path) const;
+  static Result<ReadParams> load(const std::string& path);
+};
+
+struct CellObservation {
+  Hex hex;
+  std::string color;
+  int face = 0;
+  bool guard = false;
+  double confidence = 0;
+};
+
+struct Observation {
+  bool board_found = false;
+  std::vector<CellObservation> cells;  // occupied cells only, in layout order
+  SheetPose pose;                      // diagnostics (not in the JSON contract)
+  std::string why_not_found;           // diagnostics when board_found is false
+};
+
+Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
+                       const CalibrationData* calib = nullptr, const ReadParams& params = {},
+                       TrackerState* tracker = nullptr);
+
+// interfaces.md observation JSON: {"board_found", "cells": [{q, r, color, face, guard, confidence}]}.
+nlohmann::json to_json(const Observation& obs);
+
+}  // namespace hexdice::vision

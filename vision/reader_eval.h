@@ -1,0 +1,42 @@
+// Scoring the reader: `hexdice eval --scenes DIR` (images + label JSON) and
+// `hexdice eval --real DIR_OR_CSV` (the real dice photos and their labels.csv).
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "core/result.h"
+#include "vision/dice.h"
+#include "vision/read.h"
+
+namespace hexdice::vision {
+
+struct EvalArgs {
+  std::string scenes_dir;
+  std::string real;           // directory holding labels.csv + images/, or the CSV
+  std::string split = "all";  // all | even | odd: images by sorted name, alternating
+  int limit = 0;              // 0 = no limit
+  bool verbose = false;
+};
+
+struct SceneScore {
+  int scenes = 0, found_ok = 0;
+  int truth_cells = 0, seen_cells = 0, matched = 0;
+  int color_ok = 0, face_ok = 0, guard_ok = 0, exact_boards = 0;
+};
+
+struct RealScore {
+  int images = 0, labels = 0, detections = 0, matched = 0, face_ok = 0;
+  double recall() const { return labels ? static_cast<double>(matched) / labels : 0; }
+  double precision() const { return detections ? static_cast<double>(matched) / detections : 0; }
+  double face_accuracy() const { return matched ? static_cast<double>(face_ok) / matched : 0; }
+};
+
+Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log);
+Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& split, int limit,
+                            const DiceParams& params, std::ostream* log);
+
+// Runs whichever the arguments ask for and prints the figures and a closing line.
+Status run_eval(const EvalArgs& args, std::ostream& out);
+
+}  // namespace hexdice::vision

@@ -1,0 +1,108 @@
+#include "vision/reader_io.h"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include <opencv2/imgcodecs.hpp>
+
+namespace hexdice::vision {
+
+Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
+  if (bytes.empty()) return Error{"empty image file"};
+  cv::Mat img;
+  try {
+    img = cv::imdecode(bytes, cv::IMREAD_COLOR);
+  } catch (const cv::Exception& e) {
+    return Error{std::string("cannot decode image: ") + e.what()};
+  }
+  if (img.empty()) return Error{"cannot decode image (not a supported image, or corrupt)"};
+  return img;
+}
+
+Result<cv::Mat> load_image(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"cannot open image " + path};
+  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return Error{"cannot read image " + path};
+  auto img = decode_image(bytes);
+  if (!img) return Error{path + ": " + img.error()};
+  return img;
+}
+
+Result<CalibrationData> calibration_from_json_text(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Error{"calibration is not valid JSON"};
+  CalibrationData c;
+  try {
+    if (j.contains("camera_matrix")) {
+      auto k = j["camera_matrix"].get<std::vector<double>>();
+      if (k.size() != 9) return Error{"calibration: camera_matrix needs 9 numbers"};
+      CameraIntrinsics ci;
+      ci.camera_matrix = cv::Matx33d(k.data());
+      if (j.contains("dist_coeffs")) {
+        auto d = j["dist_coeffs"].get<std::vector<double>>();
+        if (!d.empty()) ci.dist_coeffs = cv::Mat(d, true).reshape(1, 1);
+      }
+      if (j.contains("image_size")) {
+        auto s = j["image_size"].get<std::vector<int>>();
+        if (s.size() == 2) ci.image_size = cv::Size(s[0], s[1]);
+      }
+      if (!(ci.camera_matrix(0, 0) > 0 && ci.camera_matrix(1, 1) > 0)) return Error{"calibration: focal length must be > 0"};
+      c.camera = ci;
+    }
+    if (j.contains("colors"))
+      for (const auto& s : j["colors"]) {
+        auto v = s.at("bgr_rel").get<std::vector<float>>();
+        if (v.size() != 3) return Error{"calibration: bgr_rel needs 3 numbers"};
+        c.colors.push_back({s.at("name").get<std::string>(), cv::Vec3f(v[0], v[1], v[2])});
+      }
+  } catch (const std::exception& e) {
+    return Error{std::string("calibration: ") + e.what()};
+  }
+  return c;
+}
+
+Result<SceneTruth> scene_truth_from_json(const nlohmann::json& j) {
+  SceneTruth t;
+  if (!j.is_object()) return Error{"label is not a JSON object"};
+  try {
+    if (j.contains("board_found")) t.board_found = j["board_found"].get<bool>();
+    const nlohmann::json* list = nullptr;
+    for (const char* key : {"cells", "dice", "units"})
+      if (j.contains(key) && j[key].is_array()) {
+        list = &j[key];
+        break;
+      }
+    if (!list) return t;
+    std::map<Hex, std::vector<TruthCell>> by_cell;
+    for (const auto& d : *list) {
+      TruthCell c;
+      c.hex = {d.at("q").get<int>(), d.at("r").get<int>()};
+      c.color = d.contains("color") ? d["color"].get<std::string>() : "";
+      c.face = d.contains("face") ? d["face"].get<int>() : 0;
+      c.guard = d.contains("guard") && d["guard"].get<bool>();
+      by_cell[c.hex].push_back(c);
+    }
+    for (auto& [hex, v] : by_cell) {
+      if (v.size() == 1) {
+        t.cells.push_back(v[0]);
+        continue;
+      }
+      // Several entries: the guard token entry marks the cell guarded; the other is the unit.
+      TruthCell unit = v[0];
+      bool guard = false;
+      for (const auto& c : v) {
+        if (c.guard) guard = true;
+        else unit = c;
+      }
+      unit.guard = guard;
+      t.cells.push_back(unit);
+    }
+  } catch (const std::exception& e) {
+    return Error{std::string("label: ") + e.what()};
+  }
+  return t;
+}
+
+}  // namespace hexdice::vision

@@ -1,0 +1,72 @@
+// Registration: find the printed sheet from its ArUco markers and map paper millimetres
+// to image pixels, on the paper plane and on the plane of the dice's top faces.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "vision/calibration_data.h"
+#include "vision/sheet.h"
+
+namespace hexdice::vision {
+
+struct RegisterParams {
+  // At least this many of the layout's markers must be seen (any two give 8 points).
+  int min_markers = 2;
+  // Marker detection runs on a copy downscaled so its long side is at most this many
+  // pixels (faster; corners are then refined at full resolution). 0 = never downscale.
+  int detect_max_side = 720;
+  // Sub-pixel corner refinement window (half size, full-resolution pixels); 0 = off.
+  int subpixel_window = 4;
+  // Tracker: search first in windows around the last-known markers, grown by this many
+  // marker sizes on each side; the whole frame when that finds fewer than min_markers.
+  double track_margin = 1.0;
+  // Reject a pose whose mean marker-corner reprojection error exceeds this (pixels).
+  double max_reprojection_px = 6.0;
+  // Focal length when no intrinsics are given and the homography cannot tell (a view
+  // almost straight down): this factor times the image's long side (~ 60 deg field).
+  double fallback_focal_factor = 0.9;
+};
+
+struct SheetPose {
+  bool found = false;
+  cv::Matx33d paper_to_image = cv::Matx33d::eye();  // mm on the paper plane -> pixels
+  cv::Matx33d top_to_image = cv::Matx33d::eye();    // mm on the plane die_height above -> pixels
+  double focal_px = 0;          // given or estimated focal length
+  bool focal_estimated = false;  // true when estimated from the homography
+  std::vector<int> marker_ids;   // markers used
+  double reprojection_px = 0;    // mean corner error of the homography
+  // Image corners of the markers used (ArUco order), for the tracker and overlays.
+  std::vector<std::array<cv::Point2f, 4>> marker_corners;
+};
+
+// What a video loop keeps between frames. Empty = no history (a still image).
+struct TrackerState {
+  bool has_pose = false;
+  SheetPose last;       // last good pose, reused while markers are covered
+  int frames_since_seen = 0;
+  bool last_used_tracking = false;  // diagnostics: did the last call find markers near the old ones?
+};
+
+// Maps a point through a homography.
+cv::Point2d apply_h(const cv::Matx33d& h, cv::Point2d p);
+
+// Finds the sheet in a BGR or grey image. const and without side effects unless a
+// tracker is given; then it searches near the last markers first and updates it. When
+// the markers are covered (fewer than min_markers seen) and the tracker has a pose,
+// the last pose is returned (found = true) and frames_since_seen counts up.
+SheetPose register_sheet(const cv::Mat& image, const SheetLayout& layout,
+                         const CalibrationData* calib = nullptr,
+                         const RegisterParams& params = {}, TrackerState* tracker = nullptr);
+
+// The plane `height_mm` above the paper from a paper homography and a focal length
+// (pixels; principal point at the image centre unless intrinsics are given).
+cv::Matx33d lift_homography(const cv::Matx33d& paper_to_image, double height_mm,
+                            const cv::Matx33d& camera_matrix);
+// Focal length from a plane homography assuming square pixels, zero skew and the
+// principal point `pp`; <= 0 when the view is too close to fronto-parallel to tell.
+double estimate_focal(const cv::Matx33d& paper_to_image, cv::Point2d pp);
+
+}  // namespace hexdice::vision
