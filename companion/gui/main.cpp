@@ -57,6 +57,8 @@ int main(int argc, char** argv) {
   CLI::App cli{"hexdice-companion: the Hex Dice referee's window"};
   App::Options o;
   std::string screenshot, dump_ui;
+  std::vector<std::string> clicks;
+  long long new_game = -1;
   int frames = 0, bench_frames = 0, width = 1600, height = 900;
   cli.add_option("--db", o.db_path, "SQLite game database (default: <config dir>/games.sqlite)");
   cli.add_flag("--demo", o.demo, "open on the bundled demo frames (the default without a camera)");
@@ -66,6 +68,8 @@ int main(int argc, char** argv) {
   cli.add_option("--frames", frames, "number of frames to render before --screenshot / --dump-ui (default 5)");
   cli.add_option("--dump-ui", dump_ui, "write a JSON list of the windows drawn (titles and labels) and exit");
   cli.add_option("--bench-frames", bench_frames, "render N frames at 1280x720 without vsync, print median/p99 frame time");
+  cli.add_option("--new-game", new_game, "start a new logged game from this seed's random legal start");
+  cli.add_option("--click", clicks, "click these board cells in order (e.g. --click f2 --click g3), for screenshots");
   cli.add_option("--width", width, "window width")->check(CLI::Range(320, 8192));
   cli.add_option("--height", height, "window height")->check(CLI::Range(240, 8192));
   CLI11_PARSE(cli, argc, argv);
@@ -97,6 +101,17 @@ int main(int argc, char** argv) {
   if (!headless_run) load_settings(app, settings_path);
   if (app.games.empty() && (o.history || headless_run || bench_frames > 0)) app.add_sample_games(5);
   if (o.history && !app.games.empty() && !app.replay) app.open_replay(app.games.front().id);
+
+  if (new_game >= 0) app.new_game(static_cast<std::uint64_t>(new_game));
+  for (const std::string& c : clicks) {
+    const Position* p = app.board_position();
+    auto h = p ? p->board().parse_name(c) : std::nullopt;
+    if (!h) {
+      std::fprintf(stderr, "hexdice: --click %s: not a cell of the board\n", c.c_str());
+      return 2;
+    }
+    app.interaction.click(*p, p->board().index(*h));
+  }
 
   std::uintptr_t texture = 0;
   std::uint64_t uploaded = 0;

@@ -17,7 +17,7 @@ void panel_board(App& app) {
   bool* open = app.toggles.open("Board");
   if (!*open) return;
   ImGui::SetNextWindowPos(ImVec2(8, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(620, 600), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(620, 862), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Board", open)) { ImGui::End(); return; }
   app.ui.window("Board");
   const Position* pos = app.board_position();

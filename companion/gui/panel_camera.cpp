@@ -9,8 +9,8 @@ namespace hexdice::gui {
 void panel_camera(App& app) {
   bool* open = app.toggles.open("Camera");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 700), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(580, 170), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(1010, 766), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(582, 126), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Camera", open)) { ImGui::End(); return; }
   app.ui.window("Camera");
   const Frame& f = app.frame;

@@ -37,7 +37,7 @@ void panel_history(App& app) {
   bool* open = app.toggles.open("History");
   if (!*open) return;
   ImGui::SetNextWindowPos(ImVec2(1010, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(580, 430), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(582, 430), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("History", open)) { ImGui::End(); return; }
   app.ui.window("History");
   if (!app.db) {

@@ -9,8 +9,8 @@ namespace hexdice::gui {
 void panel_live(App& app, std::uintptr_t texture) {
   bool* open = app.toggles.open("Live view");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(580, 380), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(1010, 468), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(582, 290), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Live view", open)) { ImGui::End(); return; }
   app.ui.window("Live view");
   if (!texture || app.image.empty()) {
