@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(build-essential cmake pkg-config git
   libopencv-dev libimgui-dev libglfw3-dev libgl-dev libsqlite3-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth clang)
+  xvfb xauth clang fonts-dejavu-core)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,141 @@
+// The companion's application state and the actions the panels may ask for. Panels
+// (panel_*.cpp) draw from the view model built here each frame and call these methods;
+// the game only changes through the core (RecordedGame: rules checked, logged to SQLite).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "companion/gui/view_model.h"
+#include "companion/record/record_db.h"
+
+namespace hexdice::gui {
+
+// Every panel toggle in one place: the View menu, the Ctrl+digit shortcuts, the saved
+// settings and --dump-ui all read this table.
+struct PanelToggle {
+  const char* title;     // the window title
+  const char* shortcut;  // shown in the menu
+  int key;               // GLFW key code (ASCII for digits) pressed with Ctrl
+  bool open;
+};
+struct PanelToggles {
+  std::vector<PanelToggle> all = {
+      {"Board", "Ctrl+1", '1', true},   {"Live view", "Ctrl+2", '2', true}, {"History", "Ctrl+3", '3', true},
+      {"Turn", "Ctrl+4", '4', true},    {"Event log", "Ctrl+5", '5', true}, {"Alerts", "Ctrl+6", '6', true},
+      {"Players", "Ctrl+7", '7', true}, {"House rules", "Ctrl+8", '8', true},
+      {"Camera", "Ctrl+9", '9', true}};
+  bool* open(const std::string& title) {
+    for (auto& p : all)
+      if (title == p.title) return &p.open;
+    return nullptr;
+  }
+};
+
+// What the screenshot test checks: every window drawn in the last frame and its labels.
+struct UiDump {
+  struct Window {
+    std::string title;
+    std::vector<std::string> labels;
+  };
+  std::vector<Window> windows;
+  void window(const std::string& t) { windows.push_back({t, {}}); }
+  void label(const std::string& l) { if (!windows.empty()) windows.back().labels.push_back(l); }
+  std::string to_json() const;
+};
+
+struct Settings {
+  Palette palette = Palette::Dice;
+  float font_scale = 1.0f;
+  std::string db_path;
+};
+// $XDG_CONFIG_HOME/hexdice, else ~/.config/hexdice (created on demand).
+std::string config_dir();
+
+class App {
+ public:
+  struct Options {
+    std::string db_path;      // empty: settings / config dir default
+    bool demo = false;        // start on the demo frames
+    bool history = false;     // start on the history
+    int camera = -1;          // a webcam index, -1 none
+    std::string source_dir;   // where data/fixtures/scenes lives
+  };
+  explicit App(const Options& o);
+
+  // ---- State the panels read -----------------------------------------------------
+  PanelToggles toggles;
+  Settings settings;
+  UiDump ui;
+  std::string status;                   // one line of feedback ("takeback of ply 12", errors)
+  std::vector<Alert> alerts;
+  BoardInteraction interaction;
+
+  // The position the board shows: the replay, else the game being played, else the demo frame.
+  const Position* board_position() const;
+  std::vector<std::string> board_names() const;
+  bool replaying() const { return replay.has_value(); }
+  bool playing() const { return game.has_value() && !replay; }
+  BoardView board_view() const;
+
+  // ---- The game being played (logged to the database) --------------------------------
+  std::unique_ptr<record::RecordDb> db;
+  std::string db_error;
+  std::optional<record::RecordedGame> game;
+  void new_game(std::uint64_t seed);   // a random legal start (sample setup), logged
+  void commit(const Action& a);        // through the rules and into SQLite
+  void takeback();
+  void resign();
+
+  // ---- History --------------------------------------------------------------------
+  std::vector<record::GameSummary> games;
+  std::string filter;
+  HistorySort sort = HistorySort::DateDesc;
+  std::optional<Replay> replay;
+  void refresh_history();
+  void open_replay(std::int64_t id);
+  void close_replay() { replay.reset(); interaction.clear(); }
+  std::string export_text(std::int64_t id, const std::string& path);  // "" on success, else the error
+  void add_sample_games(int n);
+
+  // ---- Camera / demo ----------------------------------------------------------------
+  std::vector<std::string> demo_labels;  // scene_NNN.json
+  int demo_index = 0;
+  bool demo_autoplay = false;
+  Frame frame;
+  std::optional<Position> frame_position;
+  cv::Mat image;                       // BGR, the picture the live view shows
+  std::uint64_t image_version = 0;     // bumped when image changes (texture upload)
+  cv::VideoCapture camera;
+  bool camera_open = false;
+  void load_demo(int index);
+  void poll_camera();
+
+ private:
+  // The replayed position, read from the stored positions (no replay from the start).
+  mutable std::int64_t cached_game_ = -1;
+  mutable int cached_ply_ = -1;
+  mutable std::optional<Position> cached_;
+  void alert(Severity s, std::string seen, std::string allowed, std::string todo);
+};
+
+// The panels, one file each (panel_*.cpp). Each draws only when its toggle is open.
+void draw_main_menu(App& app, bool& quit);
+void panel_board(App& app);
+void panel_live(App& app, std::uintptr_t texture);
+void panel_history(App& app);
+void panel_turn(App& app);
+void panel_log(App& app);
+void panel_alerts(App& app);
+void panel_players(App& app);
+void panel_rules(App& app);
+void panel_camera(App& app);
+void handle_shortcuts(App& app, bool& quit);
+
+}  // namespace hexdice::gui

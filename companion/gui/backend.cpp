@@ -1,0 +1,120 @@
+#include "companion/gui/backend.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <GL/gl.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace hexdice::gui {
+
+static std::string g_glfw_error;
+static void on_glfw_error(int code, const char* msg) { g_glfw_error = "GLFW error " + std::to_string(code) + ": " + msg; }
+
+bool Backend::create(const WindowOptions& o, Backend& out, std::string& error) {
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) {
+    error = "cannot open a window (no display? set DISPLAY or run under Xvfb): " + g_glfw_error;
+    return false;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  out.window_ = glfwCreateWindow(o.width, o.height, o.title.c_str(), nullptr, nullptr);
+  if (!out.window_) {
+    error = "cannot create an OpenGL 3.0 window: " + g_glfw_error;
+    glfwTerminate();
+    return false;
+  }
+  glfwMakeContextCurrent(out.window_);
+  glfwSwapInterval(o.vsync ? 1 : 0);
+  // DPI: the monitor's content scale (1 on a plain screen, 2 on a HiDPI one).
+  float sx = 1, sy = 1;
+  if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorContentScale(m, &sx, &sy);
+  out.scale_ = std::clamp(std::max(sx, sy), 1.0f, 4.0f);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  out.ini_ = o.ini_path;
+  io.IniFilename = out.ini_.empty() ? nullptr : out.ini_.c_str();
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  ImGui::StyleColorsDark();
+  ImGui::GetStyle().ScaleAllSizes(out.scale_);
+  ImGui_ImplGlfw_InitForOpenGL(out.window_, true);
+  ImGui_ImplOpenGL3_Init("#version 130");
+  return true;
+}
+
+Backend::~Backend() {
+  if (!window_) return;
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Backend::should_close() const { return glfwWindowShouldClose(window_); }
+void Backend::request_close() { glfwSetWindowShouldClose(window_, 1); }
+int Backend::width() const { int w, h; glfwGetFramebufferSize(window_, &w, &h); return w; }
+int Backend::height() const { int w, h; glfwGetFramebufferSize(window_, &w, &h); return h; }
+
+void Backend::begin_frame() {
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Backend::end_frame() {
+  ImGui::Render();
+  int w, h;
+  glfwGetFramebufferSize(window_, &w, &h);
+  glViewport(0, 0, w, h);
+  glClearColor(0.10f, 0.11f, 0.13f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glFinish();
+}
+
+void Backend::present() { glfwSwapBuffers(window_); }
+
+std::vector<std::uint8_t> Backend::read_pixels(int& w, int& h) const {
+  glfwGetFramebufferSize(window_, &w, &h);
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, px.data());
+  // OpenGL rows are bottom-up.
+  const std::size_t row = static_cast<std::size_t>(w) * 3;
+  for (int y = 0; y < h / 2; ++y)
+    std::swap_ranges(px.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(y)),
+                     px.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(y + 1)),
+                     px.begin() + static_cast<std::ptrdiff_t>(row * static_cast<std::size_t>(h - 1 - y)));
+  return px;
+}
+
+std::uintptr_t Backend::upload_bgr(const std::uint8_t* data, int w, int h, int stride, std::uintptr_t reuse) {
+  GLuint tex = static_cast<GLuint>(reuse);
+  if (!tex) glGenTextures(1, &tex);
+  glBindTexture(GL_TEXTURE_2D, tex);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, stride / 3);
+  // GL_BGR is core since OpenGL 1.2.
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB, w, h, 0, 0x80E0 /* GL_BGR */, GL_UNSIGNED_BYTE, data);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  return tex;
+}
+
+void Backend::free_texture(std::uintptr_t tex) {
+  GLuint t = static_cast<GLuint>(tex);
+  if (t) glDeleteTextures(1, &t);
+}
+
+}  // namespace hexdice::gui

@@ -1,0 +1,51 @@
+// The window layer, and the only file that knows GLFW and OpenGL: a window with an
+// OpenGL 3 context (GLSL "#version 130", what Mesa gives under Xvfb), Dear ImGui set up
+// on it, frame begin/end, textures from BGR images, screenshots. Panels never see it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace hexdice::gui {
+
+struct WindowOptions {
+  int width = 1600, height = 900;
+  std::string title = "Hex Dice Companion";
+  std::string ini_path;   // imgui.ini; empty = none
+  bool vsync = true;
+};
+
+class Backend {
+ public:
+  // One clear message on failure (no display, no OpenGL 3).
+  static bool create(const WindowOptions& o, Backend& out, std::string& error);
+  ~Backend();
+  Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+
+  bool should_close() const;
+  void request_close();
+  void begin_frame();
+  void end_frame();    // renders into the back buffer (read_pixels sees it)
+  void present();      // swaps buffers
+  float content_scale() const { return scale_; }
+  int width() const;
+  int height() const;
+
+  // An RGBA texture from a BGR 8-bit image (reused when the size matches); 0 on failure.
+  std::uintptr_t upload_bgr(const std::uint8_t* data, int w, int h, int stride, std::uintptr_t reuse);
+  void free_texture(std::uintptr_t tex);
+  // The back buffer of the last rendered frame, RGB rows top-down.
+  std::vector<std::uint8_t> read_pixels(int& w, int& h) const;
+
+ private:
+  GLFWwindow* window_ = nullptr;
+  float scale_ = 1.0f;
+  std::string ini_;
+};
+
+}  // namespace hexdice::gui

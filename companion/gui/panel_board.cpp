@@ -1,0 +1,166 @@
+// The digital board: a top-down flat-top hex map of the shown position, drawn with
+// ImDrawList. Click a unit to select it (its legal moves and attack targets light up),
+// click a target to propose the action with its combat preview; Enter confirms, Esc
+// rejects, Ctrl+Z takes back. Reroll (with the rolled face) and guard are buttons.
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "companion/gui/app.h"
+
+namespace hexdice::gui {
+
+static ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+
+void panel_board(App& app) {
+  bool* open = app.toggles.open("Board");
+  if (!*open) return;
+  ImGui::SetNextWindowPos(ImVec2(8, 30), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(620, 862), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Board", open)) { ImGui::End(); return; }
+  app.ui.window("Board");
+  const Position* pos = app.board_position();
+  if (!pos) {
+    ImGui::TextWrapped("No position: start a game (Game > New game, Ctrl+N) or open one from the History.");
+    ImGui::End();
+    return;
+  }
+  const BoardView v = build_board_view(*pos, app.board_names(), app.settings.palette);
+  const char* mode = app.replaying() ? "Replay" : app.playing() ? "Playing" : "Demo frame";
+  ImGui::Text("%s: %s", mode, v.turn_text.c_str());
+  app.ui.label(std::string(mode) + ": " + v.turn_text);
+
+  // Geometry: fit the map into the space left, keeping room for the action bar.
+  const float bar = ImGui::GetFrameHeightWithSpacing() * 3.2f;
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  avail.y = std::max(avail.y - bar, 100.0f);
+  const float r = static_cast<float>(v.radius);
+  const float size = std::max(6.0f, std::min(avail.x / (3.0f * r + 2.0f), avail.y / (1.7320508f * (2.0f * r + 1.0f))));
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 centre(origin.x + avail.x * 0.5f, origin.y + avail.y * 0.5f);
+  ImGui::InvisibleButton("board_canvas", avail);
+  const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  std::vector<int> highlight(v.cells.size(), 0);  // 1 move, 2 attack, 3 merge
+  if (!app.replaying())
+    for (const auto& t : app.interaction.targets())
+      if (t.cell >= 0)
+        highlight[static_cast<std::size_t>(t.cell)] =
+            t.attack ? 2 : (t.action.type == ActionType::Merge ? 3 : std::max(highlight[static_cast<std::size_t>(t.cell)], 1));
+
+  int hovered = -1;
+  const float font = ImGui::GetFontSize();
+  for (std::size_t i = 0; i < v.cells.size(); ++i) {
+    const CellView& c = v.cells[i];
+    const ImVec2 p(centre.x + static_cast<float>(c.x) * size, centre.y + static_cast<float>(c.y) * size);
+    ImVec2 pts[6];
+    for (int k = 0; k < 6; ++k) {
+      const float a = static_cast<float>(k) * 3.14159265f / 3.0f;
+      pts[k] = ImVec2(p.x + size * 0.97f * std::cos(a), p.y + size * 0.97f * std::sin(a));
+    }
+    ImU32 fill = IM_COL32(48, 52, 58, 255);
+    if (c.zone >= 0) fill = col(v.players[static_cast<std::size_t>(c.zone)].colour, 50);
+    if (c.base >= 0) fill = col(v.players[static_cast<std::size_t>(c.base)].colour, 120);
+    dl->AddConvexPolyFilled(pts, 6, fill);
+    const float dx = mouse.x - p.x, dy = mouse.y - p.y;
+    if (dx * dx + dy * dy < size * size * 0.75f) hovered = static_cast<int>(i);
+    ImU32 edge = IM_COL32(110, 115, 125, 255);
+    float thick = 1.0f;
+    switch (highlight[i]) {
+      case 1: edge = IM_COL32(120, 220, 120, 255); thick = 3; break;
+      case 2: edge = IM_COL32(255, 80, 80, 255); thick = 3.5f; break;
+      case 3: edge = IM_COL32(120, 180, 255, 255); thick = 3; break;
+      default: break;
+    }
+    if (static_cast<int>(i) == app.interaction.selected()) { edge = IM_COL32(255, 255, 255, 255); thick = 4; }
+    for (const auto& pr : app.interaction.proposed())
+      if (pr.cell == static_cast<int>(i)) { edge = IM_COL32(255, 210, 0, 255); thick = 4.5f; }
+    dl->AddPolyline(pts, 6, edge, ImDrawFlags_Closed, thick);
+    if (c.base >= 0) dl->AddCircle(p, size * 0.8f, col(v.players[static_cast<std::size_t>(c.base)].colour), 0, 2);
+    dl->AddText(nullptr, font * 0.75f, ImVec2(p.x - size * 0.35f, p.y + size * 0.45f), IM_COL32(170, 170, 170, 255),
+                c.name.c_str());
+  }
+  for (const UnitView& u : v.units) {
+    const CellView& c = v.cells[static_cast<std::size_t>(u.cell)];
+    const ImVec2 p(centre.x + static_cast<float>(c.x) * size, centre.y + static_cast<float>(c.y) * size);
+    const Rgb pc = v.players[static_cast<std::size_t>(u.owner)].colour;
+    const float h = size * 0.5f;
+    dl->AddRectFilled(ImVec2(p.x - h, p.y - h * 0.9f), ImVec2(p.x + h, p.y + h * 0.7f), col(pc), size * 0.15f);
+    if (u.guard) dl->AddRect(ImVec2(p.x - h - 2, p.y - h * 0.9f - 2), ImVec2(p.x + h + 2, p.y + h * 0.7f + 2),
+                             IM_COL32(255, 255, 255, 255), size * 0.15f, 0, 2);
+    const int lum = (pc.r * 299 + pc.g * 587 + pc.b * 114) / 1000;
+    const ImU32 ink = lum > 140 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+    char top[32], bottom[32];
+    std::snprintf(top, sizeof top, "%.4s", u.unit.c_str());
+    std::snprintf(bottom, sizeof bottom, "A%d%s%s", u.armor, u.tokens ? ("-" + std::to_string(u.tokens)).c_str() : "",
+                  u.guard ? "G" : "");
+    const float fs = std::min(font, size * 0.42f);
+    dl->AddText(nullptr, fs, ImVec2(p.x - h * 0.9f, p.y - h * 0.85f), ink, top);
+    dl->AddText(nullptr, fs, ImVec2(p.x - h * 0.9f, p.y - h * 0.85f + fs), ink, bottom);
+    app.ui.label(c.name + " " + u.label);
+  }
+  if (hovered >= 0) {
+    const CellView& c = v.cells[static_cast<std::size_t>(hovered)];
+    std::string tip = c.name;
+    for (const UnitView& u : v.units)
+      if (u.cell == hovered) tip += ": " + v.players[static_cast<std::size_t>(u.owner)].id + " " + u.label;
+    for (const auto& t : app.interaction.targets())
+      if (t.cell == hovered) tip += "\n" + t.text;
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+  if (clicked && hovered >= 0 && app.playing()) app.interaction.click(*pos, hovered);
+
+  // The action bar: the proposal with its combat preview, then one click / key each.
+  if (app.replaying()) {
+    ImGui::TextDisabled("Replay of game %lld: use the History scrubber. Close the replay to play.",
+                        static_cast<long long>(app.replay->game));
+  } else if (!app.playing()) {
+    ImGui::TextWrapped("Demo: the position seen in the demo frame. Game > New game (Ctrl+N) to play on this board.");
+  } else if (!app.interaction.proposed().empty()) {
+    const auto& props = app.interaction.proposed();
+    for (int i = 0; i < static_cast<int>(props.size()); ++i) {
+      const TargetView& t = props[static_cast<std::size_t>(i)];
+      std::string line = t.text;
+      if (t.combat)
+        line += "   [attack " + std::to_string(t.combat->attack) + " vs armor " + std::to_string(t.combat->armor) +
+                (t.combat->success ? ": SUCCESS]" : ": FAILS]");
+      if (ImGui::RadioButton(line.c_str(), app.interaction.choice() == i)) app.interaction.choose(i);
+      app.ui.label("proposal: " + line);
+    }
+    if (ImGui::Button("Confirm (Enter)")) if (auto a = app.interaction.confirm()) app.commit(*a);
+    ImGui::SameLine();
+    if (ImGui::Button("Reject (Esc)")) app.interaction.reject();
+  } else if (app.interaction.selected() >= 0) {
+    const int s = app.interaction.selected();
+    ImGui::Text("%s selected: %zu legal actions. Click a highlighted cell, or:", v.cells[static_cast<std::size_t>(s)].name.c_str(),
+                app.interaction.targets().size());
+    bool can_guard = false, can_reroll = false;
+    for (const auto& t : app.interaction.targets()) {
+      can_guard |= t.action.type == ActionType::Guard;
+      can_reroll |= t.action.type == ActionType::Reroll;
+    }
+    ImGui::BeginDisabled(!can_guard);
+    if (ImGui::Button("Guard")) app.interaction.propose(*pos, {ActionType::Guard, static_cast<std::int16_t>(s), kNoCell, 0});
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!can_reroll);
+    ImGui::TextUnformatted("Reroll, rolled:");
+    for (int f = 1; f <= 6; ++f) {
+      ImGui::SameLine();
+      ImGui::PushID(f);
+      if (ImGui::SmallButton(std::to_string(f).c_str()))
+        app.interaction.propose(*pos, {ActionType::Reroll, static_cast<std::int16_t>(s), kNoCell, static_cast<std::uint8_t>(f)});
+      ImGui::PopID();
+    }
+    ImGui::EndDisabled();
+  } else {
+    ImGui::TextDisabled("Click one of %s's units to see its moves and attacks.", v.turn_text.c_str());
+  }
+  if (!app.status.empty()) ImGui::TextWrapped("%s", app.status.c_str());
+  ImGui::End();
+}
+
+}  // namespace hexdice::gui

@@ -1,0 +1,34 @@
+// The event log in human notation ("12. red: Knight f2-g4 x Archer (2 vs 0: defeated)").
+#include <imgui.h>
+
+#include "companion/gui/app.h"
+
+namespace hexdice::gui {
+
+void panel_log(App& app) {
+  bool* open = app.toggles.open("Event log");
+  if (!*open) return;
+  ImGui::SetNextWindowPos(ImVec2(636, 128), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(366, 250), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Event log", open)) { ImGui::End(); return; }
+  app.ui.window("Event log");
+  const GameRecord* rec = app.replaying() ? &app.replay->record : app.playing() ? &app.game->record() : nullptr;
+  if (!rec) {
+    ImGui::TextDisabled("No game: the log shows the game being played or replayed.");
+  } else {
+    const auto lines = event_log(*rec);
+    if (lines.empty()) ImGui::TextDisabled("No actions yet.");
+    for (const auto& l : lines) {
+      const bool future = app.replaying() && !l.takeback && !l.annotation && l.ply > app.replay->ply;
+      if (l.takeback) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", l.text.c_str());
+      else if (l.annotation) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1, 1), "%s", l.text.c_str());
+      else if (future) ImGui::TextDisabled("%s", l.text.c_str());
+      else ImGui::TextUnformatted(l.text.c_str());
+    }
+    if (!lines.empty()) app.ui.label(lines.back().text);
+    if (app.playing() && ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
+  }
+  ImGui::End();
+}
+
+}  // namespace hexdice::gui
