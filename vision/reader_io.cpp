@@ -77,6 +77,11 @@ Result<SceneTruth> scene_truth_from_json(const nlohmann::json& j) {
     if (!list) return t;
     std::map<Hex, std::vector<TruthCell>> by_cell;
     for (const auto& d : *list) {
+      // Rendered-scene labels: no cell without a sheet; dice out of view or under the
+      // hand cannot be read and are not truth.
+      if (!d.contains("q") || d["q"].is_null() || !d.contains("r") || d["r"].is_null()) continue;
+      if (d.contains("in_view") && d["in_view"].is_boolean() && !d["in_view"].get<bool>()) continue;
+      if (d.contains("occluded") && d["occluded"].is_boolean() && d["occluded"].get<bool>()) continue;
       TruthCell c;
       c.hex = {d.at("q").get<int>(), d.at("r").get<int>()};
       c.color = d.contains("color") ? d["color"].get<std::string>() : "";

@@ -51,6 +51,8 @@ struct BadInput {
   const char* needle;
 };
 
+void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
+
 class CliBadInput : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(CliBadInput, OneClearLineAndNonZeroExit) {
