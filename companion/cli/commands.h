@@ -17,5 +17,6 @@ struct Registry {
 void register_rules_commands(CLI::App& app, Registry& reg);  // moves, apply
 void register_record_commands(CLI::App& app, Registry& reg);  // history, record export|import|sample
 void register_board_commands(CLI::App& app, Registry& reg);  // board
+void register_referee_commands(CLI::App& app, Registry& reg);  // referee
 
 }  // namespace hexdice::cli
