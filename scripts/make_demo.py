@@ -25,7 +25,7 @@ START = {
     "players": [{"id": "red", "corner": "N"}, {"id": "blue", "corner": "S"}],
     "to_move": "red",
     "units": [
-        {"q": 0, "r": 1, "owner": "red", "face": 3},
+        {"q": 0, "r": 2, "owner": "red", "face": 1},
         {"q": 0, "r": -2, "owner": "red", "face": 5},
         {"q": 1, "r": -4, "owner": "red", "face": 1},
         {"q": 0, "r": -1, "owner": "blue", "face": 1},
@@ -41,7 +41,7 @@ SCRIPT = [
     ("seen", {"type": "reroll", "unit": [1, -3], "face": 4}),
     ("seen", {"type": "guard", "unit": [-2, 3]}),
     ("misread", None),
-    ("seen", {"type": "move", "unit": [0, 1], "to": [0, 4]}),
+    ("seen", {"type": "move", "unit": [0, 2], "to": [0, 4]}),
 ]
 
 

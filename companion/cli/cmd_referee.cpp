@@ -91,9 +91,6 @@ int run_referee(const RefereeArgs& a) {
   r.on_log(print);
   r.start();
 
-  if (!a.no_stdin && a.commands.empty() && !::isatty(0)) {
-    // Typed commands from a pipe; an interactive terminal works the same way with --stdin-less runs.
-  }
   if (!a.no_stdin && a.commands.empty()) {
     std::thread([&r] {
       std::string line;

@@ -227,7 +227,7 @@ void Referee::evaluate(const SeenBoard& seen, int frame, double t_ms) {
     return;
   }
   std::string changes;
-  for (const CellDiff& d : r.changes) changes += (changes.empty() ? "" : ", ") + pos.board().name(d.hex) + " " + d.what;
+  for (const CellDiff& d : r.changes) changes += (changes.empty() ? "" : ", ") + d.what;
   if (!motion_since_commit_) {
     // Nothing moved over the sheet since the last commit: the dice cannot have changed.
     std::vector<Candidate> props;
@@ -337,7 +337,7 @@ Result<std::string> Referee::run_command(const std::string& line) {
     // What the table must do now.
     const Position& after = game_->record().current();
     std::vector<std::string> todo;
-    for (const CellDiff& d : diff(before, visible(after))) todo.push_back(board.name(d.hex) + ": " + d.what);
+    for (const CellDiff& d : diff(before, visible(after))) todo.push_back(d.what);
     for (int i = 0; i < board.size(); ++i) {
       const Piece& b = before.at(i);
       const Piece& a = after.at(i);

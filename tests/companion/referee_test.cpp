@@ -12,6 +12,8 @@
 #include <random>
 #include <thread>
 
+#include <opencv2/imgproc.hpp>
+
 #include "companion/record/record_db.h"
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
