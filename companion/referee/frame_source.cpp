@@ -4,6 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -108,6 +111,33 @@ class CaptureSource : public FrameSource {
   int n_ = 0;
 };
 
+// OpenCV's video back ends (FFmpeg, GStreamer) write their own warnings on stderr when a
+// file is not a video; the referee reports one line of its own instead.
+class QuietStderr {
+ public:
+  QuietStderr() {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, 2);
+      ::close(null);
+    }
+  }
+  ~QuietStderr() {
+    std::fflush(stderr);
+    if (saved_ >= 0) {
+      ::dup2(saved_, 2);
+      ::close(saved_);
+    }
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<FrameSource>> open_observations(const std::string& dir) {
@@ -128,6 +158,7 @@ Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
   }
   const bool is_index = spec.size() <= 3 && spec.find_first_not_of("0123456789") == std::string::npos;
   auto cap = std::make_unique<cv::VideoCapture>();
+  QuietStderr quiet;
   if (is_index) {
     const int idx = std::stoi(spec);
     if (!cap->open(idx, cv::CAP_V4L2) && !cap->open(idx)) return Error{"no camera at index " + spec};

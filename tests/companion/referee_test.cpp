@@ -331,7 +331,7 @@ void write_sequence(const fs::path& dir, const Position& start, const std::vecto
     Observation h = observation_of(p);
     h.motion = true;
     for (int i = 0; i < 2; ++i) put(h);
-    for (int i = 0; i < 3; ++i) put(observation_of(p));
+    for (int i = 0; i < 5; ++i) put(observation_of(p));  // 250 ms at 20 fps: stable
   }
 }
 
@@ -384,10 +384,18 @@ TEST(RefereeCli, KilledAtAnyMomentResumesLosingNothing) {
     FILE* f = std::freopen(out.c_str(), "w", stdout);
     (void)f;
     ::execl(bin.c_str(), bin.c_str(), "referee", "--observations", (dir / "obs").c_str(), "--db", db.c_str(),
-            "--start", start_file.c_str(), "--fps", "40", "--no-stdin", static_cast<char*>(nullptr));
+            "--start", start_file.c_str(), "--fps", "20", "--no-stdin", static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  // Kill it as soon as it has printed two commits (the machine may be slow to start it).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    const std::string so_far = hexdice::testing::slurp(out);
+    std::size_t n = 0;
+    for (std::size_t at = so_far.find("committed"); at != std::string::npos; at = so_far.find("committed", at + 1)) ++n;
+    if (n >= 2 || std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   ::kill(pid, SIGKILL);
   int status = 0;
   ::waitpid(pid, &status, 0);
