@@ -1,0 +1,77 @@
+#include "core/solo/play.h"
+
+#include <algorithm>
+
+namespace hexdice::solo {
+
+namespace {
+
+std::string army_text(const Position& pos, int side, const SoloGame* g) {
+  std::string s;
+  for (int c = 0; c < pos.board().size(); ++c) {
+    const Piece& p = pos.at(c);
+    if (p.empty() || p.owner != side) continue;
+    s += (s.empty() ? "" : ", ") + std::string(unit_stats(p.face).name) + " " + pos.board().name(c);
+    if (g && !g->tag_at(c).empty()) s += " [" + g->tag_at(c) + "]";
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::uint64_t seed,
+                          const ai::SearchLimits& limits, int max_rounds, SoloGame* final_game,
+                          const std::vector<int>& rolls) {
+  for (int r : rolls)
+    if (r < 1 || r > 6) return Error{"an activation roll must be 1-6, got " + std::to_string(r)};
+  std::size_t next_roll = 0;
+  auto player = ai::make_engine(engine, limits);
+  if (!player || engine == "scenario-enemy")
+    return Error{"unknown auto-player \"" + engine + "\" (random, greedy, hint)"};
+  ai::Rng rng(seed);
+  auto started = SoloGame::start(sc, auto_setup(sc, rng));
+  if (!started) return Error{"scenario \"" + sc.name + "\": " + started.error()};
+  SoloGame g = std::move(started).value();
+  SoloRun run;
+  const Position& pos = g.position();
+  run.log.push_back("Scenario: " + sc.name + " (difficulty " + std::to_string(sc.difficulty) + ", radius " +
+                    std::to_string(sc.radius) + ", seed " + std::to_string(seed) + ")");
+  for (const auto& r : sc.special_rules) run.log.push_back("Special rule: " + r);
+  run.log.push_back("Heroes (" + pos.player(g.hero()).id + ", played by " + engine + "): " + army_text(pos, g.hero(), &g));
+  run.log.push_back("Enemy (" + pos.player(g.enemy()).id + "): " + army_text(pos, g.enemy(), &g));
+  while (!g.over() && g.round() <= max_rounds) {
+    const std::string rnd = "Round " + std::to_string(g.round()) + " ";
+    if (g.heroes_turn()) {
+      std::string why;
+      const std::vector<Action> allowed = g.hero_actions();
+      std::optional<Action> a = player->choose(pos, rng, &why, &allowed);
+      HEXDICE_CHECK(a.has_value());
+      if (a->type == ActionType::Reroll && a->face == 0) a->face = static_cast<std::uint8_t>(rng.d6());
+      const Position before = pos;
+      auto out = g.hero_action(*a);
+      if (!out) return Error{"the auto-player's action was refused: " + out.error()};
+      ++run.actions;
+      run.log.push_back(rnd + "heroes: " + describe(before, *a, &*out) + (engine == "hint" ? "  (" + why + ")" : ""));
+    } else {
+      const int roll = next_roll < rolls.size() ? rolls[next_roll++] : rng.d6();
+      for (const EnemyStep& st : g.enemy_turn(roll)) {
+        run.log.push_back(rnd + "enemy: " + st.explanation + (st.action ? " => " + st.text : ""));
+        if (st.action) ++run.actions;
+      }
+    }
+  }
+  if (!g.over()) {
+    run.result = 0;
+    run.result_text = "stopped after " + std::to_string(max_rounds) + " rounds: draw";
+  } else {
+    run.result = g.result();
+    run.result_text = g.result_text();
+  }
+  run.rounds = g.round();
+  run.log.push_back("Result: " + run.result_text + " (round " + std::to_string(std::min(g.round(), max_rounds)) + ", " +
+                    std::to_string(run.actions) + " actions)");
+  if (final_game) *final_game = std::move(g);
+  return run;
+}
+
+}  // namespace hexdice::solo
