@@ -460,3 +460,33 @@ TEST(Motion, HandSizedChangeMovesNoiseDoesNot) {
 
 }  // namespace
 }  // namespace hexdice::referee
+
+namespace hexdice::referee {
+namespace {
+
+// The bundled demo (scripts/make_demo.py): exactly its five actions, the misread alerted.
+TEST(RefereeCli, DemoGameLogsExactlyItsActions) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  const auto dir = temp_dir("demo");
+  const std::string db = (dir / "d.db").string();
+  const auto r = run_hexdice("referee --observations " + demo + "/observations --commands " + demo +
+                             "/commands.txt --start " + demo + "/start.json --db " + db + " --fps 0 --no-stdin");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("ALERT: misread"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("put a -1 token on f4"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("red won (base_capture)"), std::string::npos) << r.out;
+  const auto h = run_hexdice("history --db " + db + " 1 --json");
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  std::vector<std::string> types;
+  std::istringstream in(h.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    const Json j = Json::parse(line, nullptr, false);
+    if (j.is_object() && j.contains("action")) types.push_back(j["action"]["type"].get<std::string>());
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"move", "move", "reroll", "guard", "move"})) << h.out;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hexdice::referee
