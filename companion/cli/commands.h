@@ -17,6 +17,7 @@ struct Registry {
 void register_rules_commands(CLI::App& app, Registry& reg);  // moves, apply
 void register_record_commands(CLI::App& app, Registry& reg);  // history, record export|import|sample
 void register_board_commands(CLI::App& app, Registry& reg);  // board
+void register_referee_commands(CLI::App& app, Registry& reg);  // referee
 void register_engine_commands(CLI::App& app, Registry& reg);  // hint, selfplay, solo
 void register_reader_commands(CLI::App& app, Registry& reg);  // read, dice, eval, synth
 

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   hexdice::cli::register_rules_commands(app, reg);
   hexdice::cli::register_record_commands(app, reg);
   hexdice::cli::register_board_commands(app, reg);
+  hexdice::cli::register_referee_commands(app, reg);
   hexdice::cli::register_engine_commands(app, reg);
   hexdice::cli::register_reader_commands(app, reg);
   try {

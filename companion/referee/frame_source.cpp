@@ -1,0 +1,198 @@
+#include "companion/referee/frame_source.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+namespace hexdice::referee {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::vector<fs::path> files_with(const fs::path& dir, const std::vector<std::string>& exts) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string ext = lower(e.path().extension().string());
+    if (std::find(exts.begin(), exts.end(), ext) != exts.end()) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
+  return out;
+}
+
+class ImageDirSource : public FrameSource {
+ public:
+  explicit ImageDirSource(std::vector<fs::path> files) : files_(std::move(files)) {}
+  bool next(Frame& f) override {
+    if (i_ >= files_.size()) return false;
+    f = Frame{};
+    f.index = static_cast<int>(i_);
+    f.name = files_[i_].filename().string();
+    f.image = cv::imread(files_[i_].string(), cv::IMREAD_COLOR);
+    if (f.image.empty()) {
+      error_ = "cannot read image " + files_[i_].string();
+      return false;
+    }
+    ++i_;
+    return true;
+  }
+
+ private:
+  std::vector<fs::path> files_;
+  std::size_t i_ = 0;
+};
+
+class ObservationDirSource : public FrameSource {
+ public:
+  explicit ObservationDirSource(std::vector<fs::path> files) : files_(std::move(files)) {}
+  bool next(Frame& f) override {
+    if (i_ >= files_.size()) return false;
+    f = Frame{};
+    f.index = static_cast<int>(i_);
+    f.name = files_[i_].filename().string();
+    std::ifstream in(files_[i_]);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const Json j = Json::parse(ss.str(), nullptr, false);
+    if (!in || j.is_discarded()) {
+      error_ = files_[i_].string() + ": not valid JSON";
+      return false;
+    }
+    auto o = observation_from_json(j);
+    if (!o) {
+      error_ = files_[i_].string() + ": " + o.error();
+      return false;
+    }
+    f.obs = std::move(*o);
+    ++i_;
+    return true;
+  }
+
+ private:
+  std::vector<fs::path> files_;
+  std::size_t i_ = 0;
+};
+
+class CaptureSource : public FrameSource {
+ public:
+  CaptureSource(std::unique_ptr<cv::VideoCapture> cap, bool live, cv::Mat first)
+      : cap_(std::move(cap)), live_(live), first_(std::move(first)) {}
+  bool next(Frame& f) override {
+    f = Frame{};
+    f.index = n_;
+    if (!first_.empty()) {
+      f.image = std::move(first_);
+      first_.release();
+    } else if (!cap_->read(f.image) || f.image.empty()) {
+      return false;
+    }
+    ++n_;
+    return true;
+  }
+  bool live() const override { return live_; }
+
+ private:
+  std::unique_ptr<cv::VideoCapture> cap_;
+  bool live_;
+  cv::Mat first_;
+  int n_ = 0;
+};
+
+// OpenCV's video back ends (FFmpeg, GStreamer) write their own warnings on stderr when a
+// file is not a video; the referee reports one line of its own instead.
+class QuietStderr {
+ public:
+  QuietStderr() {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, 2);
+      ::close(null);
+    }
+  }
+  ~QuietStderr() {
+    std::fflush(stderr);
+    if (saved_ >= 0) {
+      ::dup2(saved_, 2);
+      ::close(saved_);
+    }
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<FrameSource>> open_observations(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Error{"observations: " + dir + " is not a directory"};
+  auto files = files_with(dir, {".json"});
+  if (files.empty()) return Error{"observations: no *.json files in " + dir};
+  return std::unique_ptr<FrameSource>(new ObservationDirSource(std::move(files)));
+}
+
+Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
+  if (spec.empty()) return Error{"--source is empty"};
+  std::error_code ec;
+  if (fs::is_directory(spec, ec)) {
+    auto files = files_with(spec, {".png", ".jpg", ".jpeg", ".bmp"});
+    if (files.empty()) return Error{"source " + spec + ": no images (png/jpg) in this directory"};
+    return std::unique_ptr<FrameSource>(new ImageDirSource(std::move(files)));
+  }
+  const bool is_index = spec.size() <= 3 && spec.find_first_not_of("0123456789") == std::string::npos;
+  auto cap = std::make_unique<cv::VideoCapture>();
+  QuietStderr quiet;
+  if (is_index) {
+    const int idx = std::stoi(spec);
+    if (!cap->open(idx, cv::CAP_V4L2) && !cap->open(idx)) return Error{"no camera at index " + spec};
+    cap->set(cv::CAP_PROP_FRAME_WIDTH, 1280);
+    cap->set(cv::CAP_PROP_FRAME_HEIGHT, 720);
+    cap->set(cv::CAP_PROP_FPS, 30);
+  } else {
+    if (!fs::exists(spec, ec)) return Error{"source " + spec + ": no such file, directory or camera index"};
+    if (!cap->open(spec)) return Error{"source " + spec + ": cannot open as a video"};
+  }
+  cv::Mat first;
+  if (!cap->read(first) || first.empty())
+    return Error{is_index ? "camera " + spec + " gives no frames" : "source " + spec + ": no readable video frames"};
+  return std::unique_ptr<FrameSource>(new CaptureSource(std::move(cap), is_index, std::move(first)));
+}
+
+cv::Mat motion_thumb(const cv::Mat& bgr, const MotionParams& p) {
+  if (bgr.empty()) return {};
+  cv::Mat small, grey;
+  const double s = static_cast<double>(p.work_width) / bgr.cols;
+  cv::resize(bgr, small, cv::Size(p.work_width, std::max(1, static_cast<int>(bgr.rows * s + 0.5))), 0, 0,
+             cv::INTER_AREA);
+  if (small.channels() == 3) cv::cvtColor(small, grey, cv::COLOR_BGR2GRAY);
+  else grey = small;
+  cv::GaussianBlur(grey, grey, cv::Size(5, 5), 0);
+  return grey;
+}
+
+double motion_fraction(const cv::Mat& prev, const cv::Mat& cur, const MotionParams& p) {
+  if (prev.empty() || cur.empty() || prev.size() != cur.size()) return 0;
+  cv::Mat d;
+  cv::absdiff(prev, cur, d);
+  const int changed = cv::countNonZero(d > p.pixel_threshold);
+  return static_cast<double>(changed) / static_cast<double>(d.total());
+}
+
+}  // namespace hexdice::referee

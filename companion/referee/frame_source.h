@@ -1,0 +1,63 @@
+// Frame sources for the referee and the motion measure that tells it a hand is over the sheet.
+//
+//   open_source("0")          camera by index (1280x720 requested at 30 fps)
+//   open_source("game.mp4")   a video file, frame by frame, ends at its end
+//   open_source("frames/")    an image directory (png/jpg) in file-name order
+//   open_observations("obs/") observation JSON files (*.json) in file-name order: the
+//                             recognition-free source that makes the loop testable
+//
+// A bad source gives one clear message (no camera at that index, unreadable video,
+// empty directory, a malformed observation file names the file).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "companion/referee/referee.h"
+
+namespace hexdice::referee {
+
+struct Frame {
+  int index = 0;
+  cv::Mat image;                       // empty for observation sources
+  std::optional<Observation> obs;      // set by observation sources
+  std::string name;                    // file name, when from a directory
+};
+
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  // False at the end of the source (or when a live camera stops delivering).
+  virtual bool next(Frame& f) = 0;
+  virtual bool live() const { return false; }
+  // Set when next() stopped because of an error (e.g. a malformed observation file).
+  const std::string& error() const { return error_; }
+
+ protected:
+  std::string error_;
+};
+
+Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec);
+Result<std::unique_ptr<FrameSource>> open_observations(const std::string& dir);
+
+// ---- Motion over the sheet: frame differencing -------------------------------------------
+// Defaults: frames shrunk to 160 px wide and blurred (5x5), a pixel "moved" when its grey
+// level changed by more than 18 of 255, and the frame "moves" when more than 0.4% of the
+// pixels did (a hand or sleeve covers far more; sensor noise and compression far less).
+struct MotionParams {
+  int work_width = 160;
+  int pixel_threshold = 18;
+  double min_fraction = 0.004;
+};
+
+// Small grey version of a frame, the input of motion_fraction.
+cv::Mat motion_thumb(const cv::Mat& bgr, const MotionParams& p = {});
+// Fraction of pixels that changed between two thumbs (0 when either is empty).
+double motion_fraction(const cv::Mat& prev_thumb, const cv::Mat& thumb, const MotionParams& p = {});
+
+}  // namespace hexdice::referee

@@ -1,0 +1,481 @@
+#include "companion/referee/referee.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace hexdice::referee {
+
+namespace {
+
+std::string seen_key(const SeenBoard& b) {
+  std::vector<std::string> parts;
+  parts.reserve(b.units.size());
+  for (const SeenUnit& u : b.units)
+    parts.push_back(std::to_string(u.hex.q) + "," + std::to_string(u.hex.r) + ":" + std::to_string(u.owner) + "/" +
+                    std::to_string(u.face) + (u.guard ? "g" : ""));
+  std::sort(parts.begin(), parts.end());
+  std::string k;
+  for (const auto& p : parts) k += p + ";";
+  return k;
+}
+
+std::vector<std::string> split_words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> w;
+  std::string s;
+  while (in >> s) w.push_back(s);
+  return w;
+}
+
+std::string result_text(const GameResult& r) {
+  if (!r.finished()) return "";
+  if (r.reason == ResultReason::DrawAgreed) return "draw (agreed)";
+  return r.winner + " won (" + std::string(reason_name(r.reason)) + ")";
+}
+
+}  // namespace
+
+std::optional<Hex> cell_from_name(const Board& board, const std::string& name) { return board.parse_name(name); }
+
+Result<Observation> observation_from_json(const Json& j) {
+  if (!j.is_object()) return Error{"observation: expected a JSON object"};
+  Observation o;
+  if (!j.contains("board_found") || !j["board_found"].is_boolean())
+    return Error{"observation: \"board_found\" (true/false) is missing"};
+  o.board_found = j["board_found"].get<bool>();
+  if (j.contains("motion")) {
+    if (!j["motion"].is_boolean()) return Error{"observation: \"motion\" must be true or false"};
+    o.motion = j["motion"].get<bool>();
+  }
+  if (!j.contains("cells")) return o;
+  if (!j["cells"].is_array()) return Error{"observation: \"cells\" must be an array"};
+  for (const Json& c : j["cells"]) {
+    if (!c.is_object() || !c.contains("q") || !c.contains("r") || !c["q"].is_number_integer() ||
+        !c["r"].is_number_integer() || !c.contains("color") || !c["color"].is_string() || !c.contains("face") ||
+        !c["face"].is_number_integer())
+      return Error{"observation: every cell needs integer q, r, face and a string color"};
+    ObservedCell cell;
+    cell.hex = Hex{c["q"].get<int>(), c["r"].get<int>()};
+    cell.color = c["color"].get<std::string>();
+    cell.face = c["face"].get<int>();
+    if (c.contains("guard") && c["guard"].is_boolean()) cell.guard = c["guard"].get<bool>();
+    if (c.contains("confidence") && c["confidence"].is_number()) cell.confidence = c["confidence"].get<double>();
+    o.cells.push_back(std::move(cell));
+  }
+  return o;
+}
+
+Json to_json(const Observation& o) {
+  Json cells = Json::array();
+  for (const ObservedCell& c : o.cells)
+    cells.push_back({{"q", c.hex.q}, {"r", c.hex.r}, {"color", c.color}, {"face", c.face}, {"guard", c.guard},
+                     {"confidence", c.confidence}});
+  Json j{{"board_found", o.board_found}, {"cells", cells}};
+  if (o.motion) j["motion"] = true;
+  return j;
+}
+
+Observation observation_of(const Position& pos) {
+  Observation o;
+  o.board_found = true;
+  for (int i = 0; i < pos.board().size(); ++i) {
+    const Piece& p = pos.at(i);
+    if (p.empty()) continue;
+    o.cells.push_back(ObservedCell{pos.board().hex(i), pos.player(p.owner).id, p.face, p.guard, 1.0});
+  }
+  return o;
+}
+
+SeenBoard to_seen(const Observation& o, const Position& pos) {
+  SeenBoard b;
+  b.units.reserve(o.cells.size());
+  for (const ObservedCell& c : o.cells)
+    b.units.push_back(SeenUnit{c.hex, pos.player_index(c.color), c.face, c.guard, c.confidence});
+  return b;
+}
+
+// ---- Referee -----------------------------------------------------------------------------
+
+Result<std::unique_ptr<Referee>> Referee::open(const std::string& db_path, const std::optional<Position>& start,
+                                               RefereeParams params) {
+  auto db = record::RecordDb::open(db_path);
+  if (!db) return Error{db.error()};
+  std::unique_ptr<Referee> r(new Referee());
+  r->params_ = params;
+  r->db_ = std::move(*db);
+  auto resumed = record::RecordedGame::resume_unfinished(*r->db_);
+  if (!resumed) return Error{resumed.error()};
+  if (resumed->has_value()) {
+    r->game_.emplace(std::move(**resumed));
+    r->resumed_ = true;
+  } else {
+    if (!start) return Error{"no unfinished game in " + db_path + " to resume, and no --start position given"};
+    auto rec = GameRecord::from_position(*start);
+    if (!rec) return Error{rec.error()};
+    rec->set_start_time(record::utc_now());
+    auto g = record::RecordedGame::create(*r->db_, *rec);
+    if (!g) return Error{g.error()};
+    r->game_.emplace(std::move(*g));
+  }
+  {
+    std::lock_guard lk(r->mu_);
+    r->refresh_locked();
+  }
+  r->say(-1, false,
+         (r->resumed_ ? "resumed game " : "new game ") + std::to_string(r->game_->id()) + " at ply " +
+             std::to_string(r->game_->record().ply()) + "; " +
+             r->game_->record().current().player(r->game_->record().current().to_move()).id + " to move");
+  return r;
+}
+
+Referee::~Referee() { stop(); }
+
+void Referee::refresh_locked() {
+  const GameRecord& rec = game_->record();
+  view_.game_id = game_->id();
+  view_.position = rec.current();
+  view_.ply = rec.ply();
+  view_.finished = rec.finished();
+  view_.result = result_text(rec.header().result);
+}
+
+void Referee::say(int frame, bool alert, std::string text) {
+  LogLine l{frame, alert, std::move(text)};
+  {
+    std::lock_guard lk(mu_);
+    view_.log.push_back(l);
+    if (alert) view_.alert = l.text;
+  }
+  if (on_log_) on_log_(l);
+}
+
+Observation Referee::corrected(const Observation& obs) const {
+  if (overrides_.empty()) return obs;
+  const Board& board = game_->record().current().board();
+  Observation o = obs;
+  o.cells.erase(std::remove_if(o.cells.begin(), o.cells.end(),
+                               [&](const ObservedCell& c) { return overrides_.count(board.index(c.hex)) > 0; }),
+                o.cells.end());
+  for (const auto& [idx, cell] : overrides_)
+    if (cell) o.cells.push_back(*cell);
+  return o;
+}
+
+void Referee::process(const Observation& raw, double t_ms, int frame) {
+  frame_ = frame;
+  const Observation obs = corrected(raw);
+  const bool motion = obs.motion || !obs.board_found;
+  if (motion) {
+    motion_since_commit_ = true;
+    still_since_ms_.reset();
+    cand_key_.clear();
+    cand_frames_ = 0;
+    std::lock_guard lk(mu_);
+    view_.frame = frame;
+    view_.motion = true;
+    view_.stable = false;
+    view_.board_found = obs.board_found;
+    return;
+  }
+  if (!still_since_ms_) still_since_ms_ = t_ms;
+  const Position& pos = game_->record().current();
+  SeenBoard seen = to_seen(obs, pos);
+  const std::string key = seen_key(seen);
+  if (key != cand_key_) {
+    cand_key_ = key;
+    cand_since_ms_ = t_ms;
+    cand_frames_ = 1;
+  } else {
+    ++cand_frames_;
+  }
+  const bool stable = cand_frames_ >= params_.stable_frames && t_ms - cand_since_ms_ >= params_.stable_ms - 1e-9;
+  {
+    std::lock_guard lk(mu_);
+    view_.frame = frame;
+    view_.motion = false;
+    view_.stable = stable;
+    view_.board_found = true;
+  }
+  if (!stable || key == acted_key_) return;
+  acted_key_ = key;
+  last_seen_ = seen;
+  evaluate(seen, frame, t_ms);
+}
+
+void Referee::evaluate(const SeenBoard& seen, int frame, double t_ms) {
+  const Position& pos = game_->record().current();
+  SyncResult r = explain(pos, seen, params_.sync);
+  {
+    std::lock_guard lk(mu_);
+    view_.last_sync = r;
+    view_.proposals.clear();
+  }
+  if (r.kind == SyncKind::NoChange) {
+    bool had_alert;
+    {
+      std::lock_guard lk(mu_);
+      had_alert = !view_.alert.empty();
+      view_.alert.clear();
+    }
+    if (awaiting_table_) say(frame, false, "the table matches the game");
+    else if (had_alert) say(frame, false, "the table matches the game again");
+    awaiting_table_ = false;
+    return;
+  }
+  if (pos.game_over()) {
+    say(frame, true, r.message);
+    return;
+  }
+  std::string changes;
+  for (const CellDiff& d : r.changes) changes += (changes.empty() ? "" : ", ") + d.what;
+  if (!motion_since_commit_) {
+    // Nothing moved over the sheet since the last commit: the dice cannot have changed.
+    std::vector<Candidate> props;
+    if (r.kind == SyncKind::Explained && r.action) props.push_back(Candidate{*r.action, pos.to_move(), 0, r.message});
+    else props = r.nearest;
+    {
+      std::lock_guard lk(mu_);
+      view_.proposals = props;
+    }
+    if (awaiting_table_) {
+      say(frame, true, "the table does not match the game yet: " + changes);
+    } else {
+      say(frame, true,
+          "misread: " + changes + " with no hand seen since the last action; not committed" +
+              (props.empty() ? std::string() : " (confirm to accept: " + props.front().text + ")"));
+    }
+    return;
+  }
+  if (r.kind == SyncKind::Explained && r.action) {
+    commit(*r.action, frame, t_ms, "seen");
+    return;
+  }
+  {
+    std::lock_guard lk(mu_);
+    view_.proposals = r.nearest;
+  }
+  say(frame, true, r.message);
+}
+
+Status Referee::commit(const Action& a, int frame, double t_ms, const std::string& how) {
+  const Position before = game_->record().current();
+  auto out = game_->act(a);
+  if (!out) {
+    say(frame, true, "not committed: " + out.error());
+    return Error{out.error()};
+  }
+  const int ply = game_->record().ply();
+  std::string line = "ply " + std::to_string(ply) + " " + before.player(before.to_move()).id + ": " +
+                     describe(before, a, &*out) + " (" + how + ", committed)";
+  if (how == "seen" && still_since_ms_) {
+    const double lat = t_ms - *still_since_ms_;
+    std::lock_guard lk(mu_);
+    view_.commit_latency_ms.push_back(lat);
+  }
+  motion_since_commit_ = false;
+  {
+    std::lock_guard lk(mu_);
+    view_.alert.clear();
+    view_.proposals.clear();
+    refresh_locked();
+  }
+  say(frame, false, line);
+  const Position& after = game_->record().current();
+  if (after.game_over()) {
+    const GameResult res = game_->record().natural_result();
+    Status st = game_->finish(res, record::utc_now());
+    if (!st) say(frame, true, "could not record the result: " + st.error());
+    {
+      std::lock_guard lk(mu_);
+      refresh_locked();
+    }
+    say(frame, false, "game over: " + result_text(res));
+  }
+  return {};
+}
+
+Result<std::string> Referee::command(const std::string& line) { return run_command(line); }
+
+Result<std::string> Referee::run_command(const std::string& line) {
+  const auto w = split_words(line);
+  if (w.empty()) return std::string();
+  const std::string& verb = w[0];
+  const Position pos = game_->record().current();
+  const Board& board = pos.board();
+  auto cell = [&](const std::string& s) -> Result<int> {
+    auto h = cell_from_name(board, s);
+    if (!h) return Error{"\"" + s + "\" is not a cell of this map (e.g. f6)"};
+    return board.index(*h);
+  };
+  auto done = [&](std::string text) -> Result<std::string> {
+    say(frame_, false, text);
+    return text;
+  };
+  auto bad = [&](std::string text) -> Result<std::string> {
+    say(frame_, true, text);
+    return Error{text};
+  };
+
+  if (verb == "declare") {
+    if (w.size() < 3 || w.size() > 4) return bad("usage: declare FROM TO [move|ranged|special]");
+    if (pos.game_over()) return bad("the game is over");
+    auto from = cell(w[1]);
+    if (!from) return bad(from.error());
+    auto to = cell(w[2]);
+    if (!to) return bad(to.error());
+    std::vector<Action> legal = legal_actions(pos);
+    std::optional<Action> pick;
+    for (ActionType t : {ActionType::Move, ActionType::Ranged, ActionType::Special}) {
+      if (w.size() == 4 && action_name(t) != w[3]) continue;
+      for (const Action& a : legal)
+        if (a.type == t && a.unit == *from && a.target == *to && !pos.at(*to).empty() && !pick) pick = a;
+    }
+    if (!pick)
+      return bad("no legal attack of " + pos.player(pos.to_move()).id + " from " + w[1] + " on " + w[2]);
+    const Position before = pos;
+    if (Status st = commit(*pick, frame_, 0, "declared"); !st) return Error{st.error()};
+    // What the table must do now.
+    const Position& after = game_->record().current();
+    std::vector<std::string> todo;
+    for (const CellDiff& d : diff(before, visible(after))) todo.push_back(d.what);
+    for (int i = 0; i < board.size(); ++i) {
+      const Piece& b = before.at(i);
+      const Piece& a = after.at(i);
+      if (!a.empty() && a.tokens > (b.owner == a.owner ? b.tokens : 0))
+        todo.push_back("put a -" + std::to_string(a.tokens) + " token on " + board.name(i));
+    }
+    awaiting_table_ = true;
+    acted_key_.clear();
+    motion_since_commit_ = true;  // the table is expected to change by hand now
+    return done(todo.empty() ? "the table needs no change" : "the table must now: " + [&] {
+      std::string s;
+      for (const auto& t : todo) s += (s.empty() ? "" : "; ") + t;
+      return s;
+    }());
+  }
+  if (verb == "confirm") {
+    std::vector<Candidate> props;
+    {
+      std::lock_guard lk(mu_);
+      props = view_.proposals;
+    }
+    std::size_t n = 1;
+    if (w.size() == 2) n = static_cast<std::size_t>(std::max(0, std::atoi(w[1].c_str())));
+    if (props.empty()) return bad("nothing to confirm");
+    if (n < 1 || n > props.size()) return bad("confirm N: N must be 1.." + std::to_string(props.size()));
+    const Candidate c = props[n - 1];
+    if (c.player != pos.to_move()) return bad("cannot confirm an action of a player who is not to move: " + c.text);
+    if (Status st = commit(c.action, frame_, 0, "confirmed"); !st) return Error{st.error()};
+    acted_key_.clear();
+    awaiting_table_ = true;
+    return std::string("confirmed");
+  }
+  if (verb == "reject") {
+    {
+      std::lock_guard lk(mu_);
+      view_.proposals.clear();
+    }
+    return done("proposals rejected; the game stays at ply " + std::to_string(game_->record().ply()));
+  }
+  if (verb == "takeback") {
+    if (Status st = game_->takeback(); !st) return bad("takeback refused: " + st.error());
+    {
+      std::lock_guard lk(mu_);
+      refresh_locked();
+    }
+    awaiting_table_ = true;
+    acted_key_ = cand_key_;  // the stale view is not re-judged until the table changes
+    motion_since_commit_ = false;
+    return done("takeback: back to ply " + std::to_string(game_->record().ply()) + "; put the table back");
+  }
+  if (verb == "set") {
+    if (w.size() < 3) return bad("usage: set CELL COLOR FACE [guard] | set CELL empty");
+    auto c = cell(w[1]);
+    if (!c) return bad(c.error());
+    if (w[2] == "empty") {
+      overrides_[*c] = std::nullopt;
+    } else {
+      if (w.size() < 4) return bad("usage: set CELL COLOR FACE [guard]");
+      const int face = std::atoi(w[3].c_str());
+      if (!valid_face(face)) return bad("face must be 1..6, got \"" + w[3] + "\"");
+      overrides_[*c] = ObservedCell{board.hex(*c), w[2], face, w.size() > 4 && w[4] == "guard", 1.0};
+    }
+    acted_key_.clear();
+    return done("cell " + w[1] + " is now read as: " + line.substr(line.find(w[2])));
+  }
+  if (verb == "clear") {
+    if (w.size() != 2) return bad("usage: clear CELL");
+    auto c = cell(w[1]);
+    if (!c) return bad(c.error());
+    overrides_.erase(*c);
+    acted_key_.clear();
+    return done("cell " + w[1] + ": the camera's reading counts again");
+  }
+  if (verb == "note") {
+    const std::string text = line.substr(line.find("note") + 4);
+    if (Status st = game_->annotate(text.empty() ? text : text.substr(1)); !st) return bad(st.error());
+    return done("noted");
+  }
+  return bad("unknown command \"" + verb + "\" (declare, confirm, reject, takeback, set, clear, note)");
+}
+
+// ---- Threaded use ------------------------------------------------------------------------
+
+void Referee::start() {
+  if (worker_.joinable()) return;
+  stopping_ = false;
+  worker_ = std::thread([this] {
+    for (;;) {
+      Item item;
+      {
+        std::unique_lock lk(qmu_);
+        qcv_.wait(lk, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        item = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      qcv_.notify_all();
+      if (auto* f = std::get_if<FrameItem>(&item)) process(f->obs, f->t_ms, f->frame);
+      else (void)run_command(std::get<std::string>(item));
+    }
+  });
+}
+
+void Referee::post_frame(Observation obs, double t_ms, int frame) {
+  std::unique_lock lk(qmu_);
+  if (queue_.size() >= params_.max_queue) {
+    if (params_.drop_when_full) {
+      auto it = std::find_if(queue_.begin(), queue_.end(), [](const Item& i) { return i.index() == 0; });
+      if (it != queue_.end()) queue_.erase(it);
+    } else {
+      qcv_.wait(lk, [&] { return queue_.size() < params_.max_queue; });
+    }
+  }
+  queue_.push_back(FrameItem{std::move(obs), t_ms, frame});
+  lk.unlock();
+  qcv_.notify_all();
+}
+
+void Referee::post_command(std::string line) {
+  {
+    std::lock_guard lk(qmu_);
+    queue_.push_back(std::move(line));
+  }
+  qcv_.notify_all();
+}
+
+void Referee::stop() {
+  {
+    std::lock_guard lk(qmu_);
+    stopping_ = true;
+  }
+  qcv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+RefereeView Referee::view() const {
+  std::lock_guard lk(mu_);
+  return view_;
+}
+
+}  // namespace hexdice::referee

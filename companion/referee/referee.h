@@ -1,0 +1,172 @@
+// The live referee (issue 4): from what the camera sees to a checked, logged game.
+//
+//   frames (Observation + time) and typed commands
+//        -> one worker thread, in order (nothing the user talks to waits on it)
+//        -> stability: a view is acted on only when it has been the same, with no motion
+//           over the sheet (hand, sleeve, shadow, lost markers), for `stable_ms`
+//        -> sync (core/sync.h explain): one legal action of the player to move, or an alert
+//           naming the nearest legal explanations (never a silent guess)
+//        -> every accepted action committed to SQLite (record_db.h) before the next frame.
+//
+// Misreads: a change with no motion seen since the last commit is a misread (the dice
+// cannot change by themselves), not a reroll: alerted, never committed.
+// Actions that leave no trace (failed attacks) are declared with a typed command
+// ("declare f3 f5"); the referee computes the outcome, commits it and says what the
+// table must do, then checks that the table matches.
+//
+// Commands (one line each; the GUI posts the same text):
+//   declare FROM TO [move|ranged|special]   an attack from FROM on TO (cell names, e.g. f3 f5)
+//   confirm [N]      accept proposal N (default 1) of the last alert as the action
+//   reject           drop the proposals of the last alert
+//   takeback         undo the last action (logged as a takeback; a reroll cannot be taken back)
+//   set CELL COLOR FACE [guard] | set CELL empty   correct the camera's reading of a cell
+//   clear CELL       remove that correction (the camera's reading counts again)
+//   note TEXT        an annotation in the record
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "companion/record/record_db.h"
+#include "core/json_io.h"
+#include "core/sync.h"
+
+namespace hexdice::referee {
+
+// The observation JSON of interfaces.md, plus an optional "motion" flag (a frame source
+// that measured motion over the sheet, or a recorded sequence, sets it).
+struct ObservedCell {
+  Hex hex;
+  std::string color;
+  int face = 0;
+  bool guard = false;
+  double confidence = 1.0;
+};
+struct Observation {
+  bool board_found = false;
+  std::vector<ObservedCell> cells;
+  bool motion = false;
+};
+Result<Observation> observation_from_json(const Json& j);
+Json to_json(const Observation& o);
+// What the camera would see of a position (colour = the owner's id).
+Observation observation_of(const Position& pos);
+// Colour names -> player indices (a player's id is its colour name; unknown colours -> -1).
+SeenBoard to_seen(const Observation& o, const Position& pos);
+
+struct RefereeParams {
+  double stable_ms = 150;   // a view must hold, motion-free, this long before it is acted on
+  int stable_frames = 2;    // ... and for at least this many frames
+  std::size_t max_queue = 64;
+  bool drop_when_full = false;  // live camera: drop the oldest frame rather than block
+  SyncOptions sync;
+};
+
+struct LogLine {
+  int frame = -1;
+  bool alert = false;
+  std::string text;
+};
+
+// A read-only snapshot for the UI (copied under the lock).
+struct RefereeView {
+  std::int64_t game_id = 0;
+  Position position;          // the committed position
+  int ply = 0;
+  bool finished = false;
+  std::string result;         // "red won (base_capture)" once finished
+  int frame = -1;             // last frame processed
+  bool motion = false;        // motion over the sheet in the last frame
+  bool stable = false;        // the last frame's view has been stable long enough
+  bool board_found = false;
+  std::optional<SyncResult> last_sync;  // of the last stable view acted on
+  std::vector<Candidate> proposals;     // what `confirm N` would accept
+  std::string alert;          // the current alert, empty when the table matches
+  std::vector<LogLine> log;   // everything said so far
+  std::vector<double> commit_latency_ms;  // hand gone (first still frame) -> commit, per commit
+};
+
+class Referee {
+ public:
+  // Opens the database; resumes its most recent unfinished game, else starts one from
+  // `start` (an error when there is neither).
+  static Result<std::unique_ptr<Referee>> open(const std::string& db_path, const std::optional<Position>& start,
+                                               RefereeParams params = {});
+  ~Referee();
+  Referee(const Referee&) = delete;
+  Referee& operator=(const Referee&) = delete;
+
+  bool resumed() const { return resumed_; }
+
+  // Synchronous use (tests, the benchmark): process one frame / one command now.
+  void process(const Observation& obs, double t_ms, int frame);
+  Result<std::string> command(const std::string& line);
+
+  // Threaded use: start() the worker, post frames and commands (in order), stop() drains.
+  void start();
+  void post_frame(Observation obs, double t_ms, int frame);
+  void post_command(std::string line);
+  void stop();  // processes everything posted, then joins the worker
+
+  RefereeView view() const;
+  // Called (on the worker thread) for every log line, in order.
+  void on_log(std::function<void(const LogLine&)> f) { on_log_ = std::move(f); }
+
+ private:
+  Referee() = default;
+  void say(int frame, bool alert, std::string text);
+  void evaluate(const SeenBoard& seen, int frame, double t_ms);
+  Status commit(const Action& a, int frame, double t_ms, const std::string& how);
+  Observation corrected(const Observation& obs) const;
+  Result<std::string> run_command(const std::string& line);
+  void refresh_locked();
+
+  struct FrameItem {
+    Observation obs;
+    double t_ms;
+    int frame;
+  };
+  using Item = std::variant<FrameItem, std::string>;
+
+  RefereeParams params_;
+  std::unique_ptr<record::RecordDb> db_;
+  std::optional<record::RecordedGame> game_;
+  bool resumed_ = false;
+
+  // Stability state (worker only).
+  std::string cand_key_;
+  double cand_since_ms_ = 0;
+  int cand_frames_ = 0;
+  std::string acted_key_;          // the last stable view acted on
+  bool motion_since_commit_ = false;
+  bool awaiting_table_ = false;    // a command changed the game; the table must follow
+  std::optional<double> still_since_ms_;  // first motion-free frame after motion
+  int frame_ = -1;
+  SeenBoard last_seen_;
+  std::map<int, std::optional<ObservedCell>> overrides_;  // board cell -> corrected reading
+
+  mutable std::mutex mu_;
+  RefereeView view_;
+  std::function<void(const LogLine&)> on_log_;
+
+  std::mutex qmu_;
+  std::condition_variable qcv_;
+  std::deque<Item> queue_;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+// "f6" <-> Hex on the position's board (interfaces.md human cell names).
+std::optional<Hex> cell_from_name(const Board& board, const std::string& name);
+
+}  // namespace hexdice::referee
