@@ -16,6 +16,9 @@
 #include "companion/cli/commands.h"
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
+#include "vision/read.h"
+#include "vision/register.h"
+#include "vision/sheet.h"
 
 namespace hexdice::cli {
 
@@ -41,9 +44,6 @@ int run_referee(const RefereeArgs& a) {
   auto src = a.observations.empty() ? open_source(a.source) : open_observations(a.observations);
   if (!src) return fail(src.error());
   const bool images = a.observations.empty();
-  if (images)
-    return fail("referee: reading dice from images needs the board reader (hexdice read), which this build does "
-                "not have yet; use --observations DIR");
 
   std::multimap<int, std::string> scripted;
   if (!a.commands.empty()) {
@@ -100,8 +100,24 @@ int run_referee(const RefereeArgs& a) {
 
   const double nominal_fps = a.fps > 0 ? a.fps : 10;
   const auto t0 = std::chrono::steady_clock::now();
+  // Images: the board reader turns each frame into an observation; frame differencing
+  // (motion over the picture) tells the referee when a hand is in view.
+  const vision::SheetLayout layout = vision::standard_sheet();
+  vision::TrackerState tracker;
+  cv::Mat prev_thumb;
   Frame f;
   while ((*src)->next(f)) {
+    if (images) {
+      if (f.image.empty()) continue;
+      const vision::Observation seen = vision::read_board(f.image, layout, nullptr, {}, &tracker);
+      Observation obs;
+      obs.board_found = seen.board_found;
+      for (const auto& c : seen.cells) obs.cells.push_back(ObservedCell{c.hex, c.color, c.face, c.guard, c.confidence});
+      cv::Mat thumb = motion_thumb(f.image);
+      obs.motion = !prev_thumb.empty() && motion_fraction(prev_thumb, thumb) > MotionParams{}.min_fraction;
+      prev_thumb = std::move(thumb);
+      f.obs = std::move(obs);
+    }
     auto [lo, hi] = scripted.equal_range(f.index);
     for (auto it = lo; it != hi; ++it) r.post_command(it->second);
     const double t_ms = (*src)->live()
