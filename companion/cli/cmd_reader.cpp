@@ -10,6 +10,7 @@
 
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
+#include "companion/cli/reader_options.h"
 #include "vision/dice.h"
 #include "vision/read.h"
 #include "vision/reader_eval.h"
@@ -22,42 +23,17 @@ namespace hexdice::cli {
 namespace {
 
 struct ReadArgs {
-  std::string image, calib, layout, params;
+  std::string image;
+  ReaderOptions reader;
   bool json = false;
 };
 
-Result<vision::SheetLayout> load_layout(const std::string& path) {
-  if (path.empty()) return vision::reader_standard_sheet();
-  std::string err;
-  auto text = read_file(path, err);
-  if (!text) return Error{err};
-  auto l = vision::reader_sheet_from_json_text(*text);
-  if (!l) return Error{path + ": " + l.error()};
-  return l;
-}
-
-Result<vision::ReadParams> load_params(const std::string& path) {
-  if (path.empty()) return vision::ReadParams{};
-  return vision::ReadParams::load(path);
-}
-
 int run_read(const ReadArgs& a) {
-  auto layout = load_layout(a.layout);
-  if (!layout) return fail(layout.error());
-  auto params = load_params(a.params);
-  if (!params) return fail(params.error());
-  vision::CalibrationData calib;
-  if (!a.calib.empty()) {
-    std::string err;
-    auto text = read_file(a.calib, err);
-    if (!text) return fail(err);
-    auto c = vision::calibration_from_json_text(*text);
-    if (!c) return fail(a.calib + ": " + c.error());
-    calib = *c;
-  }
+  auto in = load_reader_inputs(a.reader);
+  if (!in) return fail(in.error());
   auto img = vision::load_image(a.image);
   if (!img) return fail(img.error());
-  const auto obs = vision::read_board(*img, *layout, &calib, *params);
+  const auto obs = vision::read_board(*img, in->layout, in->calib_ptr(), in->params);
   if (a.json) {
     std::cout << vision::to_json(obs).dump() << '\n';
   } else {
@@ -124,9 +100,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   auto ra = std::make_shared<ReadArgs>();
   auto* read = app.add_subcommand("read", "Read the dice on the printed map in one image (observation)");
   read->add_option("IMAGE", ra->image, "image file")->required();
-  read->add_option("--calib", ra->calib, "calibration JSON (camera intrinsics, colour samples)");
-  read->add_option("--layout", ra->layout, "board.json of the sheet (default: the standard A3 sheet)");
-  read->add_option("--params", ra->params, "reader parameters (cv::FileStorage YAML/JSON)");
+  add_reader_options(read, ra->reader);
   read->add_flag("--json", ra->json, "print the observation JSON");
   reg.add(read, [ra] { return run_read(*ra); });
 

@@ -1,6 +1,7 @@
 // hexdice referee: the live referee without a window (interfaces.md "Command line").
 //   hexdice referee --source CAMERA_INDEX|VIDEO|IMAGE_DIR [--db FILE] [--fps N] [--start POSITION.json]
 //   hexdice referee --observations DIR ...   observation JSON per frame instead of images
+//   hexdice setup CONFIG.json [--script FILE] [--out START.json]   the setup phase by camera/typed
 // Typed commands (companion/referee/referee.h) come from stdin, or from --commands FILE
 // whose lines are "FRAME COMMAND" (the command is posted just before that frame).
 #include <unistd.h>
@@ -10,15 +11,15 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
-#include "vision/read.h"
-#include "vision/register.h"
-#include "vision/sheet.h"
+#include "companion/referee/setup_camera.h"
+#include "companion/cli/reader_options.h"
 
 namespace hexdice::cli {
 
@@ -33,6 +34,7 @@ struct RefereeArgs {
   std::string commands;
   double stable_ms = 150;
   bool no_stdin = false;
+  ReaderOptions reader;  // --calib, --layout, --params (image sources)
 };
 
 int run_referee(const RefereeArgs& a) {
@@ -44,6 +46,8 @@ int run_referee(const RefereeArgs& a) {
   auto src = a.observations.empty() ? open_source(a.source) : open_observations(a.observations);
   if (!src) return fail(src.error());
   const bool images = a.observations.empty();
+  auto reader = load_reader_inputs(a.reader);
+  if (!reader) return fail(reader.error());
 
   std::multimap<int, std::string> scripted;
   if (!a.commands.empty()) {
@@ -102,21 +106,13 @@ int run_referee(const RefereeArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   // Images: the board reader turns each frame into an observation; frame differencing
   // (motion over the picture) tells the referee when a hand is in view.
-  const vision::SheetLayout layout = vision::standard_sheet();
-  vision::TrackerState tracker;
-  cv::Mat prev_thumb;
+  FrameReader reader_path(reader->layout, reader->has_calib ? std::optional(reader->calib) : std::nullopt,
+                          reader->params);
   Frame f;
   while ((*src)->next(f)) {
     if (images) {
       if (f.image.empty()) continue;
-      const vision::Observation seen = vision::read_board(f.image, layout, nullptr, {}, &tracker);
-      Observation obs;
-      obs.board_found = seen.board_found;
-      for (const auto& c : seen.cells) obs.cells.push_back(ObservedCell{c.hex, c.color, c.face, c.guard, c.confidence});
-      cv::Mat thumb = motion_thumb(f.image);
-      obs.motion = !prev_thumb.empty() && motion_fraction(prev_thumb, thumb) > MotionParams{}.min_fraction;
-      prev_thumb = std::move(thumb);
-      f.obs = std::move(obs);
+      f.obs = reader_path.see(f.image);
     }
     auto [lo, hi] = scripted.equal_range(f.index);
     for (auto it = lo; it != hi; ++it) r.post_command(it->second);
@@ -136,6 +132,58 @@ int run_referee(const RefereeArgs& a) {
   return kExitOk;
 }
 
+struct SetupArgs {
+  std::string config;
+  std::string script;
+  std::string out;
+};
+
+// `hexdice setup CONFIG.json [--script FILE] [--out START.json]`: the setup phase by camera
+// (images named with @) or typed, one command per line (companion/referee/setup_camera.h).
+// A refused step changes nothing and is reported; the next line may type it instead.
+int run_setup(const SetupArgs& a) {
+  using namespace hexdice::referee;
+  std::string err;
+  auto text = read_file(a.config, err);
+  if (!text) return fail(err);
+  const Json j = Json::parse(*text, nullptr, false);
+  if (j.is_discarded()) return fail(a.config + ": not valid JSON");
+  auto config = setup_config_from_json(j);
+  if (!config) return fail(a.config + ": " + config.error());
+  auto cs = CameraSetup::create(*config);
+  if (!cs) return fail(a.config + ": " + cs.error());
+  std::unique_ptr<std::istream> file;
+  if (!a.script.empty()) {
+    auto script = read_file(a.script, err);
+    if (!script) return fail(err);
+    file = std::make_unique<std::istringstream>(*script);
+  }
+  std::istream& in = file ? *file : std::cin;
+  std::cout << cs->prompt() << std::endl;
+  std::string line;
+  while (!cs->setup().done() && std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    auto r = cs->command(line);
+    if (!r) {
+      std::cout << "refused: " << r.error() << std::endl;
+      continue;
+    }
+    for (const SetupEvent& e : *r) std::cout << "ok: " << to_json(e).dump() << std::endl;
+    std::cout << cs->prompt() << std::endl;
+  }
+  auto start = cs->setup().start_position();
+  if (!start) return fail(start.error());
+  const std::string pos = to_json(*start).dump();
+  if (a.out.empty()) {
+    std::cout << pos << std::endl;
+  } else {
+    std::ofstream o(a.out);
+    o << pos << '\n';
+    if (!o) return fail("cannot write " + a.out);
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void register_referee_commands(CLI::App& app, Registry& reg) {
@@ -149,7 +197,15 @@ void register_referee_commands(CLI::App& app, Registry& reg) {
   sub->add_option("--commands", args->commands, "typed commands as lines \"FRAME COMMAND\"");
   sub->add_option("--stable-ms", args->stable_ms, "a view must hold still this long before it counts");
   sub->add_flag("--no-stdin", args->no_stdin, "do not read typed commands from stdin");
+  add_reader_options(sub, args->reader);
   reg.add(sub, [args] { return run_referee(*args); });
+
+  auto sa = std::make_shared<SetupArgs>();
+  CLI::App* setup = app.add_subcommand("setup", "the setup phase (army roll, reroll, deployment, first player) by camera or typed");
+  setup->add_option("CONFIG", sa->config, "setup config JSON (core/setup.h: radius, players, dice_per_player)")->required();
+  setup->add_option("--script", sa->script, "commands, one per line (default: stdin); @IMAGE reads an image");
+  setup->add_option("--out", sa->out, "write the starting position here (for hexdice referee --start)");
+  reg.add(setup, [sa] { return run_setup(*sa); });
 }
 
 }  // namespace hexdice::cli

@@ -195,4 +195,16 @@ double motion_fraction(const cv::Mat& prev, const cv::Mat& cur, const MotionPara
   return static_cast<double>(changed) / static_cast<double>(d.total());
 }
 
+FrameReader::FrameReader(vision::SheetLayout layout, std::optional<vision::CalibrationData> calib,
+                         vision::ReadParams params, MotionParams motion)
+    : layout_(std::move(layout)), calib_(std::move(calib)), params_(std::move(params)), motion_(motion) {}
+
+Observation FrameReader::see(const cv::Mat& bgr) {
+  cv::Mat thumb = motion_thumb(bgr, motion_);
+  last_fraction_ = motion_fraction(prev_thumb_, thumb, motion_);
+  const bool motion = !prev_thumb_.empty() && last_fraction_ > motion_.min_fraction;
+  prev_thumb_ = std::move(thumb);
+  return Observation{vision::read_board(bgr, layout_, calib_ ? &*calib_ : nullptr, params_, &tracker_), motion};
+}
+
 }  // namespace hexdice::referee

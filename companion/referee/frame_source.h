@@ -19,6 +19,10 @@
 #include <opencv2/core.hpp>
 
 #include "companion/referee/referee.h"
+#include "vision/calibration_data.h"
+#include "vision/read.h"
+#include "vision/register.h"
+#include "vision/sheet.h"
 
 namespace hexdice::referee {
 
@@ -59,5 +63,30 @@ struct MotionParams {
 cv::Mat motion_thumb(const cv::Mat& bgr, const MotionParams& p = {});
 // Fraction of pixels that changed between two thumbs (0 when either is empty).
 double motion_fraction(const cv::Mat& prev_thumb, const cv::Mat& thumb, const MotionParams& p = {});
+
+// ---- The per-frame path: camera image -> what the referee takes -------------------------
+// Motion over the sheet (this frame against the previous one, motion_fraction above) and
+// the board reader (vision::read_board, with a tracker so covered markers keep the last
+// pose). `hexdice referee --source`, the rendered-demo test and bench_referee all go
+// through this one class. Not thread-safe: one per frame stream.
+class FrameReader {
+ public:
+  explicit FrameReader(vision::SheetLayout layout, std::optional<vision::CalibrationData> calib = std::nullopt,
+                       vision::ReadParams params = {}, MotionParams motion = {});
+  // The observation of this frame, `motion` set when it differs from the previous frame
+  // by more than motion.min_fraction (never for the first frame).
+  Observation see(const cv::Mat& bgr);
+  // The last frame's motion fraction (diagnostics).
+  double last_motion_fraction() const { return last_fraction_; }
+
+ private:
+  vision::SheetLayout layout_;
+  std::optional<vision::CalibrationData> calib_;
+  vision::ReadParams params_;
+  MotionParams motion_;
+  vision::TrackerState tracker_;
+  cv::Mat prev_thumb_;
+  double last_fraction_ = 0;
+};
 
 }  // namespace hexdice::referee

@@ -59,7 +59,7 @@ Result<Observation> observation_from_json(const Json& j) {
     cell.color = c["color"].get<std::string>();
     cell.face = c["face"].get<int>();
     if (c.contains("guard") && c["guard"].is_boolean()) cell.guard = c["guard"].get<bool>();
-    if (c.contains("confidence") && c["confidence"].is_number()) cell.confidence = c["confidence"].get<double>();
+    cell.confidence = c.contains("confidence") && c["confidence"].is_number() ? c["confidence"].get<double>() : 1.0;
     o.cells.push_back(std::move(cell));
   }
   return o;
@@ -86,7 +86,7 @@ Observation observation_of(const Position& pos) {
   return o;
 }
 
-SeenBoard to_seen(const Observation& o, const Position& pos) {
+SeenBoard to_seen(const vision::Observation& o, const Position& pos) {
   SeenBoard b;
   b.units.reserve(o.cells.size());
   for (const ObservedCell& c : o.cells)
@@ -159,6 +159,10 @@ Observation Referee::corrected(const Observation& obs) const {
   for (const auto& [idx, cell] : overrides_)
     if (cell) o.cells.push_back(*cell);
   return o;
+}
+
+void Referee::process(const vision::Observation& obs, bool motion, double t_ms, int frame) {
+  process(Observation{obs, motion}, t_ms, frame);
 }
 
 void Referee::process(const Observation& raw, double t_ms, int frame) {
@@ -454,6 +458,10 @@ void Referee::post_frame(Observation obs, double t_ms, int frame) {
   queue_.push_back(FrameItem{std::move(obs), t_ms, frame});
   lk.unlock();
   qcv_.notify_all();
+}
+
+void Referee::post_frame(vision::Observation obs, bool motion, double t_ms, int frame) {
+  post_frame(Observation{std::move(obs), motion}, t_ms, frame);
 }
 
 void Referee::post_command(std::string line) {

@@ -40,21 +40,17 @@
 #include "companion/record/record_db.h"
 #include "core/json_io.h"
 #include "core/sync.h"
+#include "vision/read.h"
 
 namespace hexdice::referee {
 
-// The observation JSON of interfaces.md, plus an optional "motion" flag (a frame source
-// that measured motion over the sheet, or a recorded sequence, sets it).
-struct ObservedCell {
-  Hex hex;
-  std::string color;
-  int face = 0;
-  bool guard = false;
-  double confidence = 1.0;
-};
-struct Observation {
-  bool board_found = false;
-  std::vector<ObservedCell> cells;
+// What the board reader reports (vision/read.h: the observation JSON of interfaces.md),
+// plus whether something moved over the sheet in that frame (a frame source that measured
+// motion, or a recorded sequence's optional "motion": true). The referee takes the
+// reader's type as it is: `Observation{reader_output, motion}`, or the
+// process()/post_frame() overloads with a separate motion flag.
+using ObservedCell = vision::CellObservation;
+struct Observation : vision::Observation {
   bool motion = false;
 };
 Result<Observation> observation_from_json(const Json& j);
@@ -62,7 +58,7 @@ Json to_json(const Observation& o);
 // What the camera would see of a position (colour = the owner's id).
 Observation observation_of(const Position& pos);
 // Colour names -> player indices (a player's id is its colour name; unknown colours -> -1).
-SeenBoard to_seen(const Observation& o, const Position& pos);
+SeenBoard to_seen(const vision::Observation& o, const Position& pos);
 
 struct RefereeParams {
   double stable_ms = 150;   // a view must hold, motion-free, this long before it is acted on
@@ -110,11 +106,13 @@ class Referee {
 
   // Synchronous use (tests, the benchmark): process one frame / one command now.
   void process(const Observation& obs, double t_ms, int frame);
+  void process(const vision::Observation& obs, bool motion, double t_ms, int frame);
   Result<std::string> command(const std::string& line);
 
   // Threaded use: start() the worker, post frames and commands (in order), stop() drains.
   void start();
   void post_frame(Observation obs, double t_ms, int frame);
+  void post_frame(vision::Observation obs, bool motion, double t_ms, int frame);
   void post_command(std::string line);
   void stop();  // processes everything posted, then joins the worker
 

@@ -9,6 +9,15 @@
 // BM_SyncChangedView    the rare frame that completes a stable, changed view: explain() on
 //                       a mid-game position (the SQLite commit after it: bench_record)
 // The per-frame p99 is the 99th percentile of individual frame times (reported as a counter).
+//
+// The WHOLE per-frame path on rendered 720p camera frames (data/demo/frames, the demo game
+// rendered by tests/render/demo_frames.py): FrameReader::see (motion + vision::read_board)
+// then Referee::process (stability, sync, the SQLite commit when an action completes):
+// BM_WholeFramePathStill  one rendered still frame, over and over (the common case)
+// BM_WholeFramePathDemo   the demo game's 64 frames in order, hands, commits and all; also
+//                         the latency hand gone -> commit on it, in frames and ms at 10 fps
+//                         (lat_frames_max, lat_ms_max: the first frame without a hand in
+//                         view, per data/demo/frames.json, to the frame that commits)
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -17,8 +26,16 @@
 #include <cstdio>
 #include <vector>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include "vision/reader_geometry.h"
 
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
@@ -91,9 +108,159 @@ void BM_SyncChangedView(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(explain(pos, seen));
 }
 
+// ---- Whole path on rendered frames -------------------------------------------------------
+std::string demo_dir() { return std::string(HEXDICE_SOURCE_DIR) + "/data/demo"; }
+
+std::vector<cv::Mat> demo_frames() {
+  std::vector<cv::Mat> out;
+  auto src = open_source(demo_dir() + "/frames");
+  if (!src) return out;
+  Frame f;
+  while ((*src)->next(f)) out.push_back(f.image);
+  return out;
+}
+
+std::vector<bool> demo_hands() {
+  std::ifstream in(demo_dir() + "/frames.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const Json j = Json::parse(ss.str(), nullptr, false);
+  std::vector<bool> out;
+  if (j.is_discarded()) return out;
+  for (const Json& f : j["frames"]) out.push_back(f["hand"].get<bool>());
+  return out;
+}
+
+std::multimap<int, std::string> demo_commands() {
+  std::ifstream in(demo_dir() + "/commands.txt");
+  std::multimap<int, std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    int frame = 0;
+    std::string rest;
+    ls >> frame;
+    std::getline(ls, rest);
+    out.emplace(frame, rest);
+  }
+  return out;
+}
+
+std::optional<Position> demo_start() {
+  std::ifstream in(demo_dir() + "/start.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto p = parse_position(ss.str());
+  if (!p) return std::nullopt;
+  return *p;
+}
+
+void report(benchmark::State& state, std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  if (times.empty()) return;
+  state.counters["median_ms"] = times[times.size() / 2];
+  state.counters["p99_ms"] = times[std::min(times.size() - 1, times.size() * 99 / 100)];
+}
+
+std::string fresh_db() {
+  const std::string db = "bench_referee_whole_" + std::to_string(::getpid()) + ".db";
+  for (const char* s : {"", "-wal", "-shm"}) std::remove((db + s).c_str());
+  return db;
+}
+
+void BM_WholeFramePathStill(benchmark::State& state) {
+  const auto frames = demo_frames();
+  const auto start = demo_start();
+  if (frames.empty() || !start) {
+    state.SkipWithError("data/demo/frames or start.json missing (tests/render/demo_frames.py)");
+    return;
+  }
+  const std::string db = fresh_db();
+  auto ref = Referee::open(db, *start);
+  if (!ref) {
+    state.SkipWithError(ref.error().c_str());
+    return;
+  }
+  FrameReader reader(vision::reader_standard_sheet());
+  std::vector<double> times;
+  int frame = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    (*ref)->process(reader.see(frames.front()), frame * 33.3, frame);
+    ++frame;
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  report(state, times);
+  ref->reset();
+  for (const char* s : {"", "-wal", "-shm"}) std::remove((db + s).c_str());
+}
+
+void BM_WholeFramePathDemo(benchmark::State& state) {
+  const auto frames = demo_frames();
+  const auto hands = demo_hands();
+  const auto start = demo_start();
+  if (frames.empty() || !start || hands.size() != frames.size()) {
+    state.SkipWithError("data/demo/frames, frames.json or start.json missing (tests/render/demo_frames.py)");
+    return;
+  }
+  std::vector<double> times;
+  std::vector<int> latency_frames;
+  int commits = 0, games = 0;
+  const auto commands = demo_commands();
+  std::size_t i = frames.size();
+  std::unique_ptr<Referee> ref;
+  std::unique_ptr<FrameReader> reader;
+  std::string db;
+  for (auto _ : state) {
+    if (i == frames.size()) {  // a new game: not timed
+      state.PauseTiming();
+      if (ref) {
+        for (const LogLine& l : ref->view().log) {
+          if (l.text.find("(seen, committed)") == std::string::npos) continue;
+          ++commits;
+          int clear = l.frame;
+          while (clear > 0 && !hands[static_cast<std::size_t>(clear - 1)]) --clear;
+          latency_frames.push_back(l.frame - clear);
+        }
+      }
+      ref.reset();
+      db = fresh_db();
+      auto r = Referee::open(db, *start);
+      if (!r) {
+        state.SkipWithError(r.error().c_str());
+        return;
+      }
+      ref = std::move(*r);
+      ++games;
+      reader = std::make_unique<FrameReader>(vision::reader_standard_sheet());
+      i = 0;
+      state.ResumeTiming();
+    }
+    // The players' typed commands (commands.txt) go in before their frame, untimed.
+    auto [lo, hi] = commands.equal_range(static_cast<int>(i));
+    for (auto it = lo; it != hi; ++it) (void)ref->command(it->second);
+    const auto t0 = std::chrono::steady_clock::now();
+    ref->process(reader->see(frames[i]), static_cast<double>(i) * 100.0, static_cast<int>(i));
+    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ++i;
+  }
+  report(state, times);
+  if (!latency_frames.empty()) {
+    const int mx = *std::max_element(latency_frames.begin(), latency_frames.end());
+    state.counters["lat_frames_max"] = mx;
+    state.counters["lat_ms_max"] = mx * 100.0;  // the demo runs at 10 fps
+    state.counters["seen_commits_per_game"] = static_cast<double>(commits) / std::max(1, games - 1);
+  }
+  ref.reset();
+  for (const char* s : {"", "-wal", "-shm"}) std::remove((db + s).c_str());
+}
+
 BENCHMARK(BM_FramePath)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FramePathHand)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SyncChangedView)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_WholeFramePathStill)->Unit(benchmark::kMillisecond)->MinTime(3.0);
+BENCHMARK(BM_WholeFramePathDemo)->Unit(benchmark::kMillisecond)->Iterations(128);
 
 }  // namespace
 }  // namespace hexdice::referee

@@ -1,0 +1,43 @@
+#include "companion/cli/reader_options.h"
+
+#include "companion/cli/cli_util.h"
+#include "vision/reader_geometry.h"
+#include "vision/reader_io.h"
+
+namespace hexdice::cli {
+
+void add_reader_options(CLI::App* sub, ReaderOptions& o) {
+  sub->add_option("--calib", o.calib, "calibration JSON (camera intrinsics, colour samples)");
+  sub->add_option("--layout", o.layout, "board.json of the sheet (default: the standard A3 sheet)");
+  sub->add_option("--params", o.params, "reader parameters (cv::FileStorage YAML/JSON)");
+}
+
+Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o) {
+  ReaderInputs in;
+  std::string err;
+  if (o.layout.empty()) {
+    in.layout = vision::reader_standard_sheet();
+  } else {
+    auto text = read_file(o.layout, err);
+    if (!text) return Error{err};
+    auto l = vision::reader_sheet_from_json_text(*text);
+    if (!l) return Error{o.layout + ": " + l.error()};
+    in.layout = std::move(*l);
+  }
+  if (!o.params.empty()) {
+    auto p = vision::ReadParams::load(o.params);
+    if (!p) return Error{p.error()};
+    in.params = std::move(*p);
+  }
+  if (!o.calib.empty()) {
+    auto text = read_file(o.calib, err);
+    if (!text) return Error{err};
+    auto c = vision::calibration_from_json_text(*text);
+    if (!c) return Error{o.calib + ": " + c.error()};
+    in.calib = std::move(*c);
+    in.has_calib = true;
+  }
+  return in;
+}
+
+}  // namespace hexdice::cli
