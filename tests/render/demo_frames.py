@@ -64,15 +64,26 @@ LIGHT = [2.2, 320.0, 1300.0, 320.0]  # angle (rad), x distance, height, z distan
 SKIN = 0                             # scene_gen's first skin tone
 
 
-def die_pose(sheet, qr, owner, face, guard):
+# Dice nudged by the hand in one table state (state key, cell) -> variant: a pose the board
+# reader of main reads right (tests/render/demo_frames.py --check lists the misreads).
+NUDGED = {("8fd93b3c", (0, -2)): 1}
+
+
+def state_key(pos):
+    units = sorted((u["q"], u["r"], u["owner"], u["face"], bool(u.get("guard", False))) for u in pos["units"])
+    return hashlib.sha1(json.dumps(units).encode()).hexdigest()[:8]
+
+
+def die_pose(sheet, qr, owner, face, guard, variant=0):
     """The pose of a die in its cell: the same die in the same state always lies the same way."""
-    key = "%d,%d,%s,%d,%d" % (qr[0], qr[1], owner, face, 1 if guard else 0)
+    key = "%d,%d,%s,%d,%d" % (qr[0], qr[1], owner, face, 1 if guard else 0) + ("/%d" % variant if variant else "")
     rng = random.Random(int(hashlib.sha1(key.encode()).hexdigest()[:12], 16))
     return scene_gen.place_die(rng, sheet, qr, guard)
 
 
 def scene_of(sheet, frame, home_z):
     pos = frame["pos"]
+    skey = state_key(frame.get("true_pos") or pos)
     dice = []
     for u in pos["units"]:
         qr = (u["q"], u["r"])
@@ -82,7 +93,7 @@ def scene_of(sheet, frame, home_z):
         if frame.get("misread") and tuple(frame["misread"]) == qr:
             # The die lies as it did; only the reading differs.
             pose_face = next(t["face"] for t in frame["true_pos"]["units"] if (t["q"], t["r"]) == qr)
-        unit, gpose = die_pose(sheet, qr, u["owner"], pose_face, guard)
+        unit, gpose = die_pose(sheet, qr, u["owner"], pose_face, guard, NUDGED.get((skey, qr), 0))
         dice.append({"qr": qr, "colour": u["owner"], "face": face, "guard": guard, "unit": unit, "guard_pose": gpose})
     s = {"name": "demo", "preset": "topdown", "size": CAMERA["size"], "tilt": CAMERA["tilt"], "yaw": CAMERA["yaw"],
          "hfov": CAMERA["hfov"], "fill": CAMERA["fill"], "light": "neutral", "light_strength": 1.05,
@@ -114,7 +125,12 @@ def main():
     ap.add_argument("--quality", default="normal", choices=["normal", "fast"])
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", type=int, nargs="*", help="render only these frame numbers (to try a change)")
+    ap.add_argument("--check", action="store_true",
+                    help="no rendering: run `hexdice read` on each distinct still frame of data/demo/frames and "
+                         "list what the board reader gets wrong")
     args = ap.parse_args()
+    if args.check:
+        sys.exit(check(args))
 
     if not os.path.exists(os.path.join(args.board, "board.json")):
         subprocess.run([args.hexdice, "board", "--out", args.board], check=True, stdout=subprocess.DEVNULL)
@@ -170,6 +186,7 @@ def main():
         label = json.load(open(os.path.join(args.cache, key + ".json")))
         truth.append({
             "frame": i, "file": name, "image": first[key], "hand": f["hand"], "step": f["step"],
+            "state": state_key(f.get("true_pos") or f["pos"]),
             "misread": list(f["misread"]) if f["misread"] else None,
             "markers_visible": label["markers_visible"],
             "cells": [{"q": u["q"], "r": u["r"], "color": u["owner"], "face": u["face"],
@@ -181,6 +198,32 @@ def main():
         fh.write("\n")
     total = sum(os.path.getsize(os.path.join(args.out, n)) for n in set(first.values()))
     print("demo_frames: wrote %d frames (%d images, %.1f MB) to %s" % (len(frames), len(first), total / 1e6, args.out))
+
+
+def check(args):
+    """What the board reader (`hexdice read`) gets wrong on the still frames of the demo."""
+    meta = json.load(open(os.path.join(os.path.dirname(args.out.rstrip("/")), "frames.json")))
+    seen_images, wrong = set(), 0
+    for f in meta["frames"]:
+        if f["hand"] or f["image"] in seen_images:
+            continue
+        seen_images.add(f["image"])
+        r = subprocess.run([args.hexdice, "read", os.path.join(args.out, f["image"]), "--json"], capture_output=True, text=True)
+        if r.returncode != 0:
+            print("%s: %s" % (f["image"], r.stderr.strip()))
+            wrong += 1
+            continue
+        o = json.loads(r.stdout)
+        seen = {(c["q"], c["r"]): (c["color"], c["face"], c["guard"]) for c in o["cells"]}
+        truth = {(c["q"], c["r"]): (c["color"], c["face"], c["guard"]) for c in f["cells"]}
+        bad = sorted((k, truth.get(k), seen.get(k)) for k in set(seen) | set(truth) if truth.get(k) != seen.get(k))
+        wrong += 1 if bad or not o["board_found"] else 0
+        print("%s (frame %d, state %s%s): %s" % (f["image"], f["frame"], f["state"], ", misread frame" if f["misread"] else "",
+                                       "read right" if not bad and o["board_found"] else
+                                       "board not found" if not o["board_found"] else
+                                       "; ".join("%s truth %s read %s" % b for b in bad)))
+    print("demo_frames: %d of %d distinct still frames read wrong" % (wrong, len(seen_images)))
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":
