@@ -490,3 +490,329 @@ TEST(RefereeCli, DemoGameLogsExactlyItsActions) {
 
 }  // namespace
 }  // namespace hexdice::referee
+
+// ---- The rendered demo (tests/render/demo_frames.py): camera frames through the whole path
+#include <opencv2/imgcodecs.hpp>
+
+#include "companion/referee/setup_camera.h"
+#include "vision/die_face.h"
+#include "vision/reader_geometry.h"
+#include "vision/reader_synth.h"
+
+namespace hexdice::referee {
+namespace {
+
+struct DemoTruth {
+  bool hand = false;
+  bool misread = false;
+};
+
+// data/demo/frames.json: per frame, what it shows.
+std::vector<DemoTruth> demo_truth() {
+  const Json j = Json::parse(hexdice::testing::slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/frames.json"), nullptr, false);
+  std::vector<DemoTruth> out;
+  if (j.is_discarded()) return out;
+  for (const Json& f : j["frames"]) out.push_back({f["hand"].get<bool>(), !f["misread"].is_null()});
+  return out;
+}
+
+std::multimap<int, std::string> demo_commands() {
+  std::multimap<int, std::string> out;
+  std::istringstream in(hexdice::testing::slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/commands.txt"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    int frame = 0;
+    std::string rest;
+    ls >> frame;
+    std::getline(ls, rest);
+    out.emplace(frame, rest);
+  }
+  return out;
+}
+
+// The rendered demo game through FrameReader (motion + board reader) and the referee, as
+// `hexdice referee --source data/demo/frames` runs it: exactly the five actions, none
+// committed on a frame with a hand in view, the misread alerted and not committed, red wins.
+// DISABLED: the board reader on main misreads some of these frames (see docs/referee.md);
+// the lead enables it once the new reader (branch reader) is merged.
+TEST(RefereeFrames, RenderedDemoEveryActionInferredAndNothingElse) {
+  const fs::path frames = fs::path(HEXDICE_SOURCE_DIR) / "data/demo/frames";
+  const std::vector<DemoTruth> truth = demo_truth();
+  ASSERT_FALSE(truth.empty()) << "data/demo/frames.json missing (tests/render/demo_frames.py)";
+  auto src = open_source(frames.string());
+  ASSERT_TRUE(src.ok()) << src.error();
+  std::string start_text = hexdice::testing::slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/start.json");
+  auto start = parse_position(start_text);
+  ASSERT_TRUE(start.ok());
+  const auto dir = temp_dir("frames");
+  auto ref = fresh(dir, *start);
+  const auto commands = demo_commands();
+  FrameReader reader(vision::reader_standard_sheet());
+  Frame f;
+  int n = 0;
+  while ((*src)->next(f)) {
+    auto [lo, hi] = commands.equal_range(f.index);
+    for (auto it = lo; it != hi; ++it) (void)ref->command(it->second);
+    ref->process(reader.see(f.image), f.index * 100.0, f.index);
+    ++n;
+  }
+  ASSERT_EQ(n, static_cast<int>(truth.size()));
+  const RefereeView v = ref->view();
+  std::vector<int> commit_frames;
+  bool misread_alerted = false;
+  std::string log;
+  for (const LogLine& l : v.log) {
+    log += std::to_string(l.frame) + ": " + l.text + "\n";
+    if (l.text.find("(seen, committed)") != std::string::npos) commit_frames.push_back(l.frame);
+    if (l.alert && l.text.find("misread") != std::string::npos) {
+      misread_alerted = true;
+      EXPECT_TRUE(truth[static_cast<std::size_t>(l.frame)].misread) << "misread alert on a good frame " << l.frame << "\n" << log;
+    }
+  }
+  for (int fr : commit_frames) {
+    EXPECT_FALSE(truth[static_cast<std::size_t>(fr)].hand) << "committed with a hand in view at frame " << fr;
+    EXPECT_FALSE(truth[static_cast<std::size_t>(fr)].misread) << "committed the misread at frame " << fr;
+  }
+  EXPECT_TRUE(misread_alerted) << log;
+  EXPECT_EQ(commit_frames.size(), 4u) << log;  // move, reroll, guard, move; the attack is declared
+  EXPECT_TRUE(v.finished) << log;
+  EXPECT_EQ(v.result, "red won (base_capture)") << log;
+  auto db = record::RecordDb::open((dir / "game.db").string());
+  ASSERT_TRUE(db.ok());
+  auto rec = (*db)->load_game(v.game_id);
+  ASSERT_TRUE(rec.ok());
+  std::vector<ActionType> types;
+  for (int e : rec->line_entries()) types.push_back(rec->entries()[static_cast<std::size_t>(e)].action.type);
+  EXPECT_EQ(types, (std::vector<ActionType>{ActionType::Move, ActionType::Move, ActionType::Reroll, ActionType::Guard,
+                                            ActionType::Move}))
+      << log;
+  // Hand gone -> commit: the first frame without a hand to the commit, at the demo's 10 fps.
+  for (int fr : commit_frames) {
+    int first_clear = fr;
+    while (first_clear > 0 && !truth[static_cast<std::size_t>(first_clear - 1)].hand) --first_clear;
+    EXPECT_LE((fr - first_clear) * 100, 300) << "frame " << fr;
+  }
+  fs::remove_all(dir);
+}
+
+// What the reader of main does on the rendered demo, frame by frame, whatever it reads: the
+// hand frames are the ones flagged as motion, and the frames after a rest state's first are
+// not (repeated frames are the same image).
+TEST(RefereeFrames, MotionFlagsExactlyTheHandPasses) {
+  const fs::path frames = fs::path(HEXDICE_SOURCE_DIR) / "data/demo/frames";
+  const std::vector<DemoTruth> truth = demo_truth();
+  ASSERT_FALSE(truth.empty());
+  auto src = open_source(frames.string());
+  ASSERT_TRUE(src.ok()) << src.error();
+  Frame f;
+  cv::Mat prev;
+  const MotionParams p;
+  while ((*src)->next(f)) {
+    cv::Mat thumb = motion_thumb(f.image, p);
+    const bool moved = motion_fraction(prev, thumb, p) > p.min_fraction;
+    const auto i = static_cast<std::size_t>(f.index);
+    if (truth[i].hand) EXPECT_TRUE(moved) << "hand frame " << i << " not seen as motion";
+    // A still frame after a still frame: no motion (the misread's one changed face included).
+    if (i > 0 && !truth[i].hand && !truth[i - 1].hand) EXPECT_FALSE(moved) << "frame " << i;
+    prev = std::move(thumb);
+  }
+}
+
+}  // namespace
+}  // namespace hexdice::referee
+
+// ---- Setup by camera (companion/referee/setup_camera.h) --------------------------------------
+namespace hexdice::referee {
+namespace {
+
+SetupConfig two_players() {
+  SetupConfig c;
+  c.radius = 5;
+  c.players = {Player{"red", 0}, Player{"blue", 3}};
+  c.dice_per_player = 6;
+  return c;
+}
+
+// Dice seen from above, loose on a table: rounded squares of the body colour with pips.
+struct LooseDie {
+  std::string color;
+  int face;
+};
+cv::Mat dice_on_table(const std::vector<LooseDie>& dice, unsigned seed) {
+  cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(120, 135, 150));
+  cv::Mat noise(img.size(), CV_8UC3);
+  cv::randn(noise, cv::Scalar::all(0), cv::Scalar::all(3));
+  img += noise;
+  std::mt19937 rng(seed);
+  const double side = 70;
+  for (std::size_t i = 0; i < dice.size(); ++i) {
+    const cv::Point2d c(170 + 190.0 * static_cast<double>(i % 6) + rng() % 30, 200 + 260.0 * static_cast<double>(i / 6) + rng() % 30);
+    const double ang = (rng() % 40) * CV_PI / 180.0;
+    const cv::Scalar body = dice[i].color == "red" ? cv::Scalar(35, 30, 185) : cv::Scalar(160, 60, 20);
+    std::vector<cv::Point> quad;
+    for (int k = 0; k < 4; ++k) {
+      const double a = ang + CV_PI / 4 + k * CV_PI / 2;
+      quad.emplace_back(cv::Point(static_cast<int>(c.x + side / std::sqrt(2.0) * std::cos(a)),
+                                  static_cast<int>(c.y + side / std::sqrt(2.0) * std::sin(a))));
+    }
+    cv::fillConvexPoly(img, quad, body, cv::LINE_AA);
+    for (const cv::Point2f& p : vision::pip_layout(dice[i].face)) {
+      const double x = p.x * side, y = p.y * side;
+      const cv::Point q(static_cast<int>(c.x + x * std::cos(ang) - y * std::sin(ang)),
+                        static_cast<int>(c.y + x * std::sin(ang) + y * std::cos(ang)));
+      cv::circle(img, q, static_cast<int>(side * 0.09), cv::Scalar(235, 235, 235), cv::FILLED, cv::LINE_AA);
+    }
+  }
+  return img;
+}
+
+TEST(SetupCamera, TypedSetupReachesTheStartPosition) {
+  auto cs = CameraSetup::create(two_players());
+  ASSERT_TRUE(cs.ok()) << cs.error();
+  for (const char* line : {"roll red 1 2 3 3 5 6", "roll blue 6 6 5 4 2 1", "reroll red 6 5 to 2 1", "reroll blue none"})
+    ASSERT_TRUE(cs->command(line).ok()) << line << ": " << cs->command(line).error();
+  EXPECT_EQ(cs->setup().phase(), SetupPhase::Deploy);
+  // Deployment outside the zone is refused, naming the cell; inside is fine.
+  auto bad = cs->command("place red 3 f6");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("deployment zone"), std::string::npos) << bad.error();
+  const Position& b = cs->setup().board();
+  const auto red_zone = b.deployment_zone(0), blue_zone = b.deployment_zone(1);
+  const std::vector<int> red_army = cs->setup().army(0), blue_army = cs->setup().army(1);
+  for (std::size_t i = 0; i < 6; ++i) {
+    ASSERT_TRUE(cs->command("place red " + std::to_string(red_army[i]) + " " + b.board().name(red_zone[i])).ok());
+    ASSERT_TRUE(cs->command("place blue " + std::to_string(blue_army[i]) + " " + b.board().name(blue_zone[i])).ok());
+  }
+  EXPECT_EQ(cs->setup().phase(), SetupPhase::FirstPlayer);
+  ASSERT_TRUE(cs->command("first red 4").ok());
+  ASSERT_TRUE(cs->command("first blue 4").ok());  // a tie: both roll again
+  EXPECT_EQ(cs->setup().phase(), SetupPhase::FirstPlayer);
+  ASSERT_TRUE(cs->command("first red 2").ok());
+  ASSERT_TRUE(cs->command("first blue 5").ok());
+  ASSERT_TRUE(cs->setup().done());
+  auto start = cs->setup().start_position();
+  ASSERT_TRUE(start.ok()) << start.error();
+  EXPECT_EQ(start->player(start->to_move()).id, "blue");
+  EXPECT_NE(cs->prompt().find("blue moves first"), std::string::npos) << cs->prompt();
+}
+
+TEST(SetupCamera, ArmyRollRerollAndFirstRollFromImages) {
+  auto cs = CameraSetup::create(two_players());
+  ASSERT_TRUE(cs.ok());
+  // Both armies loose on the table; each roll takes the dice of its colour.
+  const std::vector<LooseDie> table = {{"red", 1}, {"red", 2}, {"red", 3}, {"red", 3}, {"red", 5}, {"red", 6},
+                                       {"blue", 6}, {"blue", 6}, {"blue", 5}, {"blue", 4}, {"blue", 2}, {"blue", 1}};
+  const cv::Mat img = dice_on_table(table, 1);
+  auto r = cs->roll_from_image("red", img);
+  ASSERT_TRUE(r.ok()) << r.error();
+  std::vector<int> army = cs->setup().army(0);
+  std::sort(army.begin(), army.end());
+  EXPECT_EQ(army, (std::vector<int>{1, 2, 3, 3, 5, 6}));
+  ASSERT_TRUE(cs->roll_from_image("blue", img).ok());
+  // A roll of the wrong number of dice is refused and changes nothing.
+  auto cs2 = CameraSetup::create(two_players());
+  auto few = cs2->roll_from_image("red", dice_on_table({{"red", 1}, {"red", 2}, {"red", 3}}, 2));
+  ASSERT_FALSE(few.ok());
+  EXPECT_NE(few.error().find("sees 3 red dice"), std::string::npos) << few.error();
+  EXPECT_FALSE(cs2->setup().has_rolled(0));
+  // Red rerolls three dice: over the allowance of 2, refused; then two, accepted.
+  auto over = cs->reroll_from_image("red", dice_on_table({{"red", 4}, {"red", 4}, {"red", 4}, {"red", 3}, {"red", 5}, {"red", 6}}, 3));
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.error().find("allowance is 2"), std::string::npos) << over.error();
+  EXPECT_FALSE(cs->setup().has_rerolled(0));
+  auto ok = cs->reroll_from_image("red", dice_on_table({{"red", 4}, {"red", 4}, {"red", 3}, {"red", 3}, {"red", 5}, {"red", 6}}, 4));
+  ASSERT_TRUE(ok.ok()) << ok.error();
+  ASSERT_EQ(ok->size(), 1u);
+  std::vector<int> from = ok->front().faces, to = ok->front().to;
+  std::sort(from.begin(), from.end());
+  EXPECT_EQ(from, (std::vector<int>{1, 2}));
+  EXPECT_EQ(to, (std::vector<int>{4, 4}));
+  // Blue shows the same army: nothing changed, the reroll is declined.
+  auto same = cs->reroll_from_image("blue", img);
+  ASSERT_TRUE(same.ok()) << same.error();
+  EXPECT_TRUE(same->front().faces.empty());
+  EXPECT_EQ(cs->setup().phase(), SetupPhase::Deploy);
+  // Typed deployment, then the first-player roll from one image with a die of each colour.
+  const Position& b = cs->setup().board();
+  for (int p = 0; p < 2; ++p) {
+    const auto zone = b.deployment_zone(p);
+    const std::vector<int> a = cs->setup().army(p);
+    for (std::size_t i = 0; i < a.size(); ++i)
+      ASSERT_TRUE(cs->command(std::string(p ? "place blue " : "place red ") + std::to_string(a[i]) + " " + b.board().name(zone[i])).ok());
+  }
+  auto first = cs->first_roll_from_image(dice_on_table({{"red", 6}, {"blue", 3}}, 5));
+  ASSERT_TRUE(first.ok()) << first.error();
+  ASSERT_TRUE(cs->setup().done());
+  EXPECT_EQ(cs->setup().first_player(), 0);
+}
+
+TEST(SetupCamera, DeploymentFromTheSheetCheckedAgainstTheZones) {
+  auto cs = CameraSetup::create(two_players());
+  ASSERT_TRUE(cs.ok());
+  ASSERT_TRUE(cs->command("roll red 1 2 3 4 5 6").ok());
+  ASSERT_TRUE(cs->command("roll blue 1 2 3 4 5 6").ok());
+  ASSERT_TRUE(cs->command("reroll red none").ok());
+  ASSERT_TRUE(cs->command("reroll blue none").ok());
+  const Position& b = cs->setup().board();
+  const auto red_zone = b.deployment_zone(0);
+  // The reader sees red's dice in its zone: placed, all at once.
+  vision::Observation obs;
+  obs.board_found = true;
+  for (int i = 0; i < 6; ++i) obs.cells.push_back({red_zone[static_cast<std::size_t>(i)], "red", i + 1, false, 0.9});
+  auto r = cs->deploy_from_observation(obs);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->size(), 6u);
+  EXPECT_TRUE(cs->setup().unplaced(0).empty());
+  // A blue die in the middle of the map: outside the zone, refused, nothing of blue placed.
+  vision::Observation more = obs;
+  const auto blue_zone = b.deployment_zone(1);
+  more.cells.push_back({blue_zone[0], "blue", 1, false, 0.9});
+  more.cells.push_back({Hex{0, 0}, "blue", 2, false, 0.9});
+  auto bad = cs->deploy_from_observation(more);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("deployment zone"), std::string::npos) << bad.error();
+  EXPECT_EQ(cs->setup().unplaced(1).size(), 6u);
+  // A die already deployed that now reads differently is named, not silently changed.
+  vision::Observation changed = obs;
+  changed.cells[0].face = 6;
+  auto ch = cs->deploy_from_observation(changed);
+  ASSERT_FALSE(ch.ok());
+  EXPECT_NE(ch.error().find("the camera sees red 6"), std::string::npos) << ch.error();
+  // The same through an image of the sheet (the reader's own synthetic renderer, top-down).
+  const vision::SheetLayout layout = vision::reader_standard_sheet();
+  std::vector<vision::SynthDie> dice;
+  for (int i = 0; i < 6; ++i) dice.push_back({red_zone[static_cast<std::size_t>(i)], "red", i + 1, false});
+  for (int i = 0; i < 6; ++i) dice.push_back({blue_zone[static_cast<std::size_t>(i)], "blue", 6 - i, false});
+  vision::SynthOptions o;
+  o.noise_sigma = 1.5;
+  const auto scene = vision::render_synth_scene(layout, dice, o);
+  auto img = cs->deploy_from_image(scene.image);
+  ASSERT_TRUE(img.ok()) << img.error();
+  EXPECT_EQ(img->size(), 6u);
+  EXPECT_EQ(cs->setup().phase(), SetupPhase::FirstPlayer);
+}
+
+TEST(SetupCli, ScriptWithImagesAndTypedFallbackWritesTheStart) {
+  const auto dir = temp_dir("setupcli");
+  const std::string tray = (dir / "tray.jpg").string();
+  cv::imwrite(tray, dice_on_table({{"red", 1}, {"red", 2}, {"red", 3}, {"red", 3}, {"red", 5}, {"red", 6}}, 7));
+  std::ofstream(dir / "config.json") << to_json(two_players()).dump();
+  std::ofstream(dir / "script.txt") << "roll red @" << tray << "\n"
+                                    << "roll blue @" << tray << "\n"  // no blue dice: refused, then typed
+                                    << "roll blue 2 2 4 4 6 6\nreroll red none\nreroll blue 2 2 to 1 1\n"
+                                    << "place red 1 a1\n";
+  const auto r = run_hexdice("setup " + (dir / "config.json").string() + " --script " + (dir / "script.txt").string() +
+                             " --out " + (dir / "start.json").string());
+  // The script stops in the deployment: one clear error line, nothing written.
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("refused: setup: the camera sees 0 blue dice"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"type\":\"reroll\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.rfind("hexdice: setup: not finished", 0), 0u) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "start.json"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hexdice::referee
