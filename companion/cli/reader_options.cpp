@@ -1,5 +1,7 @@
 #include "companion/cli/reader_options.h"
 
+#include <filesystem>
+
 #include "companion/cli/cli_util.h"
 #include "vision/reader_geometry.h"
 #include "vision/reader_io.h"
@@ -25,6 +27,9 @@ Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o) {
     in.layout = std::move(*l);
   }
   if (!o.params.empty()) {
+    // Checked here: OpenCV's FileStorage prints its own error line for a missing file.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.params, ec)) return Error{"cannot read " + o.params + ": no such file"};
     auto p = vision::ReadParams::load(o.params);
     if (!p) return Error{p.error()};
     in.params = std::move(*p);
