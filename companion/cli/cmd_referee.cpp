@@ -49,24 +49,14 @@ int run_referee(const RefereeArgs& a) {
   auto reader = load_reader_inputs(a.reader);
   if (!reader) return fail(reader.error());
 
-  std::multimap<int, std::string> scripted;
+  FrameCommands scripted;
   if (!a.commands.empty()) {
     std::string err;
     auto text = read_file(a.commands, err);
     if (!text) return fail(err);
-    std::istringstream in(*text);
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      if (line.empty() || line[0] == '#') continue;
-      std::istringstream ls(line);
-      int frame = -1;
-      std::string rest;
-      if (!(ls >> frame) || frame < 0) return fail(a.commands + ":" + std::to_string(n) + ": expected \"FRAME COMMAND\"");
-      std::getline(ls, rest);
-      scripted.emplace(frame, rest);
-    }
+    auto parsed = parse_frame_commands(*text, a.commands);
+    if (!parsed) return fail(parsed.error());
+    scripted = std::move(*parsed);
   }
 
   std::optional<Position> start;

@@ -140,6 +140,24 @@ class QuietStderr {
 
 }  // namespace
 
+Result<FrameCommands> parse_frame_commands(const std::string& text, const std::string& name) {
+  FrameCommands out;
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream ls(line);
+    int frame = -1;
+    std::string rest;
+    if (!(ls >> frame) || frame < 0) return Error{name + ":" + std::to_string(n) + ": expected \"FRAME COMMAND\""};
+    std::getline(ls, rest);
+    out.emplace(frame, rest);
+  }
+  return out;
+}
+
 Result<std::unique_ptr<FrameSource>> open_observations(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Error{"observations: " + dir + " is not a directory"};

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,12 @@ class FrameSource {
 };
 
 Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec);
+
+// Typed commands scripted against frames (`--commands FILE`): lines "FRAME COMMAND", '#'
+// comments and blank lines skipped; the command is posted just before that frame. Errors
+// name the line ("FILE:3: expected ...").
+using FrameCommands = std::multimap<int, std::string>;
+Result<FrameCommands> parse_frame_commands(const std::string& text, const std::string& name);
 Result<std::unique_ptr<FrameSource>> open_observations(const std::string& dir);
 
 // ---- Motion over the sheet: frame differencing -------------------------------------------

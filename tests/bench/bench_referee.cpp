@@ -132,20 +132,12 @@ std::vector<bool> demo_hands() {
   return out;
 }
 
-std::multimap<int, std::string> demo_commands() {
+FrameCommands demo_commands() {
   std::ifstream in(demo_dir() + "/commands.txt");
-  std::multimap<int, std::string> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    int frame = 0;
-    std::string rest;
-    ls >> frame;
-    std::getline(ls, rest);
-    out.emplace(frame, rest);
-  }
-  return out;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto c = parse_frame_commands(ss.str(), "commands.txt");
+  return c ? *c : FrameCommands{};
 }
 
 std::optional<Position> demo_start() {

@@ -516,20 +516,10 @@ std::vector<DemoTruth> demo_truth() {
   return out;
 }
 
-std::multimap<int, std::string> demo_commands() {
-  std::multimap<int, std::string> out;
-  std::istringstream in(hexdice::testing::slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/commands.txt"));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream ls(line);
-    int frame = 0;
-    std::string rest;
-    ls >> frame;
-    std::getline(ls, rest);
-    out.emplace(frame, rest);
-  }
-  return out;
+FrameCommands demo_commands() {
+  auto c = parse_frame_commands(hexdice::testing::slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/commands.txt"), "commands.txt");
+  EXPECT_TRUE(c.ok()) << c.error();
+  return c.ok() ? *c : FrameCommands{};
 }
 
 // The rendered demo game through FrameReader (motion + board reader) and the referee, as
