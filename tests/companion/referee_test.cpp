@@ -738,6 +738,36 @@ TEST(SetupCamera, ArmyRollRerollAndFirstRollFromImages) {
   EXPECT_EQ(cs->setup().first_player(), 0);
 }
 
+// The rendered army roll (data/demo/setup_roll.jpg, tests/render/demo_frames.py --setup-roll):
+// whatever find_dice makes of it, the step never accepts a wrong army: either each army is
+// read exactly, or the step is refused, nothing changes, and the message says what to type.
+TEST(SetupCamera, RenderedArmyRollIsReadExactlyOrRefused) {
+  const std::string dir = std::string(HEXDICE_SOURCE_DIR) + "/data/demo/";
+  const cv::Mat img = cv::imread(dir + "setup_roll.jpg");
+  ASSERT_FALSE(img.empty());
+  const Json label = Json::parse(hexdice::testing::slurp(dir + "setup_roll.json"), nullptr, false);
+  ASSERT_FALSE(label.is_discarded());
+  auto cs = CameraSetup::create(two_players());
+  ASSERT_TRUE(cs.ok());
+  for (const std::string player : {"red", "blue"}) {
+    std::vector<int> truth;
+    for (const Json& d : label["dice"])
+      if (d["color"] == player) truth.push_back(d["face"].get<int>());
+    ASSERT_EQ(truth.size(), 6u);
+    std::sort(truth.begin(), truth.end());
+    const int p = player == "red" ? 0 : 1;
+    auto r = cs->roll_from_image(player, img);
+    if (r.ok()) {
+      std::vector<int> army = cs->setup().army(p);
+      std::sort(army.begin(), army.end());
+      EXPECT_EQ(army, truth) << player << ": a wrong army was accepted";
+    } else {
+      EXPECT_FALSE(cs->setup().has_rolled(p));
+      EXPECT_NE(r.error().find("type \"roll " + player), std::string::npos) << r.error();
+    }
+  }
+}
+
 TEST(SetupCamera, DeploymentFromTheSheetCheckedAgainstTheZones) {
   auto cs = CameraSetup::create(two_players());
   ASSERT_TRUE(cs.ok());

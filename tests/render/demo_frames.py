@@ -116,6 +116,30 @@ def scene_of(sheet, frame, home_z):
     return s, ScriptedRng(values, SKIN)
 
 
+# The army roll of the demo's setup: both armies loose on the table (no sheet), for
+# `hexdice setup` / CameraSetup::roll_from_image (data/demo/setup_roll.jpg + .json).
+SETUP_ROLL = {"red": [1, 2, 3, 3, 5, 6], "blue": [6, 6, 5, 4, 2, 1]}
+SETUP_CELLS = [(-2, 0), (-1, 0), (0, 0), (1, 0), (2, 0), (-2, 1), (-1, 1), (0, 1), (1, 1), (-3, 2), (-1, 2), (1, 2)]
+
+
+def render_setup_roll(sheet, out_dir, quality):
+    dice = []
+    k = 0
+    for colour, faces in SETUP_ROLL.items():
+        for face in faces:
+            qr = SETUP_CELLS[k]
+            k += 1
+            unit, _ = die_pose(sheet, qr, colour, face, False, 7)
+            dice.append({"qr": qr, "colour": colour, "face": face, "guard": False, "unit": unit, "guard_pose": None})
+    s = {"name": "setup_roll", "preset": "nosheet", "size": CAMERA["size"], "tilt": CAMERA["tilt"], "yaw": CAMERA["yaw"],
+         "hfov": CAMERA["hfov"], "fill": 2.0, "light": "neutral", "light_strength": 1.05, "table": 4, "table_rot": 30,
+         "sheet_specular": 0.0, "noise": 0.05, "jpeg": 88, "hand": False, "sheet": False, "dice": dice}
+    ws = [sheet.world(d["unit"][0], d["unit"][1]) for d in dice]
+    s["target"] = (sum(w[0] for w in ws) / len(ws), 0.0, sum(w[2] for w in ws) / len(ws))
+    pov, label = scene_gen.build(sheet, s, ScriptedRng(list(LIGHT), SKIN))
+    scene_gen.render(pov, label, out_dir, "setup_roll", quality, False)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hexdice", default=os.path.join(ROOT, "build/bin/hexdice"))
@@ -125,6 +149,8 @@ def main():
     ap.add_argument("--quality", default="normal", choices=["normal", "fast"])
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", type=int, nargs="*", help="render only these frame numbers (to try a change)")
+    ap.add_argument("--setup-roll", action="store_true",
+                    help="only render data/demo/setup_roll.jpg: both armies loose on a table (setup by camera)")
     ap.add_argument("--check", action="store_true",
                     help="no rendering: run `hexdice read` on each distinct still frame of data/demo/frames and "
                          "list what the board reader gets wrong")
@@ -135,6 +161,9 @@ def main():
     if not os.path.exists(os.path.join(args.board, "board.json")):
         subprocess.run([args.hexdice, "board", "--out", args.board], check=True, stdout=subprocess.DEVNULL)
     sheet = scene_gen.Sheet(args.board)
+    if args.setup_roll:
+        render_setup_roll(sheet, os.path.dirname(args.out.rstrip("/")), args.quality)
+        return
     make_demo = load_make_demo()
     frames, _, _ = make_demo.plan(args.hexdice)
     # Which side of the table (world Z sign) each player sits on: where its dice start.
