@@ -323,30 +323,6 @@ std::string charuco_json_text(const CharucoSpec& spec) {
 
 namespace {
 
-// The part of a convex polygon on the side of the line through `a` with direction `d`
-// where cross(d, p - a) >= 0 (one Sutherland-Hodgman pass).
-std::vector<Point> clip_half(const std::vector<Point>& poly, Point a, Point d) {
-  auto side = [&](Point p) { return d.x * (p.y - a.y) - d.y * (p.x - a.x); };
-  std::vector<Point> out;
-  for (std::size_t i = 0; i < poly.size(); ++i) {
-    const Point p = poly[i], q = poly[(i + 1) % poly.size()];
-    const double sp = side(p), sq = side(q);
-    if (sp >= 0) out.push_back(p);
-    if ((sp >= 0) != (sq >= 0)) {
-      const double t = sp / (sp - sq);
-      out.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
-    }
-  }
-  return out;
-}
-
-Point centroid(const std::vector<Point>& pts) {
-  Point c;
-  for (Point p : pts) c = {c.x + p.x, c.y + p.y};
-  return {c.x / static_cast<double>(pts.size()), c.y / static_cast<double>(pts.size())};
-}
-
-double dist2(Point a, Point b) { return (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y); }
 
 // Grid outlines, light cell names and the title band shared by the game boards.
 void append_grid(const SheetLayout& s, const SheetPalette& pal, const std::vector<Hex>& skip, std::vector<SheetShape>& out) {
@@ -406,7 +382,7 @@ std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalet
     out.push_back(polygon(stone, {246, 244, 238}, 0.8, {120, 110, 95}));
   }
   // Cells white, then each seat's three starting spaces in its tint; a corner space is
-  // shared by two seats and split along the line from the board centre.
+  // shared by two seats and tinted beige.
   for (const CellMm& c : s.cells) {
     const auto corners = s.cell_corners(c.hex);
     out.push_back(polygon({corners.begin(), corners.end()}, pal.cell));
@@ -422,13 +398,9 @@ std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalet
         out.push_back(polygon(hex, kElementStyles[static_cast<std::size_t>(seat)].tint));
         continue;
       }
-      // Keep the half nearer the middle space of this seat's edge.
-      const Hex mid = board.hex(wh::starting_spaces(seat)[1]);
-      const Point c = s.cell_centre(h), m = s.cell_centre(mid);
-      const Point d{c.x - centre.x, c.y - centre.y};
-      auto half = clip_half(hex, c, d);
-      if (dist2(centroid(half), m) > dist2(centroid(clip_half(hex, c, {-d.x, -d.y})), m)) half = clip_half(hex, c, {-d.x, -d.y});
-      out.push_back(polygon(half, kElementStyles[static_cast<std::size_t>(seat)].tint));
+      // A corner space is both neighbours' starting space: one neutral tint, since a cell
+      // of two colours reads as "not paper" at its centre (the reader sees a die there).
+      out.push_back(polygon(hex, pal.zone_other));
     }
   }
   append_grid(s, pal, {}, out);
@@ -451,7 +423,7 @@ std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalet
   const double ly = centre.y + hs * 6.6;
   out.push_back(text({centre.x, ly}, 3.0, "face 1 = Bronze    face 2 = Silver    face 3 = Gold", {90, 80, 60}));
   out.push_back(text({centre.x, ly + 6.0}, 2.2,
-                     "Tinted spaces: each seat's three starting spaces (a shared corner belongs to both seats). "
+                     "Tinted spaces: each seat's starting spaces; a beige corner is a starting space of both its seats. "
                      "Faces 4-6 are misreads.",
                      pal.name));
   return out;

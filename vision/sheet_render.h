@@ -56,7 +56,7 @@ std::string shapes_pdf(const SheetLayout& s, const std::vector<SheetShape>& shap
 // the white and grey patches and the cell geometry of the layout, so the board reader
 // registers them like the Hex Dice sheet.
 // Wizard Hex (layout of radius 2): the six seats' starting spaces tinted in their
-// element's colour (shared corner spaces split in two), the element and its die colour
+// element's colour (a corner space, shared by two seats, beige), the element and its die colour
 // outside each edge, the level legend (face 1 Bronze, 2 Silver, 3 Gold).
 std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalette& pal = {});
 // Hexa Decimal (layout of radius 5): the hole, the six grey roads, the six segments
