@@ -106,7 +106,7 @@ TEST(HexadecimalBoard, HoleRoadsAndStandardStartSquares) {
   };
   EXPECT_LT(sample({0, 0})[0], 80);                      // the hole is dark
   EXPECT_TRUE(is_rgb(sample({0, -3}), {196, 196, 196}));  // a road (N)
-  EXPECT_TRUE(is_rgb(sample({2, 1}), {255, 255, 255}));   // an empty segment cell
+  EXPECT_TRUE(is_rgb(sample({-1, -2}), {255, 255, 255}));  // an empty segment cell (e3)
   // Standard start: White on column q = -5 (ivory), Black on q = 5 (blue), off the roads.
   EXPECT_TRUE(is_rgb(sample({-5, 2}), {255, 243, 212}));
   EXPECT_TRUE(is_rgb(sample({5, -2}), {208, 222, 244}));
