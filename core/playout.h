@@ -1,5 +1,6 @@
-// Random playouts for search and benchmarks: a small deterministic RNG and an exactly
-// uniform random legal action that does not generate every action of the position.
+// Random playouts for search and benchmarks: the project's one deterministic RNG (also
+// used by the engines, self-play, solo play and virtual dice) and an exactly uniform
+// random legal action that does not generate every action of the position.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,12 @@ class Rng {
   // Uniform in [0, n), n > 0 (Lemire's multiply-shift, unbiased).
   std::uint32_t below(std::uint32_t n);
   int face() { return 1 + static_cast<int>(below(6)); }
+  // A derived, independent seed (for per-game streams): the first output of a generator
+  // seeded with seed ^ (k * odd constant).
+  static std::uint64_t mix(std::uint64_t seed, std::uint64_t k) {
+    Rng r(seed ^ (k * 0xd1b54a32d192ed03ULL));
+    return r.next();
+  }
 
  private:
   std::uint64_t s_[4];

@@ -58,6 +58,73 @@ class Ruleset {
   virtual std::string describe(const Json& position, const Json& action) const = 0;
 };
 
+// The JSON side of a game with typed state, written once for every game. The game's
+// namespace provides, found by argument-dependent lookup on its State/Action/Outcome:
+//   Json to_json(const State&), Json to_json(const Action&),
+//   Json to_json(const Outcome&, const State& after),
+//   std::vector<Action> legal_actions(const State&),
+//   Result<{state, outcome}> apply(const State&, const Action&),
+//   Json winner_id(const State&) (the winner's id or null),
+//   std::string describe(const State& before, const Action&),
+// a `bool over` member of State, and the two parsers given as template arguments.
+// The game's adapter derives from TypedRuleset and adds name(), variants(),
+// start_position(), cell_name() and cells().
+namespace typed_ruleset_detail {
+// Free helpers so that the unqualified calls find the game's functions by ADL
+// (inside the class the member names legal_actions/apply/... would hide them).
+template <class S>
+auto legal(const S& s) { return legal_actions(s); }
+template <class S, class A>
+auto applied(const S& s, const A& a) { return apply(s, a); }
+template <class S>
+Json winner_of(const S& s) { return winner_id(s); }
+template <class S, class A>
+std::string describe_line(const S& s, const A& a) { return describe(s, a); }
+}  // namespace typed_ruleset_detail
+
+template <class State, class Action, Result<State> (*kStateFromJson)(const Json&),
+          Result<Action> (*kActionFromJson)(const Json&)>
+class TypedRuleset : public Ruleset {
+ public:
+  Result<Json> normalize(const Json& position) const override {
+    auto s = kStateFromJson(position);
+    if (!s) return Error{s.error()};
+    return to_json(*s);
+  }
+  Result<Json> legal_actions(const Json& position) const override {
+    auto s = kStateFromJson(position);
+    if (!s) return Error{s.error()};
+    Json out = Json::array();
+    for (const Action& a : typed_ruleset_detail::legal(*s)) out.push_back(to_json(a));
+    return out;
+  }
+  Result<AppliedJson> apply(const Json& position, const Json& action) const override {
+    auto s = kStateFromJson(position);
+    if (!s) return Error{s.error()};
+    auto a = kActionFromJson(action);
+    if (!a) return Error{a.error()};
+    auto r = typed_ruleset_detail::applied(*s, *a);
+    if (!r) return Error{"illegal action: " + r.error()};
+    return AppliedJson{to_json(r->state), to_json(r->outcome, r->state)};
+  }
+  Result<Json> winner(const Json& position) const override {
+    auto s = kStateFromJson(position);
+    if (!s) return Error{s.error()};
+    return typed_ruleset_detail::winner_of(*s);
+  }
+  Result<bool> game_over(const Json& position) const override {
+    auto s = kStateFromJson(position);
+    if (!s) return Error{s.error()};
+    return static_cast<bool>(s->over);
+  }
+  std::string describe(const Json& position, const Json& action) const override {
+    auto s = kStateFromJson(position);
+    auto a = kActionFromJson(action);
+    if (!s || !a) return "?";
+    return typed_ruleset_detail::describe_line(*s, *a);
+  }
+};
+
 // The "ruleset" key of a position: "hexdice" when absent; "" when it is not a string.
 std::string ruleset_key(const Json& position);
 // The registered ruleset of that name, or nullptr.

@@ -1,6 +1,7 @@
 #include "vision/sheet_render.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <opencv2/aruco.hpp>
@@ -9,6 +10,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include "core/board.h"
+#include "core/hexadecimal/hexadecimal.h"
+#include "core/wizardhex/wizardhex.h"
 
 namespace hexdice::vision {
 
@@ -49,6 +52,48 @@ std::string fmt_mm(double v) {
 }
 
 cv::Scalar bgr(Rgb c) { return {double(c.b), double(c.g), double(c.r)}; }
+
+// ArUco markers (ids and corners from the layout) and the white and grey patches: every
+// sheet the reader registers carries them exactly where board.json says.
+void append_markers_and_patches(const SheetLayout& s, const SheetPalette& pal, std::vector<SheetShape>& out) {
+  // ArUco markers: the page is white, so the quiet zone is the paper around them.
+  const auto dict = cv::aruco::getPredefinedDictionary(cv::aruco::DICT_4X4_50);
+  for (const MarkerMm& m : s.markers) {
+    cv::Mat bits;
+    dict->drawMarker(m.id, 6, bits, 1);  // 6x6: 4x4 payload + 1-bit black border
+    const double x0 = m.corners[0].x, y0 = m.corners[0].y;
+    const double cell = (m.corners[1].x - m.corners[0].x) / 6.0;
+    for (int row = 0; row < 6; ++row) {
+      for (int col = 0; col < 6;) {
+        if (bits.at<unsigned char>(row, col) != 0) {
+          ++col;
+          continue;
+        }
+        int end = col;
+        while (end < 6 && bits.at<unsigned char>(row, end) == 0) ++end;
+        auto r = rect(x0 + col * cell, y0 + row * cell, x0 + end * cell, y0 + (row + 1) * cell, {0, 0, 0});
+        r.crisp = true;
+        out.push_back(r);
+        col = end;
+      }
+    }
+    // The id in small print beside the marker, toward the page centre.
+    const bool left = m.corners[0].x < s.width_mm / 2, top = m.corners[0].y < s.height_mm / 2;
+    // Outside a quiet zone of one marker bit (6.7 mm) plus margin.
+    const double ty = top ? m.corners[2].y + 9.0 : m.corners[0].y - 7.0;
+    out.push_back(text({left ? x0 : m.corners[1].x, ty}, 2.0, "marker " + std::to_string(m.id), pal.name, left ? 0 : 2));
+  }
+
+  // White-balance patches.
+  const auto& w = s.white_patch;
+  out.push_back(polygon({{w[0].x, w[0].y}, {w[1].x, w[0].y}, {w[1].x, w[1].y}, {w[0].x, w[1].y}}, {255, 255, 255}, 0.3,
+                        {150, 150, 150}));
+  out.push_back(text({(w[0].x + w[1].x) / 2, w[1].y + 3.5}, 2.0, "white", pal.name));
+  const auto& g = s.grey_patch;
+  out.push_back(rect(g[0].x, g[0].y, g[1].x, g[1].y, pal.grey_patch));
+  out.push_back(text({(g[0].x + g[1].x) / 2, g[1].y + 3.5}, 2.0, "grey 50%", pal.name));
+
+}
 
 }  // namespace
 
@@ -96,42 +141,8 @@ std::vector<SheetShape> sheet_drawing(const SheetLayout& s, const SheetPalette& 
   for (const CellMm& c : s.cells)
     out.push_back(text({c.centre.x, c.centre.y - hs * 0.55}, hs * 0.13, c.name, pal.name));
 
-  // 4. ArUco markers: the page is white, so the quiet zone is the paper around them.
-  const auto dict = cv::aruco::getPredefinedDictionary(cv::aruco::DICT_4X4_50);
-  for (const MarkerMm& m : s.markers) {
-    cv::Mat bits;
-    dict->drawMarker(m.id, 6, bits, 1);  // 6x6: 4x4 payload + 1-bit black border
-    const double x0 = m.corners[0].x, y0 = m.corners[0].y;
-    const double cell = (m.corners[1].x - m.corners[0].x) / 6.0;
-    for (int row = 0; row < 6; ++row) {
-      for (int col = 0; col < 6;) {
-        if (bits.at<unsigned char>(row, col) != 0) {
-          ++col;
-          continue;
-        }
-        int end = col;
-        while (end < 6 && bits.at<unsigned char>(row, end) == 0) ++end;
-        auto r = rect(x0 + col * cell, y0 + row * cell, x0 + end * cell, y0 + (row + 1) * cell, {0, 0, 0});
-        r.crisp = true;
-        out.push_back(r);
-        col = end;
-      }
-    }
-    // The id in small print beside the marker, toward the page centre.
-    const bool left = m.corners[0].x < s.width_mm / 2, top = m.corners[0].y < s.height_mm / 2;
-    // Outside a quiet zone of one marker bit (6.7 mm) plus margin.
-    const double ty = top ? m.corners[2].y + 9.0 : m.corners[0].y - 7.0;
-    out.push_back(text({left ? x0 : m.corners[1].x, ty}, 2.0, "marker " + std::to_string(m.id), pal.name, left ? 0 : 2));
-  }
-
-  // 5. White-balance patches.
-  const auto& w = s.white_patch;
-  out.push_back(polygon({{w[0].x, w[0].y}, {w[1].x, w[0].y}, {w[1].x, w[1].y}, {w[0].x, w[1].y}}, {255, 255, 255}, 0.3,
-                        {150, 150, 150}));
-  out.push_back(text({(w[0].x + w[1].x) / 2, w[1].y + 3.5}, 2.0, "white", pal.name));
-  const auto& g = s.grey_patch;
-  out.push_back(rect(g[0].x, g[0].y, g[1].x, g[1].y, pal.grey_patch));
-  out.push_back(text({(g[0].x + g[1].x) / 2, g[1].y + 3.5}, 2.0, "grey 50%", pal.name));
+  // 4-5. ArUco markers and the white-balance patches.
+  append_markers_and_patches(s, pal, out);
 
   // 6. Title and printing instructions, in the band between the top markers.
   const double tx = s.width_mm / 2;
@@ -152,7 +163,9 @@ std::vector<SheetShape> sheet_drawing(const SheetLayout& s, const SheetPalette& 
   return out;
 }
 
-cv::Mat render_sheet(const SheetLayout& s, double dpi) {
+cv::Mat render_sheet(const SheetLayout& s, double dpi) { return render_shapes(s, sheet_drawing(s), dpi); }
+
+cv::Mat render_shapes(const SheetLayout& s, const std::vector<SheetShape>& shapes, double dpi) {
   const double k = dpi / 25.4;
   const int W = static_cast<int>(std::lround(s.width_mm * k)), H = static_cast<int>(std::lround(s.height_mm * k));
   cv::Mat img(H, W, CV_8UC3, cv::Scalar(255, 255, 255));
@@ -162,7 +175,7 @@ cv::Mat render_sheet(const SheetLayout& s, double dpi) {
     // Pixel (i, j) covers [i, i+1) x [j, j+1); OpenCV coordinates name pixel centres.
     return cv::Point(static_cast<int>(std::lround((p.x * k - 0.5) * kSub)), static_cast<int>(std::lround((p.y * k - 0.5) * kSub)));
   };
-  for (const SheetShape& sh : sheet_drawing(s)) {
+  for (const SheetShape& sh : shapes) {
     if (sh.kind == SheetShape::Kind::Text) {
       const double cap_px = sh.cap_height_mm * k;
       const int font = cv::FONT_HERSHEY_SIMPLEX;
@@ -227,8 +240,11 @@ std::vector<unsigned char> encode_png_dpi(const cv::Mat& img, double dpi) {
 }
 
 std::string sheet_pdf(const SheetLayout& s) {
+  return shapes_pdf(s, sheet_drawing(s), "Hex Dice map, radius " + std::to_string(s.radius) + ", " + s.paper);
+}
+
+std::string shapes_pdf(const SheetLayout& s, const std::vector<SheetShape>& shapes, const std::string& title) {
   PdfWriter pdf;
-  const auto shapes = sheet_drawing(s);
   for (const auto& page : s.pages) {
     pdf.begin_page(page.width_mm, page.height_mm, {page.x0_mm, page.y0_mm});
     for (const SheetShape& sh : shapes) {
@@ -241,7 +257,7 @@ std::string sheet_pdf(const SheetLayout& s) {
     }
     pdf.end_page();
   }
-  return pdf.finish("Hex Dice map, radius " + std::to_string(s.radius) + ", " + s.paper);
+  return pdf.finish(title);
 }
 
 CharucoSpec charuco_spec_for(const std::string& paper) {
@@ -300,6 +316,182 @@ std::string charuco_json_text(const CharucoSpec& spec) {
                    {"dictionary", spec.dictionary},
                    {"board_origin_mm", {(w_mm - spec.squares_x * spec.square_mm) / 2, (h_mm - spec.squares_y * spec.square_mm) / 2}}};
   return j.dump(1) + "\n";
+}
+
+
+// ---- Other games ---------------------------------------------------------------------
+
+namespace {
+
+
+// Grid outlines, light cell names and the title band shared by the game boards.
+void append_grid(const SheetLayout& s, const SheetPalette& pal, const std::vector<Hex>& skip, std::vector<SheetShape>& out) {
+  for (const CellMm& c : s.cells) {
+    if (std::find(skip.begin(), skip.end(), c.hex) != skip.end()) continue;
+    const auto corners = s.cell_corners(c.hex);
+    auto p = polygon({corners.begin(), corners.end()}, {}, std::max(0.3, s.hex_size_mm * 0.025), pal.grid);
+    p.fill = false;
+    out.push_back(p);
+    out.push_back(text({c.centre.x, c.centre.y - s.hex_size_mm * 0.55}, s.hex_size_mm * 0.13, c.name, pal.name));
+  }
+}
+
+void append_title(const SheetLayout& s, const std::string& title, const std::string& sub, std::vector<SheetShape>& out) {
+  const double tx = s.width_mm / 2;
+  out.push_back(text({tx, 17.0}, 4.2, title, {40, 40, 40}));
+  const double sub_cap = std::min(2.0, (s.width_mm - 2 * 58.0) / PdfWriter::text_width_mm(sub, 1.0));
+  out.push_back(text({tx, 23.0}, sub_cap, sub, {110, 110, 110}));
+}
+
+struct ElementStyle {
+  Rgb tint, ink;
+};
+// By seat (core/wizardhex: ice, earth, fire, lightning, wind, water): a light tint for the
+// starting spaces and a darker ink for the labels, after the default die colours.
+constexpr std::array<ElementStyle, 6> kElementStyles = {{
+    {{224, 234, 244}, {90, 110, 140}},   // ice: white dice
+    {{206, 236, 202}, {40, 120, 40}},    // earth: green dice
+    {{250, 208, 200}, {190, 40, 30}},    // fire: red dice
+    {{252, 240, 176}, {150, 120, 0}},    // lightning: yellow dice
+    {{214, 214, 214}, {30, 30, 30}},     // wind: black dice
+    {{200, 218, 250}, {30, 70, 190}},    // water: blue dice
+}};
+
+std::string upper(std::string_view v) {
+  std::string u(v);
+  for (char& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return u;
+}
+
+}  // namespace
+
+std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalette& pal) {
+  namespace wh = wizardhex;
+  std::vector<SheetShape> out;
+  const double hs = s.hex_size_mm;
+  const Point centre = s.cell_centre({0, 0});
+  const auto& board = wh::State::board();
+  // The stone: a hexagon behind the board, its corners beyond the six corner spaces.
+  {
+    std::vector<Point> stone;
+    for (int i = 0; i < 6; ++i) {
+      const Point c = s.cell_centre(board.corner(i));
+      const double dx = c.x - centre.x, dy = c.y - centre.y, n = std::hypot(dx, dy);
+      stone.push_back({c.x + dx / n * hs * 2.8, c.y + dy / n * hs * 2.8});
+    }
+    out.push_back(polygon(stone, {246, 244, 238}, 0.8, {120, 110, 95}));
+  }
+  // Cells white, then each seat's three starting spaces in its tint; a corner space is
+  // shared by two seats and tinted beige.
+  for (const CellMm& c : s.cells) {
+    const auto corners = s.cell_corners(c.hex);
+    out.push_back(polygon({corners.begin(), corners.end()}, pal.cell));
+  }
+  for (int seat = 0; seat < wh::kNumElements; ++seat) {
+    for (int idx : wh::starting_spaces(seat)) {
+      const Hex h = board.hex(idx);
+      const auto cs = s.cell_corners(h);
+      std::vector<Point> hex(cs.begin(), cs.end());
+      bool is_corner = false;
+      for (int i = 0; i < 6; ++i) is_corner |= h == board.corner(i);
+      if (!is_corner) {
+        out.push_back(polygon(hex, kElementStyles[static_cast<std::size_t>(seat)].tint));
+        continue;
+      }
+      // A corner space is both neighbours' starting space: one neutral tint, since a cell
+      // of two colours reads as "not paper" at its centre (the reader sees a die there).
+      out.push_back(polygon(hex, pal.zone_other));
+    }
+  }
+  append_grid(s, pal, {}, out);
+  // Each seat's element, its die colour and "start" outside the middle of its edge.
+  for (int seat = 0; seat < wh::kNumElements; ++seat) {
+    const Point m = s.cell_centre(board.hex(wh::starting_spaces(seat)[1]));
+    const double dx = m.x - centre.x, dy = m.y - centre.y, n = std::hypot(dx, dy);
+    const Point at{m.x + dx / n * hs * 2.0, m.y + dy / n * hs * 2.0};
+    const auto& st = kElementStyles[static_cast<std::size_t>(seat)];
+    out.push_back(text({at.x, at.y}, hs * 0.2, upper(wh::kElementNames[static_cast<std::size_t>(seat)]), st.ink));
+    out.push_back(text({at.x, at.y + hs * 0.32}, hs * 0.12,
+                       std::string(wh::kElementColours[static_cast<std::size_t>(seat)]) + " dice", st.ink));
+  }
+  append_markers_and_patches(s, pal, out);
+  append_title(s, "WIZARD HEX",
+               "19 spaces, hex " + fmt_mm(hs) + " mm - print at 100% (actual size): markers measure " +
+                   fmt_mm(s.marker_size_mm) + " mm",
+               out);
+  // Legend under the stone: the three levels.
+  const double ly = centre.y + hs * 6.6;
+  out.push_back(text({centre.x, ly}, 3.0, "face 1 = Bronze    face 2 = Silver    face 3 = Gold", {90, 80, 60}));
+  out.push_back(text({centre.x, ly + 6.0}, 2.2,
+                     "Tinted spaces: each seat's starting spaces; a beige corner is a starting space of both its seats. "
+                     "Faces 4-6 are misreads.",
+                     pal.name));
+  return out;
+}
+
+std::vector<SheetShape> hexadecimal_drawing(const SheetLayout& s, const SheetPalette& pal) {
+  namespace hd = hexadecimal;
+  std::vector<SheetShape> out;
+  const double hs = s.hex_size_mm;
+  const auto& board = hd::State::board();
+  const auto start = hd::start(hd::Variant::Standard);
+  const Rgb road{196, 196, 196}, hole{50, 50, 50};
+  const std::array<Rgb, 2> side_tint = {{{255, 243, 212}, {208, 222, 244}}};
+  const std::array<Rgb, 2> side_ink = {{{150, 100, 20}, {20, 20, 20}}};
+  const Hex centre_hex{0, 0};
+  for (const CellMm& c : s.cells) {
+    const auto corners = s.cell_corners(c.hex);
+    const int idx = board.index(c.hex);
+    Rgb fill = pal.cell;
+    if (c.hex == centre_hex) fill = hole;
+    else if (hd::segment_of(idx) < 0) fill = road;
+    else if (start && !start->cells[static_cast<std::size_t>(idx)].empty())
+      fill = side_tint[static_cast<std::size_t>(start->cells[static_cast<std::size_t>(idx)].owner)];
+    out.push_back(polygon({corners.begin(), corners.end()}, fill));
+  }
+  append_grid(s, pal, {centre_hex}, out);
+  out.push_back(text(s.cell_centre(centre_hex), hs * 0.16, "hole", {230, 230, 230}));
+  // Segment boundaries: the roads' outlines drawn bold so the six triangles stand out.
+  for (const CellMm& c : s.cells) {
+    const int idx = board.index(c.hex);
+    if (c.hex == centre_hex || hd::segment_of(idx) >= 0) continue;
+    const auto corners = s.cell_corners(c.hex);
+    auto p = polygon({corners.begin(), corners.end()}, {}, std::max(0.5, hs * 0.05), {110, 110, 110});
+    p.fill = false;
+    out.push_back(p);
+  }
+  // Start squares: the piece's letters in its side's ink (White starts west, moves first).
+  static constexpr std::array<const char*, hd::kNumKinds> kLetters = {"P", "S", "Pr", "D", "E", "G", "St", "W", "PM", "K"};
+  if (start) {
+    for (int idx = 0; idx < hd::kCells; ++idx) {
+      const hd::Cell& cell = start->cells[static_cast<std::size_t>(idx)];
+      if (cell.empty()) continue;
+      const Point c = s.cell_centre(board.hex(idx));
+      out.push_back(text({c.x, c.y + hs * 0.2}, hs * 0.36, kLetters[static_cast<std::size_t>(cell.kind)],
+                         side_ink[static_cast<std::size_t>(cell.owner)]));
+    }
+  }
+  // Segment names low in the middle cell of each segment (a = b = 2 from the hole).
+  for (int seg = 0; seg < 6; ++seg) {
+    const Point c = s.cell_centre(direction(seg) * 2 + direction((seg + 1) % 6) * 2);
+    out.push_back(text({c.x, c.y + hs * 0.72}, hs * 0.13, std::string(hd::kSegmentNames[static_cast<std::size_t>(seg)]), {90, 90, 90}));
+  }
+  append_markers_and_patches(s, pal, out);
+  append_title(s, "HEXA DECIMAL",
+               "90 cells around the hole, hex " + fmt_mm(hs) + " mm - print at 100% (actual size): markers measure " +
+                   fmt_mm(s.marker_size_mm) + " mm",
+               out);
+  // Legends in the free page corners beside the board (upper left and upper right).
+  static constexpr std::array<const char*, hd::kNumKinds> kNames = {"P Pawn",   "S Soldier", "Pr Prince", "D Disruptor",
+                                                                      "E Elephant", "G Guard", "St Star",  "W Wizard",
+                                                                      "PM Pawn Master", "K King"};
+  for (std::size_t k = 0; k < kNames.size(); ++k)
+    out.push_back(text({9.0, 67.0 + 4.2 * static_cast<double>(k)}, 2.4, kNames[k], {70, 70, 70}, 0));
+  const std::array<const char*, 5> notes = {"White: ivory, west,", "moves first.", "Black: blue, east.",
+                                            "Grey cells: roads.", "Dark: the hole."};
+  for (std::size_t k = 0; k < notes.size(); ++k)
+    out.push_back(text({s.width_mm - 9.0, 67.0 + 4.2 * static_cast<double>(k)}, 2.2, notes[k], {70, 70, 70}, 2));
+  return out;
 }
 
 }  // namespace hexdice::vision

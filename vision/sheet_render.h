@@ -48,6 +48,21 @@ cv::Mat render_sheet(const SheetLayout& s, double dpi = 300.0);
 std::vector<unsigned char> encode_png_dpi(const cv::Mat& img, double dpi);
 // The sheet as a vector PDF, one page per SheetLayout::pages entry.
 std::string sheet_pdf(const SheetLayout& s);
+// The same two outputs for any shape list drawn on the layout's page(s).
+cv::Mat render_shapes(const SheetLayout& s, const std::vector<SheetShape>& shapes, double dpi = 300.0);
+std::string shapes_pdf(const SheetLayout& s, const std::vector<SheetShape>& shapes, const std::string& title);
+
+// The boards of the other rulesets (docs/sheet.md "Other games"). Both keep the markers,
+// the white and grey patches and the cell geometry of the layout, so the board reader
+// registers them like the Hex Dice sheet.
+// Wizard Hex (layout of radius 2): the six seats' starting spaces tinted in their
+// element's colour (a corner space, shared by two seats, beige), the element and its die colour
+// outside each edge, the level legend (face 1 Bronze, 2 Silver, 3 Gold).
+std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalette& pal = {});
+// Hexa Decimal (layout of radius 5): the hole, the six grey roads, the six segments
+// named at the rim, and the start squares of the standard setup marked with their
+// piece (White tinted ivory, Black light blue), with a legend of the piece letters.
+std::vector<SheetShape> hexadecimal_drawing(const SheetLayout& s, const SheetPalette& pal = {});
 
 // A printable ChArUco board for camera calibration (DICT_4X4_50 ids do not clash with the
 // map markers because the board uses DICT_5X5_100). Fills the page at dpi.

@@ -1,12 +1,17 @@
 // `hexdice board [--radius N] [--paper a3|a4x2|letter|tabloid] --out DIR [--charuco]`:
 // the printable map as board.png (300 dpi), board.pdf (vector) and board.json (layout);
 // with --charuco also a ChArUco calibration board (charuco.png + charuco.json).
+// `--ruleset wizardhex` draws the 19-space Wizard Hex board (radius 2) and
+// `--ruleset hexadecimal` the 90-cell Hexa Decimal board (radius 5) on the same sheet
+// geometry (markers, patches); board.json then carries "ruleset".
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <system_error>
+
+#include <nlohmann/json.hpp>
 
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
@@ -25,6 +30,7 @@ struct BoardArgs {
   std::string out;
   bool charuco = false;
   double dpi = 300.0;
+  std::string ruleset = "hexdice";
 };
 
 // Writes every file or none: each goes to a temporary name first, then all are renamed.
@@ -65,7 +71,11 @@ std::string png_bytes(const cv::Mat& img, double dpi) {
 }
 
 int run_board(const BoardArgs& a) {
-  auto sheet = vision::make_sheet(a.radius, a.paper);
+  const bool hexdice = a.ruleset == "hexdice";
+  const int radius = a.ruleset == "wizardhex" ? 2 : a.ruleset == "hexadecimal" ? 5 : a.radius;
+  if (!hexdice && radius != a.radius && a.radius != 5)
+    return fail("--radius does not apply to --ruleset " + a.ruleset + " (its board has radius " + std::to_string(radius) + ")");
+  auto sheet = vision::make_sheet(radius, a.paper);
   if (!sheet) return fail(sheet.error());
   if (a.dpi < 50 || a.dpi > 1200) return fail("--dpi must be between 50 and 1200");
   std::error_code ec;
@@ -73,7 +83,10 @@ int run_board(const BoardArgs& a) {
   if (ec || !fs::is_directory(a.out)) return fail("cannot create output directory " + a.out);
   const fs::path dir(a.out);
   std::vector<std::pair<fs::path, std::string>> files;
-  const cv::Mat raster = vision::render_sheet(*sheet, a.dpi);
+  const std::vector<vision::SheetShape> shapes = a.ruleset == "wizardhex"     ? vision::wizardhex_drawing(*sheet)
+                                                : a.ruleset == "hexadecimal" ? vision::hexadecimal_drawing(*sheet)
+                                                                             : vision::sheet_drawing(*sheet);
+  const cv::Mat raster = vision::render_shapes(*sheet, shapes, a.dpi);
   files.emplace_back(dir / "board.png", png_bytes(raster, a.dpi));
   if (sheet->pages.size() > 1) {
     // a4x2: also each printed page as its own PNG (board_page1.png, board_page2.png).
@@ -86,8 +99,16 @@ int run_board(const BoardArgs& a) {
       files.emplace_back(dir / ("board_page" + std::to_string(i + 1) + ".png"), png_bytes(raster(r).clone(), a.dpi));
     }
   }
-  files.emplace_back(dir / "board.pdf", vision::sheet_pdf(*sheet));
-  files.emplace_back(dir / "board.json", vision::to_json_text(*sheet));
+  if (hexdice) {
+    files.emplace_back(dir / "board.pdf", vision::sheet_pdf(*sheet));
+    files.emplace_back(dir / "board.json", vision::to_json_text(*sheet));
+  } else {
+    const std::string title = a.ruleset == "wizardhex" ? "Wizard Hex board" : "Hexa Decimal board";
+    files.emplace_back(dir / "board.pdf", vision::shapes_pdf(*sheet, shapes, title + ", " + sheet->paper));
+    nlohmann::json j = nlohmann::json::parse(vision::to_json_text(*sheet));
+    j["ruleset"] = a.ruleset;
+    files.emplace_back(dir / "board.json", j.dump(1) + "\n");
+  }
   if (a.charuco) {
     const auto spec = vision::charuco_spec_for(a.paper == "a3" || a.paper == "tabloid" ? "a3" : "a4");
     files.emplace_back(dir / "charuco.png", png_bytes(vision::render_charuco(spec, a.dpi), a.dpi));
@@ -96,10 +117,10 @@ int run_board(const BoardArgs& a) {
   std::string err;
   if (!write_all(files, err)) return fail(err);
   const double inscribed = sheet->hex_size_mm * 1.7320508075688772;
-  std::cout << "board: radius " << sheet->radius << ", " << sheet->paper << ", hex " << sheet->hex_size_mm << " mm, "
+  std::cout << (hexdice ? "" : a.ruleset + " ") << "board: radius " << sheet->radius << ", " << sheet->paper << ", hex " << sheet->hex_size_mm << " mm, "
             << sheet->cells.size() << " cells -> " << dir.string() << "/board.{png,pdf,json}"
             << (a.charuco ? " + charuco.{png,json}" : "") << "\n";
-  if (inscribed < 16.0 * 1.4142135623730951)
+  if (a.ruleset != "hexadecimal" && inscribed < 16.0 * 1.4142135623730951)
     std::cerr << "hexdice: note: hex " << sheet->hex_size_mm << " mm is too small for a 16 mm die turned any way; "
               << "use a larger paper or a smaller radius\n";
   return kExitOk;
@@ -115,6 +136,8 @@ void register_board_commands(CLI::App& app, Registry& reg) {
       ->check(CLI::IsMember({"a3", "a4x2", "letter", "tabloid"}));
   sub->add_option("--out", args->out, "output directory (created if missing)")->required();
   sub->add_option("--dpi", args->dpi, "raster resolution of board.png (default 300)");
+  sub->add_option("--ruleset", args->ruleset, "hexdice (default), wizardhex (19 spaces) or hexadecimal (90 cells)")
+      ->check(CLI::IsMember({"hexdice", "wizardhex", "hexadecimal"}));
   sub->add_flag("--charuco", args->charuco, "also write a ChArUco calibration board (charuco.png, charuco.json)");
   reg.add(sub, [args] { return run_board(*args); });
 }

@@ -20,5 +20,6 @@ void register_board_commands(CLI::App& app, Registry& reg);  // board
 void register_referee_commands(CLI::App& app, Registry& reg);  // referee
 void register_engine_commands(CLI::App& app, Registry& reg);  // hint, selfplay, solo
 void register_reader_commands(CLI::App& app, Registry& reg);  // read, dice, eval, synth
+void register_board_read_commands(CLI::App& app, Registry& reg);  // board-read (Wizard Hex position from a photo)
 
 }  // namespace hexdice::cli

@@ -13,6 +13,7 @@
 
 #include "companion/gui/app.h"
 #include "companion/gui/backend.h"
+#include "companion/gui/game_view.h"
 #include "core/json_io.h"
 
 using namespace hexdice;
@@ -69,6 +70,8 @@ int main(int argc, char** argv) {
   cli.add_option("--dump-ui", dump_ui, "write a JSON list of the windows drawn (titles and labels) and exit");
   cli.add_option("--bench-frames", bench_frames, "render N frames at 1280x720 without vsync, print median/p99 frame time");
   cli.add_option("--new-game", new_game, "start a new logged game from this seed's random legal start");
+  std::string game;
+  cli.add_option("--game", game, "open a wizardhex[:start] or hexadecimal[:variant] game, or a saved game record (*.json)");
   cli.add_option("--click", clicks, "click these board cells in order (e.g. --click f2 --click g3), for screenshots");
   cli.add_option("--width", width, "window width")->check(CLI::Range(320, 8192));
   cli.add_option("--height", height, "window height")->check(CLI::Range(240, 8192));
@@ -103,7 +106,14 @@ int main(int argc, char** argv) {
   if (o.history && !app.games.empty() && !app.replay) app.open_replay(app.games.front().id);
 
   if (new_game >= 0) app.new_game(static_cast<std::uint64_t>(new_game));
+  if (!game.empty()) {
+    if (Status st = open_game(game); !st) {
+      std::fprintf(stderr, "hexdice: --game: %s\n", st.error().c_str());
+      return 2;
+    }
+  }
   for (const std::string& c : clicks) {
+    if (click_game_cell(c)) continue;  // a Wizard Hex / Hexa Decimal game is open
     const Position* p = app.board_position();
     auto h = p ? p->board().parse_name(c) : std::nullopt;
     if (!h) {

@@ -8,12 +8,14 @@
 #include <imgui.h>
 
 #include "companion/gui/app.h"
+#include "companion/gui/board_games.h"
 
 namespace hexdice::gui {
 
 static ImU32 col(Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
 void panel_board(App& app) {
+  if (panel_board_game(app)) return;  // Wizard Hex / Hexa Decimal (board_games.cpp)
   bool* open = app.toggles.open("Board");
   if (!*open) return;
   ImGui::SetNextWindowPos(ImVec2(8, 30), ImGuiCond_FirstUseEver);

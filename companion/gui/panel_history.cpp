@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "companion/gui/app.h"
+#include "companion/gui/board_games.h"
 
 namespace hexdice::gui {
 
@@ -34,6 +35,7 @@ static void stats_table(const GameRecord& rec) {
 }
 
 void panel_history(App& app) {
+  if (panel_history_game(app)) return;  // the record and replay of a Wizard Hex / Hexa Decimal game
   bool* open = app.toggles.open("History");
   if (!*open) return;
   ImGui::SetNextWindowPos(ImVec2(1010, 30), ImGuiCond_FirstUseEver);

@@ -19,7 +19,7 @@ class RandomEngine final : public Engine {
       legal_actions(pos, buf_);
     if (buf_.empty()) return std::nullopt;
     if (why) *why = "random";
-    return buf_[static_cast<std::size_t>(rng.below(static_cast<int>(buf_.size())))];
+    return buf_[static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(buf_.size())))];
   }
 
  private:
@@ -65,7 +65,7 @@ class ScenarioEnemyEngine final : public Engine {
                                const std::vector<Action>* allowed) override {
     if (pos.game_over()) return std::nullopt;
     (void)allowed;  // the activation roll decides who acts
-    const int roll = rng.d6();
+    const int roll = rng.face();
     std::optional<solo::Decision> best;
     for (int c = 0; c < pos.board().size(); ++c) {
       const Piece& p = pos.at(c);
@@ -117,7 +117,7 @@ Action greedy_action(const Position& pos, Rng& rng, const std::vector<Action>* a
     }
     if (v == best) ties.push_back(a);
   }
-  return ties[static_cast<std::size_t>(rng.below(static_cast<int>(ties.size())))];
+  return ties[static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(ties.size())))];
 }
 
 const std::vector<std::string>& engine_names() {

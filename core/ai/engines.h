@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ai/rng.h"
+#include "core/playout.h"
 #include "core/ai/search.h"
 #include "core/rules.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "core/ai/rng.h"
+#include "core/playout.h"
 
 namespace hexdice::ai {
 
@@ -311,7 +311,7 @@ SearchResult Searcher::search(const Position& root, const SearchLimits& limits, 
   // Seeded shuffle: ties between equal actions are broken by the seed, not by list order.
   Rng rng(seed);
   for (std::size_t i = root_moves.size(); i > 1; --i)
-    std::swap(root_moves[i - 1], root_moves[static_cast<std::size_t>(rng.below(static_cast<int>(i)))]);
+    std::swap(root_moves[i - 1], root_moves[static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(i)))]);
   moves_[0] = root_moves;
   order(0, moves_[0], nullptr);
   root_moves = moves_[0];

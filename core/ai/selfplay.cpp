@@ -11,10 +11,10 @@ Position deployed_start(std::uint64_t seed, int radius, int dice, HouseRules rul
   Rng rng(seed);
   std::vector<Hex> zone = pos.deployment_zone(0);
   for (std::size_t i = zone.size(); i > 1; --i)
-    std::swap(zone[i - 1], zone[static_cast<std::size_t>(rng.below(static_cast<int>(i)))]);
+    std::swap(zone[i - 1], zone[static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(i)))]);
   HEXDICE_CHECK(static_cast<std::size_t>(dice) <= zone.size());
   for (int k = 0; k < dice; ++k) {
-    const int face = rng.d6();
+    const int face = rng.face();
     const Hex h = zone[static_cast<std::size_t>(k)];
     HEXDICE_CHECK(pos.place(h, 0, face).ok());
     HEXDICE_CHECK(pos.place(Hex{-h.q, -h.r}, 1, face).ok());
@@ -34,7 +34,7 @@ GameResult play_game(Position pos, Engine& p0, Engine& p1, Rng& rng, int max_act
       pos.set_to_move(pos.next_player(side));
       continue;
     }
-    if (a->type == ActionType::Reroll && a->face == 0) a->face = static_cast<std::uint8_t>(rng.d6());
+    if (a->type == ActionType::Reroll && a->face == 0) a->face = static_cast<std::uint8_t>(rng.face());
     const Status ok = validate(pos, *a);
     if (!ok) {
       std::fprintf(stderr, "hexdice: engine %s played an illegal action: %s\n", engines[side]->name().c_str(),

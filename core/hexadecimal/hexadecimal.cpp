@@ -900,6 +900,8 @@ Json to_json(const Outcome& o, const State& after) {
   return j;
 }
 
+Json winner_id(const State& s) { return s.winner >= 0 ? Json(s.ids[static_cast<std::size_t>(s.winner)]) : Json(nullptr); }
+
 std::string describe(const State& s, const Action& a) {
   auto piece = [&](int c) {
     std::string n(kind_name(s.cells[static_cast<std::size_t>(c)].kind));
@@ -928,7 +930,7 @@ std::string describe(const State& s, const Action& a) {
 
 namespace {
 
-class HexaDecimalRuleset final : public Ruleset {
+class HexaDecimalRuleset final : public TypedRuleset<State, Action, &state_from_json, &action_from_json> {
  public:
   std::string_view name() const override { return "hexadecimal"; }
   std::vector<std::string> variants() const override { return {"standard", "demial", "threcimal"}; }
@@ -940,37 +942,6 @@ class HexaDecimalRuleset final : public Ruleset {
     if (!s) return Error{s.error()};
     return to_json(*s);
   }
-  Result<Json> normalize(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    return to_json(*s);
-  }
-  Result<Json> legal_actions(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    Json out = Json::array();
-    for (const Action& a : hexadecimal::legal_actions(*s)) out.push_back(to_json(a));
-    return out;
-  }
-  Result<AppliedJson> apply(const Json& position, const Json& action) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    auto a = action_from_json(action);
-    if (!a) return Error{a.error()};
-    auto r = hexadecimal::apply(*s, *a);
-    if (!r) return Error{"illegal action: " + r.error()};
-    return AppliedJson{to_json(r->state), to_json(r->outcome, r->state)};
-  }
-  Result<Json> winner(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    return s->winner >= 0 ? Json(s->ids[static_cast<std::size_t>(s->winner)]) : Json(nullptr);
-  }
-  Result<bool> game_over(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    return s->over;
-  }
   std::string cell_name(const Json&, Hex h) const override {
     const int i = State::board().index(h);
     return i == kNoCell || is_hole(i) ? std::string() : State::board().name(i);
@@ -980,12 +951,6 @@ class HexaDecimalRuleset final : public Ruleset {
     for (int i = 0; i < kCells; ++i)
       if (!is_hole(i)) out.push_back(State::board().hex(i));
     return out;
-  }
-  std::string describe(const Json& position, const Json& action) const override {
-    auto s = state_from_json(position);
-    auto a = action_from_json(action);
-    if (!s || !a) return "?";
-    return hexadecimal::describe(*s, *a);
   }
 };
 

@@ -130,6 +130,9 @@ Json to_json(const Outcome& o, const State& after);
 // One line for a log, e.g. "Prince e4xf3 (Soldier)".
 std::string describe(const State& before, const Action& a);
 
+// The winner's id, or null (game on, or drawn).
+Json winner_id(const State& s);
+
 std::shared_ptr<const Ruleset> make_ruleset();
 
 }  // namespace hexdice::hexadecimal

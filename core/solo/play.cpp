@@ -28,7 +28,7 @@ Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::ui
   auto player = ai::make_engine(engine, limits);
   if (!player || engine == "scenario-enemy")
     return Error{"unknown auto-player \"" + engine + "\" (random, greedy, hint)"};
-  ai::Rng rng(seed);
+  Rng rng(seed);
   auto started = SoloGame::start(sc, auto_setup(sc, rng));
   if (!started) return Error{"scenario \"" + sc.name + "\": " + started.error()};
   SoloGame g = std::move(started).value();
@@ -46,14 +46,14 @@ Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::ui
       const std::vector<Action> allowed = g.hero_actions();
       std::optional<Action> a = player->choose(pos, rng, &why, &allowed);
       HEXDICE_CHECK(a.has_value());
-      if (a->type == ActionType::Reroll && a->face == 0) a->face = static_cast<std::uint8_t>(rng.d6());
+      if (a->type == ActionType::Reroll && a->face == 0) a->face = static_cast<std::uint8_t>(rng.face());
       const Position before = pos;
       auto out = g.hero_action(*a);
       if (!out) return Error{"the auto-player's action was refused: " + out.error()};
       ++run.actions;
       run.log.push_back(rnd + "heroes: " + describe(before, *a, &*out) + (engine == "hint" ? "  (" + why + ")" : ""));
     } else {
-      const int roll = next_roll < rolls.size() ? rolls[next_roll++] : rng.d6();
+      const int roll = next_roll < rolls.size() ? rolls[next_roll++] : rng.face();
       for (const EnemyStep& st : g.enemy_turn(roll)) {
         run.log.push_back(rnd + "enemy: " + st.explanation + (st.action ? " => " + st.text : ""));
         if (st.action) ++run.actions;

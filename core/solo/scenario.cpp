@@ -332,23 +332,23 @@ Result<Scenario> parse_scenario(std::string_view text) {
   return scenario_from_json(j);
 }
 
-std::vector<ScenarioUnit> auto_setup(const Scenario& sc, ai::Rng& rng) {
+std::vector<ScenarioUnit> auto_setup(const Scenario& sc, Rng& rng) {
   if (!sc.hero_units.empty()) return sc.hero_units;
   std::vector<int> faces = sc.hero_army;
   if (faces.empty()) {
-    for (int i = 0; i < sc.roll_dice; ++i) faces.push_back(rng.d6());
+    for (int i = 0; i < sc.roll_dice; ++i) faces.push_back(rng.face());
     // Reroll the weakest dice for an attacker (Balances first, then Tankers), up to the allowance.
     int left = sc.roll_rerolls;
     for (int want : {6, 5})
       for (int& f : faces)
         if (left > 0 && f == want) {
-          f = rng.d6();
+          f = rng.face();
           --left;
         }
   }
   std::vector<Hex> cells = sc.hero_deploy;
   for (std::size_t i = cells.size(); i > 1; --i)
-    std::swap(cells[i - 1], cells[static_cast<std::size_t>(rng.below(static_cast<int>(i)))]);
+    std::swap(cells[i - 1], cells[static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(i)))]);
   std::vector<ScenarioUnit> out;
   for (std::size_t i = 0; i < faces.size() && i < cells.size(); ++i) out.push_back({faces[i], cells[i], "", 0, false});
   return out;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ai/rng.h"
+#include "core/playout.h"
 #include "core/json_io.h"
 #include "core/rules.h"
 #include "core/solo/enemy.h"
@@ -77,7 +77,7 @@ Result<Scenario> parse_scenario(std::string_view text);
 
 // A hero army for a game: fixed units as they are; otherwise the faces (rolled with
 // `rng` when the scenario rolls) deployed at random on the deployment cells.
-std::vector<ScenarioUnit> auto_setup(const Scenario& sc, ai::Rng& rng);
+std::vector<ScenarioUnit> auto_setup(const Scenario& sc, Rng& rng);
 
 struct EnemyStep {
   int roll = 0;

@@ -604,6 +604,8 @@ Json to_json(const Outcome& o, const State& after) {
   return j;
 }
 
+Json winner_id(const State& s) { return s.winner >= 0 ? Json(s.wizards[static_cast<std::size_t>(s.winner)].id) : Json(nullptr); }
+
 std::string describe(const State& s, const Action& a) {
   static constexpr std::array<std::string_view, 4> kLevels = {"?", "Bronze", "Silver", "Gold"};
   auto on = [](int c) { return c >= 0 && c < kCells; };
@@ -630,7 +632,7 @@ std::string describe(const State& s, const Action& a) {
 
 namespace {
 
-class WizardHexRuleset final : public Ruleset {
+class WizardHexRuleset final : public TypedRuleset<State, Action, &state_from_json, &action_from_json> {
  public:
   std::string_view name() const override { return "wizardhex"; }
   std::vector<std::string> variants() const override { return {"across", "asymmetric", "adjacent", "six"}; }
@@ -646,47 +648,10 @@ class WizardHexRuleset final : public Ruleset {
     if (!s) return Error{s.error()};
     return to_json(*s);
   }
-  Result<Json> normalize(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    return to_json(*s);
-  }
-  Result<Json> legal_actions(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    Json out = Json::array();
-    for (const Action& a : wizardhex::legal_actions(*s)) out.push_back(to_json(a));
-    return out;
-  }
-  Result<AppliedJson> apply(const Json& position, const Json& action) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    auto a = action_from_json(action);
-    if (!a) return Error{a.error()};
-    auto r = wizardhex::apply(*s, *a);
-    if (!r) return Error{"illegal action: " + r.error()};
-    return AppliedJson{to_json(r->state), to_json(r->outcome, r->state)};
-  }
-  Result<Json> winner(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    return s->winner >= 0 ? Json(s->wizards[static_cast<std::size_t>(s->winner)].id) : Json(nullptr);
-  }
-  Result<bool> game_over(const Json& position) const override {
-    auto s = state_from_json(position);
-    if (!s) return Error{s.error()};
-    return s->over;
-  }
   std::string cell_name(const Json&, Hex h) const override {
     return State::board().contains(h) ? State::board().name(h) : std::string();
   }
   Result<std::vector<Hex>> cells(const Json&) const override { return State::board().cells(); }
-  std::string describe(const Json& position, const Json& action) const override {
-    auto s = state_from_json(position);
-    auto a = action_from_json(action);
-    if (!s || !a) return "?";
-    return wizardhex::describe(*s, *a);
-  }
 };
 
 }  // namespace

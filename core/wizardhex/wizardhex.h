@@ -145,6 +145,21 @@ Json to_json(const Outcome& o, const State& after);
 // One line for a log, e.g. "attack c3 (fire Gold) x c4 (ice Bronze)".
 std::string describe(const State& before, const Action& a);
 
+// With dice (section 2): the die colour of each element, by element index. Defaults to
+// kElementColours; a calibration may remap.
+using DieColours = std::array<std::string, kNumElements>;
+DieColours default_die_colours();
+// The tokens seen by the board reader (an interfaces.md observation JSON: board_found,
+// cells [{q, r, color, face, guard, confidence}]) put into `base`, which supplies what a
+// camera cannot see (Wizards, the player to move, moves left, supply, house rules).
+// Wizards whose primary element is seen are marked entered. Errors, one line naming the
+// space: board not found, a die off the 19 spaces, a colour of no element, a face 4-6.
+Result<State> position_from_observation(const State& base, const Json& observation,
+                                        const DieColours& colours = default_die_colours());
+
+// The winner's id, or null (game on, or drawn).
+Json winner_id(const State& s);
+
 std::shared_ptr<const Ruleset> make_ruleset();
 
 }  // namespace hexdice::wizardhex

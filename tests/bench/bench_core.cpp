@@ -3,7 +3,7 @@
 // < 1 us; one apply < 0.3 us; >= 20,000 random playouts/s (cap 300 actions) on one core.
 #include <benchmark/benchmark.h>
 
-#include "core/ai/rng.h"
+#include "core/playout.h"
 #include "core/ai/search.h"
 #include "core/ai/selfplay.h"
 #include "core/playout.h"
@@ -17,7 +17,7 @@ using namespace hexdice;
 // seeded random moves into empty cells (nobody is taken), so the units are spread out.
 Position midgame() {
   Position pos = ai::deployed_start(7, 5, 8);
-  ai::Rng rng(11);
+  Rng rng(11);
   std::vector<Action> acts, quiet;
   for (int i = 0; i < 16; ++i) {
     legal_actions(pos, acts);
@@ -26,7 +26,7 @@ Position midgame() {
       if (a.type == ActionType::Move && pos.at(a.target).empty() && a.target != pos.base_cell(0) &&
           a.target != pos.base_cell(1))
         quiet.push_back(a);
-    apply_unchecked(pos, quiet[static_cast<std::size_t>(rng.below(static_cast<int>(quiet.size())))]);
+    apply_unchecked(pos, quiet[static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(quiet.size())))]);
   }
   return pos;
 }
@@ -92,7 +92,7 @@ BENCHMARK(BM_RandomPlayout);
 // The same playouts generating the full legal list each action (what search does).
 void BM_RandomPlayoutFullList(benchmark::State& state) {
   const Position start = ai::deployed_start(3, 5, 6);
-  ai::Rng rng(5);
+  Rng rng(5);
   std::vector<Action> acts;
   acts.reserve(256);
   Position pos = start;
@@ -101,8 +101,8 @@ void BM_RandomPlayoutFullList(benchmark::State& state) {
     pos = start;
     for (int n = 0; n < 300 && !pos.game_over(); ++n) {
       legal_actions(pos, acts);
-      Action a = acts[static_cast<std::size_t>(rng.below(static_cast<int>(acts.size())))];
-      if (a.type == ActionType::Reroll) a.face = static_cast<std::uint8_t>(rng.d6());
+      Action a = acts[static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(acts.size())))];
+      if (a.type == ActionType::Reroll) a.face = static_cast<std::uint8_t>(rng.face());
       apply_unchecked(pos, a);
       ++actions;
     }

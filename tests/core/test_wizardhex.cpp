@@ -428,5 +428,60 @@ TEST(WizardHexRuleset, RegistryRoundTripThroughJson) {
   EXPECT_EQ(rs->cell_name(*start_pos, Hex{3, 0}), "");
 }
 
+
+// Section 2 with dice: the board reader's observation gives the tokens.
+Json observation(std::initializer_list<std::tuple<int, int, const char*, int>> dice) {
+  Json o{{"board_found", true}, {"cells", Json::array()}};
+  for (const auto& [q, r, colour, face] : dice)
+    o["cells"].push_back({{"q", q}, {"r", r}, {"color", colour}, {"face", face}, {"guard", false}, {"confidence", 0.9}});
+  return o;
+}
+
+TEST(WizardHexSection2, DiceObservationGivesTokensColourIsElementFaceIsLevel) {
+  auto base = start({{"green", kEarth}, {"black", kWind}});
+  ASSERT_TRUE(base.ok());
+  auto s = position_from_observation(*base, observation({{0, -2, "green", 1}, {1, -2, "red", 3}, {0, 0, "black", 2}}));
+  ASSERT_TRUE(s.ok()) << s.error();
+  const Board& b = State::board();
+  EXPECT_EQ(s->cells[static_cast<std::size_t>(b.index(Hex{0, -2}))], (Token{kEarth, 1}));
+  EXPECT_EQ(s->cells[static_cast<std::size_t>(b.index(Hex{1, -2}))], (Token{kFire, 3}));
+  EXPECT_EQ(s->cells[static_cast<std::size_t>(b.index(Hex{0, 0}))], (Token{kWind, 2}));
+  int tokens = 0;
+  for (const Token& t : s->cells) tokens += !t.empty();
+  EXPECT_EQ(tokens, 3);
+  // Both primaries are seen: both Wizards have entered; the turn is the base's.
+  EXPECT_TRUE(s->wizards[0].entered);
+  EXPECT_TRUE(s->wizards[1].entered);
+  EXPECT_EQ(s->to_move, base->to_move);
+  // A remapped calibration: the same colours mean other elements.
+  DieColours swapped = default_die_colours();
+  std::swap(swapped[kEarth], swapped[kFire]);
+  auto t = position_from_observation(*base, observation({{0, -2, "green", 1}}), swapped);
+  ASSERT_TRUE(t.ok()) << t.error();
+  EXPECT_EQ(t->cells[static_cast<std::size_t>(b.index(Hex{0, -2}))].element, kFire);
+  EXPECT_FALSE(t->wizards[0].entered);
+}
+
+TEST(WizardHexSection2, DiceObservationMisreadsAreOneLineNamingTheSpace) {
+  auto base = start({{"green", kEarth}, {"black", kWind}});
+  ASSERT_TRUE(base.ok());
+  auto face = position_from_observation(*base, observation({{0, 0, "red", 5}}));
+  ASSERT_FALSE(face.ok());
+  EXPECT_NE(face.error().find("c3 shows face 5"), std::string::npos) << face.error();
+  EXPECT_NE(face.error().find("misread"), std::string::npos);
+  auto colour = position_from_observation(*base, observation({{0, 0, "purple", 1}}));
+  ASSERT_FALSE(colour.ok());
+  EXPECT_NE(colour.error().find("purple"), std::string::npos) << colour.error();
+  auto off = position_from_observation(*base, observation({{3, 0, "red", 1}}));
+  ASSERT_FALSE(off.ok());
+  EXPECT_NE(off.error().find("off the 19 spaces"), std::string::npos) << off.error();
+  Json lost{{"board_found", false}, {"cells", Json::array()}};
+  EXPECT_FALSE(position_from_observation(*base, lost).ok());
+  // A supply of 2 fire tokens cannot show a Gold fire stack (3 tokens).
+  State limited = *base;
+  limited.supply[kFire] = 2;
+  EXPECT_FALSE(position_from_observation(limited, observation({{0, 0, "red", 3}})).ok());
+}
+
 }  // namespace
 }  // namespace hexdice::wizardhex
