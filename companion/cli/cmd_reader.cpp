@@ -13,7 +13,7 @@
 #include "vision/dice.h"
 #include "vision/read.h"
 #include "vision/reader_eval.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 #include "vision/reader_synth.h"
 
@@ -27,11 +27,11 @@ struct ReadArgs {
 };
 
 Result<vision::SheetLayout> load_layout(const std::string& path) {
-  if (path.empty()) return vision::reader_standard_sheet();
+  if (path.empty()) return vision::standard_sheet();
   std::string err;
   auto text = read_file(path, err);
   if (!text) return Error{err};
-  auto l = vision::reader_sheet_from_json_text(*text);
+  auto l = vision::sheet_from_json_text(*text);
   if (!l) return Error{path + ": " + l.error()};
   return l;
 }
@@ -96,7 +96,7 @@ int run_synth(const SynthArgs& a) {
   std::error_code ec;
   fs::create_directories(a.out, ec);
   if (ec) return fail("cannot create " + a.out + ": " + ec.message());
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   for (int i = 0; i < a.scenes; ++i) {
     vision::SynthOptions o;
     o.seed = a.seed + static_cast<unsigned>(i);
