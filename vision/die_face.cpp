@@ -228,8 +228,11 @@ std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples) {
   const float bl = rel[0], g = rel[1], r = rel[2];
   const float mx = std::max({bl, g, r}), mn = std::min({bl, g, r});
   const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+  // Glare from the light washes a coloured top face out towards white, so the grey
+  // threshold is low: white-balanced white/black dice stay under ~0.1 saturation, the
+  // palest glared coloured tops stay above ~0.16.
   if (mx < 0.30f && sat < 0.55f) return "black";
-  if (sat < 0.28f) return mx < 0.45f ? "black" : "white";
+  if (sat < 0.125f) return mx < 0.6f ? "black" : "white";
   // Hue in degrees (0 red, 60 yellow, 120 green, 240 blue).
   float h;
   if (mx == r) h = 60.0f * (g - bl) / (mx - mn);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
@@ -410,6 +412,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::Mat crop;
     cv::warpAffine(patch, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
     const FaceReading fr = read_face(crop, params.face);
+    if (std::getenv("HEXDICE_READ_DEBUG")) {
+      const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
+      std::fprintf(stderr, "DBG %d,%d top %.1f %.1f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
+                   cell.hex.q, cell.hex.r, img_pt.x, img_pt.y, face_rect.angle, fr.face, fr.confidence,
+                   fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
+                   body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
+    }
 
     CellObservation co;
     co.hex = cell.hex;
@@ -417,10 +426,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
     co.color = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{});
     co.confidence = fr.face > 0 ? fr.confidence : 0.05;
-    // Guard token: a blue blob of guard size outside the unit's footprint (its top face
-    // swept along d, grown a little).
+    // The unit's footprint: its top face swept along d (towards its base), grown a little.
+    // What differs from the paper outside it is a guard token, a neighbour's side, or,
+    // when it is more than hand_rest_area unit faces, something that is not a die at all
+    // (a hand or an arm over the cell): then the cell is not reported.
+    cv::Mat foot;
     {
-      cv::Mat foot;
       const int kx = cvRound(std::abs(d.x)), ky = cvRound(std::abs(d.y));
       cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
       const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
@@ -435,7 +446,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::fillConvexPoly(square, pv, cv::Scalar(255));
       }
       cv::dilate(square, foot, kern, a1);
-      cv::Mat rest = fg_raw & ~foot;
+    }
+    const cv::Mat rest = fg_raw & ~foot;
+    if (params.hand_rest_area > 0 && cv::countNonZero(rest) > params.hand_rest_area * unit_area) {
+      if (std::getenv("HEXDICE_READ_DEBUG"))
+        std::fprintf(stderr, "REJ %d,%d rest %.2f\n", cell.hex.q, cell.hex.r, cv::countNonZero(rest) / unit_area);
+      continue;
+    }
+    // Guard token: a blue blob of guard size outside the unit's footprint.
+    {
       cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
       for (int y = 0; y < patch.rows; ++y)
         for (int x = 0; x < patch.cols; ++x)
@@ -479,7 +498,7 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "guard_side_mm" << guard_side_mm << "edge_margin_px" << edge_margin_px
+       << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -520,6 +539,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("unit_max_offset_mm", p.unit_max_offset_mm);
     get("body_distance", p.body_distance);
     get("guard_side_mm", p.guard_side_mm);
+    get("hand_rest_area", p.hand_rest_area);
     get("edge_margin_px", p.edge_margin_px);
     get("min_visible_fraction", p.min_visible_fraction);
   } catch (const cv::Exception& e) {

@@ -7,7 +7,6 @@
 #include <set>
 #include <sstream>
 
-#include "vision/reader_geometry.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::vision {
@@ -21,12 +20,12 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".json" && e.path().filename() != "board.json") labels.push_back(e.path());
   std::sort(labels.begin(), labels.end());
-  SheetLayout layout = reader_standard_sheet();
+  SheetLayout layout = standard_sheet();
   if (fs::exists(fs::path(dir) / "board.json")) {
     std::ifstream in(fs::path(dir) / "board.json");
     std::stringstream ss;
     ss << in.rdbuf();
-    auto l = reader_sheet_from_json_text(ss.str());
+    auto l = sheet_from_json_text(ss.str());
     if (!l) return Error{"board.json: " + l.error()};
     layout = *l;
   }

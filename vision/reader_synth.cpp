@@ -8,7 +8,6 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/die_face.h"
-#include "vision/reader_geometry.h"
 
 namespace hexdice::vision {
 
@@ -155,7 +154,7 @@ SynthScene render_synth_scene(const SheetLayout& layout, const std::vector<Synth
   };
   std::vector<Solid> solids;
   for (const auto& d : dice) {
-    const Point cc = reader_cell_centre(layout, d.hex);
+    const Point cc = layout.cell_centre(d.hex);
     const double ang = uni(rng) * CV_PI / 2;
     if (d.guard) {
       const double dir = CV_PI / 3 * std::floor(uni(rng) * 6);

@@ -13,7 +13,7 @@
 #include "core/ruleset.h"
 #include "core/wizardhex/wizardhex.h"
 #include "vision/read.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::cli {
@@ -34,7 +34,7 @@ Result<Json> observation_of(const BoardReadArgs& a) {
   if (a.layout.empty()) return Error{"board-read needs --layout board.json (from `hexdice board --ruleset wizardhex`)"};
   auto ltext = read_file(a.layout, err);
   if (!ltext) return Error{err};
-  auto layout = vision::reader_sheet_from_json_text(*ltext);
+  auto layout = vision::sheet_from_json_text(*ltext);
   if (!layout) return Error{a.layout + ": " + layout.error()};
   if (layout->radius != wizardhex::kRadius)
     return Error{a.layout + ": radius " + std::to_string(layout->radius) + " is not the Wizard Hex board (radius 2)"};

@@ -14,7 +14,7 @@
 #include "vision/dice.h"
 #include "vision/read.h"
 #include "vision/reader_eval.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 #include "vision/reader_synth.h"
 
@@ -72,7 +72,7 @@ int run_synth(const SynthArgs& a) {
   std::error_code ec;
   fs::create_directories(a.out, ec);
   if (ec) return fail("cannot create " + a.out + ": " + ec.message());
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   for (int i = 0; i < a.scenes; ++i) {
     vision::SynthOptions o;
     o.seed = a.seed + static_cast<unsigned>(i);

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "companion/cli/cli_util.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::cli {
@@ -18,11 +18,11 @@ Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o) {
   ReaderInputs in;
   std::string err;
   if (o.layout.empty()) {
-    in.layout = vision::reader_standard_sheet();
+    in.layout = vision::standard_sheet();
   } else {
     auto text = read_file(o.layout, err);
     if (!text) return Error{err};
-    auto l = vision::reader_sheet_from_json_text(*text);
+    auto l = vision::sheet_from_json_text(*text);
     if (!l) return Error{o.layout + ": " + l.error()};
     in.layout = std::move(*l);
   }

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::referee {
@@ -76,7 +76,7 @@ Result<CameraSetup> CameraSetup::create(const SetupConfig& config, SetupCameraPa
   CameraSetup c;
   c.setup_ = std::move(*s);
   c.params_ = std::move(params);
-  c.layout_ = vision::reader_standard_sheet();
+  c.layout_ = vision::standard_sheet();
   return c;
 }
 

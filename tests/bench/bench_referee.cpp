@@ -36,7 +36,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
@@ -187,7 +187,7 @@ void BM_WholeFramePathStill(benchmark::State& state) {
     state.SkipWithError(ref.error().c_str());
     return;
   }
-  FrameReader reader(vision::reader_standard_sheet());
+  FrameReader reader(vision::standard_sheet());
   std::vector<double> times, cpu;
   int frame = 0;
   for (auto _ : state) {
@@ -240,7 +240,7 @@ void BM_WholeFramePathDemo(benchmark::State& state) {
       }
       ref = std::move(*r);
       ++games;
-      reader = std::make_unique<FrameReader>(vision::reader_standard_sheet());
+      reader = std::make_unique<FrameReader>(vision::standard_sheet());
       i = 0;
       state.ResumeTiming();
     }

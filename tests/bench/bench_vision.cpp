@@ -9,7 +9,7 @@
 
 #include "vision/dice.h"
 #include "vision/read.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_synth.h"
 
 namespace {
@@ -20,7 +20,7 @@ const cv::Mat& frame(int w, int h) {
   static std::map<std::pair<int, int>, cv::Mat> cache;
   auto& m = cache[{w, h}];
   if (m.empty()) {
-    const SheetLayout layout = reader_standard_sheet();
+    const SheetLayout layout = standard_sheet();
     SynthOptions o;
     o.camera.size = {w, h};
     o.camera.tilt_deg = 25;
@@ -33,7 +33,7 @@ const cv::Mat& frame(int w, int h) {
 void BM_Read(benchmark::State& st) {
   cv::setNumThreads(1);
   const cv::Mat& img = frame(static_cast<int>(st.range(0)), static_cast<int>(st.range(1)));
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   std::size_t cells = 0;
   for (auto _ : st) {
     const Observation obs = read_board(img, layout);
@@ -46,7 +46,7 @@ void BM_Read(benchmark::State& st) {
 void BM_ReadTracked(benchmark::State& st) {
   cv::setNumThreads(1);
   const cv::Mat& img = frame(static_cast<int>(st.range(0)), static_cast<int>(st.range(1)));
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   TrackerState tracker;
   read_board(img, layout, nullptr, {}, &tracker);
   for (auto _ : st) benchmark::DoNotOptimize(read_board(img, layout, nullptr, {}, &tracker));

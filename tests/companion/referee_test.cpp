@@ -496,7 +496,7 @@ TEST(RefereeCli, DemoGameLogsExactlyItsActions) {
 
 #include "companion/referee/setup_camera.h"
 #include "vision/die_face.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_synth.h"
 
 namespace hexdice::referee {
@@ -539,7 +539,7 @@ TEST(RefereeFrames, RenderedDemoEveryActionInferredAndNothingElse) {
   const auto dir = temp_dir("frames");
   auto ref = fresh(dir, *start);
   const auto commands = demo_commands();
-  FrameReader reader(vision::reader_standard_sheet());
+  FrameReader reader(vision::standard_sheet());
   Frame f;
   int n = 0;
   while ((*src)->next(f)) {
@@ -801,7 +801,7 @@ TEST(SetupCamera, DeploymentFromTheSheetCheckedAgainstTheZones) {
   ASSERT_FALSE(ch.ok());
   EXPECT_NE(ch.error().find("the camera sees red 6"), std::string::npos) << ch.error();
   // The same through an image of the sheet (the reader's own synthetic renderer, top-down).
-  const vision::SheetLayout layout = vision::reader_standard_sheet();
+  const vision::SheetLayout layout = vision::standard_sheet();
   std::vector<vision::SynthDie> dice;
   for (int i = 0; i < 6; ++i) dice.push_back({red_zone[static_cast<std::size_t>(i)], "red", i + 1, false});
   for (int i = 0; i < 6; ++i) dice.push_back({blue_zone[static_cast<std::size_t>(i)], "blue", 6 - i, false});

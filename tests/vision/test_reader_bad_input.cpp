@@ -12,7 +12,7 @@
 
 #include "vision/dice.h"
 #include "vision/read.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 #include "vision/reader_synth.h"
 
@@ -26,7 +26,7 @@ std::vector<unsigned char> real_jpeg_bytes() {
   std::ifstream in(p, std::ios::binary);
   std::vector<unsigned char> b{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (b.empty()) {  // no shared data here: a synthetic scene encoded as JPEG instead
-    const SheetLayout layout = reader_standard_sheet();
+    const SheetLayout layout = standard_sheet();
     cv::imencode(".jpg", render_synth_scene(layout, random_dice(layout, 8, 3), SynthOptions{}).image, b);
   }
   return b;
@@ -46,7 +46,7 @@ TEST(ReaderBadInput, MissingEmptyAndGarbageFiles) {
 }
 
 TEST(ReaderBadInput, FramesWithoutASheet) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   EXPECT_FALSE(read_board(cv::Mat(), layout).board_found);
   EXPECT_FALSE(read_board(cv::Mat(720, 1280, CV_8UC3, cv::Scalar(128, 128, 128)), layout).board_found);
   EXPECT_FALSE(read_board(cv::Mat(8, 8, CV_8UC3, cv::Scalar(0)), layout).board_found);
@@ -59,7 +59,7 @@ TEST(ReaderBadInput, FramesWithoutASheet) {
 }
 
 TEST(ReaderBadInput, SheetHalfOutOfViewIsNotAGuess) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   SynthOptions o;
   o.camera.shift_mm = {0, 130};  // look at the bottom part: top markers and cells out of frame
   o.camera.fill = 1.6;
@@ -74,13 +74,15 @@ TEST(ReaderBadInput, SheetHalfOutOfViewIsNotAGuess) {
 TEST(ReaderBadInput, TruncatedAndCorruptJpegNeverCrash) {
   const auto bytes = real_jpeg_bytes();
   ASSERT_GT(bytes.size(), 1000u);
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   std::mt19937 rng(42);
   int decoded = 0, rejected = 0;
   for (int i = 0; i < 40; ++i) {
     std::vector<unsigned char> b = bytes;
     if (i % 2 == 0) {
-      b.resize(static_cast<std::size_t>(rng() % bytes.size()));  // truncated
+      // Truncated; the first one to a header-only prefix, which can never decode (longer
+      // prefixes often decode as a partial image).
+      b.resize(i == 0 ? std::size_t{16} : static_cast<std::size_t>(rng() % bytes.size()));
     } else {
       for (int k = 0; k < 20; ++k) b[rng() % b.size()] = static_cast<unsigned char>(rng());  // corrupted
     }

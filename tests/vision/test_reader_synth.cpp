@@ -6,7 +6,7 @@
 #include <map>
 
 #include "vision/read.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_synth.h"
 
 namespace hexdice::vision {
@@ -17,7 +17,7 @@ struct Score {
 };
 
 Score run(const SynthOptions& o, int n_dice, unsigned seed, int scenes, TrackerState* tracker = nullptr) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   Score s;
   for (int i = 0; i < scenes; ++i) {
     SynthOptions oi = o;
@@ -82,7 +82,7 @@ TEST(ReadSynth, NoiseBlurGlareColourCast1080p) {
 }
 
 TEST(ReadSynth, EmptyBoardHasNoCells) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   SynthOptions o;
   o.camera.tilt_deg = 25;
   const SynthScene sc = render_synth_scene(layout, {}, o);
@@ -100,7 +100,7 @@ TEST(ReadSynth, TwoMarkersCoveredStillReads) {
 }
 
 TEST(ReadSynth, TrackerKeepsPoseWhenAllMarkersCovered) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   const auto dice = random_dice(layout, 10, 500);
   SynthOptions o;
   o.seed = 500;

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "vision/register.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_synth.h"
 
 namespace hexdice::vision {
@@ -16,7 +16,7 @@ double max_error(const cv::Matx33d& a, const cv::Matx33d& b, const SheetLayout& 
 }
 
 TEST(Register, StandardSheetGeometry) {
-  const SheetLayout s = reader_standard_sheet();
+  const SheetLayout s = standard_sheet();
   ASSERT_EQ(s.markers.size(), 4u);
   EXPECT_DOUBLE_EQ(s.markers[0].corners[0].x, 10.0);
   EXPECT_DOUBLE_EQ(s.markers[1].corners[0].x, 247.0);
@@ -34,18 +34,19 @@ TEST(Register, StandardSheetGeometry) {
     }
 }
 
-TEST(Register, LayoutJsonSubsetParses) {
-  auto l = reader_sheet_from_json_text(R"({"radius": 3, "hex_size_mm": 20, "centre_mm": [100, 150],
-      "markers": [{"id": 0, "corners": [[0,0],[10,0],[10,10],[0,10]]}, {"id": 1, "corners": [[90,0],[100,0],[100,10],[90,10]]}]})");
+TEST(Register, LayoutJsonRoundTrip) {
+  auto made = make_sheet(3, "a3");
+  ASSERT_TRUE(made.ok()) << made.error();
+  auto l = sheet_from_json_text(to_json_text(*made));
   ASSERT_TRUE(l.ok()) << l.error();
   EXPECT_EQ(l->cells.size(), 37u);
-  EXPECT_EQ(l->markers.size(), 2u);
-  EXPECT_FALSE(reader_sheet_from_json_text("{nope").ok());
-  EXPECT_FALSE(reader_sheet_from_json_text(R"({"radius": -2})").ok());
+  EXPECT_EQ(l->markers.size(), 4u);
+  EXPECT_FALSE(sheet_from_json_text("{nope").ok());
+  EXPECT_FALSE(sheet_from_json_text(R"({"radius": -2})").ok());
 }
 
 TEST(Register, TiltedViewHomographyAndFocal) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   SynthOptions o;
   o.camera.tilt_deg = 35;
   o.camera.yaw_deg = 10;
@@ -66,7 +67,7 @@ TEST(Register, TiltedViewHomographyAndFocal) {
 }
 
 TEST(Register, IntrinsicsFromCalibrationAreUsed) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   SynthOptions o;
   o.camera.tilt_deg = 30;
   const SynthScene sc = render_synth_scene(layout, {}, o);
@@ -79,7 +80,7 @@ TEST(Register, IntrinsicsFromCalibrationAreUsed) {
 }
 
 TEST(Register, AnyTwoMarkersSuffice) {
-  const SheetLayout layout = reader_standard_sheet();
+  const SheetLayout layout = standard_sheet();
   // Diagonal pairs pin the sheet well; two markers along one edge leave the far side
   // extrapolated (measured ~9 px at the far cells of a 720p frame).
   for (auto [hidden, tol] : {std::pair{std::vector<int>{0, 1}, 12.0}, {{1, 2}, 12.0}, {{0, 2}, 3.0}, {{1, 3}, 3.0}}) {
