@@ -95,6 +95,69 @@ cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater)
 
 }  // namespace
 
+// Hands and arms over the sheet, on the paper plane at params.hand_px_per_mm (255 =
+// covered, already grown by hand_margin_mm); empty when nothing is found. Markers and the
+// colour patches are printed dark/grey on purpose and are left out.
+static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp, cv::Vec3f white,
+                  const ReadParams& params) {
+  const double s = params.hand_px_per_mm;
+  const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
+  if (size.area() <= 0 || size.area() > 4'000'000) return {};
+  cv::Mat sheet;
+  const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
+  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                      cv::BORDER_CONSTANT, cv::Scalar(white[0], white[1], white[2]));
+  cv::Mat mask(size, CV_8U, cv::Scalar(0));
+  const float iw0 = 1.0f / white[0], iw1 = 1.0f / white[1], iw2 = 1.0f / white[2];
+  const float chroma = static_cast<float>(params.hand_chroma), dark = static_cast<float>(params.hand_dark);
+  const float bright = static_cast<float>(params.hand_bright);
+  for (int y = 0; y < size.height; ++y) {
+    const cv::Vec3b* row = sheet.ptr<cv::Vec3b>(y);
+    uchar* out = mask.ptr<uchar>(y);
+    for (int x = 0; x < size.width; ++x) {
+      const float b = row[x][0] * iw0, g = row[x][1] * iw1, r = row[x][2] * iw2;
+      const float hi = std::max({b, g, r}), lo = std::min({b, g, r});
+      const float c = hi - lo;
+      if (hi < dark || (hi > 0.05f && (c > 2 * chroma * hi || (c > chroma * hi && hi < bright)))) out[x] = 255;
+    }
+  }
+  auto blank = [&](Point a, Point b, double grow) {
+    cv::rectangle(mask, cv::Point(cvFloor((a.x - grow) * s), cvFloor((a.y - grow) * s)),
+                  cv::Point(cvCeil((b.x + grow) * s), cvCeil((b.y + grow) * s)), cv::Scalar(0), cv::FILLED);
+  };
+  for (const auto& m : layout.markers) {
+    Point a{1e9, 1e9}, b{-1e9, -1e9};
+    for (const auto& c : m.corners) {
+      a = {std::min(a.x, c.x), std::min(a.y, c.y)};
+      b = {std::max(b.x, c.x), std::max(b.y, c.y)};
+    }
+    blank(a, b, 3.0);
+  }
+  blank(layout.white_patch[0], layout.white_patch[1], 3.0);
+  blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
+  // Fingers and gaps between them belong together.
+  const int k = std::max(3, cvRound(7.0 * s)) | 1;
+  cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k, k)));
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+  const double min_px = params.hand_min_area_mm2 * s * s;
+  std::vector<uchar> big(static_cast<std::size_t>(n), 0);
+  bool any = false;
+  for (int i = 1; i < n; ++i)
+    if (stats.at<int>(i, cv::CC_STAT_AREA) > min_px) big[static_cast<std::size_t>(i)] = 1, any = true;
+  if (!any) return {};
+  cv::Mat hand(size, CV_8U, cv::Scalar(0));
+  for (int y = 0; y < size.height; ++y) {
+    const int* l = labels.ptr<int>(y);
+    uchar* out = hand.ptr<uchar>(y);
+    for (int x = 0; x < size.width; ++x)
+      if (big[static_cast<std::size_t>(l[x])]) out[x] = 255;
+  }
+  const int g = std::max(1, cvRound(params.hand_margin_mm * s)) * 2 + 1;
+  cv::dilate(hand, hand, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
+  return hand;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   Observation obs;
@@ -188,6 +251,40 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       displacement[i] = apply_h(top_inv, apply_h(hp, c)) - c;
     }
   }
+  // Hands: cells whose die (top face or base, +-7 mm) is seen through a hand are skipped.
+  std::vector<uchar> covered(layout.cells.size(), 0);
+  if (params.hand_min_area_mm2 > 0) {
+    // Against the paper itself (the white patch may be whiter or bluer than the paper).
+    std::vector<cv::Vec3b> pv;
+    for (const auto& pc : papers)
+      pv.emplace_back(cv::saturate_cast<uchar>(pc[0]), cv::saturate_cast<uchar>(pc[1]), cv::saturate_cast<uchar>(pc[2]));
+    cv::Vec3f paper = median_bgr(pv);
+    for (int k = 0; k < 3; ++k) paper[k] = std::max(paper[k], 20.0f);
+    const cv::Mat hm = hand_mask(image, layout, hp, paper, params);
+    if (!hm.empty()) {
+      const double s = params.hand_px_per_mm;
+      const cv::Matx33d paper_inv = hp.inv();
+      auto hit = [&](cv::Point2d mm) {
+        const int x = cvRound(mm.x * s), y = cvRound(mm.y * s);
+        return x >= 0 && y >= 0 && x < hm.cols && y < hm.rows && hm.at<uchar>(y, x) != 0;
+      };
+      for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+        const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
+        bool h = false;
+        for (double dx : {-7.0, 0.0, 7.0})
+          for (double dy : {-7.0, 0.0, 7.0}) {
+            const cv::Point2d p = c + cv::Point2d(dx, dy);
+            // The base on the paper, and the top face as the camera sees it, taken back to the paper.
+            h = h || hit(p) || hit(apply_h(paper_inv, apply_h(ht, p)));
+          }
+        if (h) {
+          covered[i] = 1;
+          obs.hidden.push_back(layout.cells[i].hex);
+        }
+      }
+    }
+  }
+
   // The top-face plane, rectified: cells' bounding box (mm) at px_per_mm.
   const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
   double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
@@ -236,6 +333,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
 
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
+    if (covered[ci]) continue;
     const cv::Point cc(cvRound((cell.centre.x - x0) * ppm), cvRound((cell.centre.y - y0) * ppm));
     // The patch covers the cell and the sweep of its dice's sides (towards d).
     const int reach = half + cvCeil(cv::norm(displacement[ci]) * ppm);
@@ -498,7 +596,9 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area << "edge_margin_px" << edge_margin_px
+       << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
+       << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_dark" << hand_dark << "hand_bright" << hand_bright
+       << "hand_margin_mm" << hand_margin_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -540,12 +640,19 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("body_distance", p.body_distance);
     get("guard_side_mm", p.guard_side_mm);
     get("hand_rest_area", p.hand_rest_area);
+    get("hand_min_area_mm2", p.hand_min_area_mm2);
+    get("hand_chroma", p.hand_chroma);
+    get("hand_dark", p.hand_dark);
+    get("hand_bright", p.hand_bright);
+    get("hand_margin_mm", p.hand_margin_mm);
+    get("hand_px_per_mm", p.hand_px_per_mm);
     get("edge_margin_px", p.edge_margin_px);
     get("min_visible_fraction", p.min_visible_fraction);
   } catch (const cv::Exception& e) {
     return Error{"cannot read parameters from " + path + ": " + e.what()};
   }
   if (!(p.px_per_mm > 0.2 && p.px_per_mm < 20)) return Error{path + ": px_per_mm out of range"};
+  if (!(p.hand_px_per_mm > 0.1 && p.hand_px_per_mm < 10)) return Error{path + ": hand_px_per_mm out of range"};
   return p;
 }
 

@@ -58,6 +58,20 @@ struct ReadParams {
   // Off because on the rendered fixtures hand-covered cells measured 1.0-2.0 and real
   // dice up to 1.3: at 1.0 it cost 7 points of recall and removed few false positives.
   double hand_rest_area = 0.0;
+  // Hands and arms over the sheet (on by default): the sheet is rectified once at
+  // hand_px_per_mm; pixels away from the paper's own colour (chroma above hand_chroma of their
+  // brightness and darker than hand_bright of the paper: skin, sleeves; or chroma above
+  // twice hand_chroma at any brightness) or very dark (below hand_dark) that form a
+  // region of more than hand_min_area_mm2 (bigger than any cluster of dice: a 16 mm die
+  // with its sides and a neighbour is about 1,200 mm2) are a hand. Cells whose die would
+  // be seen through that region, grown by hand_margin_mm, are not reported (listed in
+  // Observation::hidden). hand_min_area_mm2 = 0 turns it off.
+  double hand_min_area_mm2 = 3000.0;
+  double hand_chroma = 0.12;
+  double hand_bright = 0.80;
+  double hand_dark = 0.20;
+  double hand_margin_mm = 6.0;
+  double hand_px_per_mm = 1.0;
   // Cells whose centre falls outside the image (or within this margin, px) count as
   // not visible; fewer than min_visible_fraction visible -> board_found = false.
   double edge_margin_px = 4.0;
@@ -80,6 +94,7 @@ struct Observation {
   std::vector<CellObservation> cells;  // occupied cells only, in layout order
   SheetPose pose;                      // diagnostics (not in the JSON contract)
   std::string why_not_found;           // diagnostics when board_found is false
+  std::vector<Hex> hidden;             // cells not read because a hand covers them (not in the JSON)
 };
 
 Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
