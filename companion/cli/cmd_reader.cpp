@@ -8,6 +8,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "calibration/calibration.h"
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
 #include "vision/dice.h"
@@ -47,6 +48,7 @@ int run_read(const ReadArgs& a) {
   auto params = load_params(a.params);
   if (!params) return fail(params.error());
   vision::CalibrationData calib;
+  std::string calib_text;
   if (!a.calib.empty()) {
     std::string err;
     auto text = read_file(a.calib, err);
@@ -54,9 +56,16 @@ int run_read(const ReadArgs& a) {
     auto c = vision::calibration_from_json_text(*text);
     if (!c) return fail(a.calib + ": " + c.error());
     calib = *c;
+    calib_text = *text;
   }
   auto img = vision::load_image(a.image);
   if (!img) return fail(img.error());
+  if (!a.calib.empty()) {
+    // Stale or mismatched calibration: one warning line, and read anyway.
+    auto meta = calibration::calibration_from_json_text(calib_text);
+    const std::string w = meta ? calibration::check_calibration(*meta, img->size(), &*layout).summary() : meta.error();
+    if (!w.empty()) std::cerr << "hexdice: warning: calibration " << a.calib << ": " << w << '\n';
+  }
   const auto obs = vision::read_board(*img, *layout, &calib, *params);
   if (a.json) {
     std::cout << vision::to_json(obs).dump() << '\n';

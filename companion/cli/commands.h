@@ -20,5 +20,6 @@ void register_board_commands(CLI::App& app, Registry& reg);  // board
 void register_referee_commands(CLI::App& app, Registry& reg);  // referee
 void register_engine_commands(CLI::App& app, Registry& reg);  // hint, selfplay, solo
 void register_reader_commands(CLI::App& app, Registry& reg);  // read, dice, eval, synth
+void register_calibrate_commands(CLI::App& app, Registry& reg);  // calibrate camera|colors|check
 
 }  // namespace hexdice::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   hexdice::cli::register_referee_commands(app, reg);
   hexdice::cli::register_engine_commands(app, reg);
   hexdice::cli::register_reader_commands(app, reg);
+  hexdice::cli::register_calibrate_commands(app, reg);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
