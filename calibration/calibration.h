@@ -41,6 +41,9 @@ struct CameraCalibParams {
   double outlier_min_px = 1.0;
   // Image coverage is measured on a grid of this many cells per side.
   int coverage_grid = 8;
+  // An overall RMS above this is an error: the frames do not match the board spec (wrong
+  // charuco.json) or are blurred/rolling-shutter smeared.
+  double max_rms_px = 3.0;
   // Session only: a new view is kept when its corners moved by at least this fraction
   // of the image diagonal (mean) from every kept view, or it shows other corner ids.
   double min_view_change = 0.05;
@@ -80,6 +83,13 @@ struct CameraCalibration {
 // different sizes, fewer than params.min_frames frames with enough corners, OpenCV failure.
 Result<CameraCalibration> calibrate_camera(const std::vector<CalibFrame>& frames, const vision::CharucoSpec& spec,
                                            const CameraCalibParams& params = {});
+// The boards `hexdice board --charuco` prints: A3 (the default paper) and A4.
+std::vector<vision::CharucoSpec> known_charuco_specs();
+// Tries each spec (both boards share DICT_5X5_100, so ids alone cannot tell them apart)
+// and keeps the calibration with the lowest RMS; `used` receives its spec.
+Result<CameraCalibration> calibrate_camera_any(const std::vector<CalibFrame>& frames,
+                                               const std::vector<vision::CharucoSpec>& specs,
+                                               const CameraCalibParams& params = {}, vision::CharucoSpec* used = nullptr);
 // The same from detections made earlier (the session's path).
 Result<CameraCalibration> calibrate_camera_from_detections(const std::vector<CharucoDetection>& detections,
                                                            const std::vector<std::string>& names, cv::Size image_size,

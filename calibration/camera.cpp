@@ -174,6 +174,14 @@ Result<CameraCalibration> calibrate_camera_from_detections(const std::vector<Cha
   out.coverage = coverage_of(used, image_size, params.coverage_grid);
   const auto& km = out.intrinsics.camera_matrix;
   if (!(km(0, 0) > 0 && km(1, 1) > 0)) return Error{"camera calibration failed (focal length not positive)"};
+  if (params.max_rms_px > 0 && rms > params.max_rms_px) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "camera calibration RMS %.1f px > %.1f px: the frames do not match the %dx%d board of %.0f mm squares "
+                  "(wrong --board?) or are blurred",
+                  rms, params.max_rms_px, spec.squares_x, spec.squares_y, spec.square_mm);
+    return Error{buf};
+  }
   return out;
 }
 
@@ -194,6 +202,31 @@ Result<CameraCalibration> calibrate_camera(const std::vector<CalibFrame>& frames
     names.push_back(f.name);
   }
   return calibrate_camera_from_detections(dets, names, size, spec, params);
+}
+
+std::vector<vision::CharucoSpec> known_charuco_specs() {
+  return {vision::charuco_spec_for("a3"), vision::charuco_spec_for("a4")};
+}
+
+Result<CameraCalibration> calibrate_camera_any(const std::vector<CalibFrame>& frames,
+                                               const std::vector<vision::CharucoSpec>& specs,
+                                               const CameraCalibParams& params, vision::CharucoSpec* used) {
+  if (specs.empty()) return Error{"no board spec"};
+  std::optional<Result<CameraCalibration>> best;
+  std::optional<std::string> first_error;
+  for (const auto& spec : specs) {
+    auto r = calibrate_camera(frames, spec, params);
+    if (!r) {
+      if (!first_error) first_error = r.error();
+      continue;
+    }
+    if (!best || r->rms_px < (*best)->rms_px) {
+      best = std::move(r);
+      if (used) *used = spec;
+    }
+  }
+  if (best) return std::move(*best);
+  return Error{*first_error};
 }
 
 // ---------------------------------------------------------------- session

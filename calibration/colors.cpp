@@ -106,7 +106,7 @@ cv::Vec3f paper_white(const cv::Mat& image, const vision::SheetLayout& layout, c
 }
 
 // The square of `side_mm` centred on a cell, on the top-face plane, rectified.
-cv::Mat top_crop(const cv::Mat& image, const cv::Matx33d& ht, vision::Point c, double side_mm, double ppm) {
+cv::Mat top_crop(const cv::Mat& image, const cv::Matx33d& ht, Point c, double side_mm, double ppm) {
   const int n = std::max(8, cvRound(side_mm * ppm));
   const double s = side_mm / n;
   const cv::Matx33d a(s, 0, c.x - side_mm / 2 + s / 2, 0, s, c.y - side_mm / 2 + s / 2, 0, 0, 1);
@@ -201,7 +201,7 @@ Result<ColorCalibration> calibrate_colors(const cv::Mat& frame, const vision::Sh
   for (const auto& c : cells) {
     const int idx = layout.cell_index(c.hex);
     if (idx < 0) return Error{"cell " + std::to_string(c.hex.q) + "," + std::to_string(c.hex.r) + " is not on the map"};
-    const vision::Point centre = layout.cells[static_cast<std::size_t>(idx)].centre;
+    const Point centre = layout.cells[static_cast<std::size_t>(idx)].centre;
     const cv::Point2d at = vision::apply_h(pose.top_to_image, {centre.x, centre.y});
     if (at.x < 0 || at.y < 0 || at.x >= image.cols || at.y >= image.rows)
       return Error{"cell " + cell_label(layout, c.hex) + " is out of view"};

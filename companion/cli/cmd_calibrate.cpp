@@ -81,7 +81,7 @@ void print_camera(const calibration::CameraCalibration& c) {
 
 int run_camera(const CameraArgs& a) {
   if (a.frames.empty() == (a.camera < 0)) return fail("calibrate camera needs exactly one of --frames DIR or --camera N");
-  vision::CharucoSpec spec;
+  vision::CharucoSpec spec = vision::charuco_spec_for("a3");  // `hexdice board --charuco` default
   if (!a.board.empty()) {
     std::string err;
     auto text = read_file(a.board, err);
@@ -115,7 +115,8 @@ int run_camera(const CameraArgs& a) {
       if (!img) return fail(img.error());
       frames.push_back({*img, f.filename().string()});
     }
-    cal = calibration::calibrate_camera(frames, spec, p);
+    if (a.board.empty()) cal = calibration::calibrate_camera_any(frames, calibration::known_charuco_specs(), p, &spec);
+    else cal = calibration::calibrate_camera(frames, spec, p);
     source = "frames:" + fs::absolute(a.frames).lexically_normal().string();
   } else {
     cv::VideoCapture cap(a.camera);
@@ -143,6 +144,7 @@ int run_camera(const CameraArgs& a) {
   calibration::set_camera(*data, *cal, source, spec);
   const Status st = calibration::save_calibration(*data, a.out);
   if (!st) return fail(st.error());
+  std::printf("board %dx%d squares of %.0f mm (%s)\n", spec.squares_x, spec.squares_y, spec.square_mm, spec.paper.c_str());
   print_camera(*cal);
   std::printf("wrote %s\n", a.out.c_str());
   return kExitOk;
@@ -223,7 +225,7 @@ void register_calibrate_commands(CLI::App& app, Registry& reg) {
   cam->add_option("--camera", ca->camera, "live camera index (cv::VideoCapture)");
   cam->add_option("--count", ca->count, "live camera: distinct views to collect (default 15)");
   cam->add_option("--timeout", ca->timeout_s, "live camera: give up collecting after this many seconds (default 120)");
-  cam->add_option("--board", ca->board, "charuco.json of the printed board (default: the A4 board)");
+  cam->add_option("--board", ca->board, "charuco.json of the printed board (default: --frames tries the A3 and A4 boards, --camera the A3 board)");
   cam->add_option("--min-corners", ca->min_corners, "ChArUco corners a frame needs to be used (default 12)");
   cam->add_flag("--k3", ca->k3, "also estimate the k3 radial term (wide-angle lenses)");
   cam->add_option("--out", ca->out, "calibration JSON to write/update")->required();

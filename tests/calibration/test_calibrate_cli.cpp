@@ -31,7 +31,7 @@ class CalibrateCli : public ::testing::Test {
   std::string p(const std::string& name) const { return (tmp_ / name).string(); }
   // A synthetic photo of the standard sheet with red dice on the N base row, blue on the S.
   std::string scene() const {
-    const std::vector<vision::SynthDie> dice = {{{0, -4}, "red", 5}, {{0, 4}, "blue", 2}, {{2, 0}, "green", 3}};
+    const std::vector<vision::SynthDie> dice = {{{0, -4}, "red", 5}, {{0, 4}, "blue", 2}, {{2, -1}, "green", 3}};
     vision::SynthOptions o;
     o.seed = 4;
     const auto sc = vision::render_synth_scene(vision::reader_standard_sheet(), dice, o);
@@ -49,6 +49,7 @@ TEST_F(CalibrateCli, CameraThenColoursThenCheckThenRead) {
   CmdResult r = run_hexdice("calibrate camera --frames " + kPovDir + " --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("RMS reprojection error"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("board 10x14 squares of 27 mm"), std::string::npos) << r.out;  // found the A3 board
   auto d = load_calibration(out);
   ASSERT_TRUE(d.ok()) << d.error();
   ASSERT_TRUE(d->camera.has_value());
@@ -57,7 +58,7 @@ TEST_F(CalibrateCli, CameraThenColoursThenCheckThenRead) {
   EXPECT_GT(d->meta.camera_frames, 5);
 
   const std::string img = scene();
-  r = run_hexdice("calibrate colors " + img + " --cells 'red=f2;blue=f10;green=2,0' --out " + out);
+  r = run_hexdice("calibrate colors " + img + " --cells 'red=f2;blue=f10;green=2,-1' --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   d = load_calibration(out);
   ASSERT_TRUE(d.ok()) << d.error();

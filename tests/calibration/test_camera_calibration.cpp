@@ -59,7 +59,7 @@ TEST(CameraCalibration, RecoversKnownIntrinsicsAndDistortion) {
   EXPECT_LT(r->rms_px, 0.5);
   EXPECT_EQ(r->intrinsics.image_size, truth.size);
   EXPECT_GE(r->frames_used, 10);
-  EXPECT_GT(r->coverage, 0.6);
+  EXPECT_GT(r->coverage, 0.5);
   for (const auto& f : r->frames)
     if (f.used) {
       EXPECT_GT(f.rms_px, 0);
@@ -136,7 +136,10 @@ TEST(CameraCalibration, PovRayViewsGiveTheRenderersIntrinsics) {
     frames.push_back({img, v["image"].get<std::string>()});
   }
   ASSERT_GE(frames.size(), 8u);
-  const auto r = calibrate_camera(frames, kSpec);
+  // The board rendered is the one `hexdice board --charuco` printed (recorded by the renderer).
+  const auto spec = charuco_spec_from_json_text(truth["charuco"].dump());
+  ASSERT_TRUE(spec.ok()) << spec.error();
+  const auto r = calibrate_camera(frames, *spec);
   ASSERT_TRUE(r.ok()) << r.error();
   const auto& k = r->intrinsics.camera_matrix;
   const double fx = truth["fx"].get<double>();
@@ -147,6 +150,18 @@ TEST(CameraCalibration, PovRayViewsGiveTheRenderersIntrinsics) {
   EXPECT_LT(r->rms_px, 1.0);
   // The renderer has no lens distortion.
   EXPECT_LT(std::abs(r->intrinsics.dist_coeffs.at<double>(0)), 0.05);
+}
+
+TEST(CameraCalibration, WrongBoardSpecIsAnErrorAndAutoPicksTheRightOne) {
+  // The synthetic views show the A4 board; calibrating them as the A3 board cannot fit.
+  const auto wrong = calibrate_camera(distorted_frames(), vision::charuco_spec_for("a3"));
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().find("wrong --board"), std::string::npos) << wrong.error();
+  vision::CharucoSpec used;
+  const auto r = calibrate_camera_any(distorted_frames(), known_charuco_specs(), {}, &used);
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(used.squares_x, 7);
+  EXPECT_LT(r->rms_px, 0.5);
 }
 
 TEST(CharucoSpecFile, ReadsTheBoardFileAndRejectsNonsense) {

@@ -62,7 +62,7 @@ def main():
         lpos = (math.cos(la) * 400, 1300, math.sin(la) * 400)
         k = rng.uniform(0.8, 1.15)
         pov = ["#version 3.7;\n", "global_settings { assumed_gamma 1.0 max_trace_level 3 }\n", cam.pov(),
-               "light_source { %s rgb %.3f area_light <200,0,0>, <0,0,200>, 2, 2 jitter orient }\n" % (vec(lpos), 0.85 * k),
+               "light_source { %s rgb %.3f }\n" % (vec(lpos), 0.85 * k),  # nothing casts shadows: a point light
                "light_source { <%.1f,1800,%.1f> rgb %.3f shadowless }\n" % (-lpos[0] * 0.5, -lpos[2] * 0.5, 0.25 * k),
                "background { rgb <0.2,0.2,0.22> }\n",
                "plane { y, -0.15 texture{ pigment{ granite color_map{[0 rgb 0.30][1 rgb 0.40]} scale 30 } } }\n",
