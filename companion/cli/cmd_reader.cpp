@@ -63,7 +63,10 @@ int run_read(const ReadArgs& a) {
   if (!a.calib.empty()) {
     // Stale or mismatched calibration: one warning line, and read anyway.
     auto meta = calibration::calibration_from_json_text(calib_text);
-    const std::string w = meta ? calibration::check_calibration(*meta, img->size(), &*layout).summary() : meta.error();
+    std::string w = meta ? "" : meta.error();
+    if (meta)
+      for (const auto& i : calibration::check_calibration(*meta, img->size(), &*layout).issues)
+        if (i.kind != calibration::CheckIssue::NoMetadata) w += (w.empty() ? "" : "; ") + i.message;  // hand-written files are fine
     if (!w.empty()) std::cerr << "hexdice: warning: calibration " << a.calib << ": " << w << '\n';
   }
   const auto obs = vision::read_board(*img, *layout, &calib, *params);

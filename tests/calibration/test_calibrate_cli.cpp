@@ -99,6 +99,15 @@ TEST_F(CalibrateCli, StaleOrMismatchedCalibrationWarnsOnceAndStillReads) {
   r = run_hexdice("calibrate check " + stale + " --stale-days 100000");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   fs::remove(stale);
+  // A hand-written file without metadata: `read` does not nag (check notes it).
+  const std::string plain = testing::temp_file("plain_calib.json", R"({"colors": [{"name": "red", "bgr_rel": [0.17, 0.15, 0.77]}]})");
+  r = run_hexdice("read " + img + " --calib " + plain + " --json");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "");
+  r = run_hexdice("calibrate check " + plain);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("no metadata"), std::string::npos) << r.out;
+  fs::remove(plain);
 }
 
 TEST_F(CalibrateCli, BadInputIsOneLineAndWritesNothing) {

@@ -112,6 +112,22 @@ TEST(ColorCalibration, PovRayScenesDiceColoursAreRecovered) {
   EXPECT_GE(scenes, 2);
 }
 
+TEST(ColorCalibration, CheckOnAFrameNoticesColoursThatNoLongerMatch) {
+  const auto layout = vision::reader_standard_sheet();
+  const auto a = synth({1, 1, 1}, 1.0, 21);
+  const auto r = calibrate_colors(a.image, layout, cells_of(kDice));
+  ASSERT_TRUE(r.ok()) << r.error();
+  vision::CalibrationData calib;
+  set_colors(calib, *r, layout, "a.png");
+  const auto b = synth({0.9, 1.0, 1.1}, 1.1, 22);  // another frame, other light: still matches
+  auto rep = check_calibration_on_frame(calib, b.image, layout);
+  EXPECT_FALSE(rep.has(CheckIssue::ColorsDrift)) << rep.summary();
+  // Samples from other dice (red channel halved, blue doubled): they no longer match.
+  for (auto& c : calib.colors) c.bgr_rel = cv::Vec3f(std::min(1.2f, c.bgr_rel[0] * 2 + 0.2f), c.bgr_rel[1], c.bgr_rel[2] * 0.5f);
+  rep = check_calibration_on_frame(calib, b.image, layout);
+  EXPECT_TRUE(rep.has(CheckIssue::ColorsDrift)) << rep.summary();
+}
+
 TEST(ColorCalibration, ClearErrors) {
   const auto layout = vision::reader_standard_sheet();
   const auto sc = synth({1, 1, 1}, 1.0, 5);
