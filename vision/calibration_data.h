@@ -25,9 +25,25 @@ struct ColorSample {
   cv::Vec3f bgr_rel;  // relative to paper white, 0..~1.2
 };
 
+// Where a calibration came from (added by the calibration library, issue 3; all
+// optional: a file without it is "version 0", accepted with a NoMetadata note).
+struct CalibrationMeta {
+  int version = 0;                 // file format version (0 = no metadata)
+  std::string created_utc;         // ISO 8601 UTC, newest part
+  std::string camera_created_utc;  // when the intrinsics were measured
+  std::string camera_source;       // "frames:DIR", "camera:0", ...
+  double camera_rms_px = 0;        // reprojection RMS of the intrinsics
+  int camera_frames = 0;           // frames used
+  std::string colors_created_utc;  // when the colours were sampled
+  std::string colors_source;       // image they were sampled from
+  std::string layout_hash;         // sheet the colours were sampled on (calibration::layout_hash)
+  cv::Size colors_image_size;      // frame size of that image
+};
+
 struct CalibrationData {
   std::optional<CameraIntrinsics> camera;
   std::vector<ColorSample> colors;  // empty = the built-in six colours
+  CalibrationMeta meta;             // added: provenance for staleness checks
 };
 
 }  // namespace hexdice::vision

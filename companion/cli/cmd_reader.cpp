@@ -8,6 +8,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "calibration/calibration.h"
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
 #include "companion/cli/reader_options.h"
@@ -33,6 +34,17 @@ int run_read(const ReadArgs& a) {
   if (!in) return fail(in.error());
   auto img = vision::load_image(a.image);
   if (!img) return fail(img.error());
+  if (!a.reader.calib.empty()) {
+    // Stale or mismatched calibration: one warning line, and read anyway.
+    std::string err;
+    auto text = read_file(a.reader.calib, err);
+    auto meta = text ? calibration::calibration_from_json_text(*text) : Result<vision::CalibrationData>(Error{err});
+    std::string w = meta ? "" : meta.error();
+    if (meta)
+      for (const auto& i : calibration::check_calibration(*meta, img->size(), &in->layout).issues)
+        if (i.kind != calibration::CheckIssue::NoMetadata) w += (w.empty() ? "" : "; ") + i.message;  // hand-written files are fine
+    if (!w.empty()) std::cerr << "hexdice: warning: calibration " << a.reader.calib << ": " << w << '\n';
+  }
   const auto obs = vision::read_board(*img, in->layout, in->calib_ptr(), in->params);
   if (a.json) {
     std::cout << vision::to_json(obs).dump() << '\n';

@@ -21,5 +21,6 @@ void register_referee_commands(CLI::App& app, Registry& reg);  // referee
 void register_engine_commands(CLI::App& app, Registry& reg);  // hint, selfplay, solo
 void register_reader_commands(CLI::App& app, Registry& reg);  // read, dice, eval, synth
 void register_board_read_commands(CLI::App& app, Registry& reg);  // board-read (Wizard Hex position from a photo)
+void register_calibrate_commands(CLI::App& app, Registry& reg);  // calibrate camera|colors|check
 
 }  // namespace hexdice::cli

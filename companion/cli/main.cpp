@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   hexdice::cli::register_engine_commands(app, reg);
   hexdice::cli::register_reader_commands(app, reg);
   hexdice::cli::register_board_read_commands(app, reg);
+  hexdice::cli::register_calibrate_commands(app, reg);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
