@@ -15,7 +15,7 @@ void panel_log(App& app) {
   const GameRecord* rec = app.replaying() ? &app.replay->record : app.playing() ? &app.game->record() : nullptr;
   if (app.mode() == App::Mode::Solo) {
     for (const auto& l : app.solo->log()) ImGui::TextWrapped("%s", l.c_str());
-    if (!app.solo->log().empty()) app.ui.label(app.solo->log().back());
+    for (const auto& l : app.solo->log()) app.ui.label(l);
     if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
   } else if (app.mode() == App::Mode::Referee) {
     // The referee's own lines (what it committed, and why; alerts in orange).

@@ -351,11 +351,15 @@ TEST(LiveModel, SoloEnemyTurnSaysWhichDieToMoveWhereAndWhyAndLogsTheRoll) {
   bool keyword = false;
   for (const auto& l : s->log()) {
     roll_lines += l.find("enemy roll: ") != std::string::npos;
-    keyword |= l.find("Why: Prey") != std::string::npos || l.find("Why: Engage") != std::string::npos ||
-               l.find("Why: Strike") != std::string::npos;
+    const auto why = l.find("Why: ");
+    if (why != std::string::npos)
+      keyword |= l.find("Prey: ", why) != std::string::npos || l.find("Engage: ", why) != std::string::npos ||
+                 l.find("Strike: ", why) != std::string::npos;
   }
   EXPECT_EQ(roll_lines, turns);
-  EXPECT_TRUE(keyword) << "the explanations name the enemy's order";
+  std::string all;
+  for (const auto& l : s->log()) all += l + "\n";
+  EXPECT_TRUE(keyword) << "the explanations name the enemy's order:\n" << all;
   // The table check: what the camera would see of the game matches; a missing die does not.
   referee::Observation seen = referee::observation_of(s->position());
   EXPECT_TRUE(s->check_table(seen).empty());
