@@ -57,6 +57,7 @@ App::App(const Options& o) {
   if (!o.no_live && (own_source || !solo)) {
     LiveOptions lo;
     lo.fps = o.fps;
+    lo.last_frame = o.last_frame;
     lo.commands = o.commands;
     lo.db_path = settings.db_path;
     std::string start = o.start;

@@ -72,6 +72,7 @@ class App {
     // or recorded observations; none of them and no camera: the bundled demo (data/demo).
     std::string source, observations, commands, start;
     double fps = 10;
+    int last_frame = -1;      // the referee's source stops after this frame (scripted screenshots)
     bool no_live = false;     // do not start the referee (history and digital board only)
     std::string solo;         // a scenario file: solo play against the companion
     std::uint64_t seed = 1;   // the solo game's virtual dice

@@ -226,6 +226,7 @@ void LiveLoop::run() {
       pic_ = std::move(pic);
     }
     f.obs.reset();
+    if (opt_.last_frame >= 0 && f.index >= opt_.last_frame) break;
     if (!live_ && opt_.fps > 0) {
       const auto until = t0 + std::chrono::microseconds(static_cast<long long>((f.index + 1) * 1e6 / opt_.fps));
       while (!stop_ && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(5));

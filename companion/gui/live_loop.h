@@ -40,6 +40,7 @@ struct LiveOptions {
   std::string db_path;       // the referee's SQLite record
   std::optional<Position> start;
   double fps = 10;           // pacing of files (live cameras run at their own rate)
+  int last_frame = -1;       // stop reading after this frame (scripted screenshots); -1: to the end
 };
 
 // The latest picture and what was read from it.

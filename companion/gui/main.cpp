@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   cli.add_flag("--hint", want_hint, "ask for a hint once the window is up (for screenshots)");
   cli.add_flag("--confirm", want_confirm, "confirm the proposal made by --click (for screenshots)");
   cli.add_flag("--enemy-turn", want_enemy, "solo: play the Enemy Turn with the virtual die after --click/--confirm");
-  cli.add_option("--until-frame", until_frame, "with --screenshot/--dump-ui: keep rendering until the referee has processed this frame");
+  cli.add_option("--until-frame", until_frame, "the referee's source stops after this frame; the window waits until the referee has processed it");
   cli.add_option("--screenshot", screenshot, "render --frames frames, save the window as PNG and exit");
   cli.add_option("--frames", frames, "number of frames to render before --screenshot / --dump-ui (default 5)");
   cli.add_option("--dump-ui", dump_ui, "write a JSON list of the windows drawn (titles and labels) and exit");
@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
   cli.add_option("--height", height, "window height")->check(CLI::Range(240, 8192));
   CLI11_PARSE(cli, argc, argv);
   o.source_dir = HEXDICE_SOURCE_DIR;
+  o.last_frame = until_frame;
   const bool headless_run = !screenshot.empty() || !dump_ui.empty();
   if (headless_run && frames <= 0) frames = 5;
   if (bench_frames > 0) { width = 1280; height = 720; }

@@ -151,7 +151,7 @@ TEST(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsProp
   fs::create_directories(dir);
   const fs::path png = dir / "live.png", ui = dir / "ui.json", db = dir / "games.sqlite";
   const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
-                          " --db " + db.string() + " --fps 40 --until-frame 47 --frames 3 --screenshot " + png.string() +
+                          " --db " + db.string() + " --fps 0 --until-frame 48 --frames 3 --screenshot " + png.string() +
                           " --dump-ui " + ui.string() + " 2>" + (dir / "err.txt").string();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   const cv::Mat img = cv::imread(png.string(), cv::IMREAD_COLOR);
