@@ -96,7 +96,7 @@ App::App(const Options& o) {
             "the board panel works without a camera (Ctrl+N: a game on the board, every action logged)",
             "connect a webcam above the printed sheet and start with --camera 0 --start POSITION.json");
   }
-  if (!live) load_demo(0);
+  if (!live && !solo) load_demo(0);  // the fixture scenes have nothing to do with a solo game
   if (solo) *toggles.open("History") = false;  // the Solo panel takes its place
   if (o.history && !games.empty()) open_replay(games.front().id);
 }
