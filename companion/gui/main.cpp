@@ -162,6 +162,7 @@ int main(int argc, char** argv) {
     app.poll_camera();
     app.poll_live();
     if (const Position* hp = app.board_position()) app.hint.poll(*hp);
+    if (!app.hint.view().thinking && app.status.rfind("thinking about a hint", 0) == 0) app.status.clear();
     const auto m1 = std::chrono::steady_clock::now();
     if (app.image_version != uploaded && !app.image.empty()) {  // only when a new picture arrived
       texture = backend.upload_bgr(app.image.data, app.image.cols, app.image.rows, static_cast<int>(app.image.step[0]), texture);
