@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+
+#include <unistd.h>
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -48,20 +51,192 @@ App::App(const Options& o) {
     if (e.path().extension() == ".json") demo_labels.push_back(e.path().string());
   std::sort(demo_labels.begin(), demo_labels.end());
 
-  if (o.camera >= 0) {
-    camera_open = camera.open(o.camera);
-    if (!camera_open)
-      alert(Severity::Warning, "camera " + std::to_string(o.camera) + " does not open",
-            "the referee needs a camera looking down at the sheet", "check the cable and the index (--camera N)");
+  opt_ = o;
+  if (!o.solo.empty()) start_solo(o.solo, o.seed);
+  const bool own_source = !o.source.empty() || o.camera >= 0 || !o.observations.empty();
+  if (!o.no_live && (own_source || !solo)) {
+    LiveOptions lo;
+    lo.fps = o.fps;
+    lo.last_frame = o.last_frame;
+    lo.commands = o.commands;
+    lo.db_path = settings.db_path;
+    std::string start = o.start;
+    if (!o.source.empty()) lo.source = o.source;
+    else if (o.camera >= 0) lo.source = std::to_string(o.camera);
+    else if (!o.observations.empty()) lo.observations = o.observations;
+    else {  // the bundled demo: the referee replays a recorded game into a throw-away record
+      const fs::path demo = fs::path(o.source_dir) / "data" / "demo";
+      lo.observations = (demo / "observations").string();
+      lo.commands = (demo / "commands.txt").string();
+      start = (demo / "start.json").string();
+      demo_db_ = (fs::temp_directory_path() / ("hexdice-demo-" + std::to_string(::getpid()) + ".sqlite")).string();
+      fs::remove(demo_db_, ec);
+      lo.db_path = demo_db_;
+    }
+    if (!start.empty()) {
+      std::ifstream in(start);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      auto pos = parse_position(ss.str());
+      if (pos) lo.start = std::move(*pos);
+      else live_error = start + ": " + pos.error();
+    }
+    if (live_error.empty()) {
+      auto l = LiveLoop::open(lo);
+      if (l) live = std::move(*l);
+      else live_error = l.error();
+    }
+    camera_open = live && live->live();
+    if (!live)
+      alert(Severity::Error, "the referee did not start: " + live_error,
+            "the referee needs a source (camera, video, images or observations) and a game to resume or a --start position",
+            "check the source, or give --start POSITION.json; the board and the history work without it");
+    else if (!own_source)
+      alert(Severity::Info, "no camera connected: the referee replays the bundled demo game (data/demo)",
+            "the board panel works without a camera (Ctrl+N: a game on the board, every action logged)",
+            "connect a webcam above the printed sheet and start with --camera 0 --start POSITION.json");
   }
-  if (!camera_open) {
-    load_demo(0);
-    alert(Severity::Info, "no camera connected: showing the bundled demo frames",
-          "the board panel works without a camera (click to play, every action is logged)",
-          "connect a webcam above the printed sheet and start with --camera 0");
-  }
+  if (!live && !solo) load_demo(0);  // the fixture scenes have nothing to do with a solo game
+  if (solo) *toggles.open("History") = false;  // the Solo panel takes its place
   if (o.history && !games.empty()) open_replay(games.front().id);
-  (void)o.demo;  // the demo is what shows whenever no game is being played
+}
+
+App::~App() {
+  live.reset();  // stops the capture thread and the referee's worker first
+  if (!demo_db_.empty()) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(demo_db_ + suffix, ec);
+  }
+}
+
+App::Mode App::mode() const {
+  if (replay) return Mode::Replay;
+  if (solo) return Mode::Solo;
+  if (game) return Mode::Game;
+  if (live) return Mode::Referee;
+  if (frame_position) return Mode::DemoFrame;
+  return Mode::None;
+}
+
+void App::send(const std::string& command) {
+  if (!live) { status = "no referee running"; return; }
+  live->post_command(command);
+  status = "sent to the referee: " + command;
+}
+
+void App::confirm() {
+  switch (mode()) {
+    case Mode::Game:
+      if (auto a = interaction.confirm()) commit(*a);
+      break;
+    case Mode::Solo:
+      if (auto a = interaction.confirm()) {
+        const Position before = solo->position();
+        auto r = solo->hero(*a);
+        status = r ? describe(before, *a, &*r) : "refused: " + r.error();
+      }
+      break;
+    case Mode::Referee:
+      if (!interaction.proposed().empty()) {
+        const Position& p = rview.position;
+        const auto a = interaction.confirm();
+        const bool attack = a->target >= 0 && !p.at(a->target).empty() && p.at(a->target).owner != p.at(a->unit).owner &&
+                            (a->type == ActionType::Move || a->type == ActionType::Ranged || a->type == ActionType::Special);
+        if (attack) send(declare_command(p, *a));
+        else status = "do it on the table: " + describe(p, *a) + " (the camera will see it)";
+      } else if (!rproposals.empty()) {
+        confirm_referee(1);
+      }
+      break;
+    default: break;
+  }
+}
+
+void App::confirm_referee(int number) { send(confirm_command(number)); }
+
+void App::reject() {
+  if (!interaction.proposed().empty()) interaction.reject();
+  else if (mode() == Mode::Referee && !rproposals.empty()) send("reject");
+  else interaction.clear();
+}
+
+void App::poll_live() {
+  if (!live) return;
+  if (live->latest(picture)) {
+    image = picture.image;
+    frame = picture.frame;
+    ++image_version;
+  }
+  if (grid_version != picture.version) {  // the grid follows the sheet: one projection per pose
+    grid = project_grid(frame, rview.position.num_players() ? rview.position.radius() : 5, 17.0, 148.5, 210.0);
+    grid_version = picture.version;
+  }
+  rview = live->view();
+  rproposals = referee_proposals(rview);
+}
+
+void App::restart_demo() {
+  if (demo_db_.empty()) return;
+  live.reset();
+  std::error_code ec;
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(demo_db_ + suffix, ec);
+  const fs::path demo = fs::path(opt_.source_dir) / "data" / "demo";
+  LiveOptions lo;
+  lo.fps = opt_.fps;
+  lo.observations = (demo / "observations").string();
+  lo.commands = (demo / "commands.txt").string();
+  lo.db_path = demo_db_;
+  std::ifstream in(demo / "start.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (auto pos = parse_position(ss.str())) lo.start = std::move(*pos);
+  auto l = LiveLoop::open(lo);
+  if (l) live = std::move(*l);
+  else status = l.error();
+  picture = LivePicture{};
+  interaction.clear();
+  hint.clear();
+}
+
+void App::request_hint() {
+  const Position* p = board_position();
+  const Mode m = mode();
+  if (!p || (m != Mode::Game && m != Mode::Referee && m != Mode::Solo)) {
+    status = "a hint needs a game in play";
+    return;
+  }
+  if (m == Mode::Solo && !solo->game().heroes_turn()) { status = "the enemy is to act: press Enemy turn"; return; }
+  hint.request(*p);
+  status = "thinking about a hint for " + p->player(p->to_move()).id + "...";
+}
+
+void App::start_solo(const std::string& path, std::uint64_t seed) {
+  std::ifstream in(path);
+  if (!in) { alert(Severity::Error, path + ": cannot open", "solo play needs a scenario (data/scenarios/*.json)", "check the path"); return; }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto sc = solo::parse_scenario(ss.str());
+  if (!sc) { alert(Severity::Error, path + ": " + sc.error(), "a scenario as docs/scenarios.md describes", "fix the file"); return; }
+  auto s = SoloSession::start(*sc, seed);
+  if (!s) { alert(Severity::Error, path + ": " + s.error(), "a scenario whose setup is legal", "fix the file"); return; }
+  solo = std::move(*s);
+  solo_path = path;
+  solo_seed = seed;
+  interaction.clear();
+  hint.clear();
+}
+
+void App::enemy_turn(bool from_camera) {
+  if (!solo) return;
+  std::optional<int> die;
+  if (from_camera) {
+    last_physical = read_physical_roll(picture);
+    if (!last_physical.face) { status = last_physical.why; return; }
+    die = last_physical.face;
+  }
+  const auto steps = solo->enemy_turn(die);
+  status = steps.empty() ? "it is not the enemy's turn" : steps.front().roll_line;
+  interaction.clear();
 }
 
 void App::alert(Severity s, std::string seen, std::string allowed, std::string todo) {
@@ -80,7 +255,9 @@ const Position* App::board_position() const {
     }
     return cached_ ? &*cached_ : nullptr;
   }
+  if (solo) return &solo->position();
   if (game) return &game->record().current();
+  if (live) return rview.position.num_players() ? &rview.position : nullptr;
   if (frame_position) return &*frame_position;
   return nullptr;
 }
@@ -138,6 +315,8 @@ void App::commit(const Action& a) {
 }
 
 void App::takeback() {
+  if (mode() == Mode::Referee) { send("takeback"); interaction.clear(); return; }
+  if (mode() == Mode::Solo) { status = "solo games have no takeback"; return; }
   if (!playing()) return;
   auto st = game->takeback();
   status = st ? "takeback: ply " + std::to_string(game->record().ply() + 1) + " undone" : "takeback refused: " + st.error();
@@ -215,7 +394,7 @@ void App::load_demo(int index) {
 }
 
 void App::poll_camera() {
-  if (!camera_open) return;
+  if (live || !camera_open) return;
   cv::Mat m;
   if (camera.read(m) && !m.empty()) {
     image = m;

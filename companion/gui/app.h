@@ -12,6 +12,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/videoio.hpp>
 
+#include "companion/gui/live_loop.h"
+#include "companion/gui/live_model.h"
 #include "companion/gui/view_model.h"
 #include "companion/record/record_db.h"
 
@@ -30,7 +32,7 @@ struct PanelToggles {
       {"Board", "Ctrl+1", '1', true},   {"Live view", "Ctrl+2", '2', true}, {"History", "Ctrl+3", '3', true},
       {"Turn", "Ctrl+4", '4', true},    {"Event log", "Ctrl+5", '5', true}, {"Alerts", "Ctrl+6", '6', true},
       {"Players", "Ctrl+7", '7', true}, {"House rules", "Ctrl+8", '8', true},
-      {"Camera", "Ctrl+9", '9', true}};
+      {"Camera", "Ctrl+9", '9', true}, {"Solo", "Ctrl+0", '0', true}};
   bool* open(const std::string& title) {
     for (auto& p : all)
       if (title == p.title) return &p.open;
@@ -66,8 +68,19 @@ class App {
     bool history = false;     // start on the history
     int camera = -1;          // a webcam index, -1 none
     std::string source_dir;   // where data/fixtures/scenes lives
+    // The live referee (the loop of `hexdice referee`): a camera index / video / image dir,
+    // or recorded observations; none of them and no camera: the bundled demo (data/demo).
+    std::string source, observations, commands, start;
+    double fps = 10;
+    int last_frame = -1;      // the referee's source stops after this frame (scripted screenshots)
+    bool no_live = false;     // do not start the referee (history and digital board only)
+    std::string solo;         // a scenario file: solo play against the companion
+    std::uint64_t seed = 1;   // the solo game's virtual dice
   };
   explicit App(const Options& o);
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
 
   // ---- State the panels read -----------------------------------------------------
   PanelToggles toggles;
@@ -77,7 +90,11 @@ class App {
   std::vector<Alert> alerts;
   BoardInteraction interaction;
 
-  // The position the board shows: the replay, else the game being played, else the demo frame.
+  // What the board shows and where a click goes, in this order of precedence.
+  enum class Mode { Replay, Solo, Game, Referee, DemoFrame, None };
+  Mode mode() const;
+  // The position the board shows: the replay, the solo game, the game being played on the
+  // board, the referee's game, else the demo frame.
   const Position* board_position() const;
   std::vector<std::string> board_names() const;
   bool replaying() const { return replay.has_value(); }
@@ -92,6 +109,33 @@ class App {
   void commit(const Action& a);        // through the rules and into SQLite
   void takeback();
   void resign();
+  // One click or key each, whatever the mode (referee: its commands; solo: the hero's action).
+  void confirm();   // the board's proposal, else the referee's first proposal
+  void confirm_referee(int number);
+  void reject();
+  void send(const std::string& command);  // to the referee, echoed in the status line
+
+  // ---- The live referee -------------------------------------------------------------
+  std::unique_ptr<LiveLoop> live;
+  std::string live_error;
+  referee::RefereeView rview;            // copied from the referee each frame
+  std::vector<ProposalView> rproposals;
+  LivePicture picture;                   // the latest camera picture and its reading
+  std::vector<Polygon> grid;             // the grid projected through picture's pose (cached per frame)
+  std::uint64_t grid_version = 0;
+  int correcting = -1;                   // the cell whose reading is being corrected
+  void poll_live();
+  void restart_demo();
+
+  // ---- Hint and solo (issue 6) ---------------------------------------------------------
+  HintRunner hint;
+  void request_hint();
+  std::optional<SoloSession> solo;
+  std::string solo_path;
+  std::uint64_t solo_seed = 1;
+  PhysicalRoll last_physical;
+  void start_solo(const std::string& path, std::uint64_t seed);
+  void enemy_turn(bool from_camera);
 
   // ---- History --------------------------------------------------------------------
   std::vector<record::GameSummary> games;
@@ -123,6 +167,8 @@ class App {
   mutable int cached_ply_ = -1;
   mutable std::optional<Position> cached_;
   void alert(Severity s, std::string seen, std::string allowed, std::string todo);
+  Options opt_;
+  std::string demo_db_;  // the demo referee's throw-away record
 };
 
 // The panels, one file each (panel_*.cpp). Each draws only when its toggle is open.
@@ -136,6 +182,7 @@ void panel_alerts(App& app);
 void panel_players(App& app);
 void panel_rules(App& app);
 void panel_camera(App& app);
+void panel_solo(App& app);
 void handle_shortcuts(App& app, bool& quit);
 
 }  // namespace hexdice::gui

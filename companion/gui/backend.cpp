@@ -71,7 +71,7 @@ void Backend::begin_frame() {
 }
 
 void Backend::end_frame() {
-  ImGui::Render();
+  if (!ImGui::GetDrawData()) ImGui::Render();  // main.cpp renders the draw lists itself (timed as our side)
   int w, h;
   glfwGetFramebufferSize(window_, &w, &h);
   glViewport(0, 0, w, h);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -64,7 +65,21 @@ int main(int argc, char** argv) {
   cli.add_option("--db", o.db_path, "SQLite game database (default: <config dir>/games.sqlite)");
   cli.add_flag("--demo", o.demo, "open on the bundled demo frames (the default without a camera)");
   cli.add_flag("--history", o.history, "open on the history, replaying the latest game");
-  cli.add_option("--camera", o.camera, "webcam index to show in the live view");
+  cli.add_option("--camera", o.camera, "webcam index: the referee reads it (give --start for a new game)");
+  cli.add_option("--source", o.source, "video file or image directory for the referee (as hexdice referee --source)");
+  cli.add_option("--observations", o.observations, "directory of observation JSON files, one per frame");
+  cli.add_option("--commands", o.commands, "typed referee commands as lines \"FRAME COMMAND\"");
+  cli.add_option("--start", o.start, "start position (POSITION.json) when the database has no unfinished game");
+  cli.add_option("--fps", o.fps, "pace of a video / directory / observations (default 10)");
+  cli.add_flag("--no-live", o.no_live, "do not start the referee (history and digital board only)");
+  cli.add_option("--solo", o.solo, "play a solo scenario (data/scenarios/*.json): the companion runs the enemy");
+  cli.add_option("--seed", o.seed, "seed of the solo game's virtual dice and hero setup");
+  bool want_hint = false, want_confirm = false, want_enemy = false;
+  int until_frame = -1;
+  cli.add_flag("--hint", want_hint, "ask for a hint once the window is up (for screenshots)");
+  cli.add_flag("--confirm", want_confirm, "confirm the proposal made by --click (for screenshots)");
+  cli.add_flag("--enemy-turn", want_enemy, "solo: play the Enemy Turn with the virtual die after --click/--confirm");
+  cli.add_option("--until-frame", until_frame, "the referee's source stops after this frame; the window waits until the referee has processed it");
   cli.add_option("--screenshot", screenshot, "render --frames frames, save the window as PNG and exit");
   cli.add_option("--frames", frames, "number of frames to render before --screenshot / --dump-ui (default 5)");
   cli.add_option("--dump-ui", dump_ui, "write a JSON list of the windows drawn (titles and labels) and exit");
@@ -77,6 +92,7 @@ int main(int argc, char** argv) {
   cli.add_option("--height", height, "window height")->check(CLI::Range(240, 8192));
   CLI11_PARSE(cli, argc, argv);
   o.source_dir = HEXDICE_SOURCE_DIR;
+  o.last_frame = until_frame;
   const bool headless_run = !screenshot.empty() || !dump_ui.empty();
   if (headless_run && frames <= 0) frames = 5;
   if (bench_frames > 0) { width = 1280; height = 720; }
@@ -112,6 +128,15 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (until_frame >= 0 && app.live) {  // let the referee reach that frame before the scripted clicks
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (app.live->view().frame < until_frame && !app.live->source_done() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    app.poll_live();
+  } else {
+    app.poll_live();
+  }
   for (const std::string& c : clicks) {
     if (click_game_cell(c)) continue;  // a Wizard Hex / Hexa Decimal game is open
     const Position* p = app.board_position();
@@ -122,11 +147,17 @@ int main(int argc, char** argv) {
     }
     app.interaction.click(*p, p->board().index(*h));
   }
+  if (want_confirm) app.confirm();
+  if (want_enemy) app.enemy_turn(false);
+  bool hint_pending = want_hint;
+  if (want_hint) app.request_hint();
 
   std::uintptr_t texture = 0;
   std::uint64_t uploaded = 0;
   bool quit = false;
-  std::vector<double> times, ui_times;  // whole frame; building the UI (CPU) only
+  // Per frame: the whole frame; our CPU side (view model + texture upload + ImGui frame
+  // build, Render() included); the GL draw + finish (Mesa's rasteriser under Xvfb).
+  std::vector<double> times, ui_times, model_times, upload_times, gl_times;
   auto last_demo = std::chrono::steady_clock::now();
   for (int frame = 1; !quit && !backend.should_close(); ++frame) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -137,11 +168,19 @@ int main(int argc, char** argv) {
       app.load_demo(app.demo_index + 1);
       last_demo = t0;
     }
+    const auto m0 = std::chrono::steady_clock::now();
     app.poll_camera();
-    if (app.image_version != uploaded && !app.image.empty()) {
+    app.poll_live();
+    if (const Position* hp = app.board_position()) app.hint.poll(*hp);
+    if (!app.hint.view().thinking && app.status.rfind("thinking about a hint", 0) == 0) app.status.clear();
+    const auto m1 = std::chrono::steady_clock::now();
+    if (app.image_version != uploaded && !app.image.empty()) {  // only when a new picture arrived
       texture = backend.upload_bgr(app.image.data, app.image.cols, app.image.rows, static_cast<int>(app.image.step[0]), texture);
       uploaded = app.image_version;
     }
+    const auto m2 = std::chrono::steady_clock::now();
+    model_times.push_back(std::chrono::duration<double, std::milli>(m1 - m0).count());
+    upload_times.push_back(std::chrono::duration<double, std::milli>(m2 - m1).count());
     handle_shortcuts(app, quit);
     draw_main_menu(app, quit);
     panel_board(app);
@@ -153,17 +192,30 @@ int main(int argc, char** argv) {
     panel_players(app);
     panel_rules(app);
     panel_camera(app);
-    ui_times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    panel_solo(app);
+    ImGui::Render();  // the draw lists: still our CPU side
+    const auto u1 = std::chrono::steady_clock::now();
+    ui_times.push_back(std::chrono::duration<double, std::milli>(u1 - t0).count());
     backend.end_frame();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    const auto g1 = std::chrono::steady_clock::now();
+    gl_times.push_back(std::chrono::duration<double, std::milli>(g1 - u1).count());
+    times.push_back(std::chrono::duration<double, std::milli>(g1 - t0).count());
     if (bench_frames > 0 && frame >= bench_frames) {
       std::vector<double> warm(times.begin() + std::min<std::ptrdiff_t>(10, static_cast<std::ptrdiff_t>(times.size()) - 1), times.end());
-      std::vector<double> warm_ui(ui_times.end() - static_cast<std::ptrdiff_t>(warm.size()), ui_times.end());
+      auto tail = [&](const std::vector<double>& v) { return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(warm.size()), v.end()); };
+      const auto warm_ui = tail(ui_times), warm_model = tail(model_times), warm_up = tail(upload_times), warm_gl = tail(gl_times);
       std::printf("frames %zu  median %.2f ms  p99 %.2f ms  (%.0f fps at the median); building the UI: median %.2f ms  p99 %.2f ms\n",
                   warm.size(), percentile(warm, 0.5), percentile(warm, 0.99), 1000.0 / std::max(1e-3, percentile(warm, 0.5)),
                   percentile(warm_ui, 0.5), percentile(warm_ui, 0.99));
+      std::printf("our side (CPU): view model median %.3f ms p99 %.3f; texture upload median %.3f ms p99 %.3f (%llu uploads); "
+                  "UI build incl. model+upload median %.2f ms p99 %.2f\n",
+                  percentile(warm_model, 0.5), percentile(warm_model, 0.99), percentile(warm_up, 0.5), percentile(warm_up, 0.99),
+                  static_cast<unsigned long long>(uploaded), percentile(warm_ui, 0.5), percentile(warm_ui, 0.99));
+      std::printf("GL draw + glFinish (Mesa): median %.2f ms  p99 %.2f ms\n", percentile(warm_gl, 0.5), percentile(warm_gl, 0.99));
       break;
     }
+    if (hint_pending && app.hint.view().thinking && headless_run && frame >= frames) continue;  // wait for the hint
+    hint_pending = hint_pending && app.hint.view().thinking;
     if (headless_run && frame >= frames) {
       if (!screenshot.empty()) {
         int w = 0, h = 0;

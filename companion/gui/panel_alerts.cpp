@@ -12,7 +12,30 @@ void panel_alerts(App& app) {
   ImGui::SetNextWindowSize(ImVec2(366, 200), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Alerts", open)) { ImGui::End(); return; }
   app.ui.window("Alerts");
-  if (app.alerts.empty()) ImGui::TextDisabled("Nothing to report.");
+  // The referee's alert first: what was seen, what the rules allow, what to do.
+  if (app.live) {
+    if (const auto ra = referee_alert(app.rview)) {
+      ImGui::TextColored(ra->severity == Severity::Error ? ImVec4(1, 0.35f, 0.35f, 1) : ImVec4(1, 0.8f, 0.3f, 1), "Referee saw: %s",
+                         ra->seen.c_str());
+      ImGui::TextWrapped("Rules: %s", ra->allowed.c_str());
+      ImGui::TextWrapped("Do: %s", ra->todo.c_str());
+      for (const auto& p : app.rproposals) {
+        ImGui::PushID(1000 + p.number);
+        if (ImGui::SmallButton(("Confirm " + std::to_string(p.number)).c_str())) app.confirm_referee(p.number);
+        ImGui::PopID();
+        ImGui::SameLine();
+        ImGui::TextUnformatted(p.text.c_str());
+      }
+      if (!app.rproposals.empty() && ImGui::SmallButton("Reject")) app.reject();
+      ImGui::Separator();
+      app.ui.label("referee alert: " + ra->seen);
+      app.ui.label("referee todo: " + ra->todo);
+    } else {
+      ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.5f, 1), "Referee: the table matches the game.");
+      app.ui.label("referee: table matches");
+    }
+  }
+  if (app.alerts.empty() && !app.live) ImGui::TextDisabled("Nothing to report.");
   int remove = -1;
   for (int i = static_cast<int>(app.alerts.size()) - 1; i >= 0; --i) {
     const Alert& a = app.alerts[static_cast<std::size_t>(i)];

@@ -22,6 +22,8 @@ void panel_board(App& app) {
   ImGui::SetNextWindowSize(ImVec2(620, 862), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Board", open)) { ImGui::End(); return; }
   app.ui.window("Board");
+  // Other rulesets (Wizard Hex, Hexa Decimal) draw their own board here and return early:
+  // board_wizardhex.cpp / board_hexadecimal.cpp (a ruleset check goes at this point).
   const Position* pos = app.board_position();
   if (!pos) {
     ImGui::TextWrapped("No position: start a game (Game > New game, Ctrl+N) or open one from the History.");
@@ -29,12 +31,25 @@ void panel_board(App& app) {
     return;
   }
   const BoardView v = build_board_view(*pos, app.board_names(), app.settings.palette);
-  const char* mode = app.replaying() ? "Replay" : app.playing() ? "Playing" : "Demo frame";
+  const App::Mode m = app.mode();
+  const char* mode = m == App::Mode::Replay ? "Replay" : m == App::Mode::Game ? "Playing" : m == App::Mode::Solo ? "Solo"
+                     : m == App::Mode::Referee ? "Referee" : "Demo frame";
   ImGui::Text("%s: %s", mode, v.turn_text.c_str());
   app.ui.label(std::string(mode) + ": " + v.turn_text);
+  const bool can_act = m == App::Mode::Game || m == App::Mode::Referee || (m == App::Mode::Solo && app.solo->game().heroes_turn());
+  if (can_act) {
+    ImGui::SameLine();
+    ImGui::BeginDisabled(app.hint.view().thinking);
+    if (ImGui::SmallButton(app.hint.view().thinking ? "Thinking..." : "Hint (H)")) app.request_hint();
+    ImGui::EndDisabled();
+  }
+  if (m == App::Mode::Referee) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("frame %d %s", app.rview.frame, app.rview.motion ? "(hand over the sheet)" : app.rview.stable ? "(still)" : "");
+  }
 
   // Geometry: fit the map into the space left, keeping room for the action bar.
-  const float bar = ImGui::GetFrameHeightWithSpacing() * 3.2f;
+  const float bar = ImGui::GetFrameHeightWithSpacing() * 4.4f;
   ImVec2 avail = ImGui::GetContentRegionAvail();
   avail.y = std::max(avail.y - bar, 100.0f);
   const float r = static_cast<float>(v.radius);
@@ -43,6 +58,7 @@ void panel_board(App& app) {
   const ImVec2 centre(origin.x + avail.x * 0.5f, origin.y + avail.y * 0.5f);
   ImGui::InvisibleButton("board_canvas", avail);
   const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  const bool right_clicked = ImGui::IsItemClicked(ImGuiMouseButton_Right);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   ImDrawList* dl = ImGui::GetWindowDrawList();
 
@@ -53,6 +69,23 @@ void panel_board(App& app) {
         highlight[static_cast<std::size_t>(t.cell)] =
             t.attack ? 2 : (t.action.type == ActionType::Merge ? 3 : std::max(highlight[static_cast<std::size_t>(t.cell)], 1));
 
+  // Extra marks: the hint (cyan), the enemy's last steps in solo (orange), the referee's proposals (magenta).
+  std::vector<std::pair<int, ImU32>> marks;
+  const HintView& hv = app.hint.view();
+  if (hv.shown) {
+    marks.push_back({hv.from, IM_COL32(0, 230, 255, 255)});
+    if (hv.to >= 0) marks.push_back({hv.to, IM_COL32(0, 230, 255, 255)});
+  }
+  if (m == App::Mode::Solo)
+    for (const auto& st : app.solo->last_steps()) {
+      if (st.from >= 0) marks.push_back({st.from, IM_COL32(255, 150, 0, 255)});
+      if (st.to >= 0) marks.push_back({st.to, IM_COL32(255, 150, 0, 255)});
+    }
+  if (m == App::Mode::Referee)
+    for (const auto& p : app.rproposals) {
+      if (p.from >= 0) marks.push_back({p.from, IM_COL32(255, 0, 255, 255)});
+      if (p.to >= 0) marks.push_back({p.to, IM_COL32(255, 0, 255, 255)});
+    }
   int hovered = -1;
   const float font = ImGui::GetFontSize();
   for (std::size_t i = 0; i < v.cells.size(); ++i) {
@@ -81,6 +114,12 @@ void panel_board(App& app) {
     for (const auto& pr : app.interaction.proposed())
       if (pr.cell == static_cast<int>(i)) { edge = IM_COL32(255, 210, 0, 255); thick = 4.5f; }
     dl->AddPolyline(pts, 6, edge, ImDrawFlags_Closed, thick);
+    for (const auto& [cell, mc] : marks)
+      if (cell == static_cast<int>(i)) {
+        ImVec2 in[6];
+        for (int k = 0; k < 6; ++k) in[k] = ImVec2(p.x + (pts[k].x - p.x) * 0.85f, p.y + (pts[k].y - p.y) * 0.85f);
+        dl->AddPolyline(in, 6, mc, ImDrawFlags_Closed, 3.0f);
+      }
     if (c.base >= 0) dl->AddCircle(p, size * 0.8f, col(v.players[static_cast<std::size_t>(c.base)].colour), 0, 2);
     dl->AddText(nullptr, font * 0.75f, ImVec2(p.x - size * 0.35f, p.y + size * 0.45f), IM_COL32(170, 170, 170, 255),
                 c.name.c_str());
@@ -113,14 +152,40 @@ void panel_board(App& app) {
       if (t.cell == hovered) tip += "\n" + t.text;
     ImGui::SetTooltip("%s", tip.c_str());
   }
-  if (clicked && hovered >= 0 && app.playing()) app.interaction.click(*pos, hovered);
+  if (clicked && hovered >= 0 && can_act) app.interaction.click(*pos, hovered);
+  // Correct the camera's reading of a cell (referee): right-click it.
+  if (m == App::Mode::Referee && hovered >= 0 && right_clicked) {
+    app.correcting = hovered;
+    ImGui::OpenPopup("correct");
+  }
+  if (ImGui::BeginPopup("correct")) {
+    if (app.correcting >= 0 && app.correcting < pos->board().size()) {
+      const std::string name = pos->board().name(app.correcting);
+      ImGui::Text("The die on %s is really:", name.c_str());
+      static int owner = 0, face = 1;
+      static bool guard = false;
+      for (int pl = 0; pl < pos->num_players(); ++pl) {
+        if (pl) ImGui::SameLine();
+        ImGui::RadioButton(pos->player(pl).id.c_str(), &owner, pl);
+      }
+      ImGui::SliderInt("face", &face, 1, 6);
+      ImGui::Checkbox("guard", &guard);
+      if (ImGui::Button("Set")) { app.send(correct_command(*pos, app.correcting, pos->player(owner).id, face, guard)); ImGui::CloseCurrentPopup(); }
+      ImGui::SameLine();
+      if (ImGui::Button("Empty")) { app.send(empty_command(*pos, app.correcting)); ImGui::CloseCurrentPopup(); }
+      ImGui::SameLine();
+      if (ImGui::Button("Camera again")) { app.send("clear " + name); ImGui::CloseCurrentPopup(); }
+    }
+    ImGui::EndPopup();
+  }
 
   // The action bar: the proposal with its combat preview, then one click / key each.
   if (app.replaying()) {
     ImGui::TextDisabled("Replay of game %lld: use the History scrubber. Close the replay to play.",
                         static_cast<long long>(app.replay->game));
-  } else if (!app.playing()) {
-    ImGui::TextWrapped("Demo: the position seen in the demo frame. Game > New game (Ctrl+N) to play on this board.");
+  } else if (!can_act) {
+    if (m == App::Mode::Solo) ImGui::TextWrapped("The enemy is to act: Enemy turn in the Solo panel.");
+    else ImGui::TextWrapped("Demo: the position seen in the demo frame. Game > New game (Ctrl+N) to play on this board.");
   } else if (!app.interaction.proposed().empty()) {
     const auto& props = app.interaction.proposed();
     for (int i = 0; i < static_cast<int>(props.size()); ++i) {
@@ -132,9 +197,9 @@ void panel_board(App& app) {
       if (ImGui::RadioButton(line.c_str(), app.interaction.choice() == i)) app.interaction.choose(i);
       app.ui.label("proposal: " + line);
     }
-    if (ImGui::Button("Confirm (Enter)")) if (auto a = app.interaction.confirm()) app.commit(*a);
+    if (ImGui::Button(m == App::Mode::Referee ? "Declare to the referee (Enter)" : "Confirm (Enter)")) app.confirm();
     ImGui::SameLine();
-    if (ImGui::Button("Reject (Esc)")) app.interaction.reject();
+    if (ImGui::Button("Reject (Esc)")) app.reject();
   } else if (app.interaction.selected() >= 0) {
     const int s = app.interaction.selected();
     ImGui::Text("%s selected: %zu legal actions. Click a highlighted cell, or:", v.cells[static_cast<std::size_t>(s)].name.c_str(),
@@ -158,8 +223,25 @@ void panel_board(App& app) {
       ImGui::PopID();
     }
     ImGui::EndDisabled();
+  } else if (m == App::Mode::Referee && !app.rproposals.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 1, 1), "The referee asks: which action happened?");
+    for (const auto& p : app.rproposals) {
+      ImGui::PushID(p.number);
+      if (ImGui::SmallButton(("Confirm " + std::to_string(p.number)).c_str())) app.confirm_referee(p.number);
+      ImGui::PopID();
+      ImGui::SameLine();
+      ImGui::Text("%s%s", p.text.c_str(), p.combat.empty() ? "" : ("   [" + p.combat + "]").c_str());
+      app.ui.label("referee proposal " + std::to_string(p.number) + ": " + p.text);
+    }
+    if (ImGui::SmallButton("Reject (Esc)")) app.reject();
   } else {
-    ImGui::TextDisabled("Click one of %s's units to see its moves and attacks.", v.turn_text.c_str());
+    ImGui::TextDisabled("Click one of %s's units to see its moves and attacks%s.", v.turn_text.c_str(),
+                        m == App::Mode::Referee ? "; right-click a cell to correct its reading" : "");
+  }
+  if (hv.shown) {
+    ImGui::TextColored(ImVec4(0, 0.9f, 1, 1), "Hint: %s", hv.text.c_str());
+    ImGui::TextWrapped("Why: %s", hv.reason.c_str());
+    app.ui.label("hint: " + hv.text + ": " + hv.reason);
   }
   if (!app.status.empty()) ImGui::TextWrapped("%s", app.status.c_str());
   ImGui::End();

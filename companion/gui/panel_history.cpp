@@ -38,8 +38,8 @@ void panel_history(App& app) {
   if (panel_history_game(app)) return;  // the record and replay of a Wizard Hex / Hexa Decimal game
   bool* open = app.toggles.open("History");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(582, 430), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(1010, 408), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(582, 232), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("History", open)) { ImGui::End(); return; }
   app.ui.window("History");
   if (!app.db) {
@@ -65,7 +65,7 @@ void panel_history(App& app) {
   const auto rows = history_rows(app.games, app.filter, app.sort);
   app.ui.label(std::to_string(rows.size()) + " games");
   if (ImGui::BeginTable("games", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                        ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 8))) {
+                        ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     for (const char* h : {"#", "players", "date", "length", "result", "ruleset"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();

@@ -13,7 +13,20 @@ void panel_log(App& app) {
   if (!ImGui::Begin("Event log", open)) { ImGui::End(); return; }
   app.ui.window("Event log");
   const GameRecord* rec = app.replaying() ? &app.replay->record : app.playing() ? &app.game->record() : nullptr;
-  if (!rec) {
+  if (app.mode() == App::Mode::Solo) {
+    for (const auto& l : app.solo->log()) ImGui::TextWrapped("%s", l.c_str());
+    for (const auto& l : app.solo->log()) app.ui.label(l);
+    if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
+  } else if (app.mode() == App::Mode::Referee) {
+    // The referee's own lines (what it committed, and why; alerts in orange).
+    for (const auto& l : app.rview.log) {
+      if (l.alert) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", l.text.c_str());
+      else ImGui::TextWrapped("%s", l.text.c_str());
+    }
+    for (const auto& l : app.rview.log)
+      if (l.text.rfind("ply ", 0) == 0) app.ui.label(l.text);
+    if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
+  } else if (!rec) {
     ImGui::TextDisabled("No game: the log shows the game being played or replayed.");
   } else {
     const auto lines = event_log(*rec);

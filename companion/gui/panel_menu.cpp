@@ -19,12 +19,13 @@ void handle_shortcuts(App& app, bool& quit) {
     if (key('B')) app.settings.palette = app.settings.palette == Palette::Dice ? Palette::ColourBlindSafe : Palette::Dice;
     return;
   }
-  if (key(ImGui::GetKeyIndex(ImGuiKey_Enter)) || key(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)))
-    if (auto a = app.interaction.confirm()) app.commit(*a);
-  if (key(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
-    if (!app.interaction.proposed().empty()) app.interaction.reject();
-    else app.interaction.clear();
-  }
+  if (key(ImGui::GetKeyIndex(ImGuiKey_Enter)) || key(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter))) app.confirm();
+  if (key(ImGui::GetKeyIndex(ImGuiKey_Escape))) app.reject();
+  if (key('H')) app.request_hint();
+  if (app.mode() == App::Mode::Referee)  // 1-9: confirm the referee's proposal N
+    for (int n = 1; n <= 9 && n <= static_cast<int>(app.rproposals.size()); ++n)
+      if (key('0' + n)) app.confirm_referee(n);
+  if (app.mode() == App::Mode::Solo && key('E')) app.enemy_turn(false);
   if (app.replay) {
     if (key(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) && app.replay->ply > 0) --app.replay->ply;
     if (key(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) && app.replay->ply < app.replay->plies()) ++app.replay->ply;
@@ -35,10 +36,13 @@ void draw_main_menu(App& app, bool& quit) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("Game")) {
     if (ImGui::MenuItem("New game", "Ctrl+N")) app.new_game(static_cast<std::uint64_t>(app.games.size()) + 1);
-    if (ImGui::MenuItem("Take back", "Ctrl+Z", false, app.playing())) app.takeback();
-    if (ImGui::MenuItem("Confirm proposal", "Enter", false, !app.interaction.proposed().empty()))
-      if (auto a = app.interaction.confirm()) app.commit(*a);
-    if (ImGui::MenuItem("Reject proposal", "Esc", false, !app.interaction.proposed().empty())) app.interaction.reject();
+    const bool ref = app.mode() == App::Mode::Referee;
+    if (ImGui::MenuItem("Take back", "Ctrl+Z", false, app.playing() || ref)) app.takeback();
+    const bool any = !app.interaction.proposed().empty() || (ref && !app.rproposals.empty());
+    if (ImGui::MenuItem("Confirm proposal", "Enter", false, any)) app.confirm();
+    if (ImGui::MenuItem("Reject proposal", "Esc", false, any)) app.reject();
+    if (ImGui::MenuItem("Hint", "H")) app.request_hint();
+    if (ImGui::MenuItem("Restart the demo", nullptr, false, ref)) app.restart_demo();
     if (ImGui::MenuItem("Resign (player to move)", nullptr, false, app.playing())) app.resign();
     if (ImGui::MenuItem("Close replay", nullptr, false, app.replaying())) app.close_replay();
     ImGui::Separator();

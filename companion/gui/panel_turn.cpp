@@ -17,7 +17,13 @@ void panel_turn(App& app) {
   int ply = 0;
   if (app.replaying()) { phase = "replay"; ply = app.replay->ply; }
   else if (app.playing()) { phase = app.game->record().finished() ? "game over" : "play"; ply = app.game->record().ply(); }
-  else if (v.radius) phase = "demo";
+  else if (app.mode() == App::Mode::Solo) {
+    phase = app.solo->game().over() ? "solo: " + app.solo->game().result_text()
+            : "solo round " + std::to_string(app.solo->game().round()) + (app.solo->game().heroes_turn() ? ": your turn" : ": Enemy Turn");
+  } else if (app.mode() == App::Mode::Referee) {
+    phase = app.rview.finished ? "game over: " + app.rview.result : std::string("referee live");
+    ply = app.rview.ply;
+  } else if (v.radius) phase = "demo";
   if (v.to_move >= 0) {
     const Rgb c = v.players[static_cast<std::size_t>(v.to_move)].colour;
     ImGui::TextColored(ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, 1), "%s", v.turn_text.c_str());

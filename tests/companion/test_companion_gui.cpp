@@ -7,10 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -114,5 +117,95 @@ TEST(CompanionGui, OpensOnHistoryAndDemoDrawsEveryPanelAndANonBlankPicture) {
   EXPECT_NE(std::find(hist.begin(), hist.end(), "replay"), hist.end());
   const auto& cam = windows["Camera"];
   EXPECT_NE(std::find(cam.begin(), cam.end(), "no camera"), cam.end());
+  fs::remove_all(dir);
+}
+
+namespace {
+
+std::map<std::string, std::vector<std::string>> read_dump(const fs::path& ui) {
+  std::ifstream in(ui);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::map<std::string, std::vector<std::string>> windows;
+  for (const auto& w : j) windows[w.at("title").get<std::string>()] = w.at("labels").get<std::vector<std::string>>();
+  return windows;
+}
+
+bool any_starts(const std::vector<std::string>& v, const std::string& prefix) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
+}
+bool any_contains(const std::vector<std::string>& v, const std::string& part) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(part) != std::string::npos; });
+}
+
+}  // namespace
+
+// The window drives the referee on the bundled demo (no camera): run until the demo's
+// misread, screenshot the live view, and check the panels a user needs at that moment.
+TEST(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsProposal) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  Xvfb x;
+  ASSERT_TRUE(x.start()) << "Xvfb did not start";
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_live_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path png = dir / "live.png", ui = dir / "ui.json", db = dir / "games.sqlite";
+  const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
+                          " --db " + db.string() + " --fps 0 --until-frame 48 --frames 3 --screenshot " + png.string() +
+                          " --dump-ui " + ui.string() + " 2>" + (dir / "err.txt").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const cv::Mat img = cv::imread(png.string(), cv::IMREAD_COLOR);
+  ASSERT_FALSE(img.empty());
+  auto w = read_dump(ui);
+  ASSERT_TRUE(w.count("Board") && w.count("Live view") && w.count("Alerts") && w.count("Event log") && w.count("Camera"));
+  EXPECT_EQ(w["Board"].front().rfind("Referee: ", 0), 0u) << w["Board"].front();
+  // Live view: every die labelled from the game (unit name and effective armor).
+  int live = 0;
+  for (const auto& l : w["Live view"]) live += l.rfind("live: ", 0) == 0 && l.find(" A") != std::string::npos;
+  EXPECT_GE(live, 3);
+  // The referee's misread, in three parts, and its proposal on the board with Confirm.
+  EXPECT_TRUE(any_starts(w["Alerts"], "referee alert: misread")) << "no misread alert";
+  EXPECT_TRUE(any_starts(w["Alerts"], "referee todo: ")) ;
+  EXPECT_TRUE(any_starts(w["Board"], "referee proposal 1: "));
+  EXPECT_TRUE(any_starts(w["Event log"], "ply 1 ")) << "the referee's committed actions are logged";
+  EXPECT_TRUE(any_starts(w["Camera"], "markers 4"));
+  // No hint unasked.
+  EXPECT_FALSE(any_starts(w["Board"], "hint: "));
+  fs::remove_all(dir);
+}
+
+// A hint on request, and solo play: the Enemy Turn says which die to move and why.
+TEST(CompanionGui, HintOnRequestAndSoloEnemyTurnExplained) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  Xvfb x;
+  ASSERT_TRUE(x.start()) << "Xvfb did not start";
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_solo_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path db = dir / "games.sqlite";
+  const std::string base = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() + " --db " +
+                           db.string() + " --frames 3 ";
+  // Hint in a game on the board.
+  ASSERT_EQ(std::system((base + "--no-live --new-game 3 --hint --screenshot " + (dir / "hint.png").string() + " --dump-ui " +
+                         (dir / "hint.json").string()).c_str()), 0);
+  auto w = read_dump(dir / "hint.json");
+  EXPECT_TRUE(any_starts(w["Board"], "hint: ")) << "the hint was asked for but not shown";
+  // Solo: the heroes guard (their first legal guard), then the Enemy Turn with the virtual die.
+  const std::string scen = std::string(HEXDICE_SOURCE_DIR) + "/data/scenarios/01-first-steps.json";
+  ASSERT_EQ(std::system((base + "--solo " + scen + " --seed 5 --screenshot " + (dir / "solo0.png").string() + " --dump-ui " +
+                         (dir / "solo0.json").string()).c_str()), 0);
+  w = read_dump(dir / "solo0.json");
+  ASSERT_TRUE(w.count("Solo"));
+  EXPECT_EQ(w["Board"].front().rfind("Solo: ", 0), 0u) << w["Board"].front();
+  EXPECT_FALSE(any_starts(w["Solo"], "enemy: ")) << "the enemy does not act before its turn";
+  // The hero Infantry on e9 steps to e8 (two clicks + Enter), then the Enemy Turn (virtual die).
+  ASSERT_EQ(std::system((base + "--solo " + scen + " --seed 3 --click e9 --click e8 --confirm --enemy-turn --screenshot " +
+                         (dir / "solo1.png").string() + " --dump-ui " + (dir / "solo1.json").string()).c_str()), 0);
+  w = read_dump(dir / "solo1.json");
+  EXPECT_TRUE(any_contains(w["Solo"], ", enemy roll: ")) << "the roll is shown";
+  EXPECT_TRUE(any_starts(w["Solo"], "why: ")) << "each enemy action is explained";
+  EXPECT_TRUE(any_starts(w["Solo"], "enemy: Move the black ")) << "which enemy die to move, and where";
+  EXPECT_TRUE(any_contains(w["Event log"], ", enemy roll: ")) << "the roll is logged";
   fs::remove_all(dir);
 }

@@ -3,9 +3,18 @@
 // log, history filtering/sorting, per-game statistics and the demo frame's registration.
 #include <gtest/gtest.h>
 
-#include <filesystem>
+#include <unistd.h>
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "companion/gui/live_loop.h"
+#include "companion/gui/live_model.h"
 #include "companion/gui/view_model.h"
+#include "companion/referee/frame_source.h"
 #include "companion/record/sample_game.h"
 
 using namespace hexdice;
@@ -182,4 +191,199 @@ TEST(ViewModel, DemoFrameRegistrationPutsDiceInTheirCells) {
   ASSERT_TRUE(pos.ok()) << pos.error();
   EXPECT_EQ(pos->total_units(), static_cast<int>(f->dice.size()));
   EXPECT_FALSE(frame_from_scene_label("/nonexistent.json").ok());
+}
+
+// ---- The live table: the referee's alerts and proposals, hint, solo (issues 5 and 6) ----
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string temp_db(const std::string& name) {
+  const auto p = std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()) + ".sqlite");
+  std::filesystem::remove(p);
+  return p.string();
+}
+
+}  // namespace
+
+TEST(LiveModel, DemoRefereeMisreadBecomesAThreePartAlertWithAConfirmableProposal) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto start = parse_position(slurp(demo + "/start.json"));
+  ASSERT_TRUE(start.ok()) << start.error();
+  const std::string db = temp_db("hexdice_vm_demo");
+  auto ref = referee::Referee::open(db, *start);
+  ASSERT_TRUE(ref.ok()) << ref.error();
+  auto src = referee::open_observations(demo + "/observations");
+  ASSERT_TRUE(src.ok());
+  std::multimap<int, std::string> cmds;
+  {
+    std::istringstream in(slurp(demo + "/commands.txt"));
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream ls(line);
+      int f = 0;
+      std::string rest;
+      ls >> f;
+      std::getline(ls, rest);
+      cmds.emplace(f, rest);
+    }
+  }
+  EXPECT_FALSE(referee_alert((*ref)->view()).has_value()) << "no alert before anything is seen";
+  bool misread = false;
+  referee::Frame f;
+  while ((*src)->next(f)) {
+    auto [lo, hi] = cmds.equal_range(f.index);
+    for (auto it = lo; it != hi; ++it) (void)(*ref)->command(it->second);
+    (*ref)->process(*f.obs, f.index * 100.0, f.index);
+    const referee::RefereeView v = (*ref)->view();
+    const auto a = referee_alert(v);
+    if (a && a->seen.rfind("misread", 0) == 0) {
+      misread = true;
+      EXPECT_NE(a->todo.find("Confirm"), std::string::npos) << a->todo;
+      EXPECT_FALSE(a->allowed.empty());
+      const auto props = referee_proposals(v);
+      EXPECT_EQ(props.size(), v.proposals.size());
+      for (const auto& p : props) {
+        EXPECT_GE(p.from, 0);
+        EXPECT_NE(a->allowed.find(p.text), std::string::npos) << "the alert names every proposal";
+      }
+    }
+  }
+  EXPECT_TRUE(misread) << "the demo's misread was not alerted";
+  const referee::RefereeView end = (*ref)->view();
+  EXPECT_TRUE(end.finished);
+  EXPECT_FALSE(referee_alert(end).has_value()) << end.alert;
+  std::filesystem::remove(db);
+}
+
+TEST(LiveModel, CommandsTheWindowSendsAreAcceptedByTheReferee) {
+  auto pos = Position::create(5, {{"red", 0, false}, {"blue", 3, false}});
+  ASSERT_TRUE(pos.ok());
+  ASSERT_TRUE(pos->place(Hex{0, -1}, 0, 1, 0, false));  // red Infantry
+  ASSERT_TRUE(pos->place(Hex{0, 0}, 1, 3, 0, false));   // blue Knight (armor 2): the attack fails
+  ASSERT_TRUE(pos->place(Hex{0, 4}, 1, 2, 0, false));
+  std::optional<Action> attack;
+  for (const auto& t : targets_of(*pos, pos->board().index(Hex{0, -1})))
+    if (t.attack) attack = t.action;
+  ASSERT_TRUE(attack.has_value());
+  const std::string db = temp_db("hexdice_vm_cmd");
+  auto ref = referee::Referee::open(db, *pos);
+  ASSERT_TRUE(ref.ok()) << ref.error();
+  const std::string declare = declare_command(*pos, *attack);
+  EXPECT_EQ(declare.rfind("declare ", 0), 0u);
+  auto r = (*ref)->command(declare);
+  ASSERT_TRUE(r.ok()) << declare << ": " << r.error();
+  EXPECT_EQ((*ref)->view().ply, 1) << "the declared attack is the referee's record";
+  EXPECT_TRUE((*ref)->command("takeback").ok());
+  EXPECT_EQ((*ref)->view().ply, 0);
+  EXPECT_TRUE((*ref)->command(correct_command(*pos, pos->board().index(Hex{0, -1}), "red", 4, true)).ok());
+  EXPECT_TRUE((*ref)->command(empty_command(*pos, pos->board().index(Hex{0, 4}))).ok());
+  EXPECT_FALSE((*ref)->command(confirm_command(1)).ok()) << "nothing proposed yet";
+  std::filesystem::remove(db);
+}
+
+TEST(LiveModel, HintIsShownOnlyOnRequestAndDroppedWhenThePositionChanges) {
+  auto pos = parse_position(slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/position.json"));
+  ASSERT_TRUE(pos.ok()) << pos.error();
+  HintRunner h({0, 3, 0});
+  for (int i = 0; i < 5; ++i) h.poll(*pos);
+  EXPECT_FALSE(h.view().shown) << "never a hint unasked";
+  EXPECT_FALSE(h.view().thinking);
+  h.request(*pos);
+  EXPECT_TRUE(h.view().thinking);
+  for (int i = 0; i < 500 && !h.view().shown; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    h.poll(*pos);
+  }
+  ASSERT_TRUE(h.view().shown);
+  EXPECT_TRUE(validate(*pos, h.view().action.type == ActionType::Reroll ? Action{ActionType::Reroll, h.view().action.unit, kNoCell, 1}
+                                                                         : h.view().action).ok());
+  EXPECT_EQ(h.view().from, h.view().action.unit);
+  EXPECT_FALSE(h.view().reason.empty());
+  EXPECT_FALSE(h.view().text.empty());
+  auto next = apply(*pos, h.view().action.type == ActionType::Reroll ? Action{ActionType::Reroll, h.view().action.unit, kNoCell, 1}
+                                                                     : h.view().action);
+  ASSERT_TRUE(next.ok());
+  h.poll(next->position);
+  EXPECT_FALSE(h.view().shown) << "a hint of another position is not shown";
+}
+
+TEST(LiveModel, SoloEnemyTurnSaysWhichDieToMoveWhereAndWhyAndLogsTheRoll) {
+  auto sc = solo::parse_scenario(slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/scenarios/03-the-hunt.json"));
+  ASSERT_TRUE(sc.ok()) << sc.error();
+  auto s = SoloSession::start(*sc, 7);
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_TRUE(s->enemy_turn().empty()) << "the enemy does not act in the heroes' turn";
+  int turns = 0, moves = 0;
+  for (int round = 0; round < 6 && !s->game().over(); ++round) {
+    while (s->game().heroes_turn()) {
+      const auto acts = s->game().hero_actions();
+      ASSERT_FALSE(acts.empty());
+      Action a = acts.front();
+      for (const Action& b : acts) if (b.type == ActionType::Guard) { a = b; break; }
+      ASSERT_TRUE(s->hero(a).ok());
+    }
+    if (s->game().over()) break;
+    const std::optional<int> die = round == 1 ? std::optional<int>(4) : std::nullopt;
+    const auto steps = s->enemy_turn(die);
+    ++turns;
+    for (const auto& st : steps) {
+      EXPECT_FALSE(st.why.empty());
+      EXPECT_FALSE(st.instruction.empty());
+      if (st.from >= 0 && st.to >= 0) {
+        ++moves;
+        EXPECT_NE(st.instruction.find(s->position().board().name(st.from)), std::string::npos) << st.instruction;
+        EXPECT_NE(st.instruction.find(s->position().board().name(st.to)), std::string::npos) << st.instruction;
+      }
+      if (round == 1) EXPECT_NE(st.roll_line.find("roll: 4 (die read by the camera)"), std::string::npos) << st.roll_line;
+    }
+  }
+  EXPECT_GT(turns, 0);
+  EXPECT_GT(moves, 0) << "the enemy never moved a die";
+  int roll_lines = 0;
+  bool keyword = false;
+  for (const auto& l : s->log()) {
+    roll_lines += l.find("enemy roll: ") != std::string::npos;
+    const auto why = l.find("Why: ");
+    if (why != std::string::npos)
+      keyword |= l.find("Prey: ", why) != std::string::npos || l.find("Engage: ", why) != std::string::npos ||
+                 l.find("Strike: ", why) != std::string::npos;
+  }
+  EXPECT_EQ(roll_lines, turns);
+  std::string all;
+  for (const auto& l : s->log()) all += l + "\n";
+  EXPECT_TRUE(keyword) << "the explanations name the enemy's order:\n" << all;
+  // The table check: what the camera would see of the game matches; a missing die does not.
+  referee::Observation seen = referee::observation_of(s->position());
+  EXPECT_TRUE(s->check_table(seen).empty());
+  ASSERT_FALSE(seen.cells.empty());
+  seen.cells.pop_back();
+  EXPECT_EQ(s->check_table(seen).size(), 1u);
+}
+
+TEST(LiveModel, DemoTablePictureShowsTheDiceWhereTheGridProjectionPutsThem) {
+  referee::Observation obs;
+  obs.board_found = true;
+  obs.cells.push_back({Hex{0, 0}, "red", 5, false, 1.0});
+  const cv::Size size(1280, 720);
+  const cv::Matx33d h0 = demo_pose(0, size), h1 = demo_pose(40, size);
+  EXPECT_NE(h0(0, 2), h1(0, 2)) << "the demo sheet drifts (the overlay must follow the pose)";
+  const cv::Mat img = draw_table(obs, h1, size);
+  Frame f;
+  f.registered = true;
+  for (int k = 0; k < 9; ++k) f.homography[static_cast<std::size_t>(k)] = h1(k / 3, k % 3);
+  const auto grid = project_grid(f, 5, 17.0, 148.5, 210.0);
+  ASSERT_FALSE(grid.empty());
+  for (const auto& p : grid) {
+    const cv::Vec3b px = img.at<cv::Vec3b>(static_cast<int>(p.cy), static_cast<int>(p.cx) + 5);
+    if (p.name == "f6") EXPECT_GT(px[2], 150) << "the red die is under its cell's projection";
+    else EXPECT_GT(px[0] + px[1] + px[2], 600) << p.name << ": paper";
+  }
 }

@@ -1,0 +1,273 @@
+#include "companion/gui/live_loop.h"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/dice.h"
+#include "vision/read.h"
+#include "vision/register.h"
+#include "vision/sheet.h"
+
+namespace hexdice::gui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::array<double, 9> to_array(const cv::Matx33d& h) {
+  std::array<double, 9> a{};
+  for (int k = 0; k < 9; ++k) a[static_cast<std::size_t>(k)] = h(k / 3, k % 3);
+  return a;
+}
+
+cv::Scalar die_bgr(const std::string& c) {
+  static const std::map<std::string, cv::Scalar> k = {
+      {"red", {45, 45, 200}},    {"blue", {200, 100, 30}},   {"green", {60, 150, 40}}, {"yellow", {40, 200, 230}},
+      {"black", {35, 35, 35}},   {"white", {235, 235, 235}}, {"orange", {30, 120, 240}}, {"purple", {170, 70, 140}}};
+  auto it = k.find(c);
+  return it == k.end() ? cv::Scalar(128, 128, 128) : it->second;
+}
+
+cv::Point to_px(const cv::Matx33d& h, double x, double y) {
+  const cv::Point2d p = vision::apply_h(h, {x, y});
+  return {static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(p.y))};
+}
+
+}  // namespace
+
+cv::Matx33d demo_pose(int frame, cv::Size size) {
+  const vision::SheetLayout s = vision::standard_sheet();
+  // The sheet fills most of the height, rotated a little and drifting slowly (a nudge).
+  const double scale = 0.92 * size.height / s.height_mm;
+  const double t = frame * 0.05;
+  const double angle = 0.06 * std::sin(t) + 0.5 * 3.14159265 / 180.0;
+  const double cx = size.width * 0.5 + 12 * std::sin(t * 0.7), cy = size.height * 0.5 + 6 * std::cos(t);
+  std::vector<cv::Point2f> src, dst;
+  const double w = s.width_mm, hgt = s.height_mm;
+  const double keystone[4] = {0.97, 0.97, 1.03, 1.03};  // the camera looks slightly from the front
+  const cv::Point2d corners[4] = {{0, 0}, {w, 0}, {w, hgt}, {0, hgt}};
+  for (int i = 0; i < 4; ++i) {
+    src.emplace_back(static_cast<float>(corners[i].x), static_cast<float>(corners[i].y));
+    const double x = (corners[i].x - w / 2) * scale * keystone[i], y = (corners[i].y - hgt / 2) * scale;
+    dst.emplace_back(static_cast<float>(cx + x * std::cos(angle) - y * std::sin(angle)),
+                     static_cast<float>(cy + x * std::sin(angle) + y * std::cos(angle)));
+  }
+  cv::Matx33d h;
+  cv::getPerspectiveTransform(src, dst).copyTo(h);
+  return h;
+}
+
+cv::Mat draw_table(const referee::Observation& obs, const cv::Matx33d& h, cv::Size size) {
+  const vision::SheetLayout s = vision::standard_sheet();
+  cv::Mat img(size, CV_8UC3, cv::Scalar(60, 90, 120));  // a wooden table
+  std::vector<cv::Point> sheet = {to_px(h, 0, 0), to_px(h, s.width_mm, 0), to_px(h, s.width_mm, s.height_mm),
+                                  to_px(h, 0, s.height_mm)};
+  cv::fillConvexPoly(img, sheet, cv::Scalar(238, 240, 242), cv::LINE_AA);
+  for (const auto& m : s.markers) {
+    std::vector<cv::Point> q;
+    for (const Point& c : m.corners) q.push_back(to_px(h, c.x, c.y));
+    cv::fillConvexPoly(img, q, cv::Scalar(20, 20, 20), cv::LINE_AA);
+  }
+  for (const auto& c : s.cells) {
+    std::vector<cv::Point> q;
+    for (const Point& p : s.cell_corners(c.hex)) q.push_back(to_px(h, p.x, p.y));
+    cv::polylines(img, q, true, cv::Scalar(150, 150, 150), 1, cv::LINE_AA);
+  }
+  static const int pips[7][6][2] = {{},
+                                    {{0, 0}},
+                                    {{-1, -1}, {1, 1}},
+                                    {{-1, -1}, {0, 0}, {1, 1}},
+                                    {{-1, -1}, {1, -1}, {-1, 1}, {1, 1}},
+                                    {{-1, -1}, {1, -1}, {0, 0}, {-1, 1}, {1, 1}},
+                                    {{-1, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {1, 1}}};
+  static const int npips[7] = {0, 1, 2, 3, 4, 5, 6};
+  for (const referee::ObservedCell& c : obs.cells) {
+    const Point ctr = s.cell_centre(c.hex);
+    const double half = 8.0;
+    std::vector<cv::Point> q = {to_px(h, ctr.x - half, ctr.y - half), to_px(h, ctr.x + half, ctr.y - half),
+                                to_px(h, ctr.x + half, ctr.y + half), to_px(h, ctr.x - half, ctr.y + half)};
+    cv::fillConvexPoly(img, q, die_bgr(c.color), cv::LINE_AA);
+    const cv::Scalar ink = c.color == "white" || c.color == "yellow" ? cv::Scalar(20, 20, 20) : cv::Scalar(245, 245, 245);
+    const int f = c.face >= 1 && c.face <= 6 ? c.face : 0;
+    const double px_per_mm = std::hypot(q[1].x - q[0].x, q[1].y - q[0].y) / 16.0;
+    for (int k = 0; k < npips[f]; ++k)
+      cv::circle(img, to_px(h, ctr.x + pips[f][k][0] * 4.5, ctr.y + pips[f][k][1] * 4.5),
+                 std::max(1, static_cast<int>(1.5 * px_per_mm)), ink, -1, cv::LINE_AA);
+    if (c.guard) cv::circle(img, to_px(h, ctr.x + 11, ctr.y - 9), std::max(2, static_cast<int>(3 * px_per_mm)),
+                            cv::Scalar(200, 120, 30), -1, cv::LINE_AA);
+  }
+  if (obs.motion) {  // a hand over the sheet
+    const cv::Point p = to_px(h, s.width_mm * 0.62, s.height_mm * 0.45);
+    cv::ellipse(img, p, cv::Size(size.height / 9, size.height / 6), 25, 0, 360, cv::Scalar(120, 160, 215), -1, cv::LINE_AA);
+    cv::rectangle(img, cv::Point(p.x + size.height / 12, p.y), cv::Point(size.width, p.y + size.height / 6),
+                  cv::Scalar(110, 150, 205), -1, cv::LINE_AA);
+  }
+  return img;
+}
+
+Result<std::unique_ptr<LiveLoop>> LiveLoop::open(const LiveOptions& o) {
+  using namespace hexdice::referee;
+  if (o.source.empty() == o.observations.empty()) return Error{"give exactly one of a camera/video/image source or observations"};
+  std::unique_ptr<LiveLoop> l(new LiveLoop());
+  l->opt_ = o;
+  auto src = o.observations.empty() ? open_source(o.source) : open_observations(o.observations);
+  if (!src) return Error{src.error()};
+  l->src_ = std::move(*src);
+  l->live_ = l->src_->live();
+  l->description_ = o.observations.empty() ? (l->live_ ? "camera " : "") + o.source : "recorded observations " + o.observations;
+  if (!o.commands.empty()) {
+    std::ifstream in(o.commands);
+    if (!in) return Error{o.commands + ": cannot open"};
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+      ++n;
+      if (line.empty() || line[0] == '#') continue;
+      std::istringstream ls(line);
+      int frame = -1;
+      std::string rest;
+      if (!(ls >> frame) || frame < 0) return Error{o.commands + ":" + std::to_string(n) + ": expected \"FRAME COMMAND\""};
+      std::getline(ls, rest);
+      l->scripted_.emplace(frame, rest);
+    }
+  }
+  RefereeParams params;
+  params.drop_when_full = l->live_;
+  auto ref = Referee::open(o.db_path, o.start, params);
+  if (!ref) return Error{ref.error()};
+  l->ref_ = std::move(*ref);
+  l->ref_->start();
+  l->capture_ = std::thread([p = l.get()] { p->run(); });
+  return l;
+}
+
+LiveLoop::~LiveLoop() {
+  stop_ = true;
+  if (capture_.joinable()) capture_.join();
+  if (ref_) ref_->stop();
+}
+
+bool LiveLoop::latest(LivePicture& out) const {
+  std::lock_guard lk(mu_);
+  if (pic_.version == out.version) return false;
+  out = pic_;
+  return true;
+}
+
+std::string LiveLoop::source_error() const {
+  std::lock_guard lk(mu_);
+  return error_;
+}
+
+void LiveLoop::run() {
+  using namespace hexdice::referee;
+  const vision::SheetLayout layout = vision::standard_sheet();
+  vision::TrackerState tracker;
+  cv::Mat prev_thumb;
+  const cv::Size synth(1280, 720);
+  const auto t0 = Clock::now();
+  const double fps = opt_.fps > 0 ? opt_.fps : 10;
+  std::uint64_t version = 0;
+  referee::Frame f;
+  while (!stop_ && src_->next(f)) {
+    LivePicture pic;
+    pic.index = f.index;
+    const auto r0 = Clock::now();
+    if (!f.image.empty()) {
+      const vision::Observation seen = vision::read_board(f.image, layout, nullptr, {}, &tracker);
+      Observation obs;
+      obs.board_found = seen.board_found;
+      for (const auto& c : seen.cells) obs.cells.push_back(ObservedCell{c.hex, c.color, c.face, c.guard, c.confidence});
+      cv::Mat thumb = motion_thumb(f.image);
+      obs.motion = !prev_thumb.empty() && motion_fraction(prev_thumb, thumb) > MotionParams{}.min_fraction;
+      prev_thumb = std::move(thumb);
+      pic.image = f.image;
+      pic.frame.registered = seen.pose.found;
+      if (seen.pose.found) {
+        pic.frame.homography = to_array(seen.pose.paper_to_image);
+        pic.frame.registration_error_px = seen.pose.reprojection_px;
+      }
+      pic.frame.markers = static_cast<int>(seen.pose.marker_ids.size());
+      for (const auto& c : seen.cells) {
+        const cv::Point2d p = vision::apply_h(seen.pose.top_to_image, {layout.cell_centre(c.hex).x, layout.cell_centre(c.hex).y});
+        pic.frame.dice.push_back(Detection{Board::get(layout.radius)->name(c.hex), c.color, c.face, c.guard, p.x, p.y});
+      }
+      f.obs = obs;
+    } else if (f.obs) {
+      const cv::Matx33d h = demo_pose(f.index, synth);
+      pic.image = draw_table(*f.obs, h, synth);
+      pic.frame.registered = f.obs->board_found;
+      pic.frame.homography = to_array(h);
+      pic.frame.registration_error_px = 0;
+      pic.frame.markers = f.obs->board_found ? 4 : 0;
+      for (const auto& c : f.obs->cells) {
+        const cv::Point2d p = vision::apply_h(h, {layout.cell_centre(c.hex).x, layout.cell_centre(c.hex).y});
+        pic.frame.dice.push_back(Detection{Board::get(layout.radius)->name(c.hex), c.color, c.face, c.guard, p.x, p.y});
+      }
+    } else {
+      continue;
+    }
+    pic.read_ms = std::chrono::duration<double, std::milli>(Clock::now() - r0).count();
+    pic.frame.source = f.name.empty() ? description_ : f.name;
+    pic.frame.width = pic.image.cols;
+    pic.frame.height = pic.image.rows;
+    pic.obs = *f.obs;
+    pic.version = ++version;
+    auto [lo, hi] = scripted_.equal_range(f.index);
+    for (auto it = lo; it != hi; ++it) ref_->post_command(it->second);
+    const double t_ms = live_ ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : f.index * 1000.0 / fps;
+    ref_->post_frame(std::move(*f.obs), t_ms, f.index);
+    {
+      std::lock_guard lk(mu_);
+      pic_ = std::move(pic);
+    }
+    f.obs.reset();
+    if (opt_.last_frame >= 0 && f.index >= opt_.last_frame) break;
+    if (!live_ && opt_.fps > 0) {
+      const auto until = t0 + std::chrono::microseconds(static_cast<long long>((f.index + 1) * 1e6 / opt_.fps));
+      while (!stop_ && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  {
+    std::lock_guard lk(mu_);
+    error_ = src_->error();
+  }
+  done_ = true;
+}
+
+PhysicalRoll read_physical_roll(const LivePicture& pic) {
+  PhysicalRoll r;
+  if (pic.image.empty()) { r.why = "no picture"; return r; }
+  const std::vector<vision::DieDetection> dice = vision::find_dice(pic.image);
+  std::vector<cv::Point2f> sheet;
+  if (pic.frame.registered) {
+    const vision::SheetLayout s = vision::standard_sheet();
+    cv::Matx33d h;
+    for (int k = 0; k < 9; ++k) h(k / 3, k % 3) = pic.frame.homography[static_cast<std::size_t>(k)];
+    for (const auto& c : {cv::Point2d(0, 0), cv::Point2d(s.width_mm, 0), cv::Point2d(s.width_mm, s.height_mm), cv::Point2d(0, s.height_mm)}) {
+      const cv::Point2d p = vision::apply_h(h, c);
+      sheet.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+    }
+  }
+  std::vector<int> faces;
+  for (const auto& d : dice) {
+    const cv::Point2f c(static_cast<float>(d.box.x + d.box.width * 0.5), static_cast<float>(d.box.y + d.box.height * 0.5));
+    if (!sheet.empty() && cv::pointPolygonTest(sheet, c, false) >= 0) continue;  // a unit on the map
+    faces.push_back(d.face);
+  }
+  if (faces.size() == 1) {
+    r.face = faces[0];
+    r.why = "the die beside the sheet shows " + std::to_string(faces[0]);
+  } else if (faces.empty()) {
+    r.why = "no die found outside the sheet: roll one beside it, or use the virtual die";
+  } else {
+    r.why = std::to_string(faces.size()) + " dice found outside the sheet: leave only the activation die there";
+  }
+  return r;
+}
+
+}  // namespace hexdice::gui

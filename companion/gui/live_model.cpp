@@ -1,0 +1,200 @@
+#include "companion/gui/live_model.h"
+
+#include <algorithm>
+#include <map>
+
+namespace hexdice::gui {
+
+static bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+std::optional<Alert> referee_alert(const referee::RefereeView& v) {
+  if (v.alert.empty()) return std::nullopt;
+  Alert a;
+  a.severity = Severity::Warning;
+  a.seen = v.alert;
+  const std::string mover = v.position.num_players() > 0 && !v.position.game_over()
+                                ? v.position.player(v.position.to_move()).id
+                                : std::string("nobody");
+  if (!v.proposals.empty()) {
+    a.allowed = "the rules allow " + mover + " ";
+    for (std::size_t i = 0; i < v.proposals.size() && i < 4; ++i)
+      a.allowed += (i ? "; " : "") + std::string("(") + std::to_string(i + 1) + ") " + v.proposals[i].text;
+  } else if (v.position.game_over()) {
+    a.allowed = "the game is over: nothing may change on the table";
+  } else {
+    a.allowed = "no legal action of " + mover + " explains what is seen";
+  }
+  if (starts_with(v.alert, "misread")) {
+    a.todo = "nothing moved over the sheet: if it really happened press Confirm (Enter); otherwise put the die back, "
+             "or correct the cell the camera misreads (right-click it on the board)";
+  } else if (starts_with(v.alert, "the table does not match")) {
+    a.todo = "make the table match the board panel (it shows the game), or take back (Ctrl+Z)";
+  } else if (!v.proposals.empty()) {
+    a.todo = "Confirm the action that happened (Enter, or 1-" + std::to_string(std::min<std::size_t>(9, v.proposals.size())) +
+             "), or Reject (Esc) and put the table back as the board panel shows";
+  } else {
+    a.todo = "put the dice back as the board panel shows, or correct a misread cell (right-click it on the board)";
+    a.severity = Severity::Error;
+  }
+  return a;
+}
+
+std::vector<ProposalView> referee_proposals(const referee::RefereeView& v) {
+  std::vector<ProposalView> out;
+  for (std::size_t i = 0; i < v.proposals.size(); ++i) {
+    const Candidate& c = v.proposals[i];
+    ProposalView p;
+    p.number = static_cast<int>(i) + 1;
+    p.action = c.action;
+    p.text = c.text;
+    p.from = c.action.unit;
+    p.to = c.action.target;
+    if (c.player == v.position.to_move() && !v.position.game_over())
+      if (auto cb = preview_combat(v.position, c.action))
+        p.combat = "attack " + std::to_string(cb->attack) + " vs armor " + std::to_string(cb->armor) +
+                   (cb->success ? ": SUCCESS" : ": FAILS");
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::string declare_command(const Position& pos, const Action& a) {
+  const Board& b = pos.board();
+  if (a.unit < 0 || a.target < 0) return "";
+  return "declare " + b.name(a.unit) + " " + b.name(a.target) + " " + std::string(action_name(a.type));
+}
+
+std::string confirm_command(int number) { return "confirm " + std::to_string(number); }
+
+std::string correct_command(const Position& pos, int cell, const std::string& colour, int face, bool guard) {
+  return "set " + pos.board().name(cell) + " " + colour + " " + std::to_string(face) + (guard ? " guard" : "");
+}
+
+std::string empty_command(const Position& pos, int cell) { return "set " + pos.board().name(cell) + " empty"; }
+
+// ---- Hint ----------------------------------------------------------------------------
+
+std::string position_key(const Position& pos) {
+  std::string k = std::to_string(pos.to_move()) + "|" + std::to_string(pos.radius()) + "|";
+  for (int i = 0; i < pos.board().size(); ++i) {
+    const Piece& p = pos.at(i);
+    if (p.empty()) continue;
+    k += std::to_string(i) + ":" + std::to_string(p.owner) + std::to_string(p.face) + std::to_string(p.tokens) +
+         (p.guard ? "g" : "") + ",";
+  }
+  return k;
+}
+
+HintRunner::~HintRunner() {
+  if (pending_.valid()) pending_.wait();
+}
+
+void HintRunner::request(const Position& pos) {
+  if (pending_.valid()) return;  // one search at a time
+  key_ = position_key(pos);
+  view_ = HintView{};
+  view_.thinking = true;
+  pending_pos_ = pos;
+  const ai::SearchLimits lim = limits_;
+  pending_ = std::async(std::launch::async, [p = pos, lim] { return ai::hint(p, lim, 1); });
+}
+
+void HintRunner::poll(const Position& pos) {
+  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    const ai::Hint h = pending_.get();
+    view_.thinking = false;
+    if (h.found && pending_pos_) {
+      view_.shown = true;
+      view_.action = h.action;
+      view_.from = h.action.unit;
+      view_.to = h.action.target;
+      view_.text = describe(*pending_pos_, h.action);
+      view_.reason = h.reason;
+    } else {
+      view_.reason = "no legal action: the game is over";
+    }
+    pending_pos_.reset();
+  }
+  if ((view_.shown || view_.thinking) && position_key(pos) != key_ && !pending_.valid()) view_ = HintView{};
+}
+
+void HintRunner::clear() {
+  if (!pending_.valid()) view_ = HintView{};
+}
+
+// ---- Solo ----------------------------------------------------------------------------
+
+Result<SoloSession> SoloSession::start(const solo::Scenario& sc, std::uint64_t seed) {
+  SoloSession s;
+  s.rng_ = ai::Rng(seed);
+  auto heroes = solo::auto_setup(sc, s.rng_);
+  auto g = solo::SoloGame::start(sc, heroes);
+  if (!g) return Error{g.error()};
+  s.game_ = std::make_shared<solo::SoloGame>(std::move(*g));
+  s.log_.push_back("Scenario " + sc.name + " (seed " + std::to_string(seed) + "): the companion plays " + sc.enemy_id +
+                   ", you play " + sc.hero_id);
+  if (!s.game_->heroes_turn() && !s.game_->over()) s.log_.push_back("The enemy acts first: press Enemy turn");
+  return s;
+}
+
+Result<Outcome> SoloSession::hero(const Action& a) {
+  const Position before = game_->position();
+  auto out = game_->hero_action(a);
+  if (!out) return out;
+  log_.push_back("Round " + std::to_string(game_->round()) + ", " + before.player(before.to_move()).id + ": " +
+                 describe(before, a, &*out));
+  if (game_->over()) log_.push_back(game_->result_text());
+  return out;
+}
+
+std::vector<SoloStepView> SoloSession::enemy_turn(std::optional<int> physical) {
+  last_.clear();
+  if (game_->over() || game_->heroes_turn()) return last_;
+  const int roll = physical && *physical >= 1 && *physical <= 6 ? *physical : rng_.d6();
+  const std::string how = physical ? "die read by the camera" : "virtual die";
+  const int round = game_->round();
+  const Position before = game_->position();
+  const std::vector<solo::EnemyStep> steps = game_->enemy_turn(roll);
+  const std::string roll_line = "Round " + std::to_string(round) + ", enemy roll: " + std::to_string(roll) + " (" + how + ")";
+  log_.push_back(roll_line);
+  if (const solo::ActivationEntry* e = game_->scenario().entry_for(roll); e && !e->text.empty())
+    log_.push_back("  table: " + e->text);
+  Position cur = before;
+  for (const solo::EnemyStep& st : steps) {
+    SoloStepView v;
+    v.roll_line = roll_line;
+    v.why = st.explanation;
+    if (st.action) {
+      const Board& b = cur.board();
+      const Action& a = *st.action;
+      v.from = a.unit;
+      v.to = a.target;
+      const std::string unit = cur.player(cur.at(a.unit).owner).id + " " + std::string(unit_stats(cur.at(a.unit).face).name);
+      if (a.type == ActionType::Guard)
+        v.instruction = "Put a guard token beside the " + unit + " on " + b.name(a.unit);
+      else if (a.type == ActionType::Reroll)
+        v.instruction = "Reroll the " + unit + " on " + b.name(a.unit);
+      else
+        v.instruction = (a.type == ActionType::Move ? "Move the " : "The ") + unit + " on " + b.name(a.unit) +
+                        (a.type == ActionType::Move ? " to " : " attacks ") + b.name(a.target) + ": " + st.text;
+      apply_unchecked(cur, a);
+    } else {
+      v.instruction = "No enemy action";
+    }
+    log_.push_back("  " + v.instruction + ". Why: " + v.why);
+    last_.push_back(std::move(v));
+  }
+  if (game_->over()) log_.push_back(game_->result_text());
+  return last_;
+}
+
+std::vector<std::string> SoloSession::check_table(const referee::Observation& seen) const {
+  std::vector<std::string> out;
+  if (!seen.board_found) return {"the sheet is not in view"};
+  const Position& pos = game_->position();
+  const SeenBoard s = referee::to_seen(seen, pos);
+  for (const CellDiff& d : diff(pos, s)) out.push_back(d.what);
+  return out;
+}
+
+}  // namespace hexdice::gui

@@ -1,0 +1,113 @@
+// The view model of the live table (issues 5 and 6): what the window shows of the referee
+// (alerts in three parts, its proposed actions with a combat preview, the commands a click
+// or key sends), the hint engine run off the UI thread and shown only when asked for, and
+// the solo game in which the companion runs the enemy army (rolls, which die to move,
+// why, and whether the table matches). No ImGui: tested in tests/companion/test_view_model.cpp.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "companion/gui/view_model.h"
+#include "companion/referee/referee.h"
+#include "core/ai/hint.h"
+#include "core/ai/rng.h"
+#include "core/solo/scenario.h"
+
+namespace hexdice::gui {
+
+// ---- The referee ---------------------------------------------------------------------
+// The referee's current alert split into what was seen, what the rules allow and what to
+// do (nullopt when the table matches the game).
+std::optional<Alert> referee_alert(const referee::RefereeView& v);
+
+// One proposal of the referee ("confirm N" accepts it), as the board shows it.
+struct ProposalView {
+  int number = 0;          // N of "confirm N"
+  Action action;
+  std::string text;        // the referee's description
+  std::string combat;      // "attack 2 vs armor 0: SUCCESS" when it is an attack
+  int from = -1, to = -1;  // cells to highlight
+};
+std::vector<ProposalView> referee_proposals(const referee::RefereeView& v);
+
+// The typed commands of referee.h that the window sends (the SQLite record stays the
+// referee's): two clicks declare an attack, one click/key confirms, rejects, takes back,
+// or corrects a cell.
+std::string declare_command(const Position& pos, const Action& a);  // "declare f5 f4 move"
+std::string confirm_command(int number);                            // "confirm 2"
+std::string correct_command(const Position& pos, int cell, const std::string& colour, int face, bool guard);
+std::string empty_command(const Position& pos, int cell);           // "set f4 empty"
+
+// ---- The hint (issue 6) ----------------------------------------------------------------
+// Never shown unless asked for: request() starts the hint engine on its own thread with a
+// copy of the position; poll() picks up the result; a different position drops it.
+struct HintView {
+  bool shown = false;       // a hint for the current position is on the board
+  bool thinking = false;
+  Action action;
+  int from = -1, to = -1;   // cells to highlight (to = -1 for reroll/guard)
+  std::string text;         // "Infantry f3xf5 Archer (...)"
+  std::string reason;       // "takes the Archer on f5 (attack 2 vs armor 0)"
+};
+class HintRunner {
+ public:
+  explicit HintRunner(ai::SearchLimits limits = {250, 64, 0}) : limits_(limits) {}
+  ~HintRunner();
+  void request(const Position& pos);
+  // Call once per frame with the position on the board: collects a finished search and
+  // forgets a hint of another position.
+  void poll(const Position& pos);
+  void clear();
+  const HintView& view() const { return view_; }
+
+ private:
+  ai::SearchLimits limits_;
+  std::string key_;   // the position the hint is for
+  std::future<ai::Hint> pending_;
+  std::optional<Position> pending_pos_;
+  HintView view_;
+};
+std::string position_key(const Position& pos);
+
+// ---- Solo play (issue 6) ---------------------------------------------------------------
+struct SoloStepView {
+  std::string roll_line;    // "Round 2, enemy roll: 4 (virtual die)"
+  std::string instruction;  // "Move the black Knight from c3 to d4"
+  std::string why;          // the enemy's explanation ("Prey: the Archer at d4 has ...")
+  int from = -1, to = -1;
+};
+class SoloSession {
+ public:
+  static Result<SoloSession> start(const solo::Scenario& sc, std::uint64_t seed);
+  const solo::SoloGame& game() const { return *game_; }
+  const Position& position() const { return game_->position(); }
+  // The heroes' action (from the board); the error names the broken rule.
+  Result<Outcome> hero(const Action& a);
+  // The Enemy Turn: `physical` is a die read from the camera (1..6), else the seeded
+  // virtual die rolls. Returns the steps to carry out on the table.
+  std::vector<SoloStepView> enemy_turn(std::optional<int> physical = std::nullopt);
+  const std::vector<std::string>& log() const { return log_; }
+  const std::vector<SoloStepView>& last_steps() const { return last_; }
+  // What differs between the solo game and what the camera sees (empty: the table matches).
+  std::vector<std::string> check_table(const referee::Observation& seen) const;
+
+ private:
+  std::shared_ptr<solo::SoloGame> game_;
+  ai::Rng rng_{0};
+  std::vector<std::string> log_;
+  std::vector<SoloStepView> last_;
+};
+// The die to roll for the activation, read from the picture: the one die found outside
+// the sheet (vision::find_dice); nullopt with the reason when there is none or several.
+struct PhysicalRoll {
+  std::optional<int> face;
+  std::string why;
+};
+
+}  // namespace hexdice::gui
