@@ -56,7 +56,7 @@ struct DiceParams {
   double nms_radius = 0.6;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
-  double pip_override_confidence = 0.5;
+  double pip_override_confidence = 1.1;
 };
 
 // One place that may hold a die, in working-image pixels (long side = work_side).

@@ -1,7 +1,6 @@
 // The sheet-free dice finder on a subset of the real labelled photos (shared data; the
 // tests are skipped where that folder is absent), with the shipped model
-// (data/dice_model.yml.gz, trained on all dev images) and with a model trained on the
-// even images only (scored on odd ones: an honest held-out figure). Floors sit a little
+// (data/dice_model.yml.gz, trained on all dev images). Floors sit a little
 // below the measured figures (docs/dice.md) so a regression fails. Bad input: corrupt,
 // truncated and empty images and a corrupt model give a clear error, no crash.
 #include <gtest/gtest.h>
@@ -31,9 +30,9 @@ TEST(DiceReal, ShippedModelLoads) {
   ASSERT_TRUE(m.ok()) << m.error();
 }
 
-// Held out: the even-split model (data/dice_model_even.yml.gz is NOT shipped; this test
-// trains nothing, it uses the shipped model on the odd split's first images, which that
-// model has seen: a floor against regressions in candidates / matching / classifier).
+// A regression floor, not a held-out figure: the shipped model has seen these images
+// (held-out figures, even-trained model scored on odd: docs/dice.md). Measured on the
+// first 30 odd images: recall 78.0%, precision 94.5%, face 70.1%.
 TEST(DiceReal, ShippedModelOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
@@ -43,9 +42,9 @@ TEST(DiceReal, ShippedModelOnRealPhotos) {
   std::printf("images %d labels %d detections %d matched %d face_ok %d\n", s->images, s->labels, s->detections,
               s->matched, s->face_ok);
   EXPECT_EQ(s->images, 30);
-  EXPECT_GE(s->face_accuracy(), FACE_FLOOR);
-  EXPECT_GE(s->recall(), RECALL_FLOOR);
-  EXPECT_GE(s->precision(), PRECISION_FLOOR);
+  EXPECT_GE(s->face_accuracy(), 0.55);
+  EXPECT_GE(s->recall(), 0.70);
+  EXPECT_GE(s->precision(), 0.80);
 }
 
 TEST(DiceReal, SplitsArePartitionOfLabels) {
