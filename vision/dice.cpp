@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include <map>
+
 #include <opencv2/imgproc.hpp>
+
+#include "vision/dice_classifier.h"
 
 namespace hexdice::vision {
 
@@ -34,31 +38,44 @@ void fill_holes(cv::Mat& mask) {
 
 }  // namespace
 
-std::vector<DieDetection> find_dice(const cv::Mat& image_in, const DiceParams& params) {
-  std::vector<DieDetection> out;
-  if (image_in.empty() || image_in.cols < 16 || image_in.rows < 16) return out;
+cv::Mat dice_work_image(const cv::Mat& image_in, const DiceParams& params, double& scale) {
+  scale = 1.0;
+  if (image_in.empty() || image_in.cols < 16 || image_in.rows < 16) return {};
   cv::Mat image;
   if (image_in.type() == CV_8UC3) image = image_in;
   else if (image_in.type() == CV_8UC1) cv::cvtColor(image_in, image, cv::COLOR_GRAY2BGR);
   else if (image_in.type() == CV_8UC4) cv::cvtColor(image_in, image, cv::COLOR_BGRA2BGR);
-  else return out;
-  const double scale = std::min(1.0, static_cast<double>(params.work_side) / std::max(image.cols, image.rows));
+  else return {};
+  scale = std::min(1.0, static_cast<double>(params.work_side) / std::max(image.cols, image.rows));
   cv::Mat work;
   if (scale < 1.0) cv::resize(image, work, cv::Size(), scale, scale, cv::INTER_AREA);
   else work = image;
-  const int side = std::max(work.cols, work.rows);
+  return work;
+}
 
-  // Background: coarse median, blown back up.
-  cv::Mat small, bg;
+namespace {
+
+struct Bodies {
+  cv::Mat fg, bg;
+  std::vector<cv::Rect> dice;
+};
+
+// Die bodies: foreground against a coarse median background, blobs of die size,
+// touching dice split on distance-transform peaks.
+Bodies body_blobs(const cv::Mat& work, const DiceParams& params) {
+  Bodies out;
+  const int side = std::max(work.cols, work.rows);
+  cv::Mat small;
   const int sh = std::max(1, params.bg_shrink);
   cv::resize(work, small, cv::Size(std::max(3, work.cols / sh), std::max(3, work.rows / sh)), 0, 0, cv::INTER_AREA);
   cv::medianBlur(small, small, params.bg_median | 1);
-  cv::resize(small, bg, work.size(), 0, 0, cv::INTER_LINEAR);
-  const cv::Mat diff = distance_map(work, bg);
+  cv::resize(small, out.bg, work.size(), 0, 0, cv::INTER_LINEAR);
+  const cv::Mat diff = distance_map(work, out.bg);
   cv::Mat fg = diff > params.fg_distance;
   cv::morphologyEx(fg, fg, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
   cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
   fill_holes(fg);
+  out.fg = fg;
 
   const double min_px = params.min_side * side, max_px = params.max_side * side;
   cv::Mat labels, stats, cents;
@@ -74,8 +91,6 @@ std::vector<DieDetection> find_dice(const cv::Mat& image_in, const DiceParams& p
     if (area < 0.35 * r.area()) continue;
     boxes.push_back(r);
   }
-  // Typical die size: the median box side. Boxes much larger are touching dice: split
-  // them on distance-transform peaks.
   std::vector<double> sides;
   for (const auto& r : boxes) sides.push_back(std::sqrt(static_cast<double>(r.area())));
   double typical = 0;
@@ -83,7 +98,6 @@ std::vector<DieDetection> find_dice(const cv::Mat& image_in, const DiceParams& p
     std::nth_element(sides.begin(), sides.begin() + static_cast<long>(sides.size() / 2), sides.end());
     typical = sides[sides.size() / 2];
   }
-  std::vector<cv::Rect> dice;
   for (const auto& r : boxes) {
     if (typical > 0 && std::max(r.width, r.height) > 1.6 * typical) {
       cv::Mat m = fg(r).clone();
@@ -96,15 +110,145 @@ std::vector<DieDetection> find_dice(const cv::Mat& image_in, const DiceParams& p
         for (int i = 1; i < pn; ++i) {
           const cv::Point2d c(pc.at<double>(i, 0) + r.x, pc.at<double>(i, 1) + r.y);
           const int h = cvRound(typical / 2);
-          dice.push_back(cv::Rect(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h, 2 * h) & cv::Rect(0, 0, work.cols, work.rows));
+          out.dice.push_back(cv::Rect(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h, 2 * h) &
+                             cv::Rect(0, 0, work.cols, work.rows));
         }
         continue;
       }
     }
     if (std::max(r.width, r.height) > max_px) continue;
-    dice.push_back(r);
+    out.dice.push_back(r);
   }
-  for (const auto& r : dice) {
+  return out;
+}
+
+struct Pip {
+  cv::Point2f c;
+  float d;  // diameter
+};
+
+std::vector<Pip> pip_blobs(const cv::Mat& hat, const DiceParams& params) {
+  std::vector<Pip> pips;
+  cv::Mat m = hat > params.pip_contrast;
+  cv::Mat labels, stats, cents;
+  const int n = cv::connectedComponentsWithStats(m, labels, stats, cents, 8, CV_32S);
+  for (int i = 1; i < n; ++i) {
+    const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+    const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+    if (area < params.pip_min_area || area > params.pip_max_area) continue;
+    if (std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+    if (area < 0.4 * w * h) continue;
+    pips.push_back({cv::Point2f(static_cast<float>(cents.at<double>(i, 0)), static_cast<float>(cents.at<double>(i, 1))),
+                    static_cast<float>(1.13 * std::sqrt(static_cast<double>(area)))});
+  }
+  return pips;
+}
+
+int find_root(std::vector<int>& p, int i) {
+  while (p[static_cast<std::size_t>(i)] != i) i = p[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(p[static_cast<std::size_t>(i)])];
+  return i;
+}
+
+// Pips grouped into faces at each linking distance; every group of 1..6 pips (and
+// every single pip) proposes a face centred on the group.
+void pip_candidates(const std::vector<Pip>& pips, const DiceParams& params, std::vector<DieCandidate>& out) {
+  const int n = static_cast<int>(pips.size());
+  for (const auto& p : pips) out.push_back({p.c, 5.5f * p.d, 1});
+  for (double k : params.pip_links) {
+    std::vector<int> parent(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) parent[static_cast<std::size_t>(i)] = i;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) {
+        const Pip& a = pips[static_cast<std::size_t>(i)];
+        const Pip& b = pips[static_cast<std::size_t>(j)];
+        const float dmax = std::max(a.d, b.d), dmin = std::min(a.d, b.d);
+        if (dmax > 2.0f * dmin) continue;
+        if (cv::norm(a.c - b.c) < k * dmax) parent[static_cast<std::size_t>(find_root(parent, i))] = find_root(parent, j);
+      }
+    std::map<int, std::vector<int>> groups;
+    for (int i = 0; i < n; ++i) groups[find_root(parent, i)].push_back(i);
+    for (const auto& [root, g] : groups) {
+      if (g.size() < 2 || g.size() > 6) continue;
+      std::vector<cv::Point2f> pts;
+      float dsum = 0;
+      cv::Point2f c(0, 0);
+      for (int i : g) {
+        pts.push_back(pips[static_cast<std::size_t>(i)].c);
+        c += pips[static_cast<std::size_t>(i)].c;
+        dsum += pips[static_cast<std::size_t>(i)].d;
+      }
+      c *= 1.0f / static_cast<float>(g.size());
+      const float d = dsum / static_cast<float>(g.size());
+      const cv::RotatedRect rr = cv::minAreaRect(pts);
+      const float span = std::max(rr.size.width, rr.size.height);
+      out.push_back({c, std::max(5.5f * d, span + 2.5f * d), 1});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams& params) {
+  std::vector<DieCandidate> out;
+  if (work.empty()) return out;
+  const Bodies b = body_blobs(work, params);
+  for (const auto& r : b.dice)
+    out.push_back({cv::Point2f(r.x + r.width / 2.0f, r.y + r.height / 2.0f),
+                   std::sqrt(static_cast<float>(r.area())), 0});
+  cv::Mat gray;
+  cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
+  const cv::Mat se = cv::getStructuringElement(cv::MORPH_ELLIPSE, {params.pip_hat_size, params.pip_hat_size});
+  cv::Mat black, top;
+  cv::morphologyEx(gray, black, cv::MORPH_BLACKHAT, se);
+  cv::morphologyEx(gray, top, cv::MORPH_TOPHAT, se);
+  pip_candidates(pip_blobs(black, params), params, out);
+  pip_candidates(pip_blobs(top, params), params, out);
+  const float min_side = static_cast<float>(params.min_side * std::max(work.cols, work.rows)) * 0.5f;
+  const float max_side = static_cast<float>(params.max_side * std::max(work.cols, work.rows));
+  // Each place at three sizes (the size estimate is rough; the classifier rejects
+  // patches of the wrong scale), near-duplicates dropped.
+  std::vector<DieCandidate> all;
+  for (const auto& c : out)
+    for (float f : {0.7f, 1.0f, 1.4f}) {
+      DieCandidate d = c;
+      d.side *= f;
+      if (d.side < min_side || d.side > max_side) continue;
+      bool dup = false;
+      for (const auto& e : all)
+        if (std::abs(e.side - d.side) < 0.12f * d.side && cv::norm(e.centre - d.centre) < 0.1f * d.side) {
+          dup = true;
+          break;
+        }
+      if (!dup) all.push_back(d);
+    }
+  return all;
+}
+
+namespace {
+
+DieDetection describe(const cv::Mat& work, const cv::Mat& bg, const cv::Rect& r, double scale, int face,
+                      double confidence, const DiceParams& params) {
+  const cv::Rect in = r & cv::Rect(0, 0, work.cols, work.rows);
+  DieDetection d;
+  d.box = cv::Rect(cvRound(r.x / scale), cvRound(r.y / scale), cvRound(r.width / scale), cvRound(r.height / scale));
+  d.face = face;
+  d.confidence = confidence;
+  if (in.width >= 4 && in.height >= 4) {
+    const FaceReading fr = read_face(work(in), params.face);
+    const cv::Vec3b b = bg.at<cv::Vec3b>(std::min(work.rows - 1, in.y + in.height / 2), std::min(work.cols - 1, in.x + in.width / 2));
+    const cv::Vec3f white(std::max<float>(b[0], 20), std::max<float>(b[1], 20), std::max<float>(b[2], 20));
+    d.color = name_color({fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]});
+    if (fr.face > 0 && fr.confidence >= params.pip_override_confidence) d.face = fr.face;
+  }
+  return d;
+}
+
+std::vector<DieDetection> find_dice_pips(const cv::Mat& work, double scale, const DiceParams& params) {
+  std::vector<DieDetection> out;
+  const Bodies bodies = body_blobs(work, params);
+  const cv::Mat& fg = bodies.fg;
+  const cv::Mat& bg = bodies.bg;
+  for (const auto& r : bodies.dice) {
     if (r.width < 4 || r.height < 4) continue;
     FaceReading fr = read_face(work(r), params.face);
     {
@@ -141,6 +285,67 @@ std::vector<DieDetection> find_dice(const cv::Mat& image_in, const DiceParams& p
     out.push_back(d);
   }
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const DiceParams& params) {
+  double scale = 1;
+  const cv::Mat work = dice_work_image(image, params, scale);
+  if (work.empty()) return std::vector<DieDetection>{};
+  std::shared_ptr<const DiceClassifier> model;
+  if (params.use_model) {
+    auto m = DiceClassifier::load(params.model_path.empty() ? default_dice_model_path() : params.model_path);
+    if (m) model = *m;
+    else if (!params.model_path.empty()) return Error{m.error()};
+  }
+  if (!model) return find_dice_pips(work, scale, params);
+
+  struct Scored {
+    DieCandidate c;
+    int face;
+    float margin;
+  };
+  std::vector<Scored> dice;
+  cv::Mat gray;
+  cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
+  for (const auto& c : dice_candidates(work, params)) {
+    const auto s = model->scores(gray, c.centre, c.side);
+    int best = 1;
+    for (int k = 2; k <= 6; ++k)
+      if (s[static_cast<std::size_t>(k)] > s[static_cast<std::size_t>(best)]) best = k;
+    const float margin = s[static_cast<std::size_t>(best)] - s[0];
+    if (margin > params.min_margin) dice.push_back({c, best, margin});
+  }
+  std::stable_sort(dice.begin(), dice.end(), [](const Scored& a, const Scored& b) { return a.margin > b.margin; });
+  std::vector<Scored> kept;
+  for (const auto& d : dice) {
+    bool near = false;
+    for (const auto& k : kept)
+      if (cv::norm(d.c.centre - k.c.centre) < params.nms_radius * std::max(d.c.side, k.c.side)) near = true;
+    if (!near) kept.push_back(d);
+  }
+  cv::Mat bg;
+  {
+    cv::Mat small;
+    const int sh = std::max(1, params.bg_shrink);
+    cv::resize(work, small, cv::Size(std::max(3, work.cols / sh), std::max(3, work.rows / sh)), 0, 0, cv::INTER_AREA);
+    cv::medianBlur(small, small, params.bg_median | 1);
+    cv::resize(small, bg, work.size(), 0, 0, cv::INTER_LINEAR);
+  }
+  std::vector<DieDetection> out;
+  for (const auto& k : kept) {
+    const int h = std::max(2, cvRound(k.c.side / 2));
+    const cv::Rect r(cvRound(k.c.centre.x) - h, cvRound(k.c.centre.y) - h, 2 * h, 2 * h);
+    const double conf = std::clamp(static_cast<double>(k.margin), 0.0, 1.0);
+    out.push_back(describe(work, bg, r, scale, k.face, conf, params));
+  }
+  return out;
+}
+
+std::vector<DieDetection> find_dice(const cv::Mat& image, const DiceParams& params) {
+  auto r = find_dice_checked(image, params);
+  return r ? *r : std::vector<DieDetection>{};
 }
 
 nlohmann::json to_json(const std::vector<DieDetection>& dice) {

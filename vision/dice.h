@@ -1,8 +1,11 @@
 // Dice anywhere in an image, no sheet needed (the army roll in a tray, loose dice on a
-// table): per die a box in image pixels, the face read from its pips, its colour.
-// Classic CV: background model by a coarse median, colour/contrast foreground, blobs
-// of die size (touching dice split by distance-transform peaks), pips counted per die
-// by die_face.h and checked against the standard layouts.
+// table): per die a box in image pixels, the face, its colour.
+// 1. Candidates (dice_candidates): die bodies against a coarse-median background model
+//    (touching dice split by distance-transform peaks) plus clusters of pip-like blobs
+//    (dark and bright, black-hat / top-hat) grouped at a few linking distances.
+// 2. Each candidate's grey patch goes through the learned classifier (dice_classifier.h:
+//    not-a-die or face 1..6); dice are kept by score, non-maximum suppressed by centre.
+// Without a model file it falls back to counting pips (die_face.h) on the body blobs.
 #pragma once
 
 #include <string>
@@ -33,7 +36,39 @@ struct DiceParams {
   double face_shrink = 0.9;
   // Keep dice whose face reading confidence is at least this (0 = keep all).
   double min_confidence = 0.0;
+  // Learned classifier: model file ("" = default_dice_model_path()); use_model=false
+  // forces the pip-counting fallback.
+  std::string model_path;
+  bool use_model = true;
+  // Pip-like blobs: black-hat/top-hat with a disc this many pixels wide, kept above
+  // this grey-level contrast, area in [pip_min_area, pip_max_area] working pixels.
+  int pip_hat_size = 17;
+  double pip_contrast = 22.0;
+  int pip_min_area = 3;
+  int pip_max_area = 260;
+  // Pips of one face are linked when closer than these multiples of the pip diameter.
+  std::vector<double> pip_links{2.6, 4.6};
+  // A candidate is a die when the classifier's best face score beats the not-a-die score
+  // by this margin (scores are fractions of the trees voting, -1..1 apart).
+  double min_margin = 0.0;
+  // Non-maximum suppression: a die suppresses candidates whose centre is within this
+  // fraction of the larger of the two sides.
+  double nms_radius = 0.6;
+  // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
+  // confidence reports that count; otherwise the classifier's face (> 1 = never).
+  double pip_override_confidence = 1.1;
 };
+
+// One place that may hold a die, in working-image pixels (long side = work_side).
+struct DieCandidate {
+  cv::Point2f centre;
+  float side = 0;  // estimated top-face side
+  int source = 0;  // 0 = body blob, 1 = pip cluster
+};
+
+// The working image (long side scaled to work_side) and its scale from the input.
+cv::Mat dice_work_image(const cv::Mat& image_bgr, const DiceParams& params, double& scale);
+std::vector<DieCandidate> dice_candidates(const cv::Mat& work_bgr, const DiceParams& params = {});
 
 struct DieDetection {
   cv::Rect box;  // image pixels
@@ -43,6 +78,8 @@ struct DieDetection {
 };
 
 std::vector<DieDetection> find_dice(const cv::Mat& image_bgr, const DiceParams& params = {});
+// As find_dice, but an error when the model file is asked for and cannot be loaded.
+Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image_bgr, const DiceParams& params = {});
 
 // interfaces.md: [{"x0","y0","x1","y1","face","color","confidence"}].
 nlohmann::json to_json(const std::vector<DieDetection>& dice);

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "vision/dice_train.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::vision {
@@ -81,50 +82,22 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
   return s;
 }
 
-namespace {
-
-struct Label {
-  cv::Rect box;
-  int face;
-};
-
-}  // namespace
-
 Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& split, int limit,
                             const DiceParams& params, std::ostream* log) {
-  fs::path csv = dir_or_csv;
-  std::error_code ec;
-  if (fs::is_directory(csv, ec)) csv /= "labels.csv";
-  std::ifstream in(csv);
-  if (!in) return Error{"cannot read " + csv.string()};
-  const fs::path images = csv.parent_path() / "images";
-  std::map<std::string, std::vector<Label>> by_image;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::stringstream ss(line);
-    std::string f[8];
-    for (auto& x : f) std::getline(ss, x, ',');
-    try {
-      const int x0 = std::stoi(f[1]), y0 = std::stoi(f[2]), x1 = std::stoi(f[3]), y1 = std::stoi(f[4]);
-      by_image[f[0]].push_back({cv::Rect(x0, y0, x1 - x0, y1 - y0), std::stoi(f[5])});
-    } catch (const std::exception&) {
-      return Error{csv.string() + ": malformed row: " + line};
-    }
-  }
+  auto images = load_real_images(dir_or_csv, split);
+  if (!images) return Error{images.error()};
   RealScore s;
-  int index = -1;
-  for (const auto& [name, labels] : by_image) {
-    ++index;
-    if (split == "even" && index % 2 != 0) continue;
-    if (split == "odd" && index % 2 != 1) continue;
+  for (const auto& im : *images) {
     if (limit > 0 && s.images >= limit) break;
-    auto img = load_image((images / name).string());
+    const auto& labels = im.labels;
+    const auto& name = im.name;
+    auto img = load_image(im.path);
     if (!img) return Error{img.error()};
-    const auto dets = find_dice(*img, params);
-    ++s.images;
-    s.labels += static_cast<int>(labels.size());
-    s.detections += static_cast<int>(dets.size());
+    auto found = find_dice_checked(*img, params);
+    if (!found) return Error{found.error()};
+    const auto& dets = *found;
+    RealCounts& src = s.by_source[im.source];
+    int matched = 0, face_ok = 0;
     // Greedy matching by centre distance; a match needs the centres within half the
     // larger box side (labels may be whole dice or top faces only).
     struct Pair { double d; std::size_t l, k; };
@@ -143,20 +116,31 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
       if (used_l.count(p.l) || used_k.count(p.k)) continue;
       used_l.insert(p.l);
       used_k.insert(p.k);
-      ++s.matched;
+      ++matched;
       const bool ok = dets[p.k].face == labels[p.l].face;
-      s.face_ok += ok;
+      face_ok += ok;
+      const int read = std::clamp(dets[p.k].face, 0, 6);
+      ++s.confusion[static_cast<std::size_t>(labels[p.l].face)][static_cast<std::size_t>(read)];
       if (!ok && log)
         *log << name << ": box " << labels[p.l].box << " face " << labels[p.l].face << " read " << dets[p.k].face << '\n';
     }
-    if (log) {
-      for (std::size_t l = 0; l < labels.size(); ++l)
-        if (!used_l.count(l)) *log << name << ": missed " << labels[l].box << " face " << labels[l].face << '\n';
+    for (std::size_t l = 0; l < labels.size(); ++l)
+      if (!used_l.count(l)) {
+        ++s.confusion[static_cast<std::size_t>(labels[l].face)][0];
+        if (log) *log << name << ": missed " << labels[l].box << " face " << labels[l].face << '\n';
+      }
+    if (log)
       for (std::size_t k = 0; k < dets.size(); ++k)
         if (!used_k.count(k)) *log << name << ": false " << dets[k].box << " face " << dets[k].face << '\n';
+    for (RealCounts* c : {static_cast<RealCounts*>(&s), &src}) {
+      ++c->images;
+      c->labels += static_cast<int>(labels.size());
+      c->detections += static_cast<int>(dets.size());
+      c->matched += matched;
+      c->face_ok += face_ok;
     }
   }
-  if (s.images == 0) return Error{"no labelled images in " + csv.string()};
+  if (s.images == 0) return Error{"no labelled images in " + dir_or_csv};
   return s;
 }
 
@@ -178,14 +162,29 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
         << "whole-board exact match: " << pct(s->exact_boards, s->scenes) << '\n'
         << "eval done: " << s->scenes << " scenes, face " << pct(s->face_ok, s->matched) << '\n';
   } else {
-    auto s = eval_real(a.real, a.split, a.limit, DiceParams{}, a.verbose ? &out : nullptr);
+    DiceParams dp;
+    dp.model_path = a.model;
+    auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "
         << s->detections << " detections\n"
         << "detection recall: " << pct(s->matched, s->labels) << "  precision: " << pct(s->matched, s->detections) << '\n'
         << "face accuracy (matched dice): " << pct(s->face_ok, s->matched)
-        << "  end to end (correct / labelled): " << pct(s->face_ok, s->labels) << '\n'
-        << "eval done: " << s->images << " images, face " << pct(s->face_ok, s->matched) << '\n';
+        << "  end to end (correct / labelled): " << pct(s->face_ok, s->labels) << '\n';
+    for (const auto& [src, c] : s->by_source)
+      out << "  " << src << ": " << c.images << " images, recall " << pct(c.matched, c.labels) << ", precision "
+          << pct(c.matched, c.detections) << ", face " << pct(c.face_ok, c.matched) << ", end to end "
+          << pct(c.face_ok, c.labels) << '\n';
+    out << "confusion (rows: labelled face; columns: read face, 0 = not detected)\n       0     1     2     3     4     5     6\n";
+    for (int t = 1; t <= 6; ++t) {
+      out << "  " << t << ":";
+      for (int r = 0; r <= 6; ++r) {
+        std::string v = std::to_string(s->confusion[static_cast<std::size_t>(t)][static_cast<std::size_t>(r)]);
+        out << std::string(6 - std::min<std::size_t>(5, v.size()), ' ') << v;
+      }
+      out << '\n';
+    }
+    out << "eval done: " << s->images << " images, face " << pct(s->face_ok, s->matched) << '\n';
   }
   return {};
 }

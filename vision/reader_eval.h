@@ -2,6 +2,8 @@
 // `hexdice eval --real DIR_OR_CSV` (the real dice photos and their labels.csv).
 #pragma once
 
+#include <array>
+#include <map>
 #include <ostream>
 #include <string>
 
@@ -16,6 +18,7 @@ struct EvalArgs {
   std::string real;           // directory holding labels.csv + images/, or the CSV
   std::string split = "all";  // all | even | odd: images by sorted name, alternating
   int limit = 0;              // 0 = no limit
+  std::string model;          // --real: dice model file ("" = the shipped one)
   bool verbose = false;
 };
 
@@ -25,11 +28,19 @@ struct SceneScore {
   int color_ok = 0, face_ok = 0, guard_ok = 0, exact_boards = 0;
 };
 
-struct RealScore {
+struct RealCounts {
   int images = 0, labels = 0, detections = 0, matched = 0, face_ok = 0;
   double recall() const { return labels ? static_cast<double>(matched) / labels : 0; }
   double precision() const { return detections ? static_cast<double>(matched) / detections : 0; }
   double face_accuracy() const { return matched ? static_cast<double>(face_ok) / matched : 0; }
+  // Labelled dice read correctly over all labelled dice (a missed die counts as wrong).
+  double end_to_end() const { return labels ? static_cast<double>(face_ok) / labels : 0; }
+};
+
+struct RealScore : RealCounts {
+  std::map<std::string, RealCounts> by_source;  // "byler", "penlington"
+  // confusion[truth][read], truth 1..6, read 0 = not detected, 1..6.
+  std::array<std::array<int, 7>, 7> confusion{};
 };
 
 Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log);

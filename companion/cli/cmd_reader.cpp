@@ -1,5 +1,5 @@
 // `hexdice read IMAGE [--calib FILE] [--layout board.json] [--params FILE] --json`,
-// `hexdice dice IMAGE --json`, `hexdice eval --scenes DIR | --real DIR_OR_CSV`,
+// `hexdice dice IMAGE [--model FILE] --json`, `hexdice dice-train --real DIR --out FILE`, `hexdice eval --scenes DIR | --real DIR_OR_CSV`,
 // `hexdice synth --out DIR` (the reader's synthetic labelled scenes).
 #include <filesystem>
 #include <fstream>
@@ -13,6 +13,7 @@
 #include "companion/cli/commands.h"
 #include "companion/cli/reader_options.h"
 #include "vision/dice.h"
+#include "vision/dice_train.h"
 #include "vision/read.h"
 #include "vision/reader_eval.h"
 #include "vision/sheet.h"
@@ -57,10 +58,21 @@ int run_read(const ReadArgs& a) {
   return kExitOk;
 }
 
-int run_dice(const std::string& path, bool json) {
-  auto img = vision::load_image(path);
+struct DiceArgs {
+  std::string image, model;
+  bool json = false, no_model = false;
+};
+
+int run_dice(const DiceArgs& a) {
+  auto img = vision::load_image(a.image);
   if (!img) return fail(img.error());
-  const auto dice = vision::find_dice(*img);
+  vision::DiceParams params;
+  params.model_path = a.model;
+  params.use_model = !a.no_model;
+  auto found = vision::find_dice_checked(*img, params);
+  if (!found) return fail(found.error());
+  const auto& dice = *found;
+  const bool json = a.json;
   if (json) {
     std::cout << vision::to_json(dice).dump() << '\n';
   } else {
@@ -116,12 +128,29 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   read->add_flag("--json", ra->json, "print the observation JSON");
   reg.add(read, [ra] { return run_read(*ra); });
 
-  auto dimg = std::make_shared<std::string>();
-  auto djson = std::make_shared<bool>(false);
+  auto da = std::make_shared<DiceArgs>();
   auto* dice = app.add_subcommand("dice", "Find dice anywhere in an image (no map needed)");
-  dice->add_option("IMAGE", *dimg, "image file")->required();
-  dice->add_flag("--json", *djson, "print JSON");
-  reg.add(dice, [dimg, djson] { return run_dice(*dimg, *djson); });
+  dice->add_option("IMAGE", da->image, "image file")->required();
+  dice->add_flag("--json", da->json, "print JSON");
+  dice->add_option("--model", da->model, "dice classifier model (default: data/dice_model.yml.gz of the build)");
+  dice->add_flag("--no-model", da->no_model, "count pips only (no learned classifier)");
+  reg.add(dice, [da] { return run_dice(*da); });
+
+  auto ta = std::make_shared<vision::DiceTrainArgs>();
+  auto* dt = app.add_subcommand("dice-train", "Train the dice classifier on the real labelled photos");
+  dt->add_option("--real", ta->real, "real-dice directory (with labels.csv) or the CSV itself")->required();
+  dt->add_option("--split", ta->split, "train on: all | even | odd");
+  dt->add_option("--out", ta->out, "model file to write (.yml.gz)")->required();
+  dt->add_option("--trees", ta->trees, "trees of the random forest");
+  dt->add_option("--depth", ta->max_depth, "maximum tree depth");
+  dt->add_option("--seed", ta->seed, "random seed (augmentation, negatives, weights)");
+  reg.add(dt, [ta] {
+    auto r = vision::train_dice_model(*ta, &std::cout);
+    if (!r) return fail(r.error());
+    std::cout << "trained on " << r->images << " images: " << r->positives << " positive and " << r->negatives
+              << " negative patches, training accuracy " << r->train_accuracy << "; wrote " << ta->out << '\n';
+    return kExitOk;
+  });
 
   auto ea = std::make_shared<vision::EvalArgs>();
   auto* ev = app.add_subcommand("eval", "Score the reader on labelled scenes or on the real dice photos");
@@ -130,6 +159,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--split", ea->split, "real photos: all | even | odd (by row order of images)");
   ev->add_option("--limit", ea->limit, "at most this many images");
   ev->add_flag("--verbose", ea->verbose, "one line per mistake");
+  ev->add_option("--model", ea->model, "--real: dice classifier model (default: the shipped one)");
   reg.add(ev, [ea] {
     if (ea->scenes_dir.empty() == ea->real.empty()) return fail("eval needs exactly one of --scenes DIR or --real DIR_OR_CSV");
     auto r = vision::run_eval(*ea, std::cout);

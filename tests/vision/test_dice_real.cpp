@@ -1,31 +1,119 @@
 // The sheet-free dice finder on a subset of the real labelled photos (shared data; the
-// test is skipped where that folder is absent). Floors sit below the figures measured
-// on this subset (first 60 images of the odd split: face 59.4%, recall 61.3%,
-// precision 72.3%) so a regression fails; they are far from the 97% target.
+// tests are skipped where that folder is absent), with the shipped model
+// (data/dice_model.yml.gz, trained on all dev images). Floors sit a little
+// below the measured figures (docs/dice.md) so a regression fails. Bad input: corrupt,
+// truncated and empty images and a corrupt model give a clear error, no crash.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
+#include <opencv2/imgcodecs.hpp>
+
+#include "vision/dice.h"
+#include "vision/dice_classifier.h"
+#include "vision/dice_train.h"
 #include "vision/reader_eval.h"
+#include "vision/reader_io.h"
 
 namespace hexdice::vision {
 namespace {
 
-TEST(DiceReal, FaceAccuracyAndDetectionOnRealPhotos) {
-  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SHARED_DIR) / "data/real-dice";
-  if (!std::filesystem::exists(dir / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << dir;
-  auto s = eval_real(dir.string(), "odd", 60, DiceParams{}, nullptr);
+namespace fs = std::filesystem;
+
+fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
+std::string shipped_model() { return (fs::path(HEXDICE_SOURCE_DIR) / "data/dice_model.yml.gz").string(); }
+
+TEST(DiceReal, ShippedModelLoads) {
+  auto m = DiceClassifier::load(shipped_model());
+  ASSERT_TRUE(m.ok()) << m.error();
+}
+
+// A regression floor, not a held-out figure: the shipped model has seen these images
+// (held-out figures, even-trained model scored on odd: docs/dice.md). Measured on the
+// first 30 odd images: recall 78.0%, precision 94.5%, face 81.3%.
+TEST(DiceReal, ShippedModelOnRealPhotos) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  DiceParams p;
+  p.model_path = shipped_model();
+  auto s = eval_real(real_dir().string(), "odd", 30, p, nullptr);
   ASSERT_TRUE(s.ok()) << s.error();
   std::printf("images %d labels %d detections %d matched %d face_ok %d\n", s->images, s->labels, s->detections,
               s->matched, s->face_ok);
-  EXPECT_EQ(s->images, 60);
-  EXPECT_GE(s->face_accuracy(), 0.55);
-  EXPECT_GE(s->recall(), 0.56);
-  EXPECT_GE(s->precision(), 0.66);
+  EXPECT_EQ(s->images, 30);
+  EXPECT_GE(s->face_accuracy(), 0.75);
+  EXPECT_GE(s->recall(), 0.70);
+  EXPECT_GE(s->precision(), 0.80);
+}
+
+TEST(DiceReal, SplitsArePartitionOfLabels) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  auto all = load_real_images(real_dir().string(), "all");
+  auto even = load_real_images(real_dir().string(), "even");
+  auto odd = load_real_images(real_dir().string(), "odd");
+  ASSERT_TRUE(all.ok() && even.ok() && odd.ok());
+  EXPECT_EQ(all->size(), even->size() + odd->size());
+  EXPECT_NE((*even)[0].name, (*odd)[0].name);
+  EXPECT_FALSE(load_real_images(real_dir().string(), "thirds").ok());
 }
 
 TEST(DiceReal, EvalRejectsMissingCsv) {
   EXPECT_FALSE(eval_real("/nonexistent/labels.csv", "all", 0, DiceParams{}, nullptr).ok());
+}
+
+TEST(DiceReal, MalformedCsvIsAnError) {
+  const fs::path dir = fs::temp_directory_path() / "hexdice_dice_badcsv";
+  fs::create_directories(dir);
+  std::ofstream(dir / "labels.csv") << "image,x_min,y_min,x_max,y_max,face,color,box_kind\na.jpg,1,2,x,4,3,,die\n";
+  auto r = load_real_images(dir.string(), "all");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("malformed"), std::string::npos);
+}
+
+TEST(DiceBadInput, CorruptTruncatedAndEmptyImages) {
+  // Truncated JPEG: the first half of a real encoded image.
+  cv::Mat img(200, 200, CV_8UC3, cv::Scalar(200, 200, 200));
+  std::vector<unsigned char> bytes;
+  ASSERT_TRUE(cv::imencode(".jpg", img, bytes));
+  std::vector<unsigned char> half(bytes.begin(), bytes.begin() + static_cast<long>(bytes.size() / 3));
+  auto t = decode_image(half);
+  if (t.ok()) {
+    // libjpeg may return a partly grey image; the finder must still not crash.
+    EXPECT_NO_THROW(find_dice(*t));
+  }
+  std::vector<unsigned char> garbage(1000, 0x5a);
+  EXPECT_FALSE(decode_image(garbage).ok());
+  EXPECT_TRUE(find_dice(cv::Mat()).empty());
+  EXPECT_TRUE(find_dice(cv::Mat(5, 5, CV_8UC3, cv::Scalar(0, 0, 0))).empty());
+  EXPECT_TRUE(find_dice(cv::Mat(100, 100, CV_32FC1, cv::Scalar(0))).empty());
+}
+
+TEST(DiceBadInput, CorruptModelIsAClearError) {
+  const fs::path p = fs::temp_directory_path() / "hexdice_bad_model.yml";
+  std::ofstream(p) << "%YAML:1.0\nnot_a_model: 3\n";
+  auto m = DiceClassifier::load(p.string());
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().find("model"), std::string::npos);
+  DiceParams dp;
+  dp.model_path = "/nonexistent/model.yml.gz";
+  auto r = find_dice_checked(cv::Mat(100, 100, CV_8UC3, cv::Scalar(90, 90, 90)), dp);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("not found"), std::string::npos);
+}
+
+TEST(DiceBadInput, CommandLineErrors) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice";
+  if (!fs::exists(bin)) GTEST_SKIP() << "no hexdice binary";
+  const fs::path bad = fs::temp_directory_path() / "hexdice_dice_corrupt.jpg";
+  std::ofstream(bad, std::ios::binary) << "\xff\xd8\xff\xe0 this is not a jpeg";
+  const std::string cmd = bin.string() + " dice " + bad.string() + " --json 2>" +
+                          (fs::temp_directory_path() / "hexdice_dice_err.txt").string() + " >/dev/null";
+  const int rc = std::system(cmd.c_str());
+  EXPECT_NE(rc, 0);
+  std::ifstream err(fs::temp_directory_path() / "hexdice_dice_err.txt");
+  const std::string text{std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>()};
+  EXPECT_EQ(text.rfind("hexdice: ", 0), 0u) << text;
 }
 
 }  // namespace

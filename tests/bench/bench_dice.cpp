@@ -1,0 +1,52 @@
+// `hexdice dice` on one 640x640 real photo (byler, 10+ dice) with the shipped model, on one
+// core; and the candidate stage alone. Skipped (error state) without the shared data.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "vision/dice.h"
+
+namespace {
+
+using namespace hexdice::vision;
+
+cv::Mat photo() {
+  return cv::imread((std::filesystem::path(HEXDICE_SHARED_DIR) / "data/real-dice/images/byler_IMG_20191208_111228.jpg").string());
+}
+
+void BM_FindDice(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const cv::Mat img = photo();
+  if (img.empty()) {
+    st.SkipWithError("no real-dice photo");
+    return;
+  }
+  DiceParams p;
+  p.model_path = (std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/dice_model.yml.gz").string();
+  std::size_t n = 0;
+  for (auto _ : st) n = find_dice(img, p).size();
+  st.counters["dice"] = static_cast<double>(n);
+}
+BENCHMARK(BM_FindDice)->Unit(benchmark::kMillisecond);
+
+void BM_DiceCandidates(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const cv::Mat img = photo();
+  if (img.empty()) {
+    st.SkipWithError("no real-dice photo");
+    return;
+  }
+  double scale = 1;
+  const cv::Mat work = dice_work_image(img, DiceParams{}, scale);
+  std::size_t n = 0;
+  for (auto _ : st) n = dice_candidates(work).size();
+  st.counters["candidates"] = static_cast<double>(n);
+}
+BENCHMARK(BM_DiceCandidates)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
