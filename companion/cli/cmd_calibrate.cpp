@@ -14,7 +14,7 @@
 #include "calibration/calibration.h"
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::cli {
@@ -42,11 +42,11 @@ struct CheckArgs {
 };
 
 Result<vision::SheetLayout> layout_from(const std::string& path) {
-  if (path.empty()) return vision::reader_standard_sheet();
+  if (path.empty()) return vision::standard_sheet();
   std::string err;
   auto text = read_file(path, err);
   if (!text) return Error{err};
-  auto l = vision::reader_sheet_from_json_text(*text);
+  auto l = vision::sheet_from_json_text(*text);
   if (!l) return Error{path + ": " + l.error()};
   return l;
 }

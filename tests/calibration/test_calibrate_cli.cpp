@@ -7,7 +7,7 @@
 
 #include "../companion/cli_runner.h"
 #include "calibration/calibration.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_synth.h"
 
 namespace hexdice::calibration {
@@ -34,7 +34,7 @@ class CalibrateCli : public ::testing::Test {
     const std::vector<vision::SynthDie> dice = {{{0, -4}, "red", 5}, {{0, 4}, "blue", 2}, {{2, -1}, "green", 3}};
     vision::SynthOptions o;
     o.seed = 4;
-    const auto sc = vision::render_synth_scene(vision::reader_standard_sheet(), dice, o);
+    const auto sc = vision::render_synth_scene(vision::standard_sheet(), dice, o);
     const std::string path = p("scene.png");
     cv::imwrite(path, sc.image);
     return path;

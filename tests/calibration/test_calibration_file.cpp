@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "calibration/calibration.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::calibration {
@@ -27,7 +27,7 @@ vision::CalibrationData sample_data() {
   ColorCalibration col;
   col.colors = {{"red", {0.21f, 0.18f, 0.83f}}, {"alice", {0.7f, 0.36f, 0.1f}}};
   col.image_size = {1280, 720};
-  set_colors(d, col, vision::reader_standard_sheet(), "colours.jpg");
+  set_colors(d, col, vision::standard_sheet(), "colours.jpg");
   return d;
 }
 
@@ -54,7 +54,7 @@ TEST(CalibrationFile, RoundTripKeepsEverything) {
   EXPECT_EQ(back->meta.camera_source, "frames:/tmp/x");
   EXPECT_DOUBLE_EQ(back->meta.camera_rms_px, 0.31);
   EXPECT_EQ(back->meta.camera_frames, 12);
-  EXPECT_EQ(back->meta.layout_hash, layout_hash(vision::reader_standard_sheet()));
+  EXPECT_EQ(back->meta.layout_hash, layout_hash(vision::standard_sheet()));
   EXPECT_EQ(back->meta.colors_source, "colours.jpg");
   EXPECT_EQ(back->meta.colors_image_size, cv::Size(1280, 720));
   EXPECT_EQ(back->meta.camera_created_utc, d.meta.camera_created_utc);
@@ -76,7 +76,7 @@ TEST(CalibrationFile, SaveAndLoadThroughDiskAndMergeColours) {
   ASSERT_TRUE(back.ok()) << back.error();
   ColorCalibration more;
   more.colors = {{"red", {0.3f, 0.2f, 0.9f}}, {"green", {0.2f, 0.5f, 0.15f}}};
-  set_colors(*back, more, vision::reader_standard_sheet(), "again.jpg");
+  set_colors(*back, more, vision::standard_sheet(), "again.jpg");
   ASSERT_EQ(back->colors.size(), 3u);  // red replaced, alice kept, green added
   EXPECT_NEAR(back->colors[0].bgr_rel[2], 0.9f, 1e-6);
   EXPECT_EQ(back->colors[1].name, "alice");
@@ -120,7 +120,7 @@ TEST(CalibrationFile, BadFilesGiveOneClearError) {
 
 TEST(CalibrationCheck, FreshMatchingCalibrationIsOk) {
   const auto d = sample_data();
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   const auto r = check_calibration(d, {1280, 720}, &layout);
   EXPECT_TRUE(r.ok()) << r.summary();
 }
@@ -140,10 +140,10 @@ TEST(CalibrationCheck, LayoutMismatch) {
   const auto d = sample_data();
   auto other = vision::make_sheet(4, "a4x2");
   ASSERT_TRUE(other.ok()) << other.error();
-  EXPECT_NE(layout_hash(*other), layout_hash(vision::reader_standard_sheet()));
+  EXPECT_NE(layout_hash(*other), layout_hash(vision::standard_sheet()));
   const auto r = check_calibration(d, {}, &*other);
   EXPECT_TRUE(r.has(CheckIssue::LayoutMismatch)) << r.summary();
-  EXPECT_EQ(layout_hash(vision::reader_standard_sheet()), layout_hash(vision::reader_standard_sheet()));
+  EXPECT_EQ(layout_hash(vision::standard_sheet()), layout_hash(vision::standard_sheet()));
 }
 
 TEST(CalibrationCheck, StaleAfterTheConfiguredDays) {

@@ -12,7 +12,7 @@
 #include "calibration/calibration.h"
 #include "vision/die_face.h"
 #include "vision/read.h"
-#include "vision/reader_geometry.h"
+#include "vision/sheet.h"
 #include "vision/reader_synth.h"
 
 namespace hexdice::calibration {
@@ -30,7 +30,7 @@ vision::SynthScene synth(cv::Vec3d cast, double brightness, unsigned seed) {
   o.brightness = brightness;
   o.seed = seed;
   o.camera.tilt_deg = 12;
-  return vision::render_synth_scene(vision::reader_standard_sheet(), kDice, o);
+  return vision::render_synth_scene(vision::standard_sheet(), kDice, o);
 }
 
 std::vector<ColorCell> cells_of(const std::vector<vision::SynthDie>& dice) {
@@ -40,7 +40,7 @@ std::vector<ColorCell> cells_of(const std::vector<vision::SynthDie>& dice) {
 }
 
 TEST(ColorCalibration, RecoversBodyColoursRelativeToPaperUnderAColourCast) {
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   const cv::Vec3f paper(244, 245, 246);  // the synthetic sheet's paper (and white patch)
   for (const auto& [cast, bright] : std::vector<std::pair<cv::Vec3d, double>>{{{1, 1, 1}, 1.0}, {{1.15, 1.0, 0.8}, 0.85}}) {
     const auto sc = synth(cast, bright, 7);
@@ -59,7 +59,7 @@ TEST(ColorCalibration, RecoversBodyColoursRelativeToPaperUnderAColourCast) {
 }
 
 TEST(ColorCalibration, CalibratedColoursNameTheDiceOfAnotherFrame) {
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   const auto a = synth({1.1, 1.0, 0.85}, 0.9, 3);
   const auto r = calibrate_colors(a.image, layout, cells_of(kDice));
   ASSERT_TRUE(r.ok()) << r.error();
@@ -90,7 +90,7 @@ TEST(ColorCalibration, PovRayScenesDiceColoursAreRecovered) {
         cells.push_back({d["color"].get<std::string>(), {d["q"].get<int>(), d["r"].get<int>()}});
     const cv::Mat img = cv::imread((dir / (std::string(name) + ".jpg")).string());
     ASSERT_FALSE(img.empty());
-    const auto r = calibrate_colors(img, vision::reader_standard_sheet(), cells);
+    const auto r = calibrate_colors(img, vision::standard_sheet(), cells);
     ASSERT_TRUE(r.ok()) << name << ": " << r.error();
     ++scenes;
     int right = 0;
@@ -113,7 +113,7 @@ TEST(ColorCalibration, PovRayScenesDiceColoursAreRecovered) {
 }
 
 TEST(ColorCalibration, CheckOnAFrameNoticesColoursThatNoLongerMatch) {
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   const auto a = synth({1, 1, 1}, 1.0, 21);
   const auto r = calibrate_colors(a.image, layout, cells_of(kDice));
   ASSERT_TRUE(r.ok()) << r.error();
@@ -129,7 +129,7 @@ TEST(ColorCalibration, CheckOnAFrameNoticesColoursThatNoLongerMatch) {
 }
 
 TEST(ColorCalibration, ClearErrors) {
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   const auto sc = synth({1, 1, 1}, 1.0, 5);
   // Off the map.
   auto r = calibrate_colors(sc.image, layout, {{"red", {9, 0}}});
@@ -148,7 +148,7 @@ TEST(ColorCalibration, ClearErrors) {
 }
 
 TEST(ColorCells, ParsesNamesAndAxialCells) {
-  const auto layout = vision::reader_standard_sheet();
+  const auto layout = vision::standard_sheet();
   auto c = parse_color_cells("red=f2; blue=0,4;red=-1,-3", layout);
   ASSERT_TRUE(c.ok()) << c.error();
   ASSERT_EQ(c->size(), 3u);
