@@ -134,6 +134,8 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
     blank(a, b, 3.0);
   }
   blank(layout.white_patch[0], layout.white_patch[1], 3.0);
+  // The outer 5 mm: with a registration a little off, it shows the table beyond the paper.
+  cv::rectangle(mask, cv::Rect(0, 0, size.width, size.height), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
   blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
   // Fingers and gaps between them belong together.
   const int k = std::max(3, cvRound(7.0 * s)) | 1;
@@ -143,8 +145,15 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
   const double min_px = params.hand_min_area_mm2 * s * s;
   std::vector<uchar> big(static_cast<std::size_t>(n), 0);
   bool any = false;
-  for (int i = 1; i < n; ++i)
-    if (stats.at<int>(i, cv::CC_STAT_AREA) > min_px) big[static_cast<std::size_t>(i)] = 1, any = true;
+  // A hand over the sheet hangs on an arm that crosses the sheet's edge; a crowd of dice
+  // on the map (an army deployed side by side) never reaches the edge.
+  const int edge = std::max(1, cvRound(12.0 * s));
+  for (int i = 1; i < n; ++i) {
+    const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
+    const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+    const bool at_edge = x < edge || y < edge || x + w > size.width - edge || y + h > size.height - edge;
+    if (at_edge && stats.at<int>(i, cv::CC_STAT_AREA) > min_px) big[static_cast<std::size_t>(i)] = 1, any = true;
+  }
   if (!any) return {};
   cv::Mat hand(size, CV_8U, cv::Scalar(0));
   for (int y = 0; y < size.height; ++y) {

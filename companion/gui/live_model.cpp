@@ -126,7 +126,7 @@ void HintRunner::clear() {
 
 Result<SoloSession> SoloSession::start(const solo::Scenario& sc, std::uint64_t seed) {
   SoloSession s;
-  s.rng_ = ai::Rng(seed);
+  s.rng_ = Rng(seed);
   auto heroes = solo::auto_setup(sc, s.rng_);
   auto g = solo::SoloGame::start(sc, heroes);
   if (!g) return Error{g.error()};
@@ -150,7 +150,7 @@ Result<Outcome> SoloSession::hero(const Action& a) {
 std::vector<SoloStepView> SoloSession::enemy_turn(std::optional<int> physical) {
   last_.clear();
   if (game_->over() || game_->heroes_turn()) return last_;
-  const int roll = physical && *physical >= 1 && *physical <= 6 ? *physical : rng_.d6();
+  const int roll = physical && *physical >= 1 && *physical <= 6 ? *physical : rng_.face();
   const std::string how = physical ? "die read by the camera" : "virtual die";
   const int round = game_->round();
   const Position before = game_->position();

@@ -16,7 +16,7 @@
 #include "companion/gui/view_model.h"
 #include "companion/referee/referee.h"
 #include "core/ai/hint.h"
-#include "core/ai/rng.h"
+#include "core/playout.h"
 #include "core/solo/scenario.h"
 
 namespace hexdice::gui {
@@ -99,7 +99,7 @@ class SoloSession {
 
  private:
   std::shared_ptr<solo::SoloGame> game_;
-  ai::Rng rng_{0};
+  Rng rng_{0};
   std::vector<std::string> log_;
   std::vector<SoloStepView> last_;
 };
