@@ -36,10 +36,12 @@ struct DiceParams {
   double face_shrink = 0.9;
   // Keep dice whose face reading confidence is at least this (0 = keep all).
   double min_confidence = 0.0;
-  // Learned classifier: model file ("" = default_dice_model_path()); use_model=false
-  // forces the pip-counting fallback.
+  // Learned classifier: model file ("" = default_dice_model_path()). Off by default for
+  // callers of the library (the referee's setup, the overlay's activation roll): on clean
+  // dice the pip counter reads what the classifier (trained on the real photos) misses.
+  // `hexdice dice` and `hexdice eval --real` turn it on (docs/dice.md).
   std::string model_path;
-  bool use_model = true;
+  bool use_model = false;
   // Pip-like blobs: black-hat/top-hat with a disc this many pixels wide, kept above
   // this grey-level contrast, area in [pip_min_area, pip_max_area] working pixels.
   int pip_hat_size = 17;

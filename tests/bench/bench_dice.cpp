@@ -26,6 +26,7 @@ void BM_FindDice(benchmark::State& st) {
   }
   DiceParams p;
   p.model_path = (std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/dice_model.yml.gz").string();
+  p.use_model = true;
   std::size_t n = 0;
   for (auto _ : st) n = find_dice(img, p).size();
   st.counters["dice"] = static_cast<double>(n);

@@ -37,6 +37,7 @@ TEST(DiceReal, ShippedModelOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
   p.model_path = shipped_model();
+  p.use_model = true;
   auto s = eval_real(real_dir().string(), "odd", 30, p, nullptr);
   ASSERT_TRUE(s.ok()) << s.error();
   std::printf("images %d labels %d detections %d matched %d face_ok %d\n", s->images, s->labels, s->detections,
@@ -97,6 +98,7 @@ TEST(DiceBadInput, CorruptModelIsAClearError) {
   EXPECT_NE(m.error().find("model"), std::string::npos);
   DiceParams dp;
   dp.model_path = "/nonexistent/model.yml.gz";
+  dp.use_model = true;
   auto r = find_dice_checked(cv::Mat(100, 100, CV_8UC3, cv::Scalar(90, 90, 90)), dp);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().find("not found"), std::string::npos);
