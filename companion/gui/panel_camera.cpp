@@ -38,7 +38,7 @@ void panel_camera(App& app) {
     ImGui::Text("Reader: %.1f ms for the last frame (capture thread)%s", app.picture.read_ms,
                 app.live->source_done() ? "; source ended" : "");
     if (app.live->source_done() && ImGui::SmallButton("Restart the demo")) app.restart_demo();
-    ImGui::TextDisabled("Calibration (lens, colours): not in the window yet (calibration/ library pending); the reader runs uncalibrated.");
+    ImGui::TextDisabled("Calibration (lens, colours): hexdice calibrate (docs/calibration.md) makes the file that hexdice read / referee --calib load; the window neither starts nor loads it yet, so its reader runs uncalibrated.");
   }
   if (!app.demo_labels.empty() && !app.live) {
     if (ImGui::ArrowButton("prevf", ImGuiDir_Left)) app.load_demo(app.demo_index - 1);
