@@ -17,25 +17,8 @@ namespace hexdice::calibration {
 
 namespace {
 
-cv::Vec3f median_bgr(std::vector<cv::Vec3b> v) {
-  cv::Vec3f out(0, 0, 0);
-  if (v.empty()) return out;
-  for (int k = 0; k < 3; ++k) {
-    std::vector<uchar> c(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) c[i] = v[i][k];
-    auto mid = c.begin() + static_cast<long>(c.size() / 2);
-    std::nth_element(c.begin(), mid, c.end());
-    out[k] = *mid;
-  }
-  return out;
-}
-
-bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
-  const int x = cvRound(p.x), y = cvRound(p.y);
-  if (x < 0 || y < 0 || x >= img.cols || y >= img.rows) return false;
-  out = img.at<cv::Vec3b>(y, x);
-  return true;
-}
+using vision::median_bgr;
+using vision::sample;
 
 // The frame as the reader sees it: BGR, undistorted when intrinsics with distortion are given.
 Result<cv::Mat> prepare(const cv::Mat& in, const vision::CalibrationData* calib) {

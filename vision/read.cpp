@@ -10,11 +10,7 @@
 
 namespace hexdice::vision {
 
-namespace {
-
-constexpr double kSqrt3 = 1.7320508075688772;
-
-cv::Vec3f median_bgr(std::vector<cv::Vec3b>& v) {
+cv::Vec3f median_bgr(const std::vector<cv::Vec3b>& v) {
   if (v.empty()) return {0, 0, 0};
   cv::Vec3f out;
   for (int k = 0; k < 3; ++k) {
@@ -33,6 +29,11 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
   out = img.at<cv::Vec3b>(y, x);
   return true;
 }
+
+namespace {
+
+constexpr double kSqrt3 = 1.7320508075688772;
+
 
 // Paper colour near a cell: samples on the paper plane just inside its border. Dice,
 // their shadows and grid lines darken some samples; the paper is taken as the median of the

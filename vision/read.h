@@ -100,6 +100,12 @@ struct Observation {
   std::vector<Hex> hidden;             // cells not read because a hand covers them (not in the JSON)
 };
 
+// Pixel helpers the reader and colour calibration share (so both take the same white
+// reference): the per-channel median of BGR samples ({0,0,0} when empty), and the pixel
+// nearest p (false outside the image).
+cv::Vec3f median_bgr(const std::vector<cv::Vec3b>& v);
+bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out);
+
 Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
                        const CalibrationData* calib = nullptr, const ReadParams& params = {},
                        TrackerState* tracker = nullptr);
