@@ -2,11 +2,11 @@
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <opencv2/imgproc.hpp>
 
+#include "companion/cli/cli_util.h"
+#include "companion/referee/frame_source.h"
 #include "vision/dice.h"
 #include "vision/read.h"
 #include "vision/register.h"
@@ -120,20 +120,12 @@ Result<std::unique_ptr<LiveLoop>> LiveLoop::open(const LiveOptions& o) {
   l->live_ = l->src_->live();
   l->description_ = o.observations.empty() ? (l->live_ ? "camera " : "") + o.source : "recorded observations " + o.observations;
   if (!o.commands.empty()) {
-    std::ifstream in(o.commands);
-    if (!in) return Error{o.commands + ": cannot open"};
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      if (line.empty() || line[0] == '#') continue;
-      std::istringstream ls(line);
-      int frame = -1;
-      std::string rest;
-      if (!(ls >> frame) || frame < 0) return Error{o.commands + ":" + std::to_string(n) + ": expected \"FRAME COMMAND\""};
-      std::getline(ls, rest);
-      l->scripted_.emplace(frame, rest);
-    }
+    std::string err;
+    auto text = cli::read_file(o.commands, err);
+    if (!text) return Error{err};
+    auto cmds = parse_frame_commands(*text, o.commands);
+    if (!cmds) return Error{cmds.error()};
+    l->scripted_ = std::move(*cmds);
   }
   RefereeParams params;
   params.drop_when_full = l->live_;
