@@ -10,6 +10,8 @@
 #include "core/ai/hint.h"
 #include "core/ai/selfplay.h"
 #include "core/json_io.h"
+#include "companion/record/record_db.h"
+#include "companion/solo/solo_record.h"
 #include "core/solo/play.h"
 
 namespace hexdice::cli {
@@ -89,6 +91,7 @@ struct SoloArgs {
   int ms = 100;
   int max_rounds = 200;
   std::vector<int> rolls;
+  std::string db;
 };
 
 int run_solo(const SoloArgs& args) {
@@ -97,10 +100,44 @@ int run_solo(const SoloArgs& args) {
   if (!text) return fail(err);
   auto sc = solo::parse_scenario(*text);
   if (!sc) return fail(args.scenario + ": " + sc.error());
+  if (args.db.empty()) {
+    auto run = solo::play_solo(*sc, args.player, args.seed, ai::SearchLimits{args.ms, 64, 0}, args.max_rounds,
+                               nullptr, args.rolls);
+    if (!run) return fail(run.error());
+    for (const auto& line : run->log) std::cout << line << '\n';
+    return kExitOk;
+  }
+  // Logged: every step goes into the record as it is accepted (companion/solo/solo_record.h).
+  auto db = record::RecordDb::open(args.db);
+  if (!db) return fail(db.error());
+  std::optional<solo::SoloRecorder> rec;
+  const std::string site = "seed " + std::to_string(args.seed) + ", heroes played by " + args.player;
+  auto observe = [&](const solo::SoloGame& g, const solo::SoloEvent& ev) -> Status {
+    if (ev.start) {
+      auto r = solo::SoloRecorder::create(**db, g, site);
+      if (!r) return Error{r.error()};
+      rec.emplace(std::move(*r));
+      return {};
+    }
+    if (!ev.enemy_turn) return rec->log_hero(g);
+    const solo::RollNote note{ev.round, ev.roll, ev.virtual_roll, ev.virtual_index, args.seed};
+    return rec->log_enemy_turn(g, solo::enemy_turn_annotation(g.scenario(), note, ev.steps), ev.steps);
+  };
+  solo::SoloGame final_game;
   auto run = solo::play_solo(*sc, args.player, args.seed, ai::SearchLimits{args.ms, 64, 0}, args.max_rounds,
-                             nullptr, args.rolls);
-  if (!run) return fail(run.error());
+                             &final_game, args.rolls, observe);
+  if (!run) return fail(rec ? run.error() + " (the game so far is logged as game " + std::to_string(rec->current_id()) + ")"
+                            : run.error());
+  if (Status s = rec->finish(final_game, final_game.over() ? "" : run->result_text); !s)
+    return fail(s.error());
   for (const auto& line : run->log) std::cout << line << '\n';
+  std::cout << "Logged as game " << rec->first_id();
+  if (rec->parts() > 1) {
+    std::cout << " in " << rec->parts() << " parts (games";
+    for (auto id : rec->part_ids()) std::cout << ' ' << id;
+    std::cout << "; docs/scenarios.md)";
+  }
+  std::cout << " in " << args.db << '\n';
   return kExitOk;
 }
 
@@ -144,6 +181,7 @@ void register_engine_commands(CLI::App& app, Registry& reg) {
   solo->add_option("--rolls", so->rolls, "activation rolls to use first (dice rolled at the table), e.g. --rolls 3,5,1")
       ->delimiter(',')
       ->check(CLI::Range(1, 6));
+  solo->add_option("--db", so->db, "log the game into this SQLite game record (hexdice history --db FILE lists it)");
   reg.add(solo, [so] { return run_solo(*so); });
 }
 

@@ -134,6 +134,7 @@ void App::confirm() {
         const Position before = solo->position();
         auto r = solo->hero(*a);
         status = r ? describe(before, *a, &*r) : "refused: " + r.error();
+        refresh_history();
       }
       break;
     case Mode::Referee:
@@ -217,9 +218,26 @@ void App::start_solo(const std::string& path, std::uint64_t seed) {
   ss << in.rdbuf();
   auto sc = solo::parse_scenario(ss.str());
   if (!sc) { alert(Severity::Error, path + ": " + sc.error(), "a scenario as docs/scenarios.md describes", "fix the file"); return; }
-  auto s = SoloSession::start(*sc, seed);
-  if (!s) { alert(Severity::Error, path + ": " + s.error(), "a scenario whose setup is legal", "fix the file"); return; }
-  solo = std::move(*s);
+  // Every step is logged; an unfinished solo game of this scenario and seed in the
+  // database is resumed (the same command line continues the game), else a new one starts.
+  solo.reset();
+  if (db) {
+    auto resumed = SoloSession::resume(*sc, *db, seed);
+    if (!resumed)
+      alert(Severity::Error, "the unfinished solo game cannot be resumed: " + resumed.error(),
+            "a solo game resumes only from a record that replays", "a new solo game starts instead");
+    else if (*resumed)
+      solo = std::move(**resumed);
+  }
+  if (!solo) {
+    auto s = SoloSession::start(*sc, seed, db.get());
+    if (!s) { alert(Severity::Error, path + ": " + s.error(), "a scenario whose setup is legal", "fix the file"); return; }
+    solo = std::move(*s);
+  }
+  if (!db)
+    alert(Severity::Warning, "this solo game is not logged: no database", "games are logged only when the database is writable",
+          "start with --db FILE on a writable disk");
+  refresh_history();
   solo_path = path;
   solo_seed = seed;
   interaction.clear();
@@ -235,7 +253,10 @@ void App::enemy_turn(bool from_camera) {
     die = last_physical.face;
   }
   const auto steps = solo->enemy_turn(die);
-  status = steps.empty() ? "it is not the enemy's turn" : steps.front().roll_line;
+  status = !solo->record_error().empty() ? "not logged: " + solo->record_error()
+           : steps.empty()              ? "it is not the enemy's turn"
+                                        : steps.front().roll_line;
+  refresh_history();
   interaction.clear();
 }
 

@@ -1,6 +1,7 @@
 #include "companion/gui/live_model.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 
 namespace hexdice::gui {
@@ -124,8 +125,9 @@ void HintRunner::clear() {
 
 // ---- Solo ----------------------------------------------------------------------------
 
-Result<SoloSession> SoloSession::start(const solo::Scenario& sc, std::uint64_t seed) {
+Result<SoloSession> SoloSession::start(const solo::Scenario& sc, std::uint64_t seed, record::RecordDb* db) {
   SoloSession s;
+  s.seed_ = seed;
   s.rng_ = Rng(seed);
   auto heroes = solo::auto_setup(sc, s.rng_);
   auto g = solo::SoloGame::start(sc, heroes);
@@ -133,14 +135,105 @@ Result<SoloSession> SoloSession::start(const solo::Scenario& sc, std::uint64_t s
   s.game_ = std::make_shared<solo::SoloGame>(std::move(*g));
   s.log_.push_back("Scenario " + sc.name + " (seed " + std::to_string(seed) + "): the companion plays " + sc.enemy_id +
                    ", you play " + sc.hero_id);
+  if (db) {
+    auto r = solo::SoloRecorder::create(*db, *s.game_, "seed " + std::to_string(seed));
+    if (!r) return Error{"the game cannot be logged: " + r.error()};
+    s.rec_ = std::make_shared<solo::SoloRecorder>(std::move(*r));
+    s.log_.push_back("Logged as game " + std::to_string(s.rec_->current_id()) + " in " + db->path());
+  }
   if (!s.game_->heroes_turn() && !s.game_->over()) s.log_.push_back("The enemy acts first: press Enemy turn");
   return s;
 }
 
+Result<std::optional<SoloSession>> SoloSession::resume(const solo::Scenario& sc, record::RecordDb& db,
+                                                      std::optional<std::uint64_t> seed) {
+  auto found = solo::find_unfinished_solo(db, sc, seed);
+  if (!found) return Error{found.error()};
+  if (!*found) return std::optional<SoloSession>();
+  solo::LoggedSolo& logged = **found;
+  const std::string where = "solo game " + std::to_string(logged.parts.front()) + " in " + db.path();
+  auto started = start(sc, logged.seed, nullptr);
+  if (!started) return Error{where + ": " + started.error()};
+  SoloSession s = std::move(*started);
+  auto first = db.load_game(logged.parts.front());
+  if (!first) return Error{first.error()};
+  auto start_pos = first->start_position();
+  if (!start_pos || !(*start_pos == s.position()))
+    return Error{where + " did not start from this scenario with seed " + std::to_string(logged.seed) +
+                 " (was the scenario file changed?)"};
+  std::deque<Action> expected;  // the enemy actions of the Enemy Turn being replayed
+  for (std::size_t i = 0; i < logged.entries.size(); ++i) {
+    const RecordEntry& e = logged.entries[i];
+    const std::string at = where + ", entry " + std::to_string(i + 1) + ": ";
+    if (e.kind == EntryKind::Takeback) return Error{at + "a solo game has no takebacks"};
+    if (e.kind == EntryKind::Annotation) {
+      const auto roll = solo::parse_roll_annotation(e.text);
+      if (!roll) continue;
+      if (!expected.empty() || s.game_->over() || s.game_->heroes_turn()) return Error{at + "an Enemy Turn out of turn"};
+      if (roll->virtual_die && roll->seed != s.seed_)
+        return Error{at + "virtual roll of seed " + std::to_string(roll->seed) + " in a game of seed " + std::to_string(s.seed_)};
+      if (roll->virtual_die && roll->index != s.virtual_rolls_ + 1)
+        return Error{at + "virtual roll #" + std::to_string(roll->index) + " follows #" + std::to_string(s.virtual_rolls_)};
+      const Rng before = s.rng_;
+      if (roll->virtual_die && Rng(before).face() != roll->roll)
+        return Error{at + "the seeded die does not give " + std::to_string(roll->roll) + " here"};
+      const std::size_t n0 = s.game_->history().size();
+      s.enemy_turn(roll->virtual_die ? std::nullopt : std::optional<int>(roll->roll));
+      const auto& h = s.game_->history();
+      for (std::size_t k = n0; k < h.size(); ++k) expected.push_back(h[k].action);
+      continue;
+    }
+    // An action: the enemy's must be the one the enemy decided; the heroes' must be legal.
+    if (e.player == s.game_->enemy()) {
+      if (expected.empty() || !(expected.front() == e.action)) return Error{at + "the enemy's logged action is not its decision"};
+      expected.pop_front();
+    } else {
+      if (!expected.empty()) return Error{at + "a hero action in the middle of an Enemy Turn"};
+      auto out = s.hero(e.action);
+      if (!out) return Error{at + out.error()};
+    }
+  }
+  // A crash in the middle of an Enemy Turn: the rest of its actions are logged now.
+  const std::size_t logged_actions = s.game_->history().size() - expected.size();
+  auto last = std::move(*logged.last);
+  s.rec_ = std::make_shared<solo::SoloRecorder>(solo::SoloRecorder::attach(
+      db, std::move(last), logged.parts.front(), static_cast<int>(logged.parts.size()), logged_actions, logged.site));
+  if (Status st = s.rec_->log_hero(*s.game_); !st) return Error{where + ": " + st.error()};
+  if (s.game_->over())
+    if (Status st = s.rec_->finish(*s.game_); !st) return Error{where + ": " + st.error()};
+  s.log_.push_back("Resumed " + where + " (part " + std::to_string(logged.parts.size()) + ": game " +
+                   std::to_string(s.rec_->current_id()) + ") at round " + std::to_string(s.game_->round()) + "; " +
+                   std::to_string(s.virtual_rolls_) + " virtual rolls of seed " + std::to_string(s.seed_) + " used");
+  return std::optional<SoloSession>(std::move(s));
+}
+
+std::optional<std::int64_t> SoloSession::record_id() const {
+  if (!rec_) return std::nullopt;
+  return rec_->current_id();
+}
+
 Result<Outcome> SoloSession::hero(const Action& a) {
+  if (broken_) return Error{record_error_};
   const Position before = game_->position();
+  const solo::SoloGame saved = *game_;
   auto out = game_->hero_action(a);
   if (!out) return out;
+  if (rec_) {
+    const solo::SoloRecorder saved_rec = *rec_;
+    Status st = rec_->log_hero(*game_);
+    if (st && game_->over()) st = rec_->finish(*game_);
+    if (!st) {
+      *game_ = saved;  // not logged, so not played
+      record_error_ = st.error();
+      if (rec_->wrote_since(saved_rec)) {
+        record_error_ += "; restart the window to resume from the record";
+        broken_ = true;
+      }
+      *rec_ = saved_rec;
+      return Error{"not logged, so not played: " + record_error_};
+    }
+    record_error_.clear();
+  }
   log_.push_back("Round " + std::to_string(game_->round()) + ", " + before.player(before.to_move()).id + ": " +
                  describe(before, a, &*out));
   if (game_->over()) log_.push_back(game_->result_text());
@@ -149,12 +242,38 @@ Result<Outcome> SoloSession::hero(const Action& a) {
 
 std::vector<SoloStepView> SoloSession::enemy_turn(std::optional<int> physical) {
   last_.clear();
-  if (game_->over() || game_->heroes_turn()) return last_;
-  const int roll = physical && *physical >= 1 && *physical <= 6 ? *physical : rng_.face();
-  const std::string how = physical ? "die read by the camera" : "virtual die";
+  if (broken_ || game_->over() || game_->heroes_turn()) return last_;
+  const bool camera = physical && *physical >= 1 && *physical <= 6;
+  const solo::SoloGame saved = *game_;
+  const Rng saved_rng = rng_;
+  const int roll = camera ? *physical : rng_.face();
+  const std::string how = camera ? "die read by the camera" : "virtual die";
   const int round = game_->round();
   const Position before = game_->position();
   const std::vector<solo::EnemyStep> steps = game_->enemy_turn(roll);
+  if (rec_) {
+    const solo::RollNote note{round, roll, !camera, camera ? 0 : virtual_rolls_ + 1, seed_};
+    const solo::SoloRecorder saved_rec = *rec_;
+    Status st = rec_->log_enemy_turn(*game_, solo::enemy_turn_annotation(game_->scenario(), note, steps), steps);
+    if (st && game_->over()) st = rec_->finish(*game_);
+    if (!st) {
+      // Not logged, so not played.
+      *game_ = saved;
+      rng_ = saved_rng;
+      record_error_ = st.error();
+      if (rec_->wrote_since(saved_rec)) {
+        // Part of the turn is in the record: restarting the window resumes it from there
+        // (resume completes a half-logged Enemy Turn). Nothing more is logged until then.
+        record_error_ += "; restart the window to resume from the record";
+        broken_ = true;
+      }
+      *rec_ = saved_rec;
+      log_.push_back("The Enemy Turn could not be logged (" + record_error_ + ")");
+      return last_;
+    }
+    record_error_.clear();
+  }
+  if (!camera) ++virtual_rolls_;
   const std::string roll_line = "Round " + std::to_string(round) + ", enemy roll: " + std::to_string(roll) + " (" + how + ")";
   log_.push_back(roll_line);
   if (const solo::ActivationEntry* e = game_->scenario().entry_for(roll); e && !e->text.empty())

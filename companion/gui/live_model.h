@@ -17,6 +17,8 @@
 #include "companion/referee/referee.h"
 #include "core/ai/hint.h"
 #include "core/playout.h"
+#include "companion/record/record_db.h"
+#include "companion/solo/solo_record.h"
 #include "core/solo/scenario.h"
 
 namespace hexdice::gui {
@@ -84,7 +86,18 @@ struct SoloStepView {
 };
 class SoloSession {
  public:
-  static Result<SoloSession> start(const solo::Scenario& sc, std::uint64_t seed);
+  // A new game. With a database every step is logged as it is accepted (a new game in
+  // the record, companion/solo/solo_record.h); without one nothing is logged.
+  static Result<SoloSession> start(const solo::Scenario& sc, std::uint64_t seed, record::RecordDb* db = nullptr);
+  // The most recent unfinished solo game of this scenario in `db` (logged by the window;
+  // with `seed`: only one started with that seed),
+  // rebuilt by replaying its record: the same hero setup (its seed), the logged hero
+  // actions, the logged activation rolls (virtual roll #K is checked against the seeded
+  // die, so the next roll continues the same sequence), each enemy action checked against
+  // the enemy's decision. nullopt when there is none; an error when the record does not
+  // replay (e.g. the scenario file changed).
+  static Result<std::optional<SoloSession>> resume(const solo::Scenario& sc, record::RecordDb& db,
+                                                   std::optional<std::uint64_t> seed = std::nullopt);
   const solo::SoloGame& game() const { return *game_; }
   const Position& position() const { return game_->position(); }
   // The heroes' action (from the board); the error names the broken rule.
@@ -94,11 +107,22 @@ class SoloSession {
   std::vector<SoloStepView> enemy_turn(std::optional<int> physical = std::nullopt);
   const std::vector<std::string>& log() const { return log_; }
   const std::vector<SoloStepView>& last_steps() const { return last_; }
+  // The record: the game id of the current part (nullopt: not logged) and the last error
+  // writing it (the step that failed was undone; empty: all logged).
+  std::optional<std::int64_t> record_id() const;
+  const std::string& record_error() const { return record_error_; }
+  std::uint64_t seed() const { return seed_; }
+  int virtual_rolls() const { return virtual_rolls_; }
   // What differs between the solo game and what the camera sees (empty: the table matches).
   std::vector<std::string> check_table(const referee::Observation& seen) const;
 
  private:
   std::shared_ptr<solo::SoloGame> game_;
+  std::shared_ptr<solo::SoloRecorder> rec_;
+  std::uint64_t seed_ = 0;
+  int virtual_rolls_ = 0;
+  std::string record_error_;
+  bool broken_ = false;  // a step was half-logged: nothing more until the window restarts (and resumes)
   Rng rng_{0};
   std::vector<std::string> log_;
   std::vector<SoloStepView> last_;

@@ -18,6 +18,18 @@ void panel_solo(App& app) {
   const solo::SoloGame& g = app.solo->game();
   ImGui::Text("%s (difficulty %d), round %d", g.scenario().name.c_str(), g.scenario().difficulty, g.round());
   app.ui.label("scenario " + g.scenario().name);
+  if (const auto id = app.solo->record_id()) {
+    ImGui::TextDisabled("Logged as game %lld (seed %llu, %d virtual rolls used)", static_cast<long long>(*id),
+                        static_cast<unsigned long long>(app.solo->seed()), app.solo->virtual_rolls());
+    app.ui.label("logged as game " + std::to_string(*id));
+  } else {
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "Not logged: no database");
+    app.ui.label("not logged");
+  }
+  if (!app.solo->record_error().empty()) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "Record error: %s", app.solo->record_error().c_str());
+    app.ui.label("record error: " + app.solo->record_error());
+  }
   if (g.over()) {
     ImGui::TextColored(ImVec4(1, 0.9f, 0.3f, 1), "%s", g.result_text().c_str());
     app.ui.label("result: " + g.result_text());

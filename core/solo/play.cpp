@@ -21,10 +21,11 @@ std::string army_text(const Position& pos, int side, const SoloGame* g) {
 
 Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::uint64_t seed,
                           const ai::SearchLimits& limits, int max_rounds, SoloGame* final_game,
-                          const std::vector<int>& rolls) {
+                          const std::vector<int>& rolls, const SoloObserver& observe) {
   for (int r : rolls)
     if (r < 1 || r > 6) return Error{"an activation roll must be 1-6, got " + std::to_string(r)};
   std::size_t next_roll = 0;
+  int virtual_rolls = 0;
   auto player = ai::make_engine(engine, limits);
   if (!player || engine == "scenario-enemy")
     return Error{"unknown auto-player \"" + engine + "\" (random, greedy, hint)"};
@@ -39,8 +40,15 @@ Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::ui
   for (const auto& r : sc.special_rules) run.log.push_back("Special rule: " + r);
   run.log.push_back("Heroes (" + pos.player(g.hero()).id + ", played by " + engine + "): " + army_text(pos, g.hero(), &g));
   run.log.push_back("Enemy (" + pos.player(g.enemy()).id + "): " + army_text(pos, g.enemy(), &g));
+  if (observe) {
+    SoloEvent ev;
+    ev.start = true;
+    ev.round = g.round();
+    if (Status s = observe(g, ev); !s) return Error{s.error()};
+  }
   while (!g.over() && g.round() <= max_rounds) {
-    const std::string rnd = "Round " + std::to_string(g.round()) + " ";
+    const int before_round = g.round();
+    const std::string rnd = "Round " + std::to_string(before_round) + " ";
     if (g.heroes_turn()) {
       std::string why;
       const std::vector<Action> allowed = g.hero_actions();
@@ -52,12 +60,25 @@ Result<SoloRun> play_solo(const Scenario& sc, const std::string& engine, std::ui
       if (!out) return Error{"the auto-player's action was refused: " + out.error()};
       ++run.actions;
       run.log.push_back(rnd + "heroes: " + describe(before, *a, &*out) + (engine == "hint" ? "  (" + why + ")" : ""));
+      if (observe) {
+        SoloEvent ev;
+        ev.round = before_round;
+        if (Status s = observe(g, ev); !s) return Error{s.error()};
+      }
     } else {
-      const int roll = next_roll < rolls.size() ? rolls[next_roll++] : rng.face();
-      for (const EnemyStep& st : g.enemy_turn(roll)) {
+      SoloEvent ev;
+      ev.enemy_turn = true;
+      ev.round = before_round;
+      ev.virtual_roll = next_roll >= rolls.size();
+      ev.roll = ev.virtual_roll ? rng.face() : rolls[next_roll++];
+      if (ev.virtual_roll) ev.virtual_index = ++virtual_rolls;
+      ev.steps = g.enemy_turn(ev.roll);
+      for (const EnemyStep& st : ev.steps) {
         run.log.push_back(rnd + "enemy: " + st.explanation + (st.action ? " => " + st.text : ""));
         if (st.action) ++run.actions;
       }
+      if (observe)
+        if (Status s = observe(g, ev); !s) return Error{s.error()};
     }
   }
   if (!g.over()) {
