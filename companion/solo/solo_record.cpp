@@ -166,12 +166,14 @@ Status SoloRecorder::log_enemy_turn(const SoloGame& g, const std::string& roll_n
       if (Status s = part_->annotate(roll_note); !s) return s;
       rolled = true;
     }
+    if (st.action) {  // its explanation goes in the part that holds the action
+      if (logged_ >= g.history().size()) return Error{"solo record: an enemy action is missing from the game's history"};
+      if (Status s = ensure_part(g, g.history()[logged_].before); !s) return s;
+    }
     if (st.explanation.find("the Enemy Turn is skipped") == std::string::npos)
       if (Status s = part_->annotate((st.roll == 0 ? "" : "Enemy: ") + st.explanation); !s) return s;
-    if (st.action) {
-      if (logged_ >= g.history().size()) return Error{"solo record: an enemy action is missing from the game's history"};
+    if (st.action)
       if (Status s = log_action(g, logged_); !s) return s;
-    }
   }
   if (!rolled)
     if (Status s = part_->annotate(roll_note); !s) return s;

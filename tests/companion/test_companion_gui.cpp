@@ -21,6 +21,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "companion/record/record_db.h"
+#include "companion/solo/solo_record.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -208,5 +211,29 @@ TEST(CompanionGui, HintOnRequestAndSoloEnemyTurnExplained) {
   EXPECT_TRUE(any_starts(w["Solo"], "why: ")) << "each enemy action is explained";
   EXPECT_TRUE(any_starts(w["Solo"], "enemy: Move the black ")) << "which enemy die to move, and where";
   EXPECT_TRUE(any_contains(w["Event log"], ", enemy roll: ")) << "the roll is logged";
+  // The window logged the solo game: the hero's step, the roll annotation, the enemy's actions.
+  std::int64_t solo_id = 0;
+  {
+    auto rdb = hexdice::record::RecordDb::open(db.string(), {true});
+    ASSERT_TRUE(rdb.ok()) << rdb.error();
+    auto games = (*rdb)->list_games();
+    ASSERT_TRUE(games.ok());
+    for (const auto& g : *games) solo_id = g.event == "solo: First Steps" ? std::max(solo_id, g.id) : solo_id;
+    ASSERT_GT(solo_id, 0) << "no solo game in the database";
+    auto logged = hexdice::solo::load_solo(**rdb, solo_id);
+    ASSERT_TRUE(logged.ok()) << logged.error();
+    int actions = 0, rolls = 0;
+    for (const auto& e : logged->entries) {
+      actions += e.kind == hexdice::EntryKind::Action;
+      rolls += hexdice::solo::parse_roll_annotation(e.text).has_value();
+    }
+    EXPECT_GE(actions, 2) << "the hero's move and the enemy's";
+    EXPECT_EQ(rolls, 1);
+  }
+  // The same command line again resumes that game (not a new one).
+  ASSERT_EQ(std::system((base + "--solo " + scen + " --seed 2 --dump-ui " + (dir / "solo2.json").string()).c_str()), 0);
+  w = read_dump(dir / "solo2.json");
+  EXPECT_TRUE(any_starts(w["Solo"], "logged as game " + std::to_string(solo_id))) << "the unfinished game is resumed";
+  EXPECT_TRUE(any_contains(w["Event log"], "Resumed solo game ")) << "the resume is logged";
   fs::remove_all(dir);
 }
