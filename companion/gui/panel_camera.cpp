@@ -14,7 +14,6 @@ namespace {
 
 void calibration_section(App& app) {
   const CalibView& c = app.calib;
-  ImGui::Separator();
   if (c.loaded) ImGui::Text("Calibration: %s", c.loaded_summary.c_str());
   else ImGui::TextDisabled("Calibration: none (the reader estimates the focal length, built-in colours)");
   app.ui.label(c.loaded ? "calibrated" : "uncalibrated");
@@ -32,13 +31,13 @@ void calibration_section(App& app) {
       if (Status st = app.live->save_calibration(); !st) app.status = st.error();
     }
   }
-  if (c.session) {
+  if (c.session || c.camera) {
     ImGui::Text("Camera: %d views kept of %d wanted (%d pictures seen), coverage %.0f %%, %d corners in the last picture",
                 c.progress.frames_kept, c.progress.target, c.progress.frames_seen, 100 * c.progress.coverage,
                 c.last_corners);
     app.ui.label("views " + std::to_string(c.progress.frames_kept));
     ImGui::TextDisabled("Show the printed ChArUco board (hexdice board --charuco), tilted, near the edges and corners.");
-    if (!c.camera && !c.camera_running && c.progress.frames_kept >= 5 && ImGui::SmallButton("Calibrate now"))
+    if (c.session && !c.camera && !c.camera_running && c.progress.frames_kept >= 5 && ImGui::SmallButton("Calibrate now"))
       app.live->calibrate_camera();
   }
   if (c.camera_running) ImGui::Text("Camera: calibrating...");
@@ -61,6 +60,7 @@ void calibration_section(App& app) {
     ImGui::Text("%s", c.saved.c_str());
     app.ui.label(c.saved.rfind("saved", 0) == 0 ? "calibration saved" : "calibration not saved");
   }
+  ImGui::Separator();
 }
 
 }  // namespace
@@ -73,13 +73,20 @@ void panel_camera(App& app) {
   if (!ImGui::Begin("Camera", open)) { ImGui::End(); return; }
   app.ui.window("Camera");
   const Frame& f = app.frame;
+  // A picture source of our own (camera, video, image directory) can be calibrated; the
+  // recorded observations of the demo cannot.
+  const bool pictures = app.live && app.live->description().rfind("recorded observations", 0) != 0;
   if (!app.camera_open) {
-    ImGui::TextWrapped("No camera connected%s. Put a webcam above the printed sheet (hexdice board) looking down, "
-                       "then start with --camera 0 --start POSITION.json (or --source VIDEO|DIR).",
-                       app.live ? ": the referee replays the bundled demo game" : "");
+    if (pictures)
+      ImGui::TextWrapped("No camera connected: the referee reads %s.", app.live->description().c_str());
+    else
+      ImGui::TextWrapped("No camera connected%s. Put a webcam above the printed sheet (hexdice board) looking down, "
+                         "then start with --camera 0 [--calib FILE] (or --source VIDEO|DIR).",
+                         app.live ? ": the referee replays the bundled demo game" : "");
     app.ui.label("no camera");
   }
   if (!app.live_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "Referee: %s", app.live_error.c_str());
+  if (pictures) calibration_section(app);
   ImGui::Text("Source: %s  %dx%d", f.source.empty() ? "-" : f.source.c_str(), f.width, f.height);
   ImGui::Text("Markers seen: %d of 4   Registered: %s", f.markers, f.registered ? "yes" : "no");
   app.ui.label("markers " + std::to_string(f.markers));
@@ -93,9 +100,8 @@ void panel_camera(App& app) {
   if (app.live) {
     ImGui::Text("Reader: %.1f ms for the last frame (capture thread)%s", app.picture.read_ms,
                 app.live->source_done() ? "; source ended" : "");
-    if (app.live->source_done() && ImGui::SmallButton("Restart the demo")) app.restart_demo();
+    if (app.live->source_done() && !pictures && ImGui::SmallButton("Restart the demo")) app.restart_demo();
   }
-  if (app.live && app.live->description().rfind("recorded observations", 0) != 0) calibration_section(app);
   if (!app.demo_labels.empty() && !app.live) {
     if (ImGui::ArrowButton("prevf", ImGuiDir_Left)) app.load_demo(app.demo_index - 1);
     ImGui::SameLine();
