@@ -283,3 +283,30 @@ TEST(RefereeSetup, TypedSetupEndsInARefereedGame) {
 
 }  // namespace
 }  // namespace hexdice::referee
+
+namespace hexdice::referee {
+namespace {
+
+// A bad --setup config is one clear line and exit 1, before anything is logged.
+TEST(RefereeSetup, BadSetupConfigIsOneClearLine) {
+  const auto dir = temp_dir("badcfg");
+  fs::create_directories(dir / "obs");
+  std::ofstream(dir / "obs" / "0000.json") << "{\"board_found\": true, \"cells\": []}";
+  std::ofstream(dir / "notjson.json") << "{radius";
+  std::ofstream(dir / "dice7.json") << R"({"radius":5,"players":[{"id":"red","corner":"N"},{"id":"blue","corner":"S"}],"dice_per_player":7})";
+  for (const auto& [file, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"notjson.json", "not valid JSON"}, {"dice7.json", "7"}, {"missing.json", "missing.json"}}) {
+    const std::string db = (dir / "g.db").string();
+    const auto r = run_hexdice("referee --observations " + (dir / "obs").string() + " --db " + db + " --setup " +
+                               (dir / file).string() + " --no-stdin --fps 0");
+    EXPECT_EQ(r.exit_code, 1) << file;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("hexdice: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(expect), std::string::npos) << file << " -> " << r.err;
+    EXPECT_FALSE(fs::exists(db)) << "nothing is written for a bad config";
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hexdice::referee
