@@ -376,6 +376,10 @@ void LiveLoop::poll_calibration() {
     std::lock_guard lk(mu_);
     go = cview_.session && !cview_.camera_running && !cview_.camera && cview_.camera_error.empty() &&
          (cview_.progress.ready || (done_ && cview_.progress.frames_kept >= kMinViews));
+    if (cview_.session && !cview_.camera && !cview_.camera_running && done_ && cview_.camera_error.empty() &&
+        cview_.progress.frames_kept < kMinViews)
+      cview_.camera_error = "the source ended with " + std::to_string(cview_.progress.frames_kept) +
+                            " views kept; at least " + std::to_string(kMinViews) + " are needed";
   }
   if (go) calibrate_camera();
 }
