@@ -1,5 +1,7 @@
 // hexdice referee: the live referee without a window (interfaces.md "Command line").
-//   hexdice referee --source CAMERA_INDEX|VIDEO|IMAGE_DIR [--db FILE] [--fps N] [--start POSITION.json]
+//   hexdice referee --source CAMERA_INDEX|VIDEO|IMAGE_DIR [--db FILE] [--fps N] [--start POSITION.json | --setup CONFIG.json]
+//     without --start (and no unfinished game in the db) the game begins with the setup phase:
+//     read from the frames (setup_camera.h), typed lines (roll, reroll, place, first) as the fallback
 //   hexdice referee --observations DIR ...   observation JSON per frame instead of images
 //   hexdice setup CONFIG.json [--script FILE] [--out START.json]   the setup phase by camera/typed
 // Typed commands (companion/referee/referee.h) come from stdin, or from --commands FILE
@@ -17,6 +19,7 @@
 #include "companion/cli/cli_util.h"
 #include "companion/cli/commands.h"
 #include "companion/referee/frame_source.h"
+#include "companion/referee/latest_frame.h"
 #include "companion/referee/referee.h"
 #include "companion/referee/setup_camera.h"
 #include "companion/cli/reader_options.h"
@@ -31,6 +34,7 @@ struct RefereeArgs {
   std::string db = "hexdice.db";
   double fps = 10;
   std::string start;
+  std::string setup;  // setup config JSON (core/setup.h); default: red (N) vs blue (S), 6 dice
   std::string commands;
   double stable_ms = 150;
   bool no_stdin = false;
@@ -69,10 +73,29 @@ int run_referee(const RefereeArgs& a) {
     start = std::move(*pos);
   }
 
+  // Without --start (and no unfinished game in the db) the game begins with the setup
+  // phase, read from the frames or typed (setup_camera.h).
+  SetupConfig setup_config;
+  if (!a.setup.empty()) {
+    std::string err;
+    auto text = read_file(a.setup, err);
+    if (!text) return fail(err);
+    const Json j = Json::parse(*text, nullptr, false);
+    if (j.is_discarded()) return fail(a.setup + ": not valid JSON");
+    auto c = setup_config_from_json(j);
+    if (!c) return fail(a.setup + ": " + c.error());
+    setup_config = std::move(*c);
+  } else {
+    setup_config.radius = reader->layout.radius;
+    setup_config.players = {Player{"red", 0}, Player{"blue", 3}};
+    setup_config.dice_per_player = 6;
+  }
+  if (Status st = validate_config(setup_config); !st) return fail("setup: " + st.error());
+
   RefereeParams params;
   params.stable_ms = a.stable_ms;
   params.drop_when_full = (*src)->live();
-  auto ref = Referee::open(a.db, start, params);
+  auto ref = Referee::open(a.db, start, params, setup_config);
   if (!ref) return fail(ref.error());
   Referee& r = **ref;
   std::mutex out_mu;
@@ -98,8 +121,12 @@ int run_referee(const RefereeArgs& a) {
   // (motion over the picture) tells the referee when a hand is in view.
   FrameReader reader_path(reader->layout, reader->has_calib ? std::optional(reader->calib) : std::nullopt,
                           reader->params);
+  // A live camera: a grabber thread keeps only the newest frame, so the reader never works
+  // on a stale one and frames that come while it reads are dropped (latest_frame.h).
+  std::optional<LatestFrameGrabber> grabber;
+  if ((*src)->live()) grabber.emplace(**src);
   Frame f;
-  while ((*src)->next(f)) {
+  while (grabber ? grabber->next(f) : (*src)->next(f)) {
     if (images) {
       if (f.image.empty()) continue;
       f.obs = reader_path.see(f.image);
@@ -109,16 +136,26 @@ int run_referee(const RefereeArgs& a) {
     const double t_ms = (*src)->live()
                             ? std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()
                             : f.index * 1000.0 / nominal_fps;
-    r.post_frame(std::move(*f.obs), t_ms, f.index);
+    r.post_frame(std::move(*f.obs), t_ms, f.index, images ? f.image : cv::Mat());
     if (a.fps > 0 && !(*src)->live())
       std::this_thread::sleep_until(t0 + std::chrono::microseconds(static_cast<long long>((f.index + 1) * 1e6 / a.fps)));
+  }
+  if (grabber) {
+    grabber->stop();
+    std::lock_guard lk(out_mu);
+    std::cout << "camera: " << grabber->dropped() << " of " << grabber->grabbed()
+              << " frames dropped while the reader was busy (it always takes the newest)" << std::endl;
   }
   r.stop();
   if (!(*src)->error().empty()) return fail((*src)->error());
   const RefereeView v = r.view();
   std::lock_guard lk(out_mu);
-  std::cout << "game " << v.game_id << ": ply " << v.ply << ", "
-            << (v.finished ? v.result : v.position.player(v.position.to_move()).id + " to move") << std::endl;
+  if (v.in_setup)
+    std::cout << "game " << v.game_id << ": in its setup (" << v.setup_events << " setup events logged); " << v.setup_prompt
+              << std::endl;
+  else
+    std::cout << "game " << v.game_id << ": ply " << v.ply << ", "
+              << (v.finished ? v.result : v.position.player(v.position.to_move()).id + " to move") << std::endl;
   return kExitOk;
 }
 
@@ -184,6 +221,9 @@ void register_referee_commands(CLI::App& app, Registry& reg) {
   sub->add_option("--db", args->db, "SQLite game record (an unfinished game in it is resumed)");
   sub->add_option("--fps", args->fps, "frames per second for a directory or video (0 = as fast as possible)");
   sub->add_option("--start", args->start, "start from this position (skips the setup phase)");
+  sub->add_option("--setup", args->setup,
+                  "setup config JSON (radius, players, dice_per_player) for a game that begins with the setup phase "
+                  "(default: red N vs blue S, 6 dice each)");
   sub->add_option("--commands", args->commands, "typed commands as lines \"FRAME COMMAND\"");
   sub->add_option("--stable-ms", args->stable_ms, "a view must hold still this long before it counts");
   sub->add_flag("--no-stdin", args->no_stdin, "do not read typed commands from stdin");

@@ -10,6 +10,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "calibration/calibration.h"
 #include "companion/record/sample_game.h"
 #include "core/json_io.h"
 
@@ -72,6 +73,27 @@ App::App(const Options& o) {
       demo_db_ = (fs::temp_directory_path() / ("hexdice-demo-" + std::to_string(::getpid()) + ".sqlite")).string();
       fs::remove(demo_db_, ec);
       lo.db_path = demo_db_;
+    }
+    if (own_source) {
+      // The reader's calibration: --calib FILE (a missing file is where Save will write).
+      lo.calib_path = o.calib.empty() ? config_dir() + "/calibration.json" : o.calib;
+      std::error_code fe;
+      if (fs::exists(lo.calib_path, fe)) {
+        auto c = calibration::load_calibration(lo.calib_path);
+        if (c) lo.calib = std::move(*c);
+        else live_error = c.error();
+      }
+      // No --start and nothing to resume: the game begins with the setup phase.
+      SetupConfig sc;
+      sc.players = {Player{"red", 0}, Player{"blue", 3}};
+      if (!o.setup.empty()) {
+        std::ifstream in(o.setup);
+        const Json j = Json::parse(in, nullptr, false);
+        auto parsed = j.is_discarded() ? Result<SetupConfig>(Error{"not valid JSON"}) : setup_config_from_json(j);
+        if (parsed) sc = std::move(*parsed);
+        else live_error = o.setup + ": " + parsed.error();
+      }
+      lo.setup = sc;
     }
     if (!start.empty()) {
       std::ifstream in(start);
@@ -174,6 +196,8 @@ void App::poll_live() {
   }
   rview = live->view();
   rproposals = referee_proposals(rview);
+  live->poll_calibration();
+  calib = live->calib_view();
 }
 
 void App::restart_demo() {

@@ -71,6 +71,9 @@ class App {
     // The live referee (the loop of `hexdice referee`): a camera index / video / image dir,
     // or recorded observations; none of them and no camera: the bundled demo (data/demo).
     std::string source, observations, commands, start;
+    std::string setup;        // setup config JSON for a new game without --start (default: red N vs blue S, 6 dice)
+    std::string calib;        // calibration file for the reader (as hexdice read --calib); the Camera
+                              // panel saves there; default <config dir>/calibration.json, loaded when present
     double fps = 10;
     int last_frame = -1;      // the referee's source stops after this frame (scripted screenshots)
     bool no_live = false;     // do not start the referee (history and digital board only)
@@ -121,6 +124,7 @@ class App {
   referee::RefereeView rview;            // copied from the referee each frame
   std::vector<ProposalView> rproposals;
   LivePicture picture;                   // the latest camera picture and its reading
+  CalibView calib;                       // calibration from the window (copied each frame)
   std::vector<Polygon> grid;             // the grid projected through picture's pose (cached per frame)
   std::uint64_t grid_version = 0;
   int correcting = -1;                   // the cell whose reading is being corrected

@@ -2,11 +2,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include <opencv2/imgproc.hpp>
 
 #include "companion/cli/cli_util.h"
 #include "companion/referee/frame_source.h"
+#include "companion/referee/latest_frame.h"
 #include "vision/dice.h"
 #include "vision/read.h"
 #include "vision/register.h"
@@ -129,9 +131,13 @@ Result<std::unique_ptr<LiveLoop>> LiveLoop::open(const LiveOptions& o) {
   }
   RefereeParams params;
   params.drop_when_full = l->live_;
-  auto ref = Referee::open(o.db_path, o.start, params);
+  auto ref = Referee::open(o.db_path, o.start, params, o.setup);
   if (!ref) return Error{ref.error()};
   l->ref_ = std::move(*ref);
+  if (o.calib) l->calib_ = std::make_shared<const vision::CalibrationData>(*o.calib);
+  l->cview_.path = o.calib_path;
+  l->cview_.loaded = o.calib.has_value();
+  if (o.calib) l->cview_.loaded_summary = calib_summary(*o.calib);
   l->ref_->start();
   l->capture_ = std::thread([p = l.get()] { p->run(); });
   return l;
@@ -165,15 +171,45 @@ void LiveLoop::run() {
   const double fps = opt_.fps > 0 ? opt_.fps : 10;
   std::uint64_t version = 0;
   referee::Frame f;
-  while (!stop_ && src_->next(f)) {
+  std::shared_ptr<const vision::CalibrationData> cal;
+  // A live camera: the newest frame when the reader is ready, the others dropped (latest_frame.h).
+  std::optional<LatestFrameGrabber> grabber;
+  if (live_) grabber.emplace(*src_);
+  while (!stop_ && (grabber ? grabber->next(f) : src_->next(f))) {
     LivePicture pic;
     pic.index = f.index;
     const auto r0 = Clock::now();
     if (!f.image.empty()) {
-      const vision::Observation seen = vision::read_board(f.image, layout, nullptr, {}, &tracker);
+      {
+        std::lock_guard lk(mu_);
+        if (calib_ != cal) {  // a calibration saved from the window: the reader switches to it
+          cal = calib_;
+          tracker = {};
+          calib_checked_ = false;
+        }
+      }
+      if (cal && !calib_checked_) {  // as `hexdice read --calib`: stale or mismatched -> a warning
+        std::string w;
+        for (const auto& i : calibration::check_calibration(*cal, f.image.size(), &layout).issues)
+          if (i.kind != calibration::CheckIssue::NoMetadata) w += (w.empty() ? "" : "; ") + i.message;
+        calib_checked_ = true;
+        std::lock_guard lk(mu_);
+        cview_.warning = w;
+      }
+      if (session_on_) {  // camera calibration: every picture is offered to the session
+        std::unique_lock sl(sess_mu_);
+        if (session_) {
+          const calibration::CharucoDetection det = session_->add_frame(f.image);
+          const auto progress = session_->progress();
+          sl.unlock();
+          std::lock_guard lk(mu_);
+          cview_.progress = progress;
+          cview_.last_corners = static_cast<int>(det.corners.size());
+        }
+      }
+      const vision::Observation seen = vision::read_board(f.image, layout, cal.get(), {}, &tracker);
       Observation obs;
-      obs.board_found = seen.board_found;
-      for (const auto& c : seen.cells) obs.cells.push_back(ObservedCell{c.hex, c.color, c.face, c.guard, c.confidence});
+      static_cast<vision::Observation&>(obs) = seen;  // the pose too: setup reads dice off the sheet
       cv::Mat thumb = motion_thumb(f.image);
       obs.motion = !prev_thumb.empty() && motion_fraction(prev_thumb, thumb) > MotionParams{}.min_fraction;
       prev_thumb = std::move(thumb);
@@ -212,7 +248,7 @@ void LiveLoop::run() {
     auto [lo, hi] = scripted_.equal_range(f.index);
     for (auto it = lo; it != hi; ++it) ref_->post_command(it->second);
     const double t_ms = live_ ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : f.index * 1000.0 / fps;
-    ref_->post_frame(std::move(*f.obs), t_ms, f.index);
+    ref_->post_frame(std::move(*f.obs), t_ms, f.index, f.image);
     {
       std::lock_guard lk(mu_);
       pic_ = std::move(pic);
@@ -229,6 +265,150 @@ void LiveLoop::run() {
     error_ = src_->error();
   }
   done_ = true;
+}
+
+// ---- Calibration from the window ----------------------------------------------------------
+
+namespace {
+constexpr int kMinViews = 5;  // CameraCalibParams::min_frames
+}
+
+std::string calib_summary(const vision::CalibrationData& c) {
+  std::string s;
+  if (c.camera) {
+    char b[96];
+    std::snprintf(b, sizeof b, "fx %.0f fy %.0f cx %.0f cy %.0f at %dx%d", c.camera->camera_matrix(0, 0),
+                  c.camera->camera_matrix(1, 1), c.camera->camera_matrix(0, 2), c.camera->camera_matrix(1, 2),
+                  c.camera->image_size.width, c.camera->image_size.height);
+    s = b;
+  } else {
+    s = "no lens calibration";
+  }
+  s += ", " + (c.colors.empty() ? std::string("built-in colours") : std::to_string(c.colors.size()) + " calibrated colours");
+  return s;
+}
+
+void LiveLoop::start_camera_calibration(int target_views) {
+  {
+    std::lock_guard sl(sess_mu_);
+    session_ = std::make_unique<calibration::CameraCalibrationSession>(calibration::known_charuco_specs().front(),
+                                                                        calibration::CameraCalibParams{}, target_views);
+  }
+  session_on_ = true;
+  std::lock_guard lk(mu_);
+  cview_.session = true;
+  cview_.progress = {};
+  cview_.progress.target = target_views;
+  cview_.camera.reset();
+  cview_.camera_error.clear();
+  cview_.saved.clear();
+}
+
+void LiveLoop::calibrate_camera() {
+  if (cam_future_.valid()) return;  // already running
+  {
+    std::lock_guard lk(mu_);
+    if (!cview_.session) {
+      cview_.camera_error = "start the calibration first (show the ChArUco board)";
+      return;
+    }
+    if (cview_.progress.frames_kept < kMinViews) {
+      cview_.camera_error = "need at least " + std::to_string(kMinViews) + " views, " +
+                            std::to_string(cview_.progress.frames_kept) + " kept so far";
+      return;
+    }
+    cview_.camera_running = true;
+    cview_.camera_error.clear();
+  }
+  // The session is shared with the capture thread: the worker takes the lock only to copy
+  // the kept views (calibrate_async), then calibrates without it.
+  cam_future_ = std::async(std::launch::async, [this]() -> Result<calibration::CameraCalibration> {
+    std::future<Result<calibration::CameraCalibration>> inner;
+    {
+      std::lock_guard sl(sess_mu_);
+      if (!session_) return Error{"no calibration session"};
+      inner = session_->calibrate_async();
+    }
+    return inner.get();
+  });
+}
+
+void LiveLoop::calibrate_colors() {
+  if (col_future_.valid()) return;
+  cv::Mat img;
+  std::shared_ptr<const vision::CalibrationData> cal;
+  {
+    std::lock_guard lk(mu_);
+    img = pic_.image;
+    cal = calib_;
+    if (img.empty() || !opt_.observations.empty()) {
+      cview_.colors_error = "no camera picture to sample (recorded observations have none)";
+      return;
+    }
+    cview_.colors_running = true;
+    cview_.colors_error.clear();
+  }
+  col_future_ = std::async(std::launch::async, [img, cal]() {
+    const vision::SheetLayout layout = vision::standard_sheet();
+    return calibration::calibrate_colors(img, layout, calibration::default_color_cells(layout), cal.get());
+  });
+}
+
+void LiveLoop::poll_calibration() {
+  using namespace std::chrono_literals;
+  if (cam_future_.valid() && cam_future_.wait_for(0s) == std::future_status::ready) {
+    auto r = cam_future_.get();
+    std::lock_guard lk(mu_);
+    cview_.camera_running = false;
+    if (r) cview_.camera = std::move(*r);
+    else cview_.camera_error = r.error();
+  }
+  if (col_future_.valid() && col_future_.wait_for(0s) == std::future_status::ready) {
+    auto r = col_future_.get();
+    std::lock_guard lk(mu_);
+    cview_.colors_running = false;
+    if (r) cview_.colors = std::move(*r);
+    else cview_.colors_error = r.error();
+  }
+  // Calibrate by itself once enough views are in (the target, or the source ended).
+  bool go = false;
+  {
+    std::lock_guard lk(mu_);
+    go = cview_.session && !cview_.camera_running && !cview_.camera && cview_.camera_error.empty() &&
+         (cview_.progress.ready || (done_ && cview_.progress.frames_kept >= kMinViews));
+    if (cview_.session && !cview_.camera && !cview_.camera_running && done_ && cview_.camera_error.empty() &&
+        cview_.progress.frames_kept < kMinViews)
+      cview_.camera_error = "the source ended with " + std::to_string(cview_.progress.frames_kept) +
+                            " views kept; at least " + std::to_string(kMinViews) + " are needed";
+  }
+  if (go) calibrate_camera();
+}
+
+Status LiveLoop::save_calibration() {
+  std::lock_guard lk(mu_);
+  if (!cview_.camera && !cview_.colors) return Error{"nothing to save: calibrate the camera or the colours first"};
+  if (cview_.path.empty()) return Error{"no calibration file: start with --calib FILE"};
+  vision::CalibrationData data = calib_ ? *calib_ : vision::CalibrationData{};
+  const vision::SheetLayout layout = vision::standard_sheet();
+  if (cview_.camera) calibration::set_camera(data, *cview_.camera, "companion:" + description_, calibration::known_charuco_specs().front());
+  if (cview_.colors) calibration::set_colors(data, *cview_.colors, layout, "companion:" + description_);
+  if (Status st = calibration::save_calibration(data, cview_.path); !st) {
+    cview_.saved = "not saved: " + st.error();
+    return st;
+  }
+  calib_ = std::make_shared<const vision::CalibrationData>(std::move(data));  // the reader takes it next frame
+  cview_.loaded = true;
+  cview_.loaded_summary = calib_summary(*calib_);
+  cview_.warning.clear();
+  cview_.session = false;
+  session_on_ = false;
+  cview_.saved = "saved to " + cview_.path + "; the reader uses it";
+  return {};
+}
+
+CalibView LiveLoop::calib_view() const {
+  std::lock_guard lk(mu_);
+  return cview_;
 }
 
 PhysicalRoll read_physical_roll(const LivePicture& pic) {

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "calibration/calibration.h"
 #include "companion/gui/live_model.h"
 #include "companion/gui/view_model.h"
 #include "companion/referee/frame_source.h"
@@ -39,8 +41,39 @@ struct LiveOptions {
   std::string commands;      // optional "FRAME COMMAND" lines posted before that frame
   std::string db_path;       // the referee's SQLite record
   std::optional<Position> start;
+  std::optional<SetupConfig> setup;  // without start: a new game begins with the setup phase
+  // The reader's calibration (`--calib FILE`, as `hexdice read --calib`): loaded by the
+  // caller; `calib_path` is also where the Camera panel saves a new one.
+  std::optional<vision::CalibrationData> calib;
+  std::string calib_path;
   double fps = 10;           // pacing of files (live cameras run at their own rate)
   int last_frame = -1;       // stop reading after this frame (scripted screenshots); -1: to the end
+};
+
+// Calibration from the window (Camera panel): what the UI shows, copied under a lock.
+//   camera:  start_camera_calibration() -> the capture thread feeds every picture to a
+//            calibration::CameraCalibrationSession (ChArUco views kept when distinct);
+//            calibrate_camera() (or automatically once the target is reached or the source
+//            ends with enough views) runs calibrate() on a worker: never on the UI thread.
+//   colours: calibrate_colors() samples the dice on the latest picture (red on the N base,
+//            blue on the S base; calibration::default_color_cells) on a worker.
+//   save:    save_calibration() merges both into the loaded calibration, writes calib_path
+//            atomically and switches the board reader to it from the next frame.
+struct CalibView {
+  std::string path;            // where Save writes (the --calib file, else the config dir)
+  bool loaded = false;         // the reader runs with a calibration
+  std::string loaded_summary;  // "fx 1047 fy 1047, 2 colours" of the reader's calibration
+  std::string warning;         // stale / size / layout mismatch of the reader's calibration
+  bool session = false;        // camera calibration collecting views
+  calibration::CameraCalibrationSession::Progress progress;
+  int last_corners = 0;        // ChArUco corners in the last picture
+  bool camera_running = false;
+  std::optional<calibration::CameraCalibration> camera;  // the result, not yet saved
+  std::string camera_error;
+  bool colors_running = false;
+  std::optional<calibration::ColorCalibration> colors;   // the result, not yet saved
+  std::string colors_error;
+  std::string saved;           // "saved to FILE" after a save, or the save error
 };
 
 // The latest picture and what was read from it.
@@ -69,6 +102,14 @@ class LiveLoop {
   const std::string& description() const { return description_; }
   std::string source_error() const;
 
+  // Calibration from the window (see CalibView). All return at once.
+  void start_camera_calibration(int target_views = 15);
+  void calibrate_camera();          // from the views kept so far (needs >= 5)
+  void calibrate_colors();          // from the latest picture
+  Status save_calibration();
+  void poll_calibration();          // UI thread, once per frame: collects finished work
+  CalibView calib_view() const;
+
  private:
   LiveLoop() = default;
   void run();
@@ -84,6 +125,18 @@ class LiveLoop {
   mutable std::mutex mu_;
   LivePicture pic_;
   std::string error_;
+
+  // Calibration. The reader's calibration is swapped whole (the capture thread takes a
+  // reference per frame); the session is used by the capture thread and the calibrating
+  // worker under sess_mu_; futures belong to the UI thread.
+  std::shared_ptr<const vision::CalibrationData> calib_;   // under mu_
+  bool calib_checked_ = false;                             // capture thread
+  std::mutex sess_mu_;
+  std::unique_ptr<calibration::CameraCalibrationSession> session_;
+  std::atomic<bool> session_on_{false};
+  CalibView cview_;                                        // under mu_
+  std::future<Result<calibration::CameraCalibration>> cam_future_;
+  std::future<Result<calibration::ColorCalibration>> col_future_;
 };
 
 // The demo table: a picture of the standard sheet under `paper_to_image` with the dice of
@@ -91,6 +144,9 @@ class LiveLoop {
 cv::Mat draw_table(const referee::Observation& obs, const cv::Matx33d& paper_to_image, cv::Size size);
 // The pose of the demo sheet at a frame: the sheet nudged a little over time.
 cv::Matx33d demo_pose(int frame, cv::Size size);
+
+// One line about a calibration: "fx 1047 fy 1047 cx 640 cy 360 at 1280x720, 2 calibrated colours".
+std::string calib_summary(const vision::CalibrationData& c);
 
 // The activation die read from the picture: the one die found outside the sheet.
 PhysicalRoll read_physical_roll(const LivePicture& pic);

@@ -12,6 +12,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/calibration.h"
 #include "companion/gui/app.h"
 #include "companion/gui/backend.h"
 #include "companion/gui/game_view.h"
@@ -70,6 +71,11 @@ int main(int argc, char** argv) {
   cli.add_option("--observations", o.observations, "directory of observation JSON files, one per frame");
   cli.add_option("--commands", o.commands, "typed referee commands as lines \"FRAME COMMAND\"");
   cli.add_option("--start", o.start, "start position (POSITION.json) when the database has no unfinished game");
+  cli.add_option("--setup", o.setup, "setup config JSON for a new game without --start (the setup phase is refereed)");
+  cli.add_option("--calib", o.calib, "calibration file for the reader (as hexdice read --calib); the Camera panel saves there");
+  bool want_calibrate = false, want_save_calib = false;
+  cli.add_flag("--calibrate-camera", want_calibrate, "start the camera calibration at once (for screenshots)");
+  cli.add_flag("--save-calib", want_save_calib, "with --calibrate-camera: save the calibration once computed (for screenshots)");
   cli.add_option("--fps", o.fps, "pace of a video / directory / observations (default 10)");
   cli.add_flag("--no-live", o.no_live, "do not start the referee (history and digital board only)");
   cli.add_option("--solo", o.solo, "play a solo scenario (data/scenarios/*.json): the companion runs the enemy");
@@ -91,6 +97,13 @@ int main(int argc, char** argv) {
   cli.add_option("--width", width, "window width")->check(CLI::Range(320, 8192));
   cli.add_option("--height", height, "window height")->check(CLI::Range(240, 8192));
   CLI11_PARSE(cli, argc, argv);
+  if (!o.calib.empty() && std::filesystem::exists(o.calib)) {  // a corrupt file is an error, a missing one is written by Save
+    auto c = calibration::load_calibration(o.calib);
+    if (!c) {
+      std::fprintf(stderr, "hexdice: --calib: %s\n", c.error().c_str());
+      return 2;
+    }
+  }
   o.source_dir = HEXDICE_SOURCE_DIR;
   o.last_frame = until_frame;
   const bool headless_run = !screenshot.empty() || !dump_ui.empty();
@@ -147,6 +160,8 @@ int main(int argc, char** argv) {
     }
     app.interaction.click(*p, p->board().index(*h));
   }
+  if (want_calibrate && app.live) app.live->start_camera_calibration();
+  const auto calib_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
   if (want_confirm) app.confirm();
   if (want_enemy) app.enemy_turn(false);
   bool hint_pending = want_hint;
@@ -216,6 +231,19 @@ int main(int argc, char** argv) {
     }
     if (hint_pending && app.hint.view().thinking && headless_run && frame >= frames) continue;  // wait for the hint
     hint_pending = hint_pending && app.hint.view().thinking;
+    if (want_calibrate && app.live && headless_run && frame >= frames && std::chrono::steady_clock::now() < calib_deadline) {
+      // Wait for the calibration (views from the whole source, then calibrate on its worker).
+      const CalibView& c = app.calib;
+      if (c.camera && want_save_calib && c.saved.empty()) {
+        if (Status st = app.live->save_calibration(); !st) std::fprintf(stderr, "hexdice: %s\n", st.error().c_str());
+        continue;  // one more frame to draw the saved state
+      }
+      const bool waiting = c.camera_running || (!c.camera && c.camera_error.empty());
+      if (waiting || (want_save_calib && c.camera && c.saved.empty())) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        continue;
+      }
+    }
     if (headless_run && frame >= frames) {
       if (!screenshot.empty()) {
         int w = 0, h = 0;

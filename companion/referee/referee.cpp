@@ -97,7 +97,7 @@ SeenBoard to_seen(const vision::Observation& o, const Position& pos) {
 // ---- Referee -----------------------------------------------------------------------------
 
 Result<std::unique_ptr<Referee>> Referee::open(const std::string& db_path, const std::optional<Position>& start,
-                                               RefereeParams params) {
+                                               RefereeParams params, const std::optional<SetupConfig>& setup) {
   auto db = record::RecordDb::open(db_path);
   if (!db) return Error{db.error()};
   std::unique_ptr<Referee> r(new Referee());
@@ -108,24 +108,119 @@ Result<std::unique_ptr<Referee>> Referee::open(const std::string& db_path, const
   if (resumed->has_value()) {
     r->game_.emplace(std::move(**resumed));
     r->resumed_ = true;
-  } else {
-    if (!start) return Error{"no unfinished game in " + db_path + " to resume, and no --start position given"};
+  } else if (start) {
     auto rec = GameRecord::from_position(*start);
     if (!rec) return Error{rec.error()};
     rec->set_start_time(record::utc_now());
     auto g = record::RecordedGame::create(*r->db_, *rec);
     if (!g) return Error{g.error()};
     r->game_.emplace(std::move(*g));
+  } else if (setup) {
+    auto rec = GameRecord::with_setup(*setup);
+    if (!rec) return Error{rec.error()};
+    rec->set_start_time(record::utc_now());
+    auto g = record::RecordedGame::create(*r->db_, *rec);
+    if (!g) return Error{g.error()};
+    r->game_.emplace(std::move(*g));
+  } else {
+    return Error{"no unfinished game in " + db_path + " to resume, and no --start position given"};
   }
+  if (Status st = r->restore_setup(); !st) return Error{st.error()};
   {
     std::lock_guard lk(r->mu_);
     r->refresh_locked();
   }
-  r->say(-1, false,
-         (r->resumed_ ? "resumed game " : "new game ") + std::to_string(r->game_->id()) + " at ply " +
-             std::to_string(r->game_->record().ply()) + "; " +
-             r->game_->record().current().player(r->game_->record().current().to_move()).id + " to move");
+  const GameRecord& rec = r->game_->record();
+  if (r->setup_) {
+    r->say(-1, false,
+           (r->resumed_ ? "resumed game " : "new game ") + std::to_string(r->game_->id()) + " in its setup (" +
+               std::to_string(rec.setup().events().size()) + " setup events logged); " + r->setup_->prompt());
+  } else {
+    r->say(-1, false,
+           (r->resumed_ ? "resumed game " : "new game ") + std::to_string(r->game_->id()) + " at ply " +
+               std::to_string(rec.ply()) + "; " + rec.current().player(rec.current().to_move()).id + " to move");
+  }
   return r;
+}
+
+// The setup phase is live while the record has a setup that is not done: the camera/typed
+// steps start from the events already logged (a resumed setup goes on where it stopped).
+Status Referee::restore_setup() {
+  const GameRecord& rec = game_->record();
+  setup_.reset();
+  if (!rec.has_setup() || rec.in_play() || rec.finished()) return {};
+  auto cs = CameraSetup::create(rec.config());
+  if (!cs) return Error{cs.error()};
+  for (const SetupEvent& e : rec.setup().events())
+    if (Status st = cs->replay(e); !st) return Error{"setup event of game " + std::to_string(game_->id()) + ": " + st.error()};
+  setup_.emplace(std::move(*cs));
+  return {};
+}
+
+void Referee::log_setup(const std::vector<SetupEvent>& events, int frame, const std::string& how) {
+  for (const SetupEvent& e : events) {
+    if (Status st = game_->setup(e); !st) {
+      // The record refused or could not write it: the setup goes back to what is logged.
+      say(frame, true, "setup event not logged: " + st.error());
+      (void)restore_setup();
+      break;
+    }
+    std::string text = "setup: " + to_json(e).dump() + " (" + how + ", logged)";
+    say(frame, false, text);
+  }
+  {
+    std::lock_guard lk(mu_);
+    view_.alert.clear();
+    refresh_locked();
+  }
+  if (!game_->record().in_play()) {
+    if (setup_) say(frame, false, setup_->prompt());
+    return;
+  }
+  // The setup is done: the game is refereed from the next frame on.
+  const std::string prompt = setup_ ? setup_->prompt() : std::string("setup done");
+  setup_.reset();
+  cand_key_.clear();
+  acted_key_.clear();
+  cand_frames_ = 0;
+  motion_since_commit_ = false;
+  {
+    std::lock_guard lk(mu_);
+    refresh_locked();
+  }
+  say(frame, false, prompt + "; the game begins");
+}
+
+void Referee::process_setup(const Observation& obs, const cv::Mat& image, double t_ms, int frame) {
+  // Dice off the sheet are read from the picture, so a sheet out of view is motion only
+  // while the sheet is what is read (the deployment).
+  const bool deploy = setup_->setup().phase() == SetupPhase::Deploy;
+  const bool motion = obs.motion || (deploy && !obs.board_found);
+  if (motion) {
+    setup_still_frames_ = 0;
+    setup_acted_ = false;
+  } else {
+    if (setup_still_frames_ == 0) setup_still_since_ms_ = t_ms;
+    ++setup_still_frames_;
+  }
+  const bool stable = !motion && setup_still_frames_ >= params_.stable_frames &&
+                      t_ms - setup_still_since_ms_ >= params_.stable_ms - 1e-9;
+  {
+    std::lock_guard lk(mu_);
+    view_.frame = frame;
+    view_.motion = motion;
+    view_.stable = stable;
+    view_.board_found = obs.board_found;
+  }
+  if (!stable || setup_acted_) return;
+  // One reading per still period: the table changes by hand between two steps.
+  setup_acted_ = true;
+  auto r = setup_->see(image, obs);
+  if (!r) {
+    say(frame, true, r.error());
+    return;
+  }
+  if (!r->empty()) log_setup(*r, frame, "seen");
 }
 
 Referee::~Referee() { stop(); }
@@ -137,6 +232,9 @@ void Referee::refresh_locked() {
   view_.ply = rec.ply();
   view_.finished = rec.finished();
   view_.result = result_text(rec.header().result);
+  view_.in_setup = setup_.has_value();
+  view_.setup_prompt = setup_ ? setup_->prompt() : std::string();
+  view_.setup_events = rec.has_setup() ? static_cast<int>(rec.setup().events().size()) : 0;
 }
 
 void Referee::say(int frame, bool alert, std::string text) {
@@ -165,8 +263,12 @@ void Referee::process(const vision::Observation& obs, bool motion, double t_ms, 
   process(Observation{obs, motion}, t_ms, frame);
 }
 
-void Referee::process(const Observation& raw, double t_ms, int frame) {
+void Referee::process(const Observation& raw, double t_ms, int frame, const cv::Mat& image) {
   frame_ = frame;
+  if (setup_) {
+    process_setup(raw, image, t_ms, frame);
+    return;
+  }
   const Observation obs = corrected(raw);
   const bool motion = obs.motion || !obs.board_found;
   if (motion) {
@@ -304,6 +406,21 @@ Result<std::string> Referee::run_command(const std::string& line) {
   const auto w = split_words(line);
   if (w.empty()) return std::string();
   const std::string& verb = w[0];
+  if (setup_) {
+    // The setup phase: its typed steps (setup_camera.h), the fallback of each camera step.
+    if (verb != "roll" && verb != "reroll" && verb != "place" && verb != "deploy" && verb != "first") {
+      const std::string text = "in the setup: " + setup_->prompt() + " (commands: roll, reroll, place, deploy, first)";
+      say(frame_, true, text);
+      return Error{text};
+    }
+    auto r = setup_->command(line);
+    if (!r) {
+      say(frame_, true, "refused: " + r.error());
+      return Error{r.error()};
+    }
+    log_setup(*r, frame_, "typed");
+    return std::string("ok");
+  }
   const Position pos = game_->record().current();
   const Board& board = pos.board();
   auto cell = [&](const std::string& s) -> Result<int> {
@@ -439,13 +556,13 @@ void Referee::start() {
         queue_.pop_front();
       }
       qcv_.notify_all();
-      if (auto* f = std::get_if<FrameItem>(&item)) process(f->obs, f->t_ms, f->frame);
+      if (auto* f = std::get_if<FrameItem>(&item)) process(f->obs, f->t_ms, f->frame, f->image);
       else (void)run_command(std::get<std::string>(item));
     }
   });
 }
 
-void Referee::post_frame(Observation obs, double t_ms, int frame) {
+void Referee::post_frame(Observation obs, double t_ms, int frame, cv::Mat image) {
   std::unique_lock lk(qmu_);
   if (queue_.size() >= params_.max_queue) {
     if (params_.drop_when_full) {
@@ -455,7 +572,7 @@ void Referee::post_frame(Observation obs, double t_ms, int frame) {
       qcv_.wait(lk, [&] { return queue_.size() < params_.max_queue; });
     }
   }
-  queue_.push_back(FrameItem{std::move(obs), t_ms, frame});
+  queue_.push_back(FrameItem{std::move(obs), t_ms, frame, std::move(image)});
   lk.unlock();
   qcv_.notify_all();
 }

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "companion/record/record_db.h"
+#include "companion/referee/setup_camera.h"
 #include "core/json_io.h"
 #include "core/sync.h"
 #include "vision/read.h"
@@ -90,14 +91,20 @@ struct RefereeView {
   std::string alert;          // the current alert, empty when the table matches
   std::vector<LogLine> log;   // everything said so far
   std::vector<double> commit_latency_ms;  // hand gone (first still frame) -> commit, per commit
+  // The setup phase (rules.md section 3) when the game began with it and it is not done:
+  bool in_setup = false;
+  std::string setup_prompt;   // what the table must do next ("army roll: red, blue to roll ...")
+  int setup_events = 0;       // setup events logged so far
 };
 
 class Referee {
  public:
-  // Opens the database; resumes its most recent unfinished game, else starts one from
-  // `start` (an error when there is neither).
+  // Opens the database; resumes its most recent unfinished game (in its setup phase when
+  // that was not finished), else starts one from `start`, else one that begins with the
+  // setup phase of `setup` (an error when there is none of these).
   static Result<std::unique_ptr<Referee>> open(const std::string& db_path, const std::optional<Position>& start,
-                                               RefereeParams params = {});
+                                               RefereeParams params = {},
+                                               const std::optional<SetupConfig>& setup = std::nullopt);
   ~Referee();
   Referee(const Referee&) = delete;
   Referee& operator=(const Referee&) = delete;
@@ -105,13 +112,15 @@ class Referee {
   bool resumed() const { return resumed_; }
 
   // Synchronous use (tests, the benchmark): process one frame / one command now.
-  void process(const Observation& obs, double t_ms, int frame);
+  // `image` (optional) is the camera picture of the frame: the setup phase reads the dice
+  // off the sheet from it (army roll, reroll, first-player roll); the game ignores it.
+  void process(const Observation& obs, double t_ms, int frame, const cv::Mat& image = {});
   void process(const vision::Observation& obs, bool motion, double t_ms, int frame);
   Result<std::string> command(const std::string& line);
 
   // Threaded use: start() the worker, post frames and commands (in order), stop() drains.
   void start();
-  void post_frame(Observation obs, double t_ms, int frame);
+  void post_frame(Observation obs, double t_ms, int frame, cv::Mat image = {});
   void post_frame(vision::Observation obs, bool motion, double t_ms, int frame);
   void post_command(std::string line);
   void stop();  // processes everything posted, then joins the worker
@@ -124,6 +133,10 @@ class Referee {
   Referee() = default;
   void say(int frame, bool alert, std::string text);
   void evaluate(const SeenBoard& seen, int frame, double t_ms);
+  void process_setup(const Observation& obs, const cv::Mat& image, double t_ms, int frame);
+  // Logs the events the setup accepted, one transaction each; the game starts when it is done.
+  void log_setup(const std::vector<SetupEvent>& events, int frame, const std::string& how);
+  Status restore_setup();
   Status commit(const Action& a, int frame, double t_ms, const std::string& how);
   Observation corrected(const Observation& obs) const;
   Result<std::string> run_command(const std::string& line);
@@ -133,6 +146,7 @@ class Referee {
     Observation obs;
     double t_ms;
     int frame;
+    cv::Mat image;
   };
   using Item = std::variant<FrameItem, std::string>;
 
@@ -140,6 +154,12 @@ class Referee {
   std::unique_ptr<record::RecordDb> db_;
   std::optional<record::RecordedGame> game_;
   bool resumed_ = false;
+  // The setup phase (while the record is not in play): the camera/typed steps, and the
+  // still-view state (act once per still period after motion).
+  std::optional<CameraSetup> setup_;
+  int setup_still_frames_ = 0;
+  double setup_still_since_ms_ = 0;
+  bool setup_acted_ = false;
 
   // Stability state (worker only).
   std::string cand_key_;

@@ -7,6 +7,7 @@
 
 #include "vision/sheet.h"
 #include "vision/reader_io.h"
+#include "vision/register.h"
 
 namespace hexdice::referee {
 
@@ -67,6 +68,19 @@ DiceOfColor dice_of_color(const std::vector<vision::DieDetection>& dice, const s
     return a->box.x < b->box.x;
   });
   for (const auto* d : mine) out.faces.push_back(d->face);
+  return out;
+}
+
+std::vector<vision::DieDetection> off_sheet(const std::vector<vision::DieDetection>& dice, const vision::SheetPose& pose,
+                                            const vision::SheetLayout& layout) {
+  if (!pose.found) return dice;
+  const cv::Matx33d to_mm = pose.top_to_image.inv();
+  std::vector<vision::DieDetection> out;
+  for (const auto& d : dice) {
+    const cv::Point2d c = vision::apply_h(to_mm, cv::Point2d(d.box.x + d.box.width / 2.0, d.box.y + d.box.height / 2.0));
+    const bool on = c.x >= 0 && c.y >= 0 && c.x <= layout.width_mm && c.y <= layout.height_mm;
+    if (!on) out.push_back(d);
+  }
   return out;
 }
 
@@ -208,6 +222,64 @@ Result<std::vector<SetupEvent>> CameraSetup::deploy_from_image(const cv::Mat& bg
 }
 Result<std::vector<SetupEvent>> CameraSetup::first_roll_from_image(const cv::Mat& bgr) {
   return first_roll_from_dice(vision::find_dice(bgr, params_.dice));
+}
+
+Result<std::vector<SetupEvent>> CameraSetup::see(const cv::Mat& image, const vision::Observation& obs) {
+  const auto& players = setup_.config().players;
+  const SetupPhase phase = setup_.phase();
+  if (phase == SetupPhase::Done) return std::vector<SetupEvent>{};
+  auto deployment_begun = [&] {
+    if (!obs.board_found) return false;
+    for (const auto& c : obs.cells)
+      if (player_index(c.color).ok()) return true;
+    return false;
+  };
+  if (phase == SetupPhase::Deploy || (phase == SetupPhase::Reroll && deployment_begun())) {
+    if (phase == SetupPhase::Reroll) {
+      // Dice on the map: the players still to reroll keep their army. All or nothing with
+      // the deployment that follows.
+      CameraSetup trial = *this;
+      std::vector<SetupEvent> events;
+      for (int p : setup_.waiting_for()) events.push_back(SetupEvent::decline(players[static_cast<std::size_t>(p)].id));
+      auto d = trial.apply_all(events);
+      if (!d) return Error{d.error()};
+      auto placed = trial.deploy_from_observation(obs);
+      if (!placed) return Error{placed.error()};
+      events.insert(events.end(), placed->begin(), placed->end());
+      *this = std::move(trial);
+      return events;
+    }
+    if (!obs.board_found) return std::vector<SetupEvent>{};  // the sheet is not in view: nothing to read
+    return deploy_from_observation(obs);
+  }
+  if (image.empty()) return std::vector<SetupEvent>{};  // dice off the sheet need a picture
+  const std::vector<vision::DieDetection> dice = off_sheet(vision::find_dice(image, params_.dice), obs.pose, layout_);
+  if (phase == SetupPhase::FirstPlayer) {
+    bool any = false;
+    for (int p : setup_.waiting_for())
+      any = any || !dice_of_color(dice, players[static_cast<std::size_t>(p)].id, params_.min_confidence).faces.empty();
+    if (!any) return std::vector<SetupEvent>{};  // no contender's die off the sheet yet
+    return first_roll_from_dice(dice);
+  }
+  std::vector<SetupEvent> applied;
+  std::vector<std::string> refused;
+  for (int p : setup_.waiting_for()) {
+    const std::string& id = players[static_cast<std::size_t>(p)].id;
+    const DiceOfColor seen = dice_of_color(dice, id, params_.min_confidence);
+    if (seen.faces.empty() && seen.unsure == 0) continue;  // this player's dice are not in view
+    if (phase == SetupPhase::Reroll && seen.unsure == 0 && seen.faces.size() == setup_.army(p).size() &&
+        minus(setup_.army(p), seen.faces).empty())
+      continue;  // the army as it was: no reroll (yet); declining is typed or starting the deployment
+    auto r = phase == SetupPhase::Roll ? roll_from_dice(id, dice) : reroll_from_dice(id, dice);
+    if (r) applied.insert(applied.end(), r->begin(), r->end());
+    else refused.push_back(r.error());
+  }
+  if (applied.empty() && !refused.empty()) {
+    std::string s;
+    for (const auto& x : refused) s += (s.empty() ? "" : "; ") + x;
+    return Error{s};
+  }
+  return applied;
 }
 
 Result<std::vector<SetupEvent>> CameraSetup::command(const std::string& line) {

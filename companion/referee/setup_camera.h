@@ -52,6 +52,10 @@ struct DiceOfColor {
 };
 DiceOfColor dice_of_color(const std::vector<vision::DieDetection>& dice, const std::string& color,
                           double min_confidence);
+// The detections whose centre is off the sheet (the paper seen through `pose`, its top-face
+// plane); all of them when the pose was not found.
+std::vector<vision::DieDetection> off_sheet(const std::vector<vision::DieDetection>& dice, const vision::SheetPose& pose,
+                                            const vision::SheetLayout& layout);
 
 class CameraSetup {
  public:
@@ -76,6 +80,24 @@ class CameraSetup {
 
   // One command line (see the top of this file); `@IMAGE` paths are read from disk.
   Result<std::vector<SetupEvent>> command(const std::string& line);
+
+  // Replays an event already accepted (resuming a setup logged in the game record).
+  Status replay(const SetupEvent& e) { return setup_.apply(e); }
+
+  // The live loop's step (Referee): one still view of the table after something moved,
+  // read for the current phase. `image` may be empty (an observation source: only the
+  // deployment can be read then); `obs` is the board reader's view of the same frame.
+  //   Roll         every player still to roll whose colour shows exactly the army's dice count
+  //   Reroll       every player still to reroll whose army now reads differently (the changed
+  //                dice are the reroll); dice of any player on the map = the deployment has
+  //                begun: the players still to reroll keep their army (declined), then Deploy
+  //   Deploy       deploy_from_observation (new dice on the map, checked against the zones)
+  //   FirstPlayer  one die of each contender's colour
+  // Dice on the sheet (inside the paper, when the reader found it) are not rolled dice and
+  // are left out of Roll/Reroll/FirstPlayer. Returns the events applied (possibly none:
+  // nothing new to read) or an Error saying what was seen and what to type; on error
+  // nothing changes.
+  Result<std::vector<SetupEvent>> see(const cv::Mat& image, const vision::Observation& obs);
 
  private:
   Result<std::vector<SetupEvent>> apply_all(const std::vector<SetupEvent>& events);

@@ -18,6 +18,12 @@
 //                         the latency hand gone -> commit on it, in frames and ms at 10 fps
 //                         (lat_frames_max, lat_ms_max: the first frame without a hand in
 //                         view, per data/demo/frames.json, to the frame that commits)
+// BM_LiveCamera30fps      the demo frames delivered like a camera at 30 fps (a source thread
+//                         paced by the clock) through the live path of `hexdice referee`:
+//                         LatestFrameGrabber (the reader takes the newest frame) -> FrameReader
+//                         -> Referee::post_frame (threaded worker, drop_when_full). Counters:
+//                         frames delivered, read, dropped (never queued) and the
+//                         frame age when its reading is posted (ms).
 #include <benchmark/benchmark.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +31,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 #include <vector>
 
 #include <filesystem>
@@ -39,6 +46,7 @@
 #include "vision/sheet.h"
 
 #include "companion/referee/frame_source.h"
+#include "companion/referee/latest_frame.h"
 #include "companion/referee/referee.h"
 
 namespace hexdice::referee {
@@ -265,11 +273,91 @@ void BM_WholeFramePathDemo(benchmark::State& state) {
   for (const char* s : {"", "-wal", "-shm"}) std::remove((db + s).c_str());
 }
 
+// The demo frames as a camera: each delivered at its 30 fps time (the source blocks like a
+// camera's read), `repeat` times each so the 64 frames last a while.
+class PacedFrames : public FrameSource {
+ public:
+  PacedFrames(const std::vector<cv::Mat>& frames, double fps, int repeat) : frames_(frames), fps_(fps), repeat_(repeat) {}
+  bool live() const override { return true; }
+  bool next(Frame& f) override {
+    if (n_ >= static_cast<int>(frames_.size()) * repeat_) return false;
+    if (n_ == 0) t0_ = std::chrono::steady_clock::now();
+    std::this_thread::sleep_until(t0_ + std::chrono::microseconds(static_cast<long long>(n_ * 1e6 / fps_)));
+    f.index = n_;
+    f.image = frames_[static_cast<std::size_t>(n_ / repeat_)];
+    f.name = std::to_string(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count());
+    ++n_;
+    return true;
+  }
+
+ private:
+  const std::vector<cv::Mat>& frames_;
+  double fps_;
+  int repeat_;
+  int n_ = 0;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+void BM_LiveCamera30fps(benchmark::State& state) {
+  const auto frames = demo_frames();
+  const auto start = demo_start();
+  if (frames.empty() || !start) {
+    state.SkipWithError("data/demo/frames or start.json missing (tests/render/demo_frames.py)");
+    return;
+  }
+  double delivered = 0, read = 0, dropped = 0, runs = 0;
+  std::vector<double> age;
+  for (auto _ : state) {
+    const std::string db = fresh_db();
+    RefereeParams params;
+    params.drop_when_full = true;
+    params.max_queue = 4;
+    auto ref = Referee::open(db, *start, params);
+    if (!ref) {
+      state.SkipWithError(ref.error().c_str());
+      return;
+    }
+    (*ref)->start();
+    PacedFrames src(frames, 30.0, 3);
+    FrameReader reader(vision::standard_sheet());
+    const auto t0 = std::chrono::steady_clock::now();
+    int n = 0;
+    {
+      LatestFrameGrabber grab(src);
+      Frame f;
+      while (grab.next(f)) {
+        Observation o = reader.see(f.image);
+        const double now = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        age.push_back(now - f.index * 1000.0 / 30.0);
+        (*ref)->post_frame(std::move(o), now, f.index);
+        ++n;
+      }
+      delivered += grab.grabbed();
+      dropped += grab.dropped();
+    }
+    (*ref)->stop();
+    read += n;
+    ++runs;
+    ref->reset();
+    for (const char* s : {"", "-wal", "-shm"}) std::remove((db + s).c_str());
+  }
+  std::sort(age.begin(), age.end());
+  state.counters["delivered"] = delivered / std::max(1.0, runs);
+  state.counters["read"] = read / std::max(1.0, runs);
+  state.counters["dropped"] = dropped / std::max(1.0, runs);
+  state.counters["dropped_pct"] = 100.0 * dropped / std::max(1.0, delivered);
+  if (!age.empty()) {
+    state.counters["age_median_ms"] = age[age.size() / 2];
+    state.counters["age_p99_ms"] = age[std::min(age.size() - 1, age.size() * 99 / 100)];
+  }
+}
+
 BENCHMARK(BM_FramePath)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FramePathHand)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SyncChangedView)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_WholeFramePathStill)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_WholeFramePathDemo)->Unit(benchmark::kMillisecond)->Iterations(128);
+BENCHMARK(BM_LiveCamera30fps)->Unit(benchmark::kMillisecond)->Iterations(2)->UseRealTime();
 
 }  // namespace
 }  // namespace hexdice::referee

@@ -18,6 +18,7 @@
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
 #include "cli_runner.h"
+#include "loose_dice.h"
 
 namespace hexdice::referee {
 namespace {
@@ -623,39 +624,6 @@ SetupConfig two_players() {
   c.players = {Player{"red", 0}, Player{"blue", 3}};
   c.dice_per_player = 6;
   return c;
-}
-
-// Dice seen from above, loose on a table: rounded squares of the body colour with pips.
-struct LooseDie {
-  std::string color;
-  int face;
-};
-cv::Mat dice_on_table(const std::vector<LooseDie>& dice, unsigned seed) {
-  cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(120, 135, 150));
-  cv::Mat noise(img.size(), CV_8UC3);
-  cv::randn(noise, cv::Scalar::all(0), cv::Scalar::all(3));
-  img += noise;
-  std::mt19937 rng(seed);
-  const double side = 70;
-  for (std::size_t i = 0; i < dice.size(); ++i) {
-    const cv::Point2d c(170 + 190.0 * static_cast<double>(i % 6) + rng() % 30, 200 + 260.0 * static_cast<double>(i / 6) + rng() % 30);
-    const double ang = (rng() % 40) * CV_PI / 180.0;
-    const cv::Scalar body = dice[i].color == "red" ? cv::Scalar(35, 30, 185) : cv::Scalar(160, 60, 20);
-    std::vector<cv::Point> quad;
-    for (int k = 0; k < 4; ++k) {
-      const double a = ang + CV_PI / 4 + k * CV_PI / 2;
-      quad.emplace_back(cv::Point(static_cast<int>(c.x + side / std::sqrt(2.0) * std::cos(a)),
-                                  static_cast<int>(c.y + side / std::sqrt(2.0) * std::sin(a))));
-    }
-    cv::fillConvexPoly(img, quad, body, cv::LINE_AA);
-    for (const cv::Point2f& p : vision::pip_layout(dice[i].face)) {
-      const double x = p.x * side, y = p.y * side;
-      const cv::Point q(static_cast<int>(c.x + x * std::cos(ang) - y * std::sin(ang)),
-                        static_cast<int>(c.y + x * std::sin(ang) + y * std::cos(ang)));
-      cv::circle(img, q, static_cast<int>(side * 0.09), cv::Scalar(235, 235, 235), cv::FILLED, cv::LINE_AA);
-    }
-  }
-  return img;
 }
 
 TEST(SetupCamera, TypedSetupReachesTheStartPosition) {
