@@ -556,9 +556,9 @@ std::vector<SheetShape> hexadecimal_variant_drawing(const SheetLayout& s, std::s
                std::string(three ? "three armies" : "two armies") + " of two Kings around the hole, hex " + fmt_mm(hs) +
                    " mm - print at 100% (actual size): markers measure " + fmt_mm(s.marker_size_mm) + " mm",
                out);
-  static constexpr std::array<const char*, 9> kArmy = {"Each army:",   "P Pawn x10",   "S Soldier x2", "Pr Prince x2",
-                                                       "D, E, G, St,", "W Wizard x1",  "K King x2",    "(no Pawn Master:",
-                                                       "a King's move makes one)"};
+  static constexpr std::array<const char*, 8> kArmy = {"Each army:",          "P Pawn x10",       "S Soldier x2",
+                                                       "Pr Prince x2",        "K King x2",        "D E G St W: one each",
+                                                       "(no Pawn Master:",    "a King's move makes one)"};
   for (std::size_t k = 0; k < kArmy.size(); ++k)
     out.push_back(text({9.0, 67.0 + 4.2 * static_cast<double>(k)}, 2.4, kArmy[k], {70, 70, 70}, 0));
   std::vector<std::string> notes;
