@@ -70,13 +70,13 @@ TEST(HexadecimalVariantBoard, EveryStartSquareTintedByItsArmyAndLettered) {
 TEST(HexadecimalVariantBoard, BoardCommandWritesTheVariant) {
   const fs::path dir = fs::temp_directory_path() / ("hexdice_variant_board_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  auto r = testing::run_hexdice("board --ruleset hexademial --dpi 40 --out " + (dir / "d").string());
+  auto r = testing::run_hexdice("board --ruleset hexademial --dpi 50 --out " + (dir / "d").string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(testing::slurp(dir / "d" / "board.json"));
   EXPECT_EQ(j["ruleset"], "hexadecimal");
   EXPECT_EQ(j["variant"], "demial");
   EXPECT_EQ(testing::slurp(dir / "d" / "board.pdf").rfind("%PDF", 0), 0u);
-  r = testing::run_hexdice("board --ruleset hexadecimal --variant threcimal --dpi 40 --out " + (dir / "t").string());
+  r = testing::run_hexdice("board --ruleset hexadecimal --variant threcimal --dpi 50 --out " + (dir / "t").string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(testing::slurp(dir / "t" / "board.json"))["variant"], "threcimal");
   const cv::Mat a = cv::imread((dir / "d" / "board.png").string()), b = cv::imread((dir / "t" / "board.png").string());
