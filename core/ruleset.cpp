@@ -30,6 +30,23 @@ Registry& registry() {
 
 }  // namespace
 
+Result<std::string> Ruleset::end_reason(const Json& position) const {
+  auto over = game_over(position);
+  if (!over) return Error{over.error()};
+  if (!*over) return std::string();
+  if (position.contains("reason") && position["reason"].is_string() && !position["reason"].get<std::string>().empty())
+    return position["reason"].get<std::string>();
+  auto w = winner(position);
+  if (!w) return Error{w.error()};
+  return std::string(w->is_null() ? "draw" : "win");
+}
+
+std::string Ruleset::to_move(const Json& position) const {
+  if (position.is_object() && position.contains("to_move") && position["to_move"].is_string())
+    return position["to_move"].get<std::string>();
+  return {};
+}
+
 std::string ruleset_key(const Json& position) {
   if (!position.is_object() || !position.contains("ruleset")) return "hexdice";
   if (!position["ruleset"].is_string()) return "";

@@ -56,6 +56,12 @@ class Ruleset {
   virtual Result<std::vector<Hex>> cells(const Json& position) const = 0;
   // One line for a game log, e.g. "Prince d4xe3 (soldier)"; "?" for an unreadable action.
   virtual std::string describe(const Json& position, const Json& action) const = 0;
+  // Why the game ended, as one word for a game record ("checkmate", "stalemate",
+  // "repetition", "elimination", "score"...); "" while the game is on. The default reads
+  // the position's "reason" string, else says "win" or "draw".
+  virtual Result<std::string> end_reason(const Json& position) const;
+  // The id of the player to move ("" when the position has none).
+  virtual std::string to_move(const Json& position) const;
 };
 
 // The JSON side of a game with typed state, written once for every game. The game's

@@ -494,4 +494,83 @@ std::vector<SheetShape> hexadecimal_drawing(const SheetLayout& s, const SheetPal
   return out;
 }
 
+std::vector<SheetShape> hexadecimal_variant_drawing(const SheetLayout& s, std::string_view variant,
+                                                    const SheetPalette& pal) {
+  namespace hd = hexadecimal;
+  if (variant == "standard" || variant.empty()) return hexadecimal_drawing(s, pal);
+  if (variant != "demial" && variant != "threcimal") return {};
+  const hd::Variant v = variant == "demial" ? hd::Variant::Demial : hd::Variant::Threcimal;
+  std::vector<SheetShape> out;
+  const double hs = s.hex_size_mm;
+  const auto& board = hd::State::board();
+  const auto start = hd::start(v);
+  if (!start) return {};
+  const Rgb road{196, 196, 196}, hole{50, 50, 50};
+  const std::array<Rgb, 3> side_tint = {{{255, 243, 212}, {208, 222, 244}, {214, 240, 208}}};
+  const std::array<Rgb, 3> side_ink = {{{150, 100, 20}, {20, 20, 20}, {30, 110, 40}}};
+  const std::array<const char*, 3> side_name = {"White", "Black", "Green"};
+  const Hex centre_hex{0, 0};
+  for (const CellMm& c : s.cells) {
+    const auto corners = s.cell_corners(c.hex);
+    const int idx = board.index(c.hex);
+    Rgb fill = pal.cell;
+    if (c.hex == centre_hex) fill = hole;
+    else if (!start->cells[static_cast<std::size_t>(idx)].empty())
+      fill = side_tint[static_cast<std::size_t>(start->cells[static_cast<std::size_t>(idx)].owner)];
+    else if (hd::segment_of(idx) < 0) fill = road;
+    out.push_back(polygon({corners.begin(), corners.end()}, fill));
+  }
+  append_grid(s, pal, {centre_hex}, out);
+  out.push_back(text(s.cell_centre(centre_hex), hs * 0.16, "hole", {230, 230, 230}));
+  // The roads outlined bold (an army's road carries its Disruptor .. Elephant column).
+  for (const CellMm& c : s.cells) {
+    const int idx = board.index(c.hex);
+    if (c.hex == centre_hex || hd::segment_of(idx) >= 0) continue;
+    const auto corners = s.cell_corners(c.hex);
+    auto p = polygon({corners.begin(), corners.end()}, {}, std::max(0.5, hs * 0.05), {110, 110, 110});
+    p.fill = false;
+    out.push_back(p);
+  }
+  static constexpr std::array<const char*, hd::kNumKinds> kLetters = {"P", "S", "Pr", "D", "E", "G", "St", "W", "PM", "K"};
+  for (int idx = 0; idx < hd::kCells; ++idx) {
+    const hd::Cell& cell = start->cells[static_cast<std::size_t>(idx)];
+    if (cell.empty()) continue;
+    const Point c = s.cell_centre(board.hex(idx));
+    out.push_back(text({c.x, c.y + hs * 0.2}, hs * 0.36, kLetters[static_cast<std::size_t>(cell.kind)],
+                       side_ink[static_cast<std::size_t>(cell.owner)]));
+  }
+  // Segment names, with the army that starts there (or "empty").
+  std::array<int, 6> owner{-1, -1, -1, -1, -1, -1};
+  for (int p = 0; p < start->num_players(); ++p)
+    for (int sg : hd::home_segments(v, p)) owner[static_cast<std::size_t>(sg)] = p;
+  for (int seg = 0; seg < 6; ++seg) {
+    const Point c = s.cell_centre(direction(seg) * 2 + direction((seg + 1) % 6) * 2);
+    const int o = owner[static_cast<std::size_t>(seg)];
+    const std::string name = std::string(hd::kSegmentNames[static_cast<std::size_t>(seg)]) +
+                             (o < 0 ? " (empty)" : std::string(" ") + side_name[static_cast<std::size_t>(o)]);
+    out.push_back(text({c.x, c.y + hs * 0.72}, hs * 0.13, name, o < 0 ? Rgb{90, 90, 90} : side_ink[static_cast<std::size_t>(o)]));
+  }
+  append_markers_and_patches(s, pal, out);
+  const bool three = v == hd::Variant::Threcimal;
+  append_title(s, three ? "HEXA THRECIMAL" : "HEXA DEMIAL",
+               std::string(three ? "three armies" : "two armies") + " of two Kings around the hole, hex " + fmt_mm(hs) +
+                   " mm - print at 100% (actual size): markers measure " + fmt_mm(s.marker_size_mm) + " mm",
+               out);
+  static constexpr std::array<const char*, 8> kArmy = {"Each army:",          "P Pawn x10",       "S Soldier x2",
+                                                       "Pr Prince x2",        "K King x2",        "D E G St W: one each",
+                                                       "(no Pawn Master:",    "a King's move makes one)"};
+  for (std::size_t k = 0; k < kArmy.size(); ++k)
+    out.push_back(text({9.0, 67.0 + 4.2 * static_cast<double>(k)}, 2.4, kArmy[k], {70, 70, 70}, 0));
+  std::vector<std::string> notes;
+  for (int p = 0; p < start->num_players(); ++p)
+    notes.push_back(std::string(side_name[static_cast<std::size_t>(p)]) + (p == 0 ? ": moves first" : ""));
+  notes.push_back(three ? "Turns: White, Black, Green." : "Two segments start empty.");
+  notes.push_back("Grey cells: roads.");
+  notes.push_back("Dark: the hole.");
+  for (std::size_t k = 0; k < notes.size(); ++k)
+    out.push_back(text({s.width_mm - 9.0, 67.0 + 4.2 * static_cast<double>(k)}, 2.2, notes[k],
+                       k < static_cast<std::size_t>(start->num_players()) ? side_ink[k] : Rgb{70, 70, 70}, 2));
+  return out;
+}
+
 }  // namespace hexdice::vision

@@ -5,6 +5,7 @@
 
 #include <opencv2/core.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vision/pdf_writer.h"
@@ -63,6 +64,13 @@ std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalet
 // named at the rim, and the start squares of the standard setup marked with their
 // piece (White tinted ivory, Black light blue), with a legend of the piece letters.
 std::vector<SheetShape> hexadecimal_drawing(const SheetLayout& s, const SheetPalette& pal = {});
+// Hexa Demial ("demial") and Hexa Threcimal ("threcimal") on the same 90 cells
+// (docs/rules-hexadecimal.md 2.2): the start squares of each army (White ivory, Black light
+// blue, Green light green) with the piece letters, each army's two home segments named with
+// its colour at the rim, the segments that start empty marked so, the 2.2 army legend.
+// "standard" gives hexadecimal_drawing(). An unknown name gives an empty list.
+std::vector<SheetShape> hexadecimal_variant_drawing(const SheetLayout& s, std::string_view variant,
+                                                    const SheetPalette& pal = {});
 
 // A printable ChArUco board for camera calibration (DICT_4X4_50 ids do not clash with the
 // map markers because the board uses DICT_5X5_100). Fills the page at dpi.

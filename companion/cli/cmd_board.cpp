@@ -4,6 +4,8 @@
 // `--ruleset wizardhex` draws the 19-space Wizard Hex board (radius 2) and
 // `--ruleset hexadecimal` the 90-cell Hexa Decimal board (radius 5) on the same sheet
 // geometry (markers, patches); board.json then carries "ruleset".
+// `--ruleset hexadecimal --variant demial|threcimal` (also `--ruleset hexademial` /
+// `hexathrecimal`) draws the Hexa Demial / Hexa Threcimal start; board.json adds "variant".
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -31,6 +33,7 @@ struct BoardArgs {
   bool charuco = false;
   double dpi = 300.0;
   std::string ruleset = "hexdice";
+  std::string variant;  // hexadecimal: standard (default), demial, threcimal
 };
 
 // Writes every file or none: each goes to a temporary name first, then all are renamed.
@@ -70,7 +73,16 @@ std::string png_bytes(const cv::Mat& img, double dpi) {
   return {v.begin(), v.end()};
 }
 
-int run_board(const BoardArgs& a) {
+int run_board(BoardArgs a) {
+  if (a.ruleset == "hexademial" || a.ruleset == "hexathrecimal") {
+    const std::string v = a.ruleset == "hexademial" ? "demial" : "threcimal";
+    if (!a.variant.empty() && a.variant != v) return fail("--variant " + a.variant + " contradicts --ruleset " + a.ruleset);
+    a.ruleset = "hexadecimal";
+    a.variant = v;
+  }
+  if (!a.variant.empty() && a.ruleset != "hexadecimal")
+    return fail("--variant applies to --ruleset hexadecimal only (standard, demial, threcimal)");
+  if (a.variant == "standard") a.variant.clear();
   const bool hexdice = a.ruleset == "hexdice";
   const int radius = a.ruleset == "wizardhex" ? 2 : a.ruleset == "hexadecimal" ? 5 : a.radius;
   if (!hexdice && radius != a.radius && a.radius != 5)
@@ -84,7 +96,7 @@ int run_board(const BoardArgs& a) {
   const fs::path dir(a.out);
   std::vector<std::pair<fs::path, std::string>> files;
   const std::vector<vision::SheetShape> shapes = a.ruleset == "wizardhex"     ? vision::wizardhex_drawing(*sheet)
-                                                : a.ruleset == "hexadecimal" ? vision::hexadecimal_drawing(*sheet)
+                                                : a.ruleset == "hexadecimal" ? vision::hexadecimal_variant_drawing(*sheet, a.variant)
                                                                              : vision::sheet_drawing(*sheet);
   const cv::Mat raster = vision::render_shapes(*sheet, shapes, a.dpi);
   files.emplace_back(dir / "board.png", png_bytes(raster, a.dpi));
@@ -103,10 +115,14 @@ int run_board(const BoardArgs& a) {
     files.emplace_back(dir / "board.pdf", vision::sheet_pdf(*sheet));
     files.emplace_back(dir / "board.json", vision::to_json_text(*sheet));
   } else {
-    const std::string title = a.ruleset == "wizardhex" ? "Wizard Hex board" : "Hexa Decimal board";
+    const std::string title = a.ruleset == "wizardhex"  ? "Wizard Hex board"
+                              : a.variant == "demial"  ? "Hexa Demial board"
+                              : a.variant == "threcimal" ? "Hexa Threcimal board"
+                                                         : "Hexa Decimal board";
     files.emplace_back(dir / "board.pdf", vision::shapes_pdf(*sheet, shapes, title + ", " + sheet->paper));
     nlohmann::json j = nlohmann::json::parse(vision::to_json_text(*sheet));
     j["ruleset"] = a.ruleset;
+    if (!a.variant.empty()) j["variant"] = a.variant;
     files.emplace_back(dir / "board.json", j.dump(1) + "\n");
   }
   if (a.charuco) {
@@ -117,7 +133,7 @@ int run_board(const BoardArgs& a) {
   std::string err;
   if (!write_all(files, err)) return fail(err);
   const double inscribed = sheet->hex_size_mm * 1.7320508075688772;
-  std::cout << (hexdice ? "" : a.ruleset + " ") << "board: radius " << sheet->radius << ", " << sheet->paper << ", hex " << sheet->hex_size_mm << " mm, "
+  std::cout << (hexdice ? "" : a.ruleset + (a.variant.empty() ? "" : ":" + a.variant) + " ") << "board: radius " << sheet->radius << ", " << sheet->paper << ", hex " << sheet->hex_size_mm << " mm, "
             << sheet->cells.size() << " cells -> " << dir.string() << "/board.{png,pdf,json}"
             << (a.charuco ? " + charuco.{png,json}" : "") << "\n";
   if (a.ruleset != "hexadecimal" && inscribed < 16.0 * 1.4142135623730951)
@@ -136,8 +152,12 @@ void register_board_commands(CLI::App& app, Registry& reg) {
       ->check(CLI::IsMember({"a3", "a4x2", "letter", "tabloid"}));
   sub->add_option("--out", args->out, "output directory (created if missing)")->required();
   sub->add_option("--dpi", args->dpi, "raster resolution of board.png (default 300)");
-  sub->add_option("--ruleset", args->ruleset, "hexdice (default), wizardhex (19 spaces) or hexadecimal (90 cells)")
-      ->check(CLI::IsMember({"hexdice", "wizardhex", "hexadecimal"}));
+  sub->add_option("--ruleset", args->ruleset,
+                  "hexdice (default), wizardhex (19 spaces), hexadecimal (90 cells); hexademial / hexathrecimal "
+                  "= hexadecimal with that --variant")
+      ->check(CLI::IsMember({"hexdice", "wizardhex", "hexadecimal", "hexademial", "hexathrecimal"}));
+  sub->add_option("--variant", args->variant, "Hexa Decimal start: standard (default), demial or threcimal")
+      ->check(CLI::IsMember({"standard", "demial", "threcimal"}));
   sub->add_flag("--charuco", args->charuco, "also write a ChArUco calibration board (charuco.png, charuco.json)");
   reg.add(sub, [args] { return run_board(*args); });
 }

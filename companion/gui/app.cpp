@@ -11,6 +11,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/calibration.h"
+#include "companion/gui/game_view.h"
 #include "companion/record/sample_game.h"
 #include "core/json_io.h"
 
@@ -387,6 +388,13 @@ void App::refresh_history() {
 
 void App::open_replay(std::int64_t id) {
   if (!db) return;
+  if (auto rs = db->game_ruleset(id); rs && *rs != "hexdice") {  // Wizard Hex, Hexa Decimal: their own board
+    Status st = open_logged_game(*db, id);
+    status = st ? "game " + std::to_string(id) + " (" + *rs + ") on the board" : st.error();
+    if (st) replay.reset();
+    return;
+  }
+  set_active_game(std::nullopt);  // a Hex Dice game: its own board again
   auto rec = db->load_game(id);
   if (!rec) { status = rec.error(); return; }
   if (!rec->in_play()) { status = "game " + std::to_string(id) + " never left the setup"; return; }

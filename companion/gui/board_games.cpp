@@ -151,9 +151,28 @@ bool panel_history_game(App& app) {
   ImGui::SetNextWindowSize(ImVec2(520, 420), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("History", open)) { ImGui::End(); return true; }
   app.ui.window("History");
-  const std::string head = std::string(title_of(std::string(g->rules().name()))) + " record: " + std::to_string(g->plies()) + " moves";
+  std::string head = std::string(title_of(std::string(g->rules().name()))) + " record: " + std::to_string(g->plies()) + " moves";
+  if (const auto* lg = g->logged()) {
+    head += ", game " + std::to_string(lg->id()) + " of the database";
+    const auto& res = lg->record().result;
+    if (res.finished) head += ", " + (res.winner.empty() ? std::string("draw") : res.winner + " won") + " (" + res.termination + ")";
+  }
   ImGui::TextUnformatted(head.c_str());
   app.ui.label(head);
+  if (app.db) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Close")) {  // back to Hex Dice (a logged game stays in the database)
+      set_active_game(std::nullopt);
+      app.refresh_history();
+      ImGui::End();
+      return true;
+    }
+    if (ImGui::CollapsingHeader("Logged games (all rulesets)", ImGuiTreeNodeFlags_DefaultOpen)) {
+      history_games_table(app);
+      g = active_game();  // a click there may have opened another game (or a Hex Dice replay)
+      if (!g) { ImGui::End(); return true; }
+    }
+  }
   int ply = g->ply;
   if (ImGui::Button("|<")) ply = 0;
   ImGui::SameLine();

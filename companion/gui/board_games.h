@@ -27,5 +27,8 @@ void draw_hexadecimal_board(ImDrawList* dl, const GameBoardView& v, const BoardG
 // of panel_board / panel_history.
 bool panel_board_game(App& app);
 bool panel_history_game(App& app);
+// The History panel's list of logged games of every ruleset (panel_history.cpp), also shown
+// under a Wizard Hex / Hexa Decimal record.
+void history_games_table(App& app);
 
 }  // namespace hexdice::gui

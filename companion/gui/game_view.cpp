@@ -270,6 +270,27 @@ const Json& GameSession::position_at(int p) const {
   return moves_[static_cast<std::size_t>(std::min(p, plies()) - 1)].position;
 }
 
+Result<GameSession> GameSession::from_db(record::RecordDb& db, std::int64_t id) {
+  auto lg = record::RulesetGame::resume(db, id);
+  if (!lg) return Error{lg.error()};
+  GameSession g;
+  g.rules_ = &lg->rules();
+  g.start_ = lg->record().start;
+  for (const auto& m : lg->record().line) g.moves_.push_back(GameMove{m.action, m.outcome, m.position, m.text});
+  g.ply = g.plies();
+  g.logged_ = std::move(*lg);
+  return g;
+}
+
+Status GameSession::log_to(record::RecordDb& db) {
+  if (logged_) return Error{"this game is already logged (game " + std::to_string(logged_->id()) + ")"};
+  if (!moves_.empty()) return Error{"only a fresh game can start logging"};
+  auto lg = record::RulesetGame::create(db, rules_->name(), start_, {}, "Companion game", "hexdice-companion");
+  if (!lg) return Error{lg.error()};
+  logged_ = std::move(*lg);
+  return {};
+}
+
 Status GameSession::play(const Json& action) {
   if (!live()) return Error{"replaying: go to the last move to play"};
   const Json& before = shown();
@@ -277,6 +298,12 @@ Status GameSession::play(const Json& action) {
   if (!r) {
     status = r.error();
     return Error{r.error()};
+  }
+  if (logged_) {  // into the database first: a move that cannot be logged is not played
+    if (auto out = logged_->act(action); !out) {
+      status = "not logged: " + out.error();
+      return Error{status};
+    }
   }
   GameMove m{action, r->outcome, r->position, rules_->describe(before, action)};
   status = m.text;
@@ -288,6 +315,12 @@ Status GameSession::play(const Json& action) {
 
 bool GameSession::takeback() {
   if (moves_.empty() || !live()) return false;
+  if (logged_) {
+    if (Status st = logged_->takeback(); !st) {
+      status = "not taken back: " + st.error();
+      return false;
+    }
+  }
   moves_.pop_back();
   ply = plies();
   interaction.clear();
@@ -315,6 +348,41 @@ Status open_game(const std::string& spec) {
   const auto colon = spec.find(':');
   auto g = GameSession::start(spec.substr(0, colon), colon == std::string::npos ? "" : spec.substr(colon + 1));
   if (!g) return Error{g.error()};
+  set_active_game(std::move(*g));
+  return {};
+}
+
+Status open_game(const std::string& spec, record::RecordDb* db) {
+  if (!db || (spec.size() > 5 && spec.substr(spec.size() - 5) == ".json")) return open_game(spec);
+  const auto colon = spec.find(':');
+  const std::string ruleset = spec.substr(0, colon);
+  auto fresh = GameSession::start(ruleset, colon == std::string::npos ? "" : spec.substr(colon + 1));
+  if (!fresh) return Error{fresh.error()};
+  auto open = db->unfinished_game(ruleset);
+  if (!open) return Error{open.error()};
+  if (open->has_value()) {
+    auto g = GameSession::from_db(*db, **open);
+    if (!g) return Error{g.error()};
+    // A named start resumes only a game from that start.
+    auto norm = fresh->rules().normalize(fresh->position_at(0));
+    if (colon == std::string::npos || (norm && *norm == g->position_at(0))) {
+      g->status = "resumed game " + std::to_string(g->game_id()) + " of " + db->path() + " (" +
+                  std::to_string(g->plies()) + " moves)";
+      set_active_game(std::move(*g));
+      return {};
+    }
+  }
+  if (Status st = fresh->log_to(*db); !st) return st;
+  fresh->status = "logging game " + std::to_string(fresh->game_id()) + " to " + db->path();
+  set_active_game(std::move(*fresh));
+  return {};
+}
+
+Status open_logged_game(record::RecordDb& db, std::int64_t id) {
+  auto g = GameSession::from_db(db, id);
+  if (!g) return Error{g.error()};
+  g->status = "game " + std::to_string(id) + " of " + db.path();
+  if (g->logged()->finished()) g->ply = 0;  // a finished game opens at its start, to replay; an unfinished one to play on
   set_active_game(std::move(*g));
   return {};
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "companion/gui/view_model.h"
+#include "companion/record/ruleset_game.h"
 #include "core/ruleset.h"
 
 namespace hexdice::gui {
@@ -96,6 +97,14 @@ class GameSession {
   static Result<GameSession> from_record(const Json& record);
   Json record() const;
   const Ruleset& rules() const { return *rules_; }
+  // A game of the SQLite record (companion/record/ruleset_game.h), its moves logged from now
+  // on: every play() and takeback() is committed there first (one transaction each); a
+  // database error refuses the move. Opens at its last move.
+  static Result<GameSession> from_db(record::RecordDb& db, std::int64_t id);
+  // Starts logging this (fresh) session into `db` as a new game.
+  Status log_to(record::RecordDb& db);
+  std::int64_t game_id() const { return logged_ ? logged_->id() : 0; }  // 0 = not logged
+  const record::RulesetGame* logged() const { return logged_ ? &*logged_ : nullptr; }
   Status play(const Json& action);
   bool takeback();
   int plies() const { return static_cast<int>(moves_.size()); }
@@ -111,6 +120,7 @@ class GameSession {
   const Ruleset* rules_ = nullptr;
   Json start_;
   std::vector<GameMove> moves_;
+  std::optional<record::RulesetGame> logged_;
 };
 
 // The game the Board and History panels show instead of Hex Dice, when one is open.
@@ -119,6 +129,12 @@ void set_active_game(std::optional<GameSession> game);
 // Opens "wizardhex[:preset]", "hexadecimal[:variant]" or a saved record (*.json); one
 // error line otherwise.
 Status open_game(const std::string& spec);
+// The same with a game database: "wizardhex[:preset]" / "hexadecimal[:variant]" resume the
+// latest unfinished game of that ruleset (of that start, when one is named), else start a new
+// one logged there; a saved record (*.json) opens unlogged, for replay.
+Status open_game(const std::string& spec, record::RecordDb* db);
+// Opens logged game `id` of the database (any ruleset but Hex Dice) on the board.
+Status open_logged_game(record::RecordDb& db, std::int64_t id);
 // --click for the open game: a cell name clicks that cell, "confirm" plays the proposal.
 // False when no such game is open (the click is Hex Dice's).
 bool click_game_cell(const std::string& name);

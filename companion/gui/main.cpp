@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
 
   if (new_game >= 0) app.new_game(static_cast<std::uint64_t>(new_game));
   if (!game.empty()) {
-    if (Status st = open_game(game); !st) {
+    if (Status st = open_game(game, app.db.get()); !st) {  // logged to (and resumed from) the database
       std::fprintf(stderr, "hexdice: --game: %s\n", st.error().c_str());
       return 2;
     }

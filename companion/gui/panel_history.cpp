@@ -2,6 +2,8 @@
 // sorted; replay one on the board with a scrubber; export its text record; statistics.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "companion/gui/app.h"
 #include "companion/gui/board_games.h"
 
@@ -34,19 +36,9 @@ static void stats_table(const GameRecord& rec) {
                 p.rolls[5], p.rolls[6]);
 }
 
-void panel_history(App& app) {
-  if (panel_history_game(app)) return;  // the record and replay of a Wizard Hex / Hexa Decimal game
-  bool* open = app.toggles.open("History");
-  if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 408), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(582, 232), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("History", open)) { ImGui::End(); return; }
-  app.ui.window("History");
-  if (!app.db) {
-    ImGui::TextWrapped("No game database: %s", app.db_error.c_str());
-    ImGui::End();
-    return;
-  }
+// The list of logged games of every ruleset (filter, sort, ruleset); a click opens one:
+// Hex Dice in the replay below, Wizard Hex and Hexa Decimal on their own board.
+void history_games_table(App& app) {
   ImGui::SetNextItemWidth(200);
   char buf[128];
   std::snprintf(buf, sizeof buf, "%s", app.filter.c_str());
@@ -62,7 +54,16 @@ void panel_history(App& app) {
     ImGui::TextWrapped("No games logged in %s yet. Play one on the Board, or", app.db->path().c_str());
     if (ImGui::Button("Add 5 sample games")) app.add_sample_games(5);
   }
-  const auto rows = history_rows(app.games, app.filter, app.sort);
+  // Which rulesets: all three, or one (the companion's games of any ruleset are listed).
+  static int ruleset_pick = 0;
+  static const char* const kRulesets[] = {"all rulesets", "hexdice", "wizardhex", "hexadecimal"};
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(130);
+  ImGui::Combo("##ruleset", &ruleset_pick, kRulesets, 4);
+  auto rows = history_rows(app.games, app.filter, app.sort);
+  if (ruleset_pick > 0)
+    rows.erase(std::remove_if(rows.begin(), rows.end(), [](const HistoryRow& r) { return r.ruleset != kRulesets[ruleset_pick]; }),
+               rows.end());
   app.ui.label(std::to_string(rows.size()) + " games");
   if (ImGui::BeginTable("games", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
                         ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5))) {
@@ -72,16 +73,34 @@ void panel_history(App& app) {
     for (const auto& r : rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      const bool sel = app.replay && app.replay->game == r.id;
+      const GameSession* other = active_game();
+      const bool sel = (app.replay && app.replay->game == r.id) || (other && other->game_id() == r.id);
       if (ImGui::Selectable(std::to_string(r.id).c_str(), sel, ImGuiSelectableFlags_SpanAllColumns)) app.open_replay(r.id);
       ImGui::TableNextColumn(); ImGui::TextUnformatted(r.players.c_str());
       ImGui::TableNextColumn(); ImGui::TextUnformatted(r.date.c_str());
       ImGui::TableNextColumn(); ImGui::Text("%d", r.length);
       ImGui::TableNextColumn(); ImGui::TextUnformatted(r.result.c_str());
       ImGui::TableNextColumn(); ImGui::TextUnformatted(r.ruleset.c_str());
+      app.ui.label(std::to_string(r.id) + " " + r.ruleset + " " + r.result);
     }
     ImGui::EndTable();
   }
+}
+
+void panel_history(App& app) {
+  if (panel_history_game(app)) return;  // the record and replay of a Wizard Hex / Hexa Decimal game
+  bool* open = app.toggles.open("History");
+  if (!*open) return;
+  ImGui::SetNextWindowPos(ImVec2(1010, 408), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(582, 232), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("History", open)) { ImGui::End(); return; }
+  app.ui.window("History");
+  if (!app.db) {
+    ImGui::TextWrapped("No game database: %s", app.db_error.c_str());
+    ImGui::End();
+    return;
+  }
+  history_games_table(app);
   if (app.replay) {
     Replay& rp = *app.replay;
     ImGui::Separator();

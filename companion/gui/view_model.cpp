@@ -187,7 +187,10 @@ std::vector<HistoryRow> history_rows(const std::vector<record::GameSummary>& gam
     r.date = g.started_at;
     r.event = g.event;
     r.length = g.actions;
-    if (!g.result.finished())
+    r.ruleset = g.ruleset;
+    if (g.ruleset != "hexdice")
+      r.result = record::result_line(g);  // Wizard Hex, Hexa Decimal: "black won (checkmate)"
+    else if (!g.result.finished())
       r.result = "unfinished";
     else
       r.result = std::string(reason_name(g.result.reason)) + (g.result.winner.empty() ? "" : ": " + g.result.winner);

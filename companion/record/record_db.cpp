@@ -72,6 +72,12 @@ CREATE TABLE annotations (
     R"sql(
 CREATE INDEX games_by_result ON games(result_reason, id);
 )sql",
+    // 2 -> 3: games of every ruleset (companion/record/ruleset_game.h): why such a game
+    // ended (result_reason keeps Hex Dice's reasons), and finding a ruleset's unfinished game.
+    // (The column is added in migrate(), only when missing: ADD COLUMN has no IF NOT EXISTS.)
+    R"sql(
+CREATE INDEX IF NOT EXISTS games_by_ruleset ON games(ruleset, ended_at, id);
+)sql",
 };
 static_assert(std::size(kMigrations) == RecordDb::kSchemaVersion);
 
@@ -265,6 +271,19 @@ Status RecordDb::migrate() {
       version_ = sqlite3_column_int(st, 0);
     }
     if (version_ >= kSchemaVersion) break;
+    if (version_ == 2) {
+      sqlite3_stmt* col = prepare("SELECT count(*) FROM pragma_table_info('games') WHERE name = 'termination'", err);
+      if (!col) return Error{err};
+      int have = 0;
+      {
+        Binder b(col);
+        if (sqlite3_step(col) != SQLITE_ROW) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+        have = sqlite3_column_int(col, 0);
+      }
+      if (have == 0)
+        if (Status s = exec("ALTER TABLE games ADD COLUMN termination TEXT"); !s)
+          return Error{"cannot migrate " + path_ + " (schema 2 -> 3): " + s.error()};
+    }
     if (Status s = exec(kMigrations[version_]); !s)
       return Error{"cannot create the game tables in " + path_ + " (schema " + std::to_string(version_) + " -> " +
                    std::to_string(version_ + 1) + "): " + s.error()};
@@ -422,7 +441,8 @@ Status RecordDb::set_result(std::int64_t game, const GameResult& result, const s
 Result<std::vector<GameSummary>> RecordDb::list_games() {
   HEXDICE_PREPARE(st,
                   "SELECT g.id, g.event, g.players, g.started_at, g.ended_at, g.result_reason, g.result_winner, "
-                  "(SELECT count(*) FROM actions a WHERE a.game_id = g.id) FROM games g ORDER BY g.id");
+                  "(SELECT count(*) FROM actions a WHERE a.game_id = g.id), g.ruleset, g.termination FROM games g "
+                  "ORDER BY g.id");
   Binder b(st);
   std::vector<GameSummary> out;
   int rc;
@@ -442,6 +462,9 @@ Result<std::vector<GameSummary>> RecordDb::list_games() {
     if (!col_null(st, 5)) g.result.reason = reason_from_name(col_text(st, 5)).value_or(ResultReason::None);
     g.result.winner = col_text(st, 6);
     g.actions = sqlite3_column_int(st, 7);
+    g.ruleset = col_text(st, 8);
+    g.ended = !col_null(st, 4);
+    g.termination = col_text(st, 9);
     out.push_back(std::move(g));
   }
   if (rc != SQLITE_DONE) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
@@ -473,7 +496,8 @@ Result<Position> RecordDb::position_at(std::int64_t game, int ply) {
 }
 
 Result<std::optional<std::int64_t>> RecordDb::unfinished_game() {
-  HEXDICE_PREPARE(st, "SELECT id FROM games WHERE result_reason IS NULL ORDER BY id DESC LIMIT 1");
+  HEXDICE_PREPARE(st,
+                  "SELECT id FROM games WHERE result_reason IS NULL AND ruleset = 'hexdice' ORDER BY id DESC LIMIT 1");
   Binder b(st);
   const int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) return std::optional<std::int64_t>(sqlite3_column_int64(st, 0));
@@ -481,12 +505,147 @@ Result<std::optional<std::int64_t>> RecordDb::unfinished_game() {
   return Error{sqlite_error(sqlite3_extended_errcode(db_))};
 }
 
+Result<std::optional<std::int64_t>> RecordDb::unfinished_game(std::string_view ruleset) {
+  if (ruleset == "hexdice") return unfinished_game();
+  HEXDICE_PREPARE(st, "SELECT id FROM games WHERE ruleset = ? AND ended_at IS NULL ORDER BY id DESC LIMIT 1");
+  Binder b(st);
+  b.text(std::string(ruleset));
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) return std::optional<std::int64_t>(sqlite3_column_int64(st, 0));
+  if (rc == SQLITE_DONE) return std::optional<std::int64_t>();
+  return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+}
+
+Result<std::string> RecordDb::game_ruleset(std::int64_t id) {
+  HEXDICE_PREPARE(st, "SELECT ruleset FROM games WHERE id = ?");
+  Binder b(st);
+  b.integer(id);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) return col_text(st, 0);
+  if (rc == SQLITE_DONE) return Error{"no game " + std::to_string(id) + " in " + path_};
+  return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+}
+
+Result<std::int64_t> RecordDb::insert_ruleset_game(const StoredGame& g) {
+  if (g.ruleset.empty() || g.ruleset == "hexdice")
+    return Error{"insert_ruleset_game: Hex Dice games are logged through GameRecord"};
+  std::int64_t id = 0;
+  auto rows = [&]() -> Status {
+      HEXDICE_PREPARE(st,
+                      "INSERT INTO games (ruleset, config, house_rules, players, event, site, start_position, "
+                      "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+      const Json config{{"ruleset", g.ruleset}, {"variant", g.start.value("variant", Json(nullptr))}};
+      Binder b(st);
+      b.text(g.ruleset).text(config.dump()).text(g.start.value("house_rules", Json::object()).dump());
+      b.text(g.players.dump()).text(g.event).text(g.site).text(g.start.dump()).text(g.started_at);
+      if (Status s2 = step_done(st, "inserting the game"); !s2) return s2;
+      id = sqlite3_last_insert_rowid(db_);
+      return {};
+  };
+  Status s = [&]() -> Status { HEXDICE_IN_TXN(rows()); }();
+  if (!s) return Error{s.error()};
+  return id;
+}
+
+Status RecordDb::set_ruleset_result(std::int64_t game, const std::string& winner, const std::string& termination,
+                                    const std::string& end_time) {
+  auto rows = [&]() -> Status {
+    HEXDICE_PREPARE(st,
+                    "UPDATE games SET ended_at = ?, termination = ?, result_winner = ? "
+                    "WHERE id = ? AND ended_at IS NULL AND ruleset <> 'hexdice'");
+    Binder b(st);
+    b.text(end_time).text(termination);
+    if (winner.empty()) b.null();
+    else b.text(winner);
+    b.integer(game);
+    if (Status s = step_done(st, "recording the result"); !s) return s;
+    if (sqlite3_changes(db_) != 1)
+      return Error{"game " + std::to_string(game) + " is unknown, a Hex Dice game or already finished"};
+    return {};
+  };
+  HEXDICE_IN_TXN(rows());
+}
+
+Result<StoredGame> RecordDb::stored_game(std::int64_t id) {
+  HEXDICE_PREPARE(st,
+                  "SELECT ruleset, start_position, players, event, site, started_at, ended_at, result_winner, "
+                  "termination FROM games WHERE id = ?");
+  Binder b(st);
+  b.integer(id);
+  const int rc = sqlite3_step(st);
+  if (rc == SQLITE_DONE) return Error{"no game " + std::to_string(id) + " in " + path_};
+  if (rc != SQLITE_ROW) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+  StoredGame g;
+  g.id = id;
+  g.ruleset = col_text(st, 0);
+  g.start = col_null(st, 1) ? Json(nullptr) : Json::parse(col_text(st, 1), nullptr, false);
+  g.players = Json::parse(col_text(st, 2), nullptr, false);
+  g.event = col_text(st, 3);
+  g.site = col_text(st, 4);
+  g.started_at = col_text(st, 5);
+  g.ended_at = col_text(st, 6);
+  g.winner = col_text(st, 7);
+  g.termination = col_text(st, 8);
+  if (g.start.is_discarded() || g.players.is_discarded())
+    return Error{path_ + ": game " + std::to_string(id) + ": malformed JSON in its row"};
+  return g;
+}
+
+Result<std::vector<StoredEvent>> RecordDb::stored_events(std::int64_t id) {
+  HEXDICE_PREPARE(ev,
+                  "SELECT e.seq, e.kind, a.ply, a.player, a.action, a.outcome, a.position, t.ply, n.text FROM events e "
+                  "LEFT JOIN actions a ON a.game_id = e.game_id AND a.seq = e.seq "
+                  "LEFT JOIN takebacks t ON t.game_id = e.game_id AND t.seq = e.seq "
+                  "LEFT JOIN annotations n ON n.game_id = e.game_id AND n.seq = e.seq "
+                  "WHERE e.game_id = ? ORDER BY e.seq");
+  Binder b(ev);
+  b.integer(id);
+  std::vector<StoredEvent> out;
+  int rc;
+  while ((rc = sqlite3_step(ev)) == SQLITE_ROW) {
+    StoredEvent e;
+    e.seq = sqlite3_column_int(ev, 0);
+    e.kind = col_text(ev, 1);
+    const std::string where = path_ + ": game " + std::to_string(id) + " event " + std::to_string(e.seq);
+    if (e.kind == "action") {
+      if (col_null(ev, 2)) return Error{where + " has no action row"};
+      e.ply = sqlite3_column_int(ev, 2);
+      e.player = col_text(ev, 3);
+      e.action = Json::parse(col_text(ev, 4), nullptr, false);
+      e.outcome = Json::parse(col_text(ev, 5), nullptr, false);
+      e.position = Json::parse(col_text(ev, 6), nullptr, false);
+      if (e.action.is_discarded() || e.outcome.is_discarded() || e.position.is_discarded())
+        return Error{where + ": malformed JSON"};
+    } else if (e.kind == "takeback") {
+      if (col_null(ev, 7)) return Error{where + " has no takeback row"};
+      e.ply = sqlite3_column_int(ev, 7);
+    } else if (e.kind == "annotation") {
+      e.text = col_text(ev, 8);
+    }
+    out.push_back(std::move(e));
+  }
+  if (rc != SQLITE_DONE) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+  return out;
+}
+
+std::string result_line(const GameSummary& g) {
+  if (g.ruleset == "hexdice" || g.ruleset.empty()) {
+    const GameResult& r = g.result;
+    if (!r.finished()) return "unfinished";
+    if (r.reason == ResultReason::DrawAgreed) return "draw (agreed)";
+    return r.winner + " won (" + std::string(reason_name(r.reason)) + ")";
+  }
+  if (!g.ended) return "unfinished";
+  const std::string why = g.termination.empty() ? "" : " (" + g.termination + ")";
+  return (g.result.winner.empty() ? "draw" : g.result.winner + " won") + why;
+}
+
 Result<GameRecord> RecordDb::load_game(std::int64_t id) {
   const std::string g = "game " + std::to_string(id);
   auto bad = [&](const std::string& m) { return Error{path_ + ": " + g + ": " + m}; };
   HEXDICE_PREPARE(st,
                   "SELECT config, players, event, site, start_position, started_at, ended_at, result_reason, "
-                  "result_winner FROM games WHERE id = ?");
+                  "result_winner, ruleset FROM games WHERE id = ?");
   Result<GameRecord> rec = Error{""};
   GameResult result;
   std::string ended;
@@ -496,6 +655,8 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
     const int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE) return Error{"no " + g + " in " + path_};
     if (rc != SQLITE_ROW) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+    if (const std::string rs = col_text(st, 9); rs != "hexdice")
+      return Error{g + " in " + path_ + " is a " + rs + " game, not Hex Dice (read it with companion/record/ruleset_game.h)"};
     auto config = setup_config_from_json(Json::parse(col_text(st, 0), nullptr, false));
     if (!config) return bad(config.error());
     RecordHeader h;

@@ -1,12 +1,13 @@
 // The SQLite game record (rules.md section 8: never lose a game already logged).
 //
-// One database file holds any number of games. Schema (versioned with PRAGMA
+// One database file holds any number of games, of any ruleset (core/ruleset.h). Schema (versioned with PRAGMA
 // user_version, migrated forward on open; a newer version is refused):
 //
 //   games         id, ruleset, config JSON (radius, players, dice, house rules), house_rules
 //                 JSON, players JSON (id, corner, name), event, site, start_position JSON
 //                 (only when the setup was skipped), started_at, ended_at, result_reason,
-//                 result_winner
+//                 result_winner, termination (v3: why a game of another ruleset ended,
+//                 e.g. "checkmate"; such games keep result_reason NULL, ended_at marks the end)
 //   setup_events  (game_id, seq) -> setup event JSON (core/setup.h)
 //   events        (game_id, seq) -> kind: action | takeback | annotation, recorded_at;
 //                 the order of everything after the setup
@@ -14,6 +15,11 @@
 //                 JSON after it (so a viewer can jump to any ply without replaying)
 //   takebacks     (game_id, seq) -> the ply taken back (an event, never a deletion)
 //   annotations   (game_id, seq) -> free text
+//
+// Hex Dice games (ruleset 'hexdice') are written and read through GameRecord below; games of
+// the other rulesets (Wizard Hex, Hexa Decimal) through companion/record/ruleset_game.h, with
+// the same events / actions / takebacks tables (action JSON, outcome JSON, position after it,
+// player id). Version 3 adds games.termination and an index by ruleset (2 -> 3 on open).
 //
 // Every write is ONE transaction (BEGIN IMMEDIATE ... COMMIT): an accepted action, its
 // outcome and its position land together or not at all. Foreign keys are on; the journal
@@ -61,11 +67,36 @@ struct GameSummary {
   std::string ended_at;      // empty while unfinished
   GameResult result;
   int actions = 0;           // accepted actions logged (takebacks not subtracted)
+  std::string ruleset = "hexdice";
+  // Games of the other rulesets (result stays unfinished for them):
+  bool ended = false;        // the game has ended (ended_at set)
+  std::string termination;   // "checkmate", "elimination", "resignation", ...
+};
+// "red won (annihilation)", "draw (stalemate)", "unfinished": any ruleset.
+std::string result_line(const GameSummary& g);
+
+// A game's row and its events as stored, for readers of the other rulesets.
+struct StoredGame {
+  std::int64_t id = 0;
+  std::string ruleset;
+  Json start;                // start_position (null when the setup was played)
+  Json players;              // [{"id", "name"?}]
+  std::string event, site, started_at, ended_at;
+  std::string winner;        // result_winner ("" = none / draw)
+  std::string termination;   // v3 column ("" = none)
+};
+struct StoredEvent {
+  int seq = 0;
+  std::string kind;          // "action", "takeback", "annotation"
+  int ply = 0;               // action: its ply; takeback: the ply undone
+  std::string player;
+  Json action, outcome, position;
+  std::string text;          // annotation
 };
 
 class RecordDb {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   // Opens (creating and migrating when writable) the database at `path`.
   static Result<std::unique_ptr<RecordDb>> open(const std::string& path, DbOptions options = {});
@@ -83,8 +114,20 @@ class RecordDb {
   // The position after `ply` actions of the game's current line (takebacks honoured),
   // read from the stored position JSON without replaying the game (ply 0 replays the setup).
   Result<Position> position_at(std::int64_t game, int ply);
-  // The most recent unfinished game, if any.
+  // The most recent unfinished Hex Dice game, if any.
   Result<std::optional<std::int64_t>> unfinished_game();
+  // The most recent unfinished game of a ruleset, if any.
+  Result<std::optional<std::int64_t>> unfinished_game(std::string_view ruleset);
+  // The ruleset a game was played with (an error for an unknown game).
+  Result<std::string> game_ruleset(std::int64_t id);
+
+  // Games of any ruleset, as stored (companion/record/ruleset_game.h builds on these).
+  Result<std::int64_t> insert_ruleset_game(const StoredGame& g);  // ruleset, start, players, event, site, started_at
+  Result<StoredGame> stored_game(std::int64_t id);
+  Result<std::vector<StoredEvent>> stored_events(std::int64_t id);
+  // Ends a game of another ruleset: winner ("" = draw) and termination; one transaction.
+  Status set_ruleset_result(std::int64_t game, const std::string& winner, const std::string& termination,
+                            const std::string& end_time);
 
   // Single events, each its own transaction. `seq` is the index in the record
   // (setup events and entries counted separately).

@@ -652,6 +652,17 @@ class WizardHexRuleset final : public TypedRuleset<State, Action, &state_from_js
     return State::board().contains(h) ? State::board().name(h) : std::string();
   }
   Result<std::vector<Hex>> cells(const Json&) const override { return State::board().cells(); }
+  // Section 8: the last Wizard standing ("elimination"), else the count of spaces when the
+  // board is full or nobody can move ("score"; a tie that nothing breaks is a draw).
+  Result<std::string> end_reason(const Json& position) const override {
+    auto s = state_from_json(position);
+    if (!s) return Error{s.error()};
+    if (!s->over) return std::string();
+    int active = 0;
+    for (const auto& z : s->wizards) active += z.eliminated ? 0 : 1;
+    if (s->wizards.size() >= 2 && active <= 1) return std::string("elimination");
+    return std::string(s->winner >= 0 ? "score" : "draw");
+  }
 };
 
 }  // namespace
