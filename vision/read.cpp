@@ -110,16 +110,20 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
                       cv::BORDER_CONSTANT, cv::Scalar(white[0], white[1], white[2]));
   cv::Mat mask(size, CV_8U, cv::Scalar(0));
   const float iw0 = 1.0f / white[0], iw1 = 1.0f / white[1], iw2 = 1.0f / white[2];
-  const float chroma = static_cast<float>(params.hand_chroma), dark = static_cast<float>(params.hand_dark);
-  const float bright = static_cast<float>(params.hand_bright);
+  const float chroma = static_cast<float>(params.hand_chroma);
+  const float hue_min = static_cast<float>(params.hand_hue_min), hue_max = static_cast<float>(params.hand_hue_max);
   for (int y = 0; y < size.height; ++y) {
     const cv::Vec3b* row = sheet.ptr<cv::Vec3b>(y);
     uchar* out = mask.ptr<uchar>(y);
     for (int x = 0; x < size.width; ++x) {
       const float b = row[x][0] * iw0, g = row[x][1] * iw1, r = row[x][2] * iw2;
-      const float hi = std::max({b, g, r}), lo = std::min({b, g, r});
-      const float c = hi - lo;
-      if (hi < dark || (hi > 0.05f && (c > 2 * chroma * hi || (c > chroma * hi && hi < bright)))) out[x] = 255;
+      // Skin: red > green > blue with the hue (0 red, 60 yellow) in hand_hue_min..max
+      // whatever the shading; dice are red (hue ~0), yellow (~55), green, blue, white or
+      // black, and printed tints are pale.
+      if (r > g && g >= b && r > 0.06f && r - b > chroma * r) {
+        const float hue = 60.0f * (g - b) / (r - b);
+        if (hue >= hue_min && hue <= hue_max) out[x] = 255;
+      }
     }
   }
   auto blank = [&](Point a, Point b, double grow) {
@@ -138,34 +142,109 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
   // The outer 5 mm: with a registration a little off, it shows the table beyond the paper.
   cv::rectangle(mask, cv::Rect(0, 0, size.width, size.height), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
   blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
+  const cv::Mat raw = mask.clone();
+  cv::Mat raw_closed_small;
+  cv::morphologyEx(raw, raw_closed_small, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
   // Fingers and gaps between them belong together.
   const int k = std::max(3, cvRound(7.0 * s)) | 1;
   cv::morphologyEx(mask, mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k, k)));
+  // A hand or an arm is thick: a disc of hand_core_mm fits inside its palm or forearm
+  // somewhere. Dice, guard tokens and their shadows are at most ~16 x 27 mm on this plane
+  // (35 deg tilt), so even a crowd of them on neighbouring cells has no such core (the
+  // gaps between cells are paper).
+  cv::Mat core;
+  {
+    // Without the finger closing: gaps between dice must stay open here. The distance
+    // transform is the erosion by a disc at any radius, in time linear in the pixels.
+    cv::Mat dist;
+    cv::distanceTransform(raw, dist, cv::DIST_L2, cv::DIST_MASK_5);
+    core = dist > 0.5 * params.hand_core_mm * s;
+  }
+  if (cv::countNonZero(core) == 0) return {};
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
   const double min_px = params.hand_min_area_mm2 * s * s;
   std::vector<uchar> big(static_cast<std::size_t>(n), 0);
   bool any = false;
-  // A hand over the sheet hangs on an arm that crosses the sheet's edge; a crowd of dice
-  // on the map (an army deployed side by side) never reaches the edge.
-  const int edge = std::max(1, cvRound(12.0 * s));
-  for (int i = 1; i < n; ++i) {
-    const int x = stats.at<int>(i, cv::CC_STAT_LEFT), y = stats.at<int>(i, cv::CC_STAT_TOP);
-    const int w = stats.at<int>(i, cv::CC_STAT_WIDTH), h = stats.at<int>(i, cv::CC_STAT_HEIGHT);
-    const bool at_edge = x < edge || y < edge || x + w > size.width - edge || y + h > size.height - edge;
-    if (at_edge && stats.at<int>(i, cv::CC_STAT_AREA) > min_px) big[static_cast<std::size_t>(i)] = 1, any = true;
+  {
+    cv::Mat core_labels(labels.size(), CV_32S, cv::Scalar(0));
+    labels.copyTo(core_labels, core);
+    std::vector<int> hist(static_cast<std::size_t>(n), 0);
+    for (int y = 0; y < size.height; ++y) {
+      const int* l = core_labels.ptr<int>(y);
+      for (int x = 0; x < size.width; ++x) ++hist[static_cast<std::size_t>(l[x])];
+    }
+    for (int i = 1; i < n; ++i)
+      if (hist[static_cast<std::size_t>(i)] > 0 && stats.at<int>(i, cv::CC_STAT_AREA) > min_px) big[static_cast<std::size_t>(i)] = 1, any = true;
   }
   if (!any) return {};
-  cv::Mat hand(size, CV_8U, cv::Scalar(0));
+  cv::Mat lut(1, n, CV_8U);
+  for (int i = 0; i < n; ++i) lut.at<uchar>(0, i) = big[static_cast<std::size_t>(i)] ? 255 : 0;
+  cv::Mat hand(size, CV_8U);
   for (int y = 0; y < size.height; ++y) {
     const int* l = labels.ptr<int>(y);
     uchar* out = hand.ptr<uchar>(y);
-    for (int x = 0; x < size.width; ++x)
-      if (big[static_cast<std::size_t>(l[x])]) out[x] = 255;
+    for (int x = 0; x < size.width; ++x) out[x] = lut.at<uchar>(0, l[x]);
   }
-  const int g = std::max(1, cvRound(params.hand_margin_mm * s)) * 2 + 1;
-  cv::dilate(hand, hand, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
+  // Only the hand's own pixels (the closing bridged finger gaps, which may show dice).
+  hand &= raw_closed_small;
+  if (params.hand_margin_mm > 0) {
+    const int g = std::max(1, cvRound(params.hand_margin_mm * s)) * 2 + 1;
+    cv::dilate(hand, hand, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
+  }
   return hand;
+}
+
+// How many of each cell's six printed edges are seen (0..6): the grid line is looked
+// for at five points along each edge, across +-1 mm (registration), as a pixel darker by
+// grid_line_contrast than the paper 2.5 mm to both sides. Dice hide at most a couple of
+// their cell's edges (their top face seen at a slant); a hand or an arm over the sheet
+// hides every edge under it.
+static std::vector<int> visible_edges(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
+                                      double contrast) {
+  constexpr int kAlong = 5;
+  const double across[] = {-1.0, -0.5, 0.0, 0.5, 1.0, -2.5, 2.5};
+  constexpr int kAcross = 7;
+  const std::size_t per_cell = 6 * kAlong * kAcross;
+  cv::Mat mx(1, static_cast<int>(layout.cells.size() * per_cell), CV_32F), my(mx.size(), CV_32F);
+  std::size_t k = 0;
+  for (const auto& c : layout.cells) {
+    const auto corners = layout.cell_corners(c.hex);
+    for (int e = 0; e < 6; ++e) {
+      const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
+      const double len = std::hypot(b.x - a.x, b.y - a.y);
+      const double nx = -(b.y - a.y) / len, ny = (b.x - a.x) / len;
+      for (int i = 0; i < kAlong; ++i) {
+        const double t = 0.2 + 0.6 * i / (kAlong - 1);
+        for (double o : across) {
+          const cv::Point2d q = apply_h(hp, {a.x + (b.x - a.x) * t + nx * o, a.y + (b.y - a.y) * t + ny * o});
+          mx.at<float>(0, static_cast<int>(k)) = static_cast<float>(q.x);
+          my.at<float>(0, static_cast<int>(k)) = static_cast<float>(q.y);
+          ++k;
+        }
+      }
+    }
+  }
+  cv::Mat grey, v;
+  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  cv::remap(grey, v, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+  std::vector<int> out(layout.cells.size(), 0);
+  const uchar* p = v.ptr<uchar>(0);
+  for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+    int seen = 0;
+    for (int e = 0; e < 6; ++e) {
+      int hits = 0;
+      for (int i = 0; i < kAlong; ++i) {
+        const uchar* q = p + ci * per_cell + static_cast<std::size_t>((e * kAlong + i) * kAcross);
+        const double line = std::min({q[0], q[1], q[2], q[3], q[4]});
+        const double side = std::min(q[5], q[6]);
+        if (side > 8 && line < (1.0 - contrast) * side) ++hits;
+      }
+      seen += hits >= 2;
+    }
+    out[ci] = seen;
+  }
+  return out;
 }
 
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
@@ -261,8 +340,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       displacement[i] = apply_h(top_inv, apply_h(hp, c)) - c;
     }
   }
-  // Hands: cells whose die (top face or base, +-7 mm) is seen through a hand are skipped.
+  // Hands: a cell whose die's top face would be seen mostly through a hand (more than
+  // hand_cover_fraction of a 5x5 grid over its 16 mm square) is not read and is listed
+  // in Observation::hidden; elsewhere the hand's pixels are removed from each cell's
+  // foreground, so a die beside the hand is still read and the hand is never a die.
   std::vector<uchar> covered(layout.cells.size(), 0);
+  cv::Mat hm;
+  if (params.hand_max_edges >= 0) {
+    const std::vector<int> edges = visible_edges(image, layout, hp, params.grid_line_contrast);
+    for (std::size_t i = 0; i < layout.cells.size(); ++i)
+      if (edges[i] <= params.hand_max_edges) {
+        covered[i] = 1;
+        obs.hidden.push_back(layout.cells[i].hex);
+      }
+  }
   if (params.hand_min_area_mm2 > 0) {
     // Against the paper itself (the white patch may be whiter or bluer than the paper).
     std::vector<cv::Vec3b> pv;
@@ -270,7 +361,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       pv.emplace_back(cv::saturate_cast<uchar>(pc[0]), cv::saturate_cast<uchar>(pc[1]), cv::saturate_cast<uchar>(pc[2]));
     cv::Vec3f paper = median_bgr(pv);
     for (int k = 0; k < 3; ++k) paper[k] = std::max(paper[k], 20.0f);
-    const cv::Mat hm = hand_mask(image, layout, hp, paper, params);
+    hm = hand_mask(image, layout, hp, paper, params);
     if (!hm.empty()) {
       const double s = params.hand_px_per_mm;
       const cv::Matx33d paper_inv = hp.inv();
@@ -280,14 +371,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       };
       for (std::size_t i = 0; i < layout.cells.size(); ++i) {
         const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
-        bool h = false;
-        for (double dx : {-7.0, 0.0, 7.0})
-          for (double dy : {-7.0, 0.0, 7.0}) {
-            const cv::Point2d p = c + cv::Point2d(dx, dy);
-            // The base on the paper, and the top face as the camera sees it, taken back to the paper.
-            h = h || hit(p) || hit(apply_h(paper_inv, apply_h(ht, p)));
+        int n_hit = 0, n_all = 0;
+        for (double dx = -7.0; dx <= 7.01; dx += 3.5)
+          for (double dy = -7.0; dy <= 7.01; dy += 3.5) {
+            // The top face as the camera sees it, taken back to the paper plane.
+            n_hit += hit(apply_h(paper_inv, apply_h(ht, c + cv::Point2d(dx, dy))));
+            ++n_all;
           }
-        if (h) {
+        if (n_hit > params.hand_cover_fraction * n_all && !covered[i]) {
           covered[i] = 1;
           obs.hidden.push_back(layout.cells[i].hex);
         }
@@ -379,6 +470,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
              cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
     fg &= ~grid;
+    if (!hm.empty()) {
+      const double s = params.hand_px_per_mm;
+      const cv::Matx33d shift(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
+      const cv::Matx33d to_hand = cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1) * hp.inv() * ht * rect_to_mm * shift;
+      cv::Mat hp_patch;
+      cv::warpPerspective(hm, hp_patch, cv::Mat(to_hand), roi.size(), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
+                          cv::BORDER_CONSTANT, cv::Scalar(0));
+      fg &= ~hp_patch;
+    }
     if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
     const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max);
     cv::Mat fg_all = fg.clone();  // shadows kept: grey dice have shadow-like side faces
@@ -420,9 +520,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     };
     find_unit(fg);
+    bool via_shadow = false;
     if (unit_label < 0) {
       find_unit(fg_all);
-      if (unit_label >= 0) fg = fg_all;
+      if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
     if (unit_label < 0) continue;
     const cv::Mat blob_mask = labels == unit_label;
@@ -528,6 +629,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
     }
 
+    // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
+    // show a readable pip layout: a soft or grainy shadow on the paper does not.
+    if (via_shadow && fr.confidence < params.shadow_unit_min_confidence) continue;
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
@@ -607,8 +711,8 @@ Status ReadParams::save(const std::string& path) const {
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
-       << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_dark" << hand_dark << "hand_bright" << hand_bright
-       << "hand_margin_mm" << hand_margin_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -652,9 +756,14 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_rest_area", p.hand_rest_area);
     get("hand_min_area_mm2", p.hand_min_area_mm2);
     get("hand_chroma", p.hand_chroma);
-    get("hand_dark", p.hand_dark);
-    get("hand_bright", p.hand_bright);
+    get("hand_hue_min", p.hand_hue_min);
+    get("hand_hue_max", p.hand_hue_max);
     get("hand_margin_mm", p.hand_margin_mm);
+    get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
+    get("hand_max_edges", p.hand_max_edges);
+    get("grid_line_contrast", p.grid_line_contrast);
+    get("hand_core_mm", p.hand_core_mm);
+    get("hand_cover_fraction", p.hand_cover_fraction);
     get("hand_px_per_mm", p.hand_px_per_mm);
     get("edge_margin_px", p.edge_margin_px);
     get("min_visible_fraction", p.min_visible_fraction);

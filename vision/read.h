@@ -47,6 +47,10 @@ struct ReadParams {
   double unit_area_max = 3.3;
   // ... and its centre within this distance (mm) of the cell centre.
   double unit_max_offset_mm = 10.0;
+  // A unit found only when shadow-coloured pixels are kept (black and grey dice look like
+  // shadow) is reported only when its face reading is at least this confident: grainy or
+  // graded shadows on the paper (under a hand) otherwise read as dice.
+  double shadow_unit_min_confidence = 0.2;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
   // A guard token: a second blob of this nominal side (mm), area within 0.4..1.8 of it,
@@ -58,22 +62,27 @@ struct ReadParams {
   // Off because on the rendered fixtures hand-covered cells measured 1.0-2.0 and real
   // dice up to 1.3: at 1.0 it cost 7 points of recall and removed few false positives.
   double hand_rest_area = 0.0;
-  // Hands and arms over the sheet (OFF by default: see docs/reader.md): the sheet is rectified once at
-  // hand_px_per_mm; pixels away from the paper's own colour (chroma above hand_chroma of their
-  // brightness and darker than hand_bright of the paper: skin, sleeves; or chroma above
-  // twice hand_chroma at any brightness) or very dark (below hand_dark) that form a
-  // region of more than hand_min_area_mm2 that reaches the sheet's edge (the arm; a crowd
-  // of dice on the map never does) are a hand. Cells whose die would
-  // be seen through that region, grown by hand_margin_mm, are not reported (listed in
-  // Observation::hidden). hand_min_area_mm2 = 0 turns it off.
-  // hand_min_area_mm2 = 3000 on the 43 fixtures: false detections 182 -> 86, true dice
-  // 461 -> 445; but it costs 4 of 40 dice in the 1080p noise/glare/colour-cast synthetic
-  // test (ReadSynth.NoiseBlurGlareColourCast1080p), not yet understood, so it stays off.
-  double hand_min_area_mm2 = 0.0;
-  double hand_chroma = 0.12;
-  double hand_bright = 0.80;
-  double hand_dark = 0.20;
-  double hand_margin_mm = 6.0;
+  // Hands and arms over the sheet: the sheet is rectified once at hand_px_per_mm; skin
+  // pixels (relative to the paper's own colour: red > green > blue, chroma above
+  // hand_chroma, hue hand_hue_min..hand_hue_max degrees, whatever the shading; no die
+  // colour and no printed tint has that hue) that form a region of more than
+  // hand_min_area_mm2 holding a disc of hand_core_mm (a palm or a forearm; a die with its
+  // sides and shadow never holds one) are a hand. A cell whose die's top face would be
+  // seen through it (more than hand_cover_fraction of its 16 mm square, the hand grown by
+  // hand_margin_mm) is not reported and is listed in Observation::hidden; elsewhere the
+  // hand's pixels are not foreground. hand_min_area_mm2 = 0 turns it off.
+  double hand_min_area_mm2 = 3000.0;
+  double hand_core_mm = 26.0;
+  double hand_cover_fraction = 0.3;
+  double hand_chroma = 0.10;
+  double hand_hue_min = 12.0;
+  double hand_hue_max = 40.0;
+  double hand_margin_mm = 2.0;
+  // Cells under a hand, from the print: a cell with at most hand_max_edges of its six
+  // printed edges seen (a grid line darker by grid_line_contrast than the paper beside
+  // it) is covered: not reported, listed in Observation::hidden. -1 = off.
+  int hand_max_edges = 1;
+  double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
   // Cells whose centre falls outside the image (or within this margin, px) count as
   // not visible; fewer than min_visible_fraction visible -> board_found = false.

@@ -76,6 +76,14 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
                << (t.guard ? " guard" : "") << " read " << o.color << " " << o.face << (o.guard ? " guard" : "") << '\n';
       }
     }
+    if (log) {
+      std::set<Hex> truth_hexes;
+      for (const auto& t : truth->cells) truth_hexes.insert(t.hex);
+      for (const auto& c : obs.cells)
+        if (!truth_hexes.count(c.hex))
+          *log << img.filename().string() << ": false " << c.hex.q << "," << c.hex.r << " " << c.color << " " << c.face
+               << " conf " << c.confidence << '\n';
+    }
     s.exact_boards += exact;
   }
   if (s.scenes == 0) return Error{"no labelled scenes (image + .json) in " + dir};
