@@ -289,6 +289,29 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& work, double scale, cons
 
 }  // namespace
 
+DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& region, const DiceClassifier* model,
+                 const DiceParams& params) {
+  DieRead out;
+  if (gray.empty() || region.width <= 0 || region.height <= 0) return out;
+  const cv::Point2f c(region.x + region.width / 2, region.y + region.height / 2);
+  const float side = std::max(region.width, region.height);
+  if (model) {
+    const auto s = model->scores(gray, c, side);
+    int best = 1;
+    for (int k = 2; k <= 6; ++k)
+      if (s[static_cast<std::size_t>(k)] > s[static_cast<std::size_t>(best)]) best = k;
+    out.model_face = best;
+    out.model_margin = s[static_cast<std::size_t>(best)] - s[0];
+  }
+  if (params.use_pips) {
+    const float ps = side * static_cast<float>(params.pip_region_pad);
+    out.pips = read_pips(bgr.empty() ? gray : bgr, cv::Rect2f(c.x - ps / 2, c.y - ps / 2, ps, ps), params.pips);
+    out.pip_face = out.pips.face;
+  }
+  out.face = out.pip_face > 0 ? out.pip_face : out.model_face;
+  return out;
+}
+
 Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const DiceParams& params) {
   double scale = 1;
   const cv::Mat work = dice_work_image(image, params, scale);
@@ -338,7 +361,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     const int h = std::max(2, cvRound(k.c.side / 2));
     const cv::Rect r(cvRound(k.c.centre.x) - h, cvRound(k.c.centre.y) - h, 2 * h, 2 * h);
     const double conf = std::clamp(static_cast<double>(k.margin), 0.0, 1.0);
-    out.push_back(describe(work, bg, r, scale, k.face, conf, params));
+    const DieRead dr = read_die(work, gray, cv::Rect2f(r), nullptr, params);
+    out.push_back(describe(work, bg, r, scale, dr.pip_face > 0 ? dr.pip_face : k.face, conf, params));
   }
   return out;
 }
