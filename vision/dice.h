@@ -65,6 +65,9 @@ struct DiceParams {
   PipParams pips;
   bool use_pips = true;
   double pip_region_pad = 1.1;
+  // find_dice also reads each candidate on a square this much wider (1 = off) and keeps
+  // that reading when it finds more pips round the same centre.
+  double pip_grow = 1.8;
 };
 
 class DiceClassifier;
