@@ -289,6 +289,29 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& work, double scale, cons
 
 }  // namespace
 
+DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& region, const DiceClassifier* model,
+                 const DiceParams& params) {
+  DieRead out;
+  if (gray.empty() || region.width <= 0 || region.height <= 0) return out;
+  const cv::Point2f c(region.x + region.width / 2, region.y + region.height / 2);
+  const float side = std::max(region.width, region.height);
+  if (model) {
+    const auto s = model->scores(gray, c, side);
+    int best = 1;
+    for (int k = 2; k <= 6; ++k)
+      if (s[static_cast<std::size_t>(k)] > s[static_cast<std::size_t>(best)]) best = k;
+    out.model_face = best;
+    out.model_margin = s[static_cast<std::size_t>(best)] - s[0];
+  }
+  if (params.use_pips) {
+    const float ps = side * static_cast<float>(params.pip_region_pad);
+    out.pips = read_pips(bgr.empty() ? gray : bgr, cv::Rect2f(c.x - ps / 2, c.y - ps / 2, ps, ps), params.pips);
+    out.pip_face = out.pips.face;
+  }
+  out.face = out.pip_face > 0 ? out.pip_face : out.model_face;
+  return out;
+}
+
 Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const DiceParams& params) {
   double scale = 1;
   const cv::Mat work = dice_work_image(image, params, scale);
@@ -318,11 +341,46 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (margin > params.min_margin) dice.push_back({c, best, margin});
   }
   std::stable_sort(dice.begin(), dice.end(), [](const Scored& a, const Scored& b) { return a.margin > b.margin; });
-  std::vector<Scored> kept;
+  // A die is one face: each accepted candidate is re-read by the lattice pip reader on
+  // its own square and on a wider one (pip_grow); the wider read wins when it finds more
+  // pips whose face centre stays near the candidate (one pip of a six is not a "1"). The
+  // candidate then sits on the face centre and covers the face, so non-maximum
+  // suppression below merges candidates that read the same face.
+  struct Read {
+    Scored s;
+    int face;
+  };
+  std::vector<Read> reads;
   for (const auto& d : dice) {
+    Read r{d, d.face};
+    if (params.use_pips) {
+      PipRead best = read_pips(work, cv::Rect2f(d.c.centre.x - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
+                                                d.c.centre.y - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
+                                                d.c.side * static_cast<float>(params.pip_region_pad),
+                                                d.c.side * static_cast<float>(params.pip_region_pad)), params.pips);
+      if (params.pip_grow > 1) {
+        const float g = d.c.side * static_cast<float>(params.pip_grow);
+        const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips);
+        if (wide.face > best.face && cv::norm(wide.centre - d.c.centre) < 0.5f * std::max(d.c.side, 3.7f * wide.spacing))
+          best = wide;
+      }
+      if (best.face > 0) {
+        r.face = best.face;
+        if (best.face > 1) {
+          r.s.c.centre = best.centre;
+          r.s.c.side = std::max(d.c.side, 3.7f * best.spacing);
+        }
+      }
+    }
+    reads.push_back(r);
+  }
+  // Larger faces first at equal margins: a face beats its own pips.
+  std::stable_sort(reads.begin(), reads.end(), [](const Read& a, const Read& b) { return a.s.margin > b.s.margin; });
+  std::vector<Read> kept;
+  for (const auto& d : reads) {
     bool near = false;
     for (const auto& k : kept)
-      if (cv::norm(d.c.centre - k.c.centre) < params.nms_radius * std::max(d.c.side, k.c.side)) near = true;
+      if (cv::norm(d.s.c.centre - k.s.c.centre) < params.nms_radius * std::max(d.s.c.side, k.s.c.side)) near = true;
     if (!near) kept.push_back(d);
   }
   cv::Mat bg;
@@ -335,9 +393,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   }
   std::vector<DieDetection> out;
   for (const auto& k : kept) {
-    const int h = std::max(2, cvRound(k.c.side / 2));
-    const cv::Rect r(cvRound(k.c.centre.x) - h, cvRound(k.c.centre.y) - h, 2 * h, 2 * h);
-    const double conf = std::clamp(static_cast<double>(k.margin), 0.0, 1.0);
+    const int h = std::max(2, cvRound(k.s.c.side / 2));
+    const cv::Rect r(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
+    const double conf = std::clamp(static_cast<double>(k.s.margin), 0.0, 1.0);
     out.push_back(describe(work, bg, r, scale, k.face, conf, params));
   }
   return out;

@@ -15,6 +15,7 @@
 #include <opencv2/core.hpp>
 
 #include "core/result.h"
+#include "vision/dice_pips.h"
 #include "vision/die_face.h"
 
 namespace hexdice::vision {
@@ -59,7 +60,29 @@ struct DiceParams {
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;
+  // Lattice pip reader (dice_pips.h) on each kept die: the region read is the die's
+  // square times pip_region_pad; when a standard layout fits, its count is the face.
+  PipParams pips;
+  bool use_pips = true;
+  double pip_region_pad = 1.1;
+  // find_dice also reads each candidate on a square this much wider (1 = off) and keeps
+  // that reading when it finds more pips round the same centre.
+  double pip_grow = 1.8;
 };
+
+class DiceClassifier;
+
+// One die's face read at a known place: the lattice pip count and the classifier.
+struct DieRead {
+  int face = 0;        // the reported face: the pip count when a layout fits, else the model's
+  int pip_face = 0;    // lattice pip reader, 0 = no layout fits
+  int model_face = 0;  // classifier's best face (0 without a model)
+  float model_margin = 0;
+  PipRead pips;
+};
+// `region` in pixels of `bgr` (and of `gray`, its grey version); `model` may be null.
+DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& region, const DiceClassifier* model,
+                 const DiceParams& params = {});
 
 // One place that may hold a die, in working-image pixels (long side = work_side).
 struct DieCandidate {

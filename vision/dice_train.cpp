@@ -38,7 +38,7 @@ Result<std::vector<RealImage>> load_real_images(const std::string& dir_or_csv, c
       const int x0 = std::stoi(f[1]), y0 = std::stoi(f[2]), x1 = std::stoi(f[3]), y1 = std::stoi(f[4]);
       const int face = std::stoi(f[5]);
       if (face < 1 || face > 6 || x1 <= x0 || y1 <= y0 || f[0].empty()) throw std::invalid_argument("range");
-      by_image[f[0]].push_back({cv::Rect(x0, y0, x1 - x0, y1 - y0), face});
+      by_image[f[0]].push_back({cv::Rect(x0, y0, x1 - x0, y1 - y0), face, f[7] == "top_face"});
     } catch (const std::exception&) {
       return Error{csv.string() + ": malformed row: " + line};
     }

@@ -17,6 +17,7 @@ namespace hexdice::vision {
 struct RealLabel {
   cv::Rect box;  // image pixels
   int face = 0;
+  bool top_face = false;  // box_kind "top_face" (the box frames the upward face only), else the whole die
 };
 
 struct RealImage {

@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include <opencv2/imgproc.hpp>
+
+#include "vision/dice_classifier.h"
 #include "vision/dice_train.h"
 #include "vision/reader_io.h"
 
@@ -91,9 +94,15 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
 }
 
 Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& split, int limit,
-                            const DiceParams& params, std::ostream* log) {
+                            const DiceParams& params, std::ostream* log, bool detect) {
   auto images = load_real_images(dir_or_csv, split);
   if (!images) return Error{images.error()};
+  std::shared_ptr<const DiceClassifier> model;
+  if (params.use_model) {
+    auto m = DiceClassifier::load(params.model_path.empty() ? default_dice_model_path() : params.model_path);
+    if (m) model = *m;
+    else if (!params.model_path.empty()) return Error{m.error()};
+  }
   RealScore s;
   for (const auto& im : *images) {
     if (limit > 0 && s.images >= limit) break;
@@ -101,10 +110,43 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
     const auto& name = im.name;
     auto img = load_image(im.path);
     if (!img) return Error{img.error()};
-    auto found = find_dice_checked(*img, params);
+    auto found = detect ? find_dice_checked(*img, params) : Result<std::vector<DieDetection>>(std::vector<DieDetection>{});
     if (!found) return Error{found.error()};
     const auto& dets = *found;
     RealCounts& src = s.by_source[im.source];
+    {
+      // Oracle boxes: the face read at each labelled box (the working image, as find_dice).
+      double sc = 1;
+      const cv::Mat work = dice_work_image(*img, params, sc);
+      cv::Mat gray;
+      if (!work.empty()) cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
+      OracleCounts& os = s.oracle_by_source[im.source];
+      for (const auto& l : labels) {
+        const cv::Rect2f box(static_cast<float>(l.box.x * sc), static_cast<float>(l.box.y * sc),
+                             static_cast<float>(l.box.width * sc), static_cast<float>(l.box.height * sc));
+        // A top-face box frames the pips only: read a little around it.
+        const float pad = l.top_face ? 1.5f : 1.0f;
+        const cv::Point2f c(box.x + box.width / 2, box.y + box.height / 2);
+        const float side = std::max(box.width, box.height);
+        DieRead r;
+        if (!gray.empty()) {
+          DiceParams rp = params;
+          rp.pip_region_pad *= pad;
+          r = read_die(work, gray, cv::Rect2f(c.x - side / 2, c.y - side / 2, side, side), model.get(), rp);
+        }
+        for (OracleCounts* o : {&s.oracle, &os}) {
+          ++o->labels;
+          o->pips_read += r.pip_face > 0;
+          o->pips_ok += r.pip_face == l.face;
+          o->model_ok += r.model_face == l.face;
+          o->combined_ok += r.face == l.face;
+        }
+        ++s.oracle_confusion[static_cast<std::size_t>(l.face)][static_cast<std::size_t>(std::clamp(r.face, 0, 6))];
+        if (log && r.face != l.face)
+          *log << name << ": oracle box " << l.box << " face " << l.face << " read " << r.face << " (pips " << r.pip_face
+               << ", model " << r.model_face << ")\n";
+      }
+    }
     int matched = 0, face_ok = 0;
     // Greedy matching by centre distance; a match needs the centres within half the
     // larger box side (labels may be whole dice or top faces only).
@@ -172,7 +214,8 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
   } else {
     DiceParams dp;
     dp.model_path = a.model;
-    auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr);
+    dp.use_model = !a.no_model;
+    auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "
         << s->detections << " detections\n"
@@ -183,15 +226,28 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
       out << "  " << src << ": " << c.images << " images, recall " << pct(c.matched, c.labels) << ", precision "
           << pct(c.matched, c.detections) << ", face " << pct(c.face_ok, c.matched) << ", end to end "
           << pct(c.face_ok, c.labels) << '\n';
-    out << "confusion (rows: labelled face; columns: read face, 0 = not detected)\n       0     1     2     3     4     5     6\n";
-    for (int t = 1; t <= 6; ++t) {
-      out << "  " << t << ":";
-      for (int r = 0; r <= 6; ++r) {
-        std::string v = std::to_string(s->confusion[static_cast<std::size_t>(t)][static_cast<std::size_t>(r)]);
-        out << std::string(6 - std::min<std::size_t>(5, v.size()), ' ') << v;
+    auto confusion = [&out](const std::array<std::array<int, 7>, 7>& m) {
+      for (int t = 1; t <= 6; ++t) {
+        out << "  " << t << ":";
+        for (int r = 0; r <= 6; ++r) {
+          std::string v = std::to_string(m[static_cast<std::size_t>(t)][static_cast<std::size_t>(r)]);
+          out << std::string(6 - std::min<std::size_t>(5, v.size()), ' ') << v;
+        }
+        out << '\n';
       }
+    };
+    out << "confusion (rows: labelled face; columns: read face, 0 = not detected)\n       0     1     2     3     4     5     6\n";
+    confusion(s->confusion);
+    auto oracle_line = [&](const std::string& what, const OracleCounts& o) {
+      out << what << ": face " << pct(o.combined_ok, o.labels) << "; pip lattice read " << pct(o.pips_read, o.labels)
+          << ", right " << pct(o.pips_ok, o.labels) << " (" << pct(o.pips_ok, o.pips_read) << " of read)";
+      if (!a.no_model) out << "; model alone " << pct(o.model_ok, o.labels);
       out << '\n';
-    }
+    };
+    oracle_line("oracle boxes (face read at the labelled box)", s->oracle);
+    for (const auto& [src, o] : s->oracle_by_source) oracle_line("  " + src, o);
+    out << "oracle confusion (rows: labelled face; columns: read face, 0 = unreadable)\n       0     1     2     3     4     5     6\n";
+    confusion(s->oracle_confusion);
     out << "eval done: " << s->images << " images, face " << pct(s->face_ok, s->matched) << '\n';
   }
   return {};

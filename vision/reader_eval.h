@@ -19,6 +19,8 @@ struct EvalArgs {
   std::string split = "all";  // all | even | odd: images by sorted name, alternating
   int limit = 0;              // 0 = no limit
   std::string model;          // --real: dice model file ("" = the shipped one)
+  bool no_model = false;      // --real: pip counting only
+  bool oracle_only = false;   // --real: skip detection, score face reading at the labelled boxes
   bool verbose = false;
 };
 
@@ -37,15 +39,27 @@ struct RealCounts {
   double end_to_end() const { return labels ? static_cast<double>(face_ok) / labels : 0; }
 };
 
+// Face reading alone, on the labelled boxes ("oracle boxes": detection taken as perfect).
+struct OracleCounts {
+  int labels = 0;
+  int pips_read = 0, pips_ok = 0;  // lattice pip reader (dice_pips.h): read (a layout fits), right
+  int model_ok = 0;                // learned classifier at the box (when a model is loaded)
+  int combined_ok = 0;             // what find_dice reports for a die at that box
+};
+
 struct RealScore : RealCounts {
+  OracleCounts oracle;
+  std::map<std::string, OracleCounts> oracle_by_source;
+  std::array<std::array<int, 7>, 7> oracle_confusion{};  // combined reading at the labelled box
   std::map<std::string, RealCounts> by_source;  // "byler", "penlington"
   // confusion[truth][read], truth 1..6, read 0 = not detected, 1..6.
   std::array<std::array<int, 7>, 7> confusion{};
 };
 
 Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log);
+// detect = false: only the oracle-box figures (face reading at the labelled boxes).
 Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& split, int limit,
-                            const DiceParams& params, std::ostream* log);
+                            const DiceParams& params, std::ostream* log, bool detect = true);
 
 // Runs whichever the arguments ask for and prints the figures and a closing line.
 Status run_eval(const EvalArgs& args, std::ostream& out);

@@ -160,6 +160,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--limit", ea->limit, "at most this many images");
   ev->add_flag("--verbose", ea->verbose, "one line per mistake");
   ev->add_option("--model", ea->model, "--real: dice classifier model (default: the shipped one)");
+  ev->add_flag("--no-model", ea->no_model, "--real: count pips only (no learned classifier)");
+  ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   reg.add(ev, [ea] {
     if (ea->scenes_dir.empty() == ea->real.empty()) return fail("eval needs exactly one of --scenes DIR or --real DIR_OR_CSV");
     auto r = vision::run_eval(*ea, std::cout);

@@ -1,5 +1,5 @@
 // `hexdice dice` on one 640x640 real photo (byler, 10+ dice) with the shipped model, on one
-// core; and the candidate stage alone. Skipped (error state) without the shared data.
+// core; the candidate stage alone; the lattice pip reader on one die. Skipped (error state) without the shared data.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -47,6 +47,20 @@ void BM_DiceCandidates(benchmark::State& st) {
   st.counters["candidates"] = static_cast<double>(n);
 }
 BENCHMARK(BM_DiceCandidates)->Unit(benchmark::kMillisecond);
+
+// The lattice pip reader on one labelled die (byler, face 5 at 243,353-287,390).
+void BM_ReadPips(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const cv::Mat img = photo();
+  if (img.empty()) {
+    st.SkipWithError("no real-dice photo");
+    return;
+  }
+  int face = 0;
+  for (auto _ : st) face = read_pips(img, cv::Rect2f(243, 353, 44, 44)).face;
+  st.counters["face"] = face;
+}
+BENCHMARK(BM_ReadPips)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -32,7 +32,9 @@ TEST(DiceReal, ShippedModelLoads) {
 
 // A regression floor, not a held-out figure: the shipped model has seen these images
 // (held-out figures, even-trained model scored on odd: docs/dice.md). Measured on the
-// first 30 odd images: recall 78.0%, precision 94.5%, face 81.3%.
+// first 30 odd images (all byler): recall 77.7%, precision 94.9%, face 72.5% (the face is
+// now the lattice pip count where a layout fits; the forest alone read 81.3% of these
+// images it was trained on, 47% of held-out byler dice).
 TEST(DiceReal, ShippedModelOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
@@ -43,9 +45,9 @@ TEST(DiceReal, ShippedModelOnRealPhotos) {
   std::printf("images %d labels %d detections %d matched %d face_ok %d\n", s->images, s->labels, s->detections,
               s->matched, s->face_ok);
   EXPECT_EQ(s->images, 30);
-  EXPECT_GE(s->face_accuracy(), 0.75);
-  EXPECT_GE(s->recall(), 0.70);
-  EXPECT_GE(s->precision(), 0.80);
+  EXPECT_GE(s->face_accuracy(), 0.68);
+  EXPECT_GE(s->recall(), 0.72);
+  EXPECT_GE(s->precision(), 0.88);
 }
 
 TEST(DiceReal, SplitsArePartitionOfLabels) {

@@ -1,0 +1,324 @@
+#include "vision/dice_pips.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include <opencv2/imgproc.hpp>
+
+namespace hexdice::vision {
+
+namespace {
+
+struct Blob {
+  cv::Point2f p;
+  float sigma = 0;
+  float resp = 0;
+  bool dark = true;
+  float diameter() const { return 2.83f * sigma; }
+};
+
+cv::Mat canonical_patch(const cv::Mat& image, const cv::Rect2f& region, int canon, double& scale, cv::Point2f& origin) {
+  cv::Mat gray;
+  if (image.type() == CV_8UC3) cv::cvtColor(image, gray, cv::COLOR_BGR2GRAY);
+  else if (image.type() == CV_8UC1) gray = image;
+  else return {};
+  const float side = std::max({region.width, region.height, 4.0f});
+  const cv::Point2f c(region.x + region.width / 2, region.y + region.height / 2);
+  scale = side / canon;  // image pixels per patch pixel
+  origin = c - cv::Point2f(side / 2, side / 2);
+  // Integer crop with a margin, borders replicated, then resampled.
+  const int x0 = static_cast<int>(std::floor(origin.x)) - 2, y0 = static_cast<int>(std::floor(origin.y)) - 2;
+  const int w = static_cast<int>(std::ceil(side)) + 4;
+  const cv::Rect want(x0, y0, w, w);
+  const cv::Rect have = want & cv::Rect(0, 0, gray.cols, gray.rows);
+  if (have.width < 2 || have.height < 2) return {};
+  cv::Mat crop;
+  cv::copyMakeBorder(gray(have), crop, have.y - want.y, want.br().y - have.br().y, have.x - want.x, want.br().x - have.br().x,
+                     cv::BORDER_REPLICATE);
+  cv::Mat f;
+  crop.convertTo(f, CV_32F);
+  // Sub-pixel placement: patch pixel (i, j) samples the image at origin + (i + 0.5) * scale - 0.5.
+  if (scale > 1.5) cv::GaussianBlur(f, f, cv::Size(0, 0), 0.45 * scale);
+  const float s = static_cast<float>(scale);
+  const cv::Matx23f m(s, 0, origin.x - static_cast<float>(x0) + 0.5f * s - 0.5f, 0, s,
+                      origin.y - static_cast<float>(y0) + 0.5f * s - 0.5f);
+  cv::Mat patch;
+  cv::warpAffine(f, patch, m, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  return patch;
+}
+
+std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p) {
+  std::vector<float> sigmas;
+  for (double s = p.min_sigma; s <= p.max_sigma_frac * p.canon; s *= p.sigma_step) sigmas.push_back(static_cast<float>(s));
+  std::vector<cv::Mat> resp;  // dark-positive response per scale
+  for (float s : sigmas) {
+    cv::Mat g, l;
+    cv::GaussianBlur(patch, g, cv::Size(0, 0), s);
+    cv::Laplacian(g, l, CV_32F, 3);
+    resp.push_back(l * (s * s));
+  }
+  std::vector<Blob> out;
+  const float c0 = (p.canon - 1) / 2.0f;
+  const float r2 = static_cast<float>(p.search_radius * p.canon * p.search_radius * p.canon);
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
+  for (int pol = 0; pol < 2; ++pol) {
+    std::vector<cv::Mat> r(resp.size()), dil(resp.size());
+    for (std::size_t k = 0; k < resp.size(); ++k) {
+      r[k] = pol == 0 ? resp[k] : -resp[k];
+      cv::dilate(r[k], dil[k], k3);
+    }
+    for (std::size_t k = 0; k < r.size(); ++k) {
+      for (int y = 1; y < p.canon - 1; ++y) {
+        const float* row = r[k].ptr<float>(y);
+        const float* d0 = dil[k].ptr<float>(y);
+        const float* dm = k > 0 ? dil[k - 1].ptr<float>(y) : nullptr;
+        const float* dp = k + 1 < r.size() ? dil[k + 1].ptr<float>(y) : nullptr;
+        for (int x = 1; x < p.canon - 1; ++x) {
+          const float v = row[x];
+          if (v < p.min_response || v < d0[x]) continue;
+          if (dm && v < dm[x]) continue;
+          if (dp && v < dp[x]) continue;
+          const float dx = x - c0, dy = y - c0;
+          if (dx * dx + dy * dy > r2) continue;
+          // Sub-pixel centre: parabola through the neighbours.
+          auto refine = [](float a, float b, float c) {
+            const float den = a - 2 * b + c;
+            return std::abs(den) > 1e-6f ? std::clamp(0.5f * (a - c) / den, -0.5f, 0.5f) : 0.0f;
+          };
+          const float ox = refine(row[x - 1], v, row[x + 1]);
+          const float oy = refine(r[k].at<float>(y - 1, x), v, r[k].at<float>(y + 1, x));
+          out.push_back({cv::Point2f(x + ox, y + oy), sigmas[k], v, pol == 0});
+        }
+      }
+    }
+  }
+  // A pip is surrounded by body all round: on a ring just outside it the contrast to its
+  // centre keeps its sign everywhere (a die corner against the background, a streak or
+  // a marbling edge does not).
+  {
+    cv::Mat sm;
+    cv::GaussianBlur(patch, sm, cv::Size(0, 0), 1.0);
+    std::vector<Blob> ok;
+    for (const auto& b : out) {
+      const float r = 1.414f * b.sigma;
+      const float centre = sm.at<float>(std::clamp(cvRound(b.p.y), 0, p.canon - 1), std::clamp(cvRound(b.p.x), 0, p.canon - 1));
+      std::array<float, 16> c{};
+      for (int i = 0; i < 16; ++i) {
+        const double a = i * CV_PI / 8;
+        const int x = std::clamp(cvRound(b.p.x + p.ring * r * std::cos(a)), 0, p.canon - 1);
+        const int y = std::clamp(cvRound(b.p.y + p.ring * r * std::sin(a)), 0, p.canon - 1);
+        const float v = sm.at<float>(y, x) - centre;
+        c[static_cast<std::size_t>(i)] = b.dark ? v : -v;
+      }
+      std::array<float, 16> sorted = c;
+      std::sort(sorted.begin(), sorted.end());
+      const float med = sorted[8];
+      if (med <= 0 || sorted[1] < p.ring_min * med) continue;
+      ok.push_back(b);
+    }
+    out.swap(ok);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Blob& a, const Blob& b) { return a.resp > b.resp; });
+  // Same polarity, about the same place and size: keep the strongest.
+  std::vector<Blob> kept;
+  for (const auto& b : out) {
+    bool dup = false;
+    for (const auto& k : kept)
+      if (k.dark == b.dark && cv::norm(k.p - b.p) < 0.5f * std::max(k.diameter(), b.diameter()) &&
+          std::max(k.sigma, b.sigma) < 1.6f * std::min(k.sigma, b.sigma)) {
+        dup = true;
+        break;
+      }
+    if (!dup) kept.push_back(b);
+    if (kept.size() >= 40) break;
+  }
+  return kept;
+}
+
+struct Fit {
+  bool ok = false;
+  double fit = 1;
+  cv::Point2f c, u, v;  // centre, lattice basis (corner pip = c +- u +- v)
+  float g = 0;          // spacing
+};
+
+cv::Point2f perp(cv::Point2f a) { return {-a.y, a.x}; }
+float len(cv::Point2f a) { return std::sqrt(a.dot(a)); }
+
+// Perfect matchings of up to 6 indices minimising the sum of |q_i + q_j|.
+void best_pairs(const std::vector<cv::Point2f>& q, std::vector<int> idx, std::vector<std::pair<int, int>>& cur,
+                double cost, double& best, std::vector<std::pair<int, int>>& best_pairs_out) {
+  if (idx.empty()) {
+    if (cost < best) {
+      best = cost;
+      best_pairs_out = cur;
+    }
+    return;
+  }
+  const int a = idx[0];
+  for (std::size_t j = 1; j < idx.size(); ++j) {
+    const int b = idx[j];
+    std::vector<int> rest;
+    for (std::size_t k = 1; k < idx.size(); ++k)
+      if (k != j) rest.push_back(idx[k]);
+    cur.push_back({a, b});
+    best_pairs(q, rest, cur, cost + len(q[static_cast<std::size_t>(a)] + q[static_cast<std::size_t>(b)]), best, best_pairs_out);
+    cur.pop_back();
+  }
+}
+
+Fit fit_layout(const std::vector<cv::Point2f>& pts, float d, const PipParams& p) {
+  Fit f;
+  const int n = static_cast<int>(pts.size());
+  cv::Point2f c(0, 0);
+  for (const auto& q : pts) c += q;
+  c *= 1.0f / static_cast<float>(n);
+  f.c = c;
+  if (n == 1) {
+    f.g = 1.5f * d;
+    f.u = {f.g, 0};
+    f.v = {0, f.g};
+    f.ok = true;
+    f.fit = 0;
+    return f;
+  }
+  std::vector<cv::Point2f> q;
+  for (const auto& x : pts) q.push_back(x - c);
+  std::vector<int> idx;
+  float centre_res = 0;
+  int centre = -1;
+  if (n % 2 == 1) {
+    float bl = std::numeric_limits<float>::max();
+    for (int i = 0; i < n; ++i)
+      if (len(q[static_cast<std::size_t>(i)]) < bl) {
+        bl = len(q[static_cast<std::size_t>(i)]);
+        centre = i;
+      }
+    centre_res = bl;
+  }
+  for (int i = 0; i < n; ++i)
+    if (i != centre) idx.push_back(i);
+  std::vector<std::pair<int, int>> cur, pairs;
+  double best = std::numeric_limits<double>::max();
+  best_pairs(q, idx, cur, 0, best, pairs);
+  std::vector<cv::Point2f> h;
+  float worst = centre_res;
+  for (const auto& [a, b] : pairs) {
+    h.push_back((q[static_cast<std::size_t>(a)] - q[static_cast<std::size_t>(b)]) * 0.5f);
+    worst = std::max(worst, 0.5f * len(q[static_cast<std::size_t>(a)] + q[static_cast<std::size_t>(b)]));
+  }
+  cv::Point2f a, b;
+  if (h.size() == 1) {
+    a = h[0];
+    b = perp(a);
+  } else {
+    std::size_t ia = 0, ib = 1;
+    if (h.size() == 3) {
+      // The middle pair lies half way between the corner pairs (up to signs).
+      float bm = std::numeric_limits<float>::max();
+      std::size_t mid = 0;
+      for (std::size_t m = 0; m < 3; ++m) {
+        const cv::Point2f x = h[(m + 1) % 3], y = h[(m + 2) % 3];
+        for (const cv::Point2f& e : {(x + y) * 0.5f, (x - y) * 0.5f}) {
+          const float r = std::min(len(h[m] - e), len(h[m] + e));
+          if (r < bm) {
+            bm = r;
+            mid = m;
+          }
+        }
+      }
+      ia = (mid + 1) % 3;
+      ib = (mid + 2) % 3;
+      worst = std::max(worst, bm);
+    }
+    a = h[ia];
+    b = h[ib];
+    const float la = len(a), lb = len(b);
+    if (la < 1e-3f || lb < 1e-3f) return f;
+    const float ratio = la / lb;
+    if (ratio < 0.55f || ratio > 1.8f) return f;
+    if (std::abs(a.dot(b)) / (la * lb) > 0.77f) return f;  // corner diagonals at least 40 degrees apart
+  }
+  f.u = (a + b) * 0.5f;
+  f.v = (a - b) * 0.5f;
+  f.g = std::sqrt(len(a) * len(b)) / 1.4142f;
+  if (f.g < 1e-3f) return f;
+  if (f.g / d < p.min_spacing || f.g / d > p.max_spacing) return f;
+  f.fit = worst / f.g;
+  f.ok = f.fit <= p.max_fit;
+  return f;
+}
+
+}  // namespace
+
+PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParams& p) {
+  PipRead out;
+  if (image.empty() || p.canon < 16) return out;
+  double scale = 1;
+  cv::Point2f origin;
+  const cv::Mat patch = canonical_patch(image, region, p.canon, scale, origin);
+  if (patch.empty()) return out;
+  const std::vector<Blob> blobs = log_blobs(patch, p);
+  const float c0 = (p.canon - 1) / 2.0f;
+  double best_score = 0;
+  for (int pol = 0; pol < 2; ++pol) {
+    std::vector<const Blob*> same;
+    for (const auto& b : blobs)
+      if (b.dark == (pol == 0)) same.push_back(&b);
+    for (int r = 0; r < p.references && r < static_cast<int>(same.size()); ++r) {
+      const Blob& ref = *same[static_cast<std::size_t>(r)];
+      std::vector<const Blob*> cand;
+      for (const Blob* b : same)
+        if (b->sigma <= ref.sigma * p.size_ratio && b->sigma * p.size_ratio >= ref.sigma &&
+            b->resp >= p.min_rel_response * ref.resp && static_cast<int>(cand.size()) < p.max_candidates)
+          cand.push_back(b);
+      const int n = static_cast<int>(cand.size());
+      for (int mask = 1; mask < (1 << n); ++mask) {
+        const int k = __builtin_popcount(static_cast<unsigned>(mask));
+        if (k > 6) continue;
+        std::vector<cv::Point2f> pts;
+        float dsum = 0, rsum = 0;
+        for (int i = 0; i < n; ++i)
+          if (mask & (1 << i)) {
+            pts.push_back(cand[static_cast<std::size_t>(i)]->p);
+            dsum += cand[static_cast<std::size_t>(i)]->diameter();
+            rsum += cand[static_cast<std::size_t>(i)]->resp;
+          }
+        const float d = dsum / static_cast<float>(k);
+        const Fit f = fit_layout(pts, d, p);
+        if (!f.ok) continue;
+        // Strays on the face reject the layout.
+        const float det = f.u.x * f.v.y - f.u.y * f.v.x;
+        if (std::abs(det) < 1e-6f) continue;
+        bool stray = false;
+        for (int i = 0; i < n && !stray; ++i) {
+          if (mask & (1 << i)) continue;
+          const cv::Point2f e = cand[static_cast<std::size_t>(i)]->p - f.c;
+          const float lx = (e.x * f.v.y - e.y * f.v.x) / det, ly = (f.u.x * e.y - f.u.y * e.x) / det;
+          if (std::abs(lx) < p.face_extent && std::abs(ly) < p.face_extent) stray = true;
+        }
+        if (stray) continue;
+        const double off = cv::norm(f.c - cv::Point2f(c0, c0)) / p.canon;
+        const double score = (p.mean_score ? rsum / k : rsum) * (1.0 - 0.5 * f.fit / p.max_fit) *
+                             (1.0 - std::clamp(p.centre_weight * (off - p.centre_free), 0.0, 0.9));
+        if (score > best_score) {
+          best_score = score;
+          out.face = k;
+          out.fit = f.fit;
+          out.strength = rsum / k;
+          out.dark_pips = pol == 0;
+          out.pip_diameter = static_cast<float>(d * scale);
+          out.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
+          out.spacing = static_cast<float>(f.g * scale);
+          out.pips.clear();
+          for (const auto& q : pts) out.pips.push_back(origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace hexdice::vision

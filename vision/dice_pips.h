@@ -1,0 +1,87 @@
+// Reading a die's upward face by counting its pips on a fitted lattice (issue 3, real
+// photos). Used by the sheet-free dice finder (dice.h) on each die it keeps, and by
+// `hexdice eval --real --oracle` on the labelled boxes.
+//
+// Method (read_pips):
+// 1. The region (a square around the die or its top face) is resampled to a canonical
+//    patch (PipParams::canon pixels) and searched for blobs with the scale-normalised
+//    Laplacian of Gaussian over a range of scales, both polarities (dark pips on a light
+//    body and light pips on a dark one), as 3-D (x, y, scale) maxima.
+// 2. For each polarity and each of the strongest few blobs as a reference, the blobs of
+//    about the reference's size (PipParams::size_ratio) and at least a fraction of its
+//    strength (min_rel_response) are the pip candidates.
+// 3. Every subset of 1..6 candidates is tested against the standard layouts under an
+//    affine map (the top face seen obliquely is a parallelogram): all layouts are
+//    point-symmetric about the face centre, so pips pair up through their centroid (odd
+//    counts: one pip at the centre); 4/5: the two corner pairs span a plausible
+//    parallelogram; 6: the middle pair is half way between the corner pairs. The lattice
+//    spacing must suit the pip size.
+// 4. A subset is rejected when another candidate of the same size and polarity lies on
+//    its face (inside the fitted lattice square): one pip of a six is not a "1", the four
+//    corners of a five are not a "4". Of the subsets left, the one with the largest
+//    total response, discounted by its fit error, wins. No fit: face 0.
+// Const functions, deterministic.
+#pragma once
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace hexdice::vision {
+
+struct PipParams {
+  // Canonical patch side in pixels (the region is resampled to it).
+  int canon = 64;
+  // Blob scales: LoG sigma from min_sigma to max_sigma_frac x canon, ratio sigma_step.
+  double min_sigma = 1.3;
+  double max_sigma_frac = 0.2;
+  double sigma_step = 1.18;
+  // Blobs whose centre is further than this fraction of canon from the patch centre
+  // are ignored.
+  double search_radius = 0.4;
+  // Pip candidates: sigma within this ratio of the reference blob, response at least
+  // this fraction of it.
+  double size_ratio = 1.45;
+  double min_rel_response = 0.3;
+  // At most this many candidates per reference (subsets enumerated: 2^n).
+  int max_candidates = 10;
+  // Strongest blobs tried as the reference, per polarity.
+  int references = 3;
+  // Layout fit error (pair/centre residuals over the lattice spacing) above which a
+  // subset is no layout.
+  double max_fit = 0.3;
+  // Lattice spacing (centre to edge pip) over pip diameter must lie in this range
+  // (standard dice: 0.27 / 0.18 = 1.5).
+  double min_spacing = 0.9;
+  double max_spacing = 3.2;
+  // A stray candidate at lattice coordinates (|x|,|y| both) below this rejects a layout.
+  double face_extent = 1.55;
+  // Ring test: on a ring at `ring` x the blob radius, the contrast to the blob centre must
+  // keep the pip's sign: second lowest of 16 samples >= ring_min x their median.
+  double ring = 1.4;
+  double ring_min = 0.3;
+  // Face centre prior: the score is cut by centre_weight x (offset - centre_free), offset =
+  // distance of the pips' centroid from the region centre over the region side.
+  double centre_free = 0.08;
+  double centre_weight = 3.0;
+  bool mean_score = false;
+  // Absolute floor on the normalised LoG response (grey levels).
+  double min_response = 6.0;
+};
+
+struct PipRead {
+  int face = 0;                    // 1..6, 0 = no layout fits
+  double fit = 1;                  // fit error (lattice spacing units)
+  double strength = 0;             // mean pip response (grey levels)
+  bool dark_pips = true;           // polarity
+  float pip_diameter = 0;          // image pixels
+  cv::Point2f centre{0, 0};        // face centre (pip centroid), image pixels
+  float spacing = 0;               // lattice spacing, image pixels
+  std::vector<cv::Point2f> pips;   // image pixels
+};
+
+// Reads the face whose pips lie in `region` (image pixels; any size, it is squared
+// about its centre) of a grey (CV_8U) or BGR image.
+PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParams& params = {});
+
+}  // namespace hexdice::vision
