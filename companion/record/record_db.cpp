@@ -497,7 +497,8 @@ Result<Position> RecordDb::position_at(std::int64_t game, int ply) {
 
 Result<std::optional<std::int64_t>> RecordDb::unfinished_game() {
   HEXDICE_PREPARE(st,
-                  "SELECT id FROM games WHERE result_reason IS NULL AND ruleset = 'hexdice' ORDER BY id DESC LIMIT 1");
+                  "SELECT id FROM games WHERE result_reason IS NULL AND ruleset = 'hexdice' "
+                  "AND event NOT LIKE 'solo: %' ORDER BY id DESC LIMIT 1");
   Binder b(st);
   const int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) return std::optional<std::int64_t>(sqlite3_column_int64(st, 0));

@@ -114,7 +114,9 @@ class RecordDb {
   // The position after `ply` actions of the game's current line (takebacks honoured),
   // read from the stored position JSON without replaying the game (ply 0 replays the setup).
   Result<Position> position_at(std::int64_t game, int ply);
-  // The most recent unfinished Hex Dice game, if any.
+  // The most recent unfinished Hex Dice game, if any, that the live referee may resume:
+  // solo games (event "solo: <scenario>", companion/solo/solo_record.h) are resumed only
+  // by their own solo session, never refereed as a plain two-player game.
   Result<std::optional<std::int64_t>> unfinished_game();
   // The most recent unfinished game of a ruleset, if any.
   Result<std::optional<std::int64_t>> unfinished_game(std::string_view ruleset);

@@ -215,6 +215,26 @@ TEST(RecordDb, EachActionIsCommittedBeforeTheNextAndTheGameResumes) {
   EXPECT_EQ(*db->load_game(id), src);
 }
 
+TEST(RecordDb, TheRefereeNeverResumesASoloGame) {
+  const std::string path = fresh_path("solo_skip.db");
+  const GameRecord src = sample_game(sample(5));
+  auto db = open_ok(path);
+  auto two_player = RecordedGame::create(*db, fresh_like(src));
+  ASSERT_TRUE(two_player.ok());
+  GameRecord solo = fresh_like(src);
+  solo.set_event("solo: The Crossing");
+  auto solo_game = RecordedGame::create(*db, solo);
+  ASSERT_TRUE(solo_game.ok());
+  ASSERT_GT(solo_game->id(), two_player->id());
+  // The newest unfinished game is the solo one; the referee must take the two-player game.
+  auto open_game = db->unfinished_game();
+  ASSERT_TRUE(open_game.ok());
+  EXPECT_EQ(open_game->value_or(-1), two_player->id());
+  auto only_solo = open_ok(fresh_path("solo_only2.db"));
+  ASSERT_TRUE(RecordedGame::create(*only_solo, solo).ok());
+  EXPECT_FALSE(only_solo->unfinished_game()->has_value()) << "a database holding only a solo game has nothing to referee";
+}
+
 TEST(RecordDb, InjectedFailureBetweenStatementsLeavesNothingPartial) {
   const std::string path = fresh_path("g.db");
   auto db = open_ok(path);

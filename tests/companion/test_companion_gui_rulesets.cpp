@@ -21,48 +21,15 @@
 #include "companion/record/ruleset_game.h"
 #include "core/ruleset.h"
 #include "tests/companion/cli_runner.h"
+#include "tests/companion/xvfb.h"
 
 namespace hexdice {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool on_path(const char* prog) {
-  return std::system((std::string("command -v ") + prog + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-// An Xvfb server on a free display, stopped by its own pid at the end.
-class Xvfb {
- public:
-  bool start() {
-    for (int d = 150 + static_cast<int>(::getpid() % 40); d < 250; ++d) {
-      if (fs::exists("/tmp/.X11-unix/X" + std::to_string(d)) || fs::exists("/tmp/.X" + std::to_string(d) + "-lock")) continue;
-      pid_ = ::fork();
-      if (pid_ == 0) {
-        const std::string disp = ":" + std::to_string(d);
-        ::execlp("Xvfb", "Xvfb", disp.c_str(), "-screen", "0", "1600x900x24", "-nolisten", "tcp",
-                 static_cast<char*>(nullptr));
-        ::_exit(127);
-      }
-      for (int i = 0; i < 100; ++i) {
-        if (fs::exists("/tmp/.X11-unix/X" + std::to_string(d))) { display_ = ":" + std::to_string(d); return true; }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-      stop();
-    }
-    return false;
-  }
-  void stop() {
-    if (pid_ > 0) { ::kill(pid_, SIGTERM); ::waitpid(pid_, nullptr, 0); }
-    pid_ = -1;
-  }
-  ~Xvfb() { stop(); }
-  const std::string& display() const { return display_; }
-
- private:
-  pid_t pid_ = -1;
-  std::string display_;
-};
+using hexdice::testing::on_path;
+using hexdice::testing::Xvfb;
 
 std::map<std::string, std::vector<std::string>> read_dump(const fs::path& ui) {
   std::ifstream in(ui);

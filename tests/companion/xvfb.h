@@ -1,5 +1,4 @@
-// Xvfb for the window tests (a copy of the helper in test_companion_gui.cpp, kept apart so
-// the calibration test does not edit that file).
+// Xvfb for the window tests: one server on a free display per test, stopped at the end.
 #pragma once
 
 #include <signal.h>

@@ -8,6 +8,8 @@
 #include <iterator>
 #include <random>
 
+#include <unistd.h>
+
 #include <opencv2/imgcodecs.hpp>
 
 #include "vision/dice.h"
@@ -111,7 +113,7 @@ TEST(ReaderBadInput, CorruptPngRejected) {
 }
 
 int run_cli(const std::string& args, std::string& err) {
-  const fs::path errf = fs::temp_directory_path() / "hexdice_reader_cli_err.txt";
+  const fs::path errf = fs::temp_directory_path() / ("hexdice_reader_cli_err_" + std::to_string(::getpid()) + ".txt");
   const std::string cmd = std::string(HEXDICE_BIN_DIR) + "/hexdice " + args + " >/dev/null 2>" + errf.string();
   const int rc = std::system(cmd.c_str());
   std::ifstream in(errf);
@@ -138,7 +140,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.paper_distance = 31;
   p.reg.min_markers = 3;
   p.face.pip_diameter = 0.2;
-  const fs::path f = fs::temp_directory_path() / "hexdice_read_params.yml";
+  const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
   ASSERT_TRUE(q.ok()) << q.error();
