@@ -18,19 +18,13 @@
 
 #include "calibration/calibration.h"
 #include "cli_runner.h"
-#include "xvfb.h"
+#include "tests/companion/window_test.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::map<std::string, std::vector<std::string>> read_ui(const fs::path& ui) {
-  std::ifstream in(ui);
-  const nlohmann::json j = nlohmann::json::parse(in);
-  std::map<std::string, std::vector<std::string>> windows;
-  for (const auto& w : j) windows[w.at("title").get<std::string>()] = w.at("labels").get<std::vector<std::string>>();
-  return windows;
-}
+using hexdice::testing::read_dump;
 
 TEST(CompanionCalib, CameraCalibratedFromTheWindowOnChArUcoViewsAndSaved) {
   const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
@@ -62,7 +56,7 @@ TEST(CompanionCalib, CameraCalibratedFromTheWindowOnChArUcoViewsAndSaved) {
   const auto check = hexdice::testing::run_hexdice("calibrate check " + calib.string());
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
   // The Camera panel: views kept, the RMS, saved, and the reader now calibrated.
-  auto w = read_ui(ui);
+  auto w = read_dump(ui);
   ASSERT_TRUE(w.count("Camera"));
   const auto& cam = w["Camera"];
   auto has = [&](const std::string& l) { return std::find(cam.begin(), cam.end(), l) != cam.end(); };

@@ -23,7 +23,7 @@
 
 #include "companion/record/record_db.h"
 #include "companion/solo/solo_record.h"
-#include "tests/companion/xvfb.h"
+#include "tests/companion/window_test.h"
 
 namespace fs = std::filesystem;
 
@@ -31,6 +31,9 @@ namespace {
 
 using hexdice::testing::on_path;
 using hexdice::testing::Xvfb;
+using hexdice::testing::read_dump;
+using hexdice::testing::any_starts;
+using hexdice::testing::any_contains;
 
 }  // namespace
 
@@ -90,24 +93,6 @@ TEST(CompanionGui, OpensOnHistoryAndDemoDrawsEveryPanelAndANonBlankPicture) {
   fs::remove_all(dir);
 }
 
-namespace {
-
-std::map<std::string, std::vector<std::string>> read_dump(const fs::path& ui) {
-  std::ifstream in(ui);
-  const nlohmann::json j = nlohmann::json::parse(in);
-  std::map<std::string, std::vector<std::string>> windows;
-  for (const auto& w : j) windows[w.at("title").get<std::string>()] = w.at("labels").get<std::vector<std::string>>();
-  return windows;
-}
-
-bool any_starts(const std::vector<std::string>& v, const std::string& prefix) {
-  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
-}
-bool any_contains(const std::vector<std::string>& v, const std::string& part) {
-  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(part) != std::string::npos; });
-}
-
-}  // namespace
 
 // The window drives the referee on the bundled demo (no camera): run until the demo's
 // misread, screenshot the live view, and check the panels a user needs at that moment.

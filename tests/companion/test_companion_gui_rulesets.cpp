@@ -21,7 +21,7 @@
 #include "companion/record/ruleset_game.h"
 #include "core/ruleset.h"
 #include "tests/companion/cli_runner.h"
-#include "tests/companion/xvfb.h"
+#include "tests/companion/window_test.h"
 
 namespace hexdice {
 namespace {
@@ -31,17 +31,9 @@ namespace fs = std::filesystem;
 using hexdice::testing::on_path;
 using hexdice::testing::Xvfb;
 
-std::map<std::string, std::vector<std::string>> read_dump(const fs::path& ui) {
-  std::ifstream in(ui);
-  const nlohmann::json j = nlohmann::json::parse(in);
-  std::map<std::string, std::vector<std::string>> windows;
-  for (const auto& w : j) windows[w.at("title").get<std::string>()] = w.at("labels").get<std::vector<std::string>>();
-  return windows;
-}
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-bool any_starts(const std::vector<std::string>& v, const std::string& prefix) {
-  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
-}
+using hexdice::testing::read_dump;
+using hexdice::testing::has;
+using hexdice::testing::any_starts;
 
 // `n` plies of first legal actions from a Wizard Hex start preset, as JSON lines.
 std::string wizardhex_lines(const std::string& preset, int n, Json* end = nullptr) {

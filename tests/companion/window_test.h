@@ -1,15 +1,22 @@
-// Xvfb for the window tests: one server on a free display per test, stopped at the end.
+// Helpers of the window tests: an Xvfb server on a free display per test (stopped at the
+// end), and the reader of the window's --dump-ui file (window title -> labels drawn).
 #pragma once
 
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
 #include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace hexdice::testing {
 
@@ -49,5 +56,24 @@ class Xvfb {
   pid_t pid_ = -1;
   std::string display_;
 };
+
+// The --dump-ui file: for each window drawn, its title and the labels drawn in it.
+inline std::map<std::string, std::vector<std::string>> read_dump(const std::filesystem::path& ui) {
+  std::ifstream in(ui);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::map<std::string, std::vector<std::string>> windows;
+  for (const auto& w : j) windows[w.at("title").get<std::string>()] = w.at("labels").get<std::vector<std::string>>();
+  return windows;
+}
+
+inline bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+inline bool any_starts(const std::vector<std::string>& v, const std::string& prefix) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; });
+}
+inline bool any_contains(const std::vector<std::string>& v, const std::string& part) {
+  return std::any_of(v.begin(), v.end(), [&](const std::string& s) { return s.find(part) != std::string::npos; });
+}
 
 }  // namespace hexdice::testing
