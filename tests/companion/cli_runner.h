@@ -2,6 +2,7 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -49,6 +50,14 @@ inline std::string temp_file(const std::string& name, const std::string& text) {
   const auto p = std::filesystem::temp_directory_path() / ("hexdice_" + std::to_string(::getpid()) + "_" + name);
   std::ofstream(p, std::ios::binary) << text;
   return p.string();
+}
+
+// An empty directory of its own under the temp directory: <prefix>_<pid>_<name>.
+inline std::filesystem::path temp_dir(const std::string& prefix, const std::string& name) {
+  const auto p = std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p;
 }
 
 inline int line_count(const std::string& s) {

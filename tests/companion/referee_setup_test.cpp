@@ -31,12 +31,7 @@ namespace fs = std::filesystem;
 using hexdice::testing::run_hexdice;
 using hexdice::testing::slurp;
 
-fs::path temp_dir(const std::string& name) {
-  const auto p = fs::temp_directory_path() / ("hexdice_rsetup_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path temp_dir(const std::string& name) { return hexdice::testing::temp_dir("hexdice_rsetup", name); }
 
 SetupConfig two_players() {
   SetupConfig c;

@@ -26,12 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using hexdice::testing::run_hexdice;
 
-fs::path temp_dir(const std::string& name) {
-  const auto p = fs::temp_directory_path() / ("hexdice_ref_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+fs::path temp_dir(const std::string& name) { return hexdice::testing::temp_dir("hexdice_ref", name); }
 
 Position start_position() {
   auto pos = Position::create(5, {Player{"red", 0}, Player{"blue", 3}});
