@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <span>
 #include <nlohmann/json.hpp>
 #include <opencv2/aruco.hpp>
 #include <opencv2/aruco/charuco.hpp>
@@ -429,29 +430,32 @@ std::vector<SheetShape> wizardhex_drawing(const SheetLayout& s, const SheetPalet
   return out;
 }
 
-std::vector<SheetShape> hexadecimal_drawing(const SheetLayout& s, const SheetPalette& pal) {
+// The Hexa Decimal family's board: the cells (roads grey, the hole dark, each army's start
+// squares tinted; `start_tint_over_road` says which of the two wins on a road start square),
+// the grid, the road outlines in bold and each start square's piece letter in its army's ink.
+void append_hexadecimal_board(const SheetLayout& s, const SheetPalette& pal, const hexadecimal::State* start,
+                              std::span<const Rgb> side_tint, std::span<const Rgb> side_ink, bool start_tint_over_road,
+                              std::vector<SheetShape>& out) {
   namespace hd = hexadecimal;
-  std::vector<SheetShape> out;
   const double hs = s.hex_size_mm;
   const auto& board = hd::State::board();
-  const auto start = hd::start(hd::Variant::Standard);
   const Rgb road{196, 196, 196}, hole{50, 50, 50};
-  const std::array<Rgb, 2> side_tint = {{{255, 243, 212}, {208, 222, 244}}};
-  const std::array<Rgb, 2> side_ink = {{{150, 100, 20}, {20, 20, 20}}};
   const Hex centre_hex{0, 0};
   for (const CellMm& c : s.cells) {
     const auto corners = s.cell_corners(c.hex);
     const int idx = board.index(c.hex);
+    const bool on_road = hd::segment_of(idx) < 0;
+    const bool starts = start && !start->cells[static_cast<std::size_t>(idx)].empty();
     Rgb fill = pal.cell;
     if (c.hex == centre_hex) fill = hole;
-    else if (hd::segment_of(idx) < 0) fill = road;
-    else if (start && !start->cells[static_cast<std::size_t>(idx)].empty())
+    else if (starts && (start_tint_over_road || !on_road))
       fill = side_tint[static_cast<std::size_t>(start->cells[static_cast<std::size_t>(idx)].owner)];
+    else if (on_road) fill = road;
     out.push_back(polygon({corners.begin(), corners.end()}, fill));
   }
   append_grid(s, pal, {centre_hex}, out);
   out.push_back(text(s.cell_centre(centre_hex), hs * 0.16, "hole", {230, 230, 230}));
-  // Segment boundaries: the roads' outlines drawn bold so the six triangles stand out.
+  // The roads outlined bold, so the six triangular segments stand out.
   for (const CellMm& c : s.cells) {
     const int idx = board.index(c.hex);
     if (c.hex == centre_hex || hd::segment_of(idx) >= 0) continue;
@@ -460,17 +464,26 @@ std::vector<SheetShape> hexadecimal_drawing(const SheetLayout& s, const SheetPal
     p.fill = false;
     out.push_back(p);
   }
-  // Start squares: the piece's letters in its side's ink (White starts west, moves first).
+  if (!start) return;
   static constexpr std::array<const char*, hd::kNumKinds> kLetters = {"P", "S", "Pr", "D", "E", "G", "St", "W", "PM", "K"};
-  if (start) {
-    for (int idx = 0; idx < hd::kCells; ++idx) {
-      const hd::Cell& cell = start->cells[static_cast<std::size_t>(idx)];
-      if (cell.empty()) continue;
-      const Point c = s.cell_centre(board.hex(idx));
-      out.push_back(text({c.x, c.y + hs * 0.2}, hs * 0.36, kLetters[static_cast<std::size_t>(cell.kind)],
-                         side_ink[static_cast<std::size_t>(cell.owner)]));
-    }
+  for (int idx = 0; idx < hd::kCells; ++idx) {
+    const hd::Cell& cell = start->cells[static_cast<std::size_t>(idx)];
+    if (cell.empty()) continue;
+    const Point c = s.cell_centre(board.hex(idx));
+    out.push_back(text({c.x, c.y + hs * 0.2}, hs * 0.36, kLetters[static_cast<std::size_t>(cell.kind)],
+                       side_ink[static_cast<std::size_t>(cell.owner)]));
   }
+}
+
+std::vector<SheetShape> hexadecimal_drawing(const SheetLayout& s, const SheetPalette& pal) {
+  namespace hd = hexadecimal;
+  std::vector<SheetShape> out;
+  const double hs = s.hex_size_mm;
+  const auto start = hd::start(hd::Variant::Standard);
+  const std::array<Rgb, 2> side_tint = {{{255, 243, 212}, {208, 222, 244}}};
+  const std::array<Rgb, 2> side_ink = {{{150, 100, 20}, {20, 20, 20}}};
+  // Start squares: the piece's letters in its side's ink (White starts west, moves first).
+  append_hexadecimal_board(s, pal, start ? &*start : nullptr, side_tint, side_ink, false, out);
   // Segment names low in the middle cell of each segment (a = b = 2 from the hole).
   for (int seg = 0; seg < 6; ++seg) {
     const Point c = s.cell_centre(direction(seg) * 2 + direction((seg + 1) % 6) * 2);
@@ -502,43 +515,12 @@ std::vector<SheetShape> hexadecimal_variant_drawing(const SheetLayout& s, std::s
   const hd::Variant v = variant == "demial" ? hd::Variant::Demial : hd::Variant::Threcimal;
   std::vector<SheetShape> out;
   const double hs = s.hex_size_mm;
-  const auto& board = hd::State::board();
   const auto start = hd::start(v);
   if (!start) return {};
-  const Rgb road{196, 196, 196}, hole{50, 50, 50};
   const std::array<Rgb, 3> side_tint = {{{255, 243, 212}, {208, 222, 244}, {214, 240, 208}}};
   const std::array<Rgb, 3> side_ink = {{{150, 100, 20}, {20, 20, 20}, {30, 110, 40}}};
   const std::array<const char*, 3> side_name = {"White", "Black", "Green"};
-  const Hex centre_hex{0, 0};
-  for (const CellMm& c : s.cells) {
-    const auto corners = s.cell_corners(c.hex);
-    const int idx = board.index(c.hex);
-    Rgb fill = pal.cell;
-    if (c.hex == centre_hex) fill = hole;
-    else if (!start->cells[static_cast<std::size_t>(idx)].empty())
-      fill = side_tint[static_cast<std::size_t>(start->cells[static_cast<std::size_t>(idx)].owner)];
-    else if (hd::segment_of(idx) < 0) fill = road;
-    out.push_back(polygon({corners.begin(), corners.end()}, fill));
-  }
-  append_grid(s, pal, {centre_hex}, out);
-  out.push_back(text(s.cell_centre(centre_hex), hs * 0.16, "hole", {230, 230, 230}));
-  // The roads outlined bold (an army's road carries its Disruptor .. Elephant column).
-  for (const CellMm& c : s.cells) {
-    const int idx = board.index(c.hex);
-    if (c.hex == centre_hex || hd::segment_of(idx) >= 0) continue;
-    const auto corners = s.cell_corners(c.hex);
-    auto p = polygon({corners.begin(), corners.end()}, {}, std::max(0.5, hs * 0.05), {110, 110, 110});
-    p.fill = false;
-    out.push_back(p);
-  }
-  static constexpr std::array<const char*, hd::kNumKinds> kLetters = {"P", "S", "Pr", "D", "E", "G", "St", "W", "PM", "K"};
-  for (int idx = 0; idx < hd::kCells; ++idx) {
-    const hd::Cell& cell = start->cells[static_cast<std::size_t>(idx)];
-    if (cell.empty()) continue;
-    const Point c = s.cell_centre(board.hex(idx));
-    out.push_back(text({c.x, c.y + hs * 0.2}, hs * 0.36, kLetters[static_cast<std::size_t>(cell.kind)],
-                       side_ink[static_cast<std::size_t>(cell.owner)]));
-  }
+  append_hexadecimal_board(s, pal, &*start, side_tint, side_ink, true, out);
   // Segment names, with the army that starts there (or "empty").
   std::array<int, 6> owner{-1, -1, -1, -1, -1, -1};
   for (int p = 0; p < start->num_players(); ++p)
