@@ -7,11 +7,15 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <sqlite3.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "companion/gui/live_model.h"
@@ -543,4 +547,91 @@ TEST(SoloRecord, ATwoPlayerGameRefusesScenarioStepsInTheDatabase) {
   auto tampered = (*db)->load_game(game->id());
   ASSERT_FALSE(tampered.ok());
   EXPECT_NE(tampered.error().find("the stored position differs from the replay"), std::string::npos) << tampered.error();
+}
+
+// The window killed (SIGKILL) at random moments, again and again, in a scenario with every
+// kind of scenario step (04 Raiders: skipped turns, groups, reinforcements, a base capture
+// not counted): each restart resumes the one logged game with the same dice, and the game
+// that ends in the record is the game played without interruption.
+TEST(SoloRecord, AKilledWindowResumesTheSameGameWithTheSameDice) {
+  const solo::Scenario sc = load_scenario("04-raiders.json");
+  TempDb tmp("killed");
+  const std::uint64_t seed = 7;
+  // The heroes' choice depends on the game only, so a resumed game chooses the same.
+  auto choose = [](const gui::SoloSession& s) {
+    const auto acts = s.game().hero_actions();
+    const std::size_t n = s.game().history().size();
+    Action a = acts[(n * 7 + 3) % acts.size()];
+    if (a.type == ActionType::Reroll && a.face == 0) a.face = static_cast<std::uint8_t>(1 + n % 6);  // the die rolled
+    return a;
+  };
+  auto step = [&](gui::SoloSession& s) -> bool {
+    if (s.game().heroes_turn()) return s.hero(choose(s)).ok();
+    s.enemy_turn();
+    return s.record_error().empty();
+  };
+  auto ref = gui::SoloSession::start(sc, seed);
+  ASSERT_TRUE(ref.ok());
+  for (int i = 0; i < 400 && !ref->game().over(); ++i) ASSERT_TRUE(step(*ref)) << "step " << i;
+  ASSERT_TRUE(ref->game().over());
+
+  std::mt19937 rng(20261201);
+  int kills = 0;
+  bool done = false;
+  for (int round = 0; round < 100 && !done; ++round) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      auto db = record::RecordDb::open(tmp.path.string(), {false, record::Durability::Normal, 2000});
+      if (!db) _exit(2);
+      auto games = (*db)->list_games();
+      if (!games) _exit(3);
+      if (!games->empty() && games->back().result.finished()) _exit(0);
+      auto resumed = gui::SoloSession::resume(sc, **db, seed);
+      if (!resumed) _exit(4);
+      std::optional<gui::SoloSession> s;
+      if (resumed->has_value()) s.emplace(std::move(**resumed));
+      else {
+        auto started = gui::SoloSession::start(sc, seed, db->get());
+        if (!started) _exit(5);
+        s.emplace(std::move(*started));
+      }
+      while (!s->game().over())
+        if (!step(*s)) _exit(6);
+      _exit(0);
+    }
+    ::usleep(static_cast<useconds_t>(1000 + rng() % (4000 + 1000 * static_cast<unsigned>(round))));  // a longer game takes longer to resume
+    kills += ::kill(pid, SIGKILL) == 0;
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    if (WIFEXITED(status)) {
+      ASSERT_EQ(WEXITSTATUS(status), 0) << "the window failed by itself";
+      done = true;
+    }
+  }
+  ASSERT_TRUE(done) << "the game never finished";
+  EXPECT_GE(kills, 3);
+  auto db = record::RecordDb::open(tmp.path.string());
+  ASSERT_TRUE(db.ok());
+  auto games = (*db)->list_games();
+  ASSERT_TRUE(games.ok());
+  ASSERT_EQ(games->size(), 1u) << "one game across every kill";
+  auto rec = (*db)->load_game(games->front().id);
+  ASSERT_TRUE(rec.ok()) << rec.error();
+  EXPECT_TRUE(rec->finished());
+  const auto& hist = ref->game().history();
+  ASSERT_EQ(static_cast<std::size_t>(rec->ply()), hist.size());
+  for (int k = 0; k < rec->ply(); ++k) {
+    const RecordEntry& e = rec->entries()[static_cast<std::size_t>(rec->line_entries()[static_cast<std::size_t>(k)])];
+    EXPECT_TRUE(e.action == hist[static_cast<std::size_t>(k)].action) << "ply " << k + 1;
+  }
+  EXPECT_TRUE(same_cells(rec->current(), ref->position()));
+  int rolls = 0;
+  for (const auto& e : rec->entries())
+    if (auto n = solo::parse_roll_annotation(e.text)) EXPECT_EQ(n->index, ++rolls) << "virtual rolls continue across kills";
+  EXPECT_EQ(rolls, ref->virtual_rolls());
+  std::map<EntryKind, int> steps;
+  for (const auto& e : rec->entries()) ++steps[e.kind];
+  EXPECT_GT(steps[EntryKind::Place], 0);
+  EXPECT_GT(steps[EntryKind::Again], 0);
 }
