@@ -255,6 +255,28 @@ TEST(SoloRecord, EveryScenarioGameIsOneGameThatReplaysAsPlayed) {
           EXPECT_TRUE(*before == hist[static_cast<std::size_t>(k)].before) << "the position before ply " << k + 1;
         }
         EXPECT_TRUE(same_cells(rec->current(), lg.game.position())) << "the final board";
+        if (seed == 1) {
+          // The same record written in one go (record import) and step by step: the same game.
+          auto copy = (*db)->insert_game(*rec);
+          ASSERT_TRUE(copy.ok()) << copy.error();
+          auto back = (*db)->load_game(*copy);
+          ASSERT_TRUE(back.ok()) << back.error();
+          EXPECT_EQ(*back, *rec);
+          auto fresh = GameRecord::from_position(*rec->start_position(), rec->header(), RecordMode::Solo);
+          ASSERT_TRUE(fresh.ok());
+          auto relog = record::RecordedGame::create(**db, *fresh);
+          ASSERT_TRUE(relog.ok());
+          for (int k = 0; k < record::record_steps(*rec); ++k) ASSERT_TRUE(record::apply_step(*relog, *rec, k).ok()) << k;
+          auto again = (*db)->load_game(relog->id());
+          ASSERT_TRUE(again.ok()) << again.error();
+          EXPECT_EQ(again->entries(), rec->entries());
+          for (int k = 0; k <= rec->ply(); k += 7) {
+            auto stored = (*db)->position_at(*copy, k);
+            ASSERT_TRUE(stored.ok()) << stored.error();
+            EXPECT_TRUE(*stored == *rec->position_at(k)) << "the stored position of ply " << k << " (steps after it included)";
+          }
+          games += 2;
+        }
         for (const auto& e : rec->entries())
           if (is_scenario_step(e.kind)) ++steps[e.kind];
         // The activation rolls: virtual rolls #1, #2, ... of the seed, one per Enemy Turn.
