@@ -985,6 +985,8 @@ Result<RecordEntry> scenario_step_from_json(const Json& j, int player, const Boa
   if (!c.is_array() || c.size() != 2 || !c[0].is_number_integer() || !c[1].is_number_integer() ||
       !j.value("face", Json(nullptr)).is_number_integer())
     return Error{"a place step has \"face\" and \"cell\": [q, r]"};
+  if ((j.contains("tokens") && !j["tokens"].is_number_integer()) || (j.contains("guard") && !j["guard"].is_boolean()))
+    return Error{"a place step's \"tokens\" is a number and its \"guard\" true or false"};
   const Hex h{c[0].get<int>(), c[1].get<int>()};
   if (!b.contains(h)) return Error{"a place step's cell is off the map"};
   return RecordEntry::place(player, b.index(h), j["face"].get<int>(), j.value("tokens", 0), j.value("guard", false));

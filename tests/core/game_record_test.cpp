@@ -374,6 +374,12 @@ TEST(GameRecordSolo, ScenarioStepsChangeThePositionAndRoundTripThroughTheText) {
   ASSERT_TRUE(step.ok()) << step.error();
   EXPECT_EQ(step->cell, b.index(*b.parse_name("b1")));
   EXPECT_EQ(step->tokens, 2);
+  // Malformed step JSON (a damaged database row) is an error, never an exception.
+  for (const char* bad : {R"([1])", R"({"kind":"dance"})", R"({"kind":"action"})", R"({"kind":"rule"})",
+                          R"({"kind":"place","face":2})", R"({"kind":"place","face":2,"cell":[0,9]})",
+                          R"({"kind":"place","face":2,"cell":[0,0],"tokens":"x"})",
+                          R"({"kind":"place","face":2,"cell":[0,0],"guard":1})"})
+    EXPECT_FALSE(scenario_step_from_json(Json::parse(bad), 0, b).ok()) << bad;
 }
 
 TEST(GameRecordSolo, ATwoPlayerGameRefusesEveryScenarioStep) {
