@@ -32,8 +32,109 @@ std::string_view entry_kind_name(EntryKind k) {
     case EntryKind::Action: return "action";
     case EntryKind::Takeback: return "takeback";
     case EntryKind::Annotation: return "annotation";
+    case EntryKind::Pass: return "pass";
+    case EntryKind::Again: return "again";
+    case EntryKind::Place: return "place";
+    case EntryKind::Rule: return "rule";
   }
   return "?";
+}
+
+std::optional<EntryKind> entry_kind_from_name(std::string_view name) {
+  for (auto k : {EntryKind::Action, EntryKind::Takeback, EntryKind::Annotation, EntryKind::Pass, EntryKind::Again,
+                 EntryKind::Place, EntryKind::Rule})
+    if (entry_kind_name(k) == name) return k;
+  return std::nullopt;
+}
+
+// ---- Scenario steps (solo play) ----------------------------------------------------------
+
+RecordEntry RecordEntry::pass(int player) {
+  RecordEntry e;
+  e.kind = EntryKind::Pass;
+  e.player = player;
+  return e;
+}
+RecordEntry RecordEntry::again(int player) {
+  RecordEntry e;
+  e.kind = EntryKind::Again;
+  e.player = player;
+  return e;
+}
+RecordEntry RecordEntry::place(int player, int cell, int face, int tokens, bool guard) {
+  RecordEntry e;
+  e.kind = EntryKind::Place;
+  e.player = player;
+  e.cell = cell;
+  e.face = face;
+  e.tokens = tokens;
+  e.guard = guard;
+  return e;
+}
+RecordEntry RecordEntry::rule(std::string name) {
+  RecordEntry e;
+  e.kind = EntryKind::Rule;
+  e.text = std::move(name);
+  return e;
+}
+
+Status apply_scenario_step(Position& pos, const RecordEntry& e) {
+  const std::string what = std::string(entry_kind_name(e.kind)) + ": ";
+  const bool needs_player = e.kind == EntryKind::Pass || e.kind == EntryKind::Again || e.kind == EntryKind::Place;
+  if (needs_player && (e.player < 0 || e.player >= pos.num_players())) return Error{what + "no such player"};
+  if (e.kind != EntryKind::Rule && pos.game_over())
+    return Error{what + "the game is over: " + pos.player(pos.winner()).id + " has won"};
+  switch (e.kind) {
+    case EntryKind::Pass:
+      if (e.player != pos.to_move())
+        return Error{what + pos.player(e.player).id + " cannot pass: it is " + pos.player(pos.to_move()).id + "'s turn"};
+      pos.set_to_move(pos.next_player(e.player));
+      return {};
+    case EntryKind::Again:
+      if (e.player == pos.to_move())
+        return Error{what + pos.player(e.player).id + " is already to move (a turn that stays is not a step)"};
+      if (pos.player(e.player).eliminated) return Error{what + pos.player(e.player).id + " is eliminated"};
+      pos.set_to_move(e.player);
+      return {};
+    case EntryKind::Place: {
+      if (e.cell < 0 || e.cell >= pos.board().size()) return Error{what + "the cell is off the map"};
+      if (Status s = pos.place(pos.board().hex(e.cell), e.player, e.face, e.tokens, e.guard); !s)
+        return Error{what + s.error()};
+      return {};
+    }
+    case EntryKind::Rule: {
+      if (e.text != kRuleBaseCaptureOff)
+        return Error{what + "unknown scenario rule \"" + e.text + "\" (known: " + kRuleBaseCaptureOff + ")"};
+      const int w = pos.winner();
+      if (w < 0) return Error{what + "base_capture_off: nobody has won, there is no base capture to discount"};
+      if (pos.num_players() != 2) return Error{what + "base_capture_off: only in a two-sided game"};
+      const int loser = 1 - w;
+      if (pos.unit_count(loser) == 0)
+        return Error{what + "base_capture_off: " + pos.player(w).id + " won by annihilation, not by a base capture"};
+      if (pos.at(pos.base_cell(loser)).owner != w)
+        return Error{what + "base_capture_off: " + pos.player(w).id + " does not hold " + pos.player(loser).id + "'s base"};
+      pos.set_winner(-1);
+      return {};
+    }
+    default: return Error{"not a scenario step: " + std::string(entry_kind_name(e.kind))};
+  }
+}
+
+std::string describe_scenario_step(const Position& before, const RecordEntry& e) {
+  auto who = [&]() { return e.player >= 0 && e.player < before.num_players() ? before.player(e.player).id : std::string("?"); };
+  switch (e.kind) {
+    case EntryKind::Pass: return "pass " + who();
+    case EntryKind::Again: return "again " + who();
+    case EntryKind::Place: {
+      std::string s = "place " + who() + " " + std::string(unit_stats(e.face).name) + " " +
+                      (e.cell >= 0 && e.cell < before.board().size() ? before.board().name(e.cell) : std::string("?"));
+      if (e.tokens) s += " tokens " + std::to_string(e.tokens);
+      if (e.guard) s += " guarded";
+      return s;
+    }
+    case EntryKind::Rule: return "rule " + e.text;
+    default: return "";
+  }
 }
 
 namespace {
@@ -63,12 +164,13 @@ Result<GameRecord> GameRecord::with_setup(const SetupConfig& config, RecordHeade
   return r;
 }
 
-Result<GameRecord> GameRecord::from_position(const Position& start, RecordHeader header) {
+Result<GameRecord> GameRecord::from_position(const Position& start, RecordHeader header, RecordMode mode) {
   if (header.names.size() > start.players().size()) return Error{"record: more player names than players"};
   if (start.game_over()) return Error{"record: the start position is already won by " + start.player(start.winner()).id};
   if (Status s = validate_player_ids(start.players()); !s) return Error{"record: " + s.error()};
   GameRecord r;
   r.has_setup_ = false;
+  r.mode_ = mode;
   r.config_.radius = start.radius();
   r.config_.players = start.players();
   for (auto& p : r.config_.players) p.eliminated = false;
@@ -120,6 +222,10 @@ Status GameRecord::takeback() {
   if (finished()) return Error{"the game is over (" + std::string(reason_name(header_.result.reason)) + ")"};
   if (ply() == 0) return Error{"takeback: there is no action to take back"};
   const RecordEntry& last = entries_[static_cast<std::size_t>(line_entry_.back())];
+  for (std::size_t i = static_cast<std::size_t>(line_entry_.back()) + 1; i < entries_.size(); ++i)
+    if (is_scenario_step(entries_[i].kind))
+      return Error{"takeback: a scenario step (" + std::string(entry_kind_name(entries_[i].kind)) + ") follows ply " +
+                   std::to_string(ply()) + "; it cannot be taken back"};
   if (last.action.type == ActionType::Reroll)
     return Error{"takeback: a reroll can never be taken back; the die has been rolled and the new face stands "
                  "(rules.md section 5)"};
@@ -137,6 +243,27 @@ Status GameRecord::annotate(std::string text) {
   RecordEntry e;
   e.kind = EntryKind::Annotation;
   e.text = std::move(text);
+  entries_.push_back(std::move(e));
+  return {};
+}
+
+Status GameRecord::add_scenario_step(RecordEntry e) {
+  if (!is_scenario_step(e.kind)) return Error{"not a scenario step: " + std::string(entry_kind_name(e.kind))};
+  if (!solo())
+    return Error{std::string(entry_kind_name(e.kind)) +
+                 ": refused: this is a two-player Hex Dice game, and only a solo game's record holds scenario steps "
+                 "(rules.md section 5: turns alternate, one action each; section 3: dice are placed only at setup)"};
+  if (finished()) return Error{"the game is over (" + std::string(reason_name(header_.result.reason)) + ")"};
+  if (!in_play()) return Error{setup_.start_position().error()};
+  Position next = line_.back();
+  if (Status s = apply_scenario_step(next, e); !s) return s;
+  e.ply = ply();
+  e.action = {};
+  e.outcome = {};
+  if (e.kind != EntryKind::Rule) e.text.clear();
+  if (e.kind != EntryKind::Place) e.cell = -1, e.face = 0, e.tokens = 0, e.guard = false;
+  if (e.kind == EntryKind::Rule) e.player = -1;
+  line_.back() = std::move(next);
   entries_.push_back(std::move(e));
   return {};
 }
@@ -215,6 +342,8 @@ Result<Position> GameRecord::position_after_entry(int i) const {
       stack.push_back(std::move(next));
     } else if (e.kind == EntryKind::Takeback) {
       stack.pop_back();
+    } else if (is_scenario_step(e.kind)) {
+      if (Status s = apply_scenario_step(stack.back(), e); !s) return Error{s.error()};
     }
   }
   return stack.back();
@@ -229,13 +358,16 @@ Result<Position> GameRecord::position_after_entry(int i) const {
 //                         | "rolls" F "for first player")
 //   action   := N "." ID describe(...)       e.g. "3. red Knight f2-g4"
 //   takeback := "takeback" N                 (ply N of the current line is undone)
+//   step     := "pass" ID | "again" ID | "place" ID UNIT CELL ["tokens" N] ["guarded"]
+//             | "rule" NAME                  (scenario steps: only with [Mode "solo"])
 //   comment  := '{' text '}'                 (text escapes \} and \\; may span lines)
 //
 // Tags: Event, Site ("?" = empty), Date (derived from StartTime, ignored on import),
 // StartTime, EndTime, Ruleset, Radius, Players ("red:N blue:S"), one tag per player
 // named by its capitalised id holding the player's name ("?" = none), Dice, HouseRules
 // ("key=on|off ..."), Result (winner id, "draw" or "*"), Termination (reason),
-// StartPosition (position JSON, only when the setup was skipped).
+// StartPosition (position JSON, only when the setup was skipped), Mode ("solo" for a solo
+// game's record; absent for a two-player game).
 
 namespace {
 
@@ -319,6 +451,7 @@ std::string to_text(const GameRecord& r) {
     tag("Result", "*");
   }
   if (!r.has_setup()) tag("StartPosition", to_json(*r.start_position()).dump());
+  if (r.solo()) tag("Mode", "solo");
   out += "\n";
 
   const Board& b = *Board::get(c.radius);
@@ -343,6 +476,13 @@ std::string to_text(const GameRecord& r) {
         stack.pop_back();
         break;
       case EntryKind::Annotation: out += "{" + escape(e.text, '}') + "}\n"; break;
+      case EntryKind::Pass:
+      case EntryKind::Again:
+      case EntryKind::Place:
+      case EntryKind::Rule:
+        out += describe_scenario_step(stack.back(), e) + "\n";
+        apply_scenario_step(stack.back(), e);
+        break;
     }
   }
   return out;
@@ -565,6 +705,44 @@ Result<Action> parse_action_text(const std::string& desc, const Board& b) {
   return Error{"cannot read the action \"" + desc + "\""};
 }
 
+// "pass black", "again black", "place black Knight e2 [tokens N] [guarded]", "rule NAME".
+Result<RecordEntry> parse_scenario_step(const std::vector<std::string>& t, const Position& pos) {
+  const std::string& verb = t[0];
+  if (verb == "rule") {
+    if (t.size() != 2) return Error{"a scenario rule reads: rule base_capture_off"};
+    return RecordEntry::rule(t[1]);
+  }
+  if (t.size() < 2) return Error{"a " + verb + " line names its player: " + verb + " black"};
+  const int p = pos.player_index(t[1]);
+  if (p < 0) return Error{"\"" + t[1] + "\" is not a player of this game"};
+  if (verb == "pass" || verb == "again") {
+    if (t.size() != 2) return Error{"a " + verb + " line reads: " + verb + " black"};
+    return verb == "pass" ? RecordEntry::pass(p) : RecordEntry::again(p);
+  }
+  // place
+  if (t.size() < 4) return Error{"a place line reads: place black Knight e2 [tokens N] [guarded]"};
+  const int f = face_of_unit(t[2]);
+  if (f == 0) return Error{"unknown unit \"" + t[2] + "\" (Infantry, Archer, Knight, Assault, Tanker, Balance)"};
+  const Board& b = pos.board();
+  auto h = b.parse_name(t[3]);
+  if (!h) return Error{"\"" + t[3] + "\" is not a cell of the radius-" + std::to_string(b.radius()) + " map"};
+  int tokens = 0;
+  bool guard = false;
+  std::size_t k = 4;
+  if (k + 1 < t.size() && t[k] == "tokens") {
+    auto n = to_int(t[k + 1]);
+    if (!n || *n == 0) return Error{"tokens N: N is 1-6"};
+    tokens = *n;
+    k += 2;
+  }
+  if (k < t.size() && t[k] == "guarded") {
+    guard = true;
+    ++k;
+  }
+  if (k != t.size()) return Error{"a place line reads: place black Knight e2 [tokens N] [guarded]"};
+  return RecordEntry::place(p, b.index(*h), f, tokens, guard);
+}
+
 Result<std::vector<Player>> parse_players(const std::string& v) {
   std::vector<Player> out;
   for (const auto& tok : split(v)) {
@@ -630,11 +808,15 @@ Result<GameRecord> record_from_text(std::string_view text) {
     h.names.push_back(name == "?" ? "" : name);
   }
 
+  const std::string mode = get("Mode").value_or("");
+  if (!mode.empty() && mode != "solo") return Error{"record: [Mode] is \"solo\" or absent, not \"" + mode + "\""};
   Result<GameRecord> rec = Error{""};
   if (auto sp = get("StartPosition")) {
     auto pos = parse_position(*sp);
     if (!pos) return Error{"record: [StartPosition]: " + pos.error()};
-    rec = GameRecord::from_position(*pos, h);
+    rec = GameRecord::from_position(*pos, h, mode == "solo" ? RecordMode::Solo : RecordMode::Standard);
+  } else if (!mode.empty()) {
+    return Error{"record: a solo game ([Mode \"solo\"]) starts from a [StartPosition]"};
   } else {
     auto dice = to_int(get("Dice").value_or(""));
     if (!dice) return Error{"record: missing [Dice \"N\"] (dice per player)"};
@@ -659,6 +841,11 @@ Result<GameRecord> record_from_text(std::string_view text) {
       auto e = parse_setup_line(t, b);
       if (!e) return err(e.error());
       if (Status s = r.add_setup_event(*e); !s) return err(s.error());
+    } else if (t[0] == "pass" || t[0] == "again" || t[0] == "place" || t[0] == "rule") {
+      if (!r.in_play()) return err(r.start_position().error());
+      auto step = parse_scenario_step(t, r.current());
+      if (!step) return err(step.error());
+      if (Status s = r.add_scenario_step(*step); !s) return err(s.error());
     } else if (t[0] == "takeback") {
       auto n = t.size() == 2 ? to_int(t[1]) : std::nullopt;
       if (!n) return err("a takeback reads: takeback N");
@@ -683,7 +870,8 @@ Result<GameRecord> record_from_text(std::string_view text) {
       const std::string replay = describe(before, *a, &*out);
       if (replay != desc) return err("the record says \"" + desc + "\" but the replay gives \"" + replay + "\"");
     } else {
-      return err("cannot read \"" + it.text + "\" (setup ..., N. player ..., takeback N, {comment})");
+      return err("cannot read \"" + it.text + "\" (setup ..., N. player ..., takeback N, {comment}; in a solo game also "
+                 "pass, again, place, rule)");
     }
   }
 
@@ -735,18 +923,73 @@ std::vector<Json> record_json_lines(const GameRecord& r) {
              {"config", to_json(r.config())},
              {"events", events},
              {"start", start ? to_json(*start) : Json(nullptr)}};
+  if (r.solo()) setup["mode"] = "solo";
   lines.push_back(setup);
-  const auto& line = r.line_entries();
-  for (std::size_t k = 0; k < line.size(); ++k) {
-    const RecordEntry& e = r.entries()[static_cast<std::size_t>(line[k])];
-    const Position before = std::move(r.position_at(static_cast<int>(k))).value();
-    lines.push_back(Json{{"kind", "action"},
-                         {"ply", e.ply},
-                         {"player", before.player(e.player).id},
-                         {"action", to_json(e.action, before.board())},
-                         {"outcome", to_json(e.outcome, before)}});
+  // The actions of the current line; a solo record's scenario steps where they happened.
+  if (!start) return lines;
+  std::vector<Position> stack{*start};
+  std::vector<bool> in_line(r.entries().size(), false);
+  for (int i : r.line_entries()) in_line[static_cast<std::size_t>(i)] = true;
+  for (std::size_t i = 0; i < r.entries().size(); ++i) {
+    const RecordEntry& e = r.entries()[i];
+    if (e.kind == EntryKind::Action) {
+      const Position& before = stack.back();
+      if (in_line[i])
+        lines.push_back(Json{{"kind", "action"},
+                             {"ply", e.ply},
+                             {"player", before.player(e.player).id},
+                             {"action", to_json(e.action, before.board())},
+                             {"outcome", to_json(e.outcome, before)}});
+      Position next = before;
+      apply_unchecked(next, e.action);
+      stack.push_back(std::move(next));
+    } else if (e.kind == EntryKind::Takeback) {
+      stack.pop_back();
+    } else if (is_scenario_step(e.kind)) {
+      Json j = scenario_step_json(e, stack.back().board());
+      if (e.player >= 0) j["player"] = stack.back().player(e.player).id;
+      j["ply"] = e.ply;
+      lines.push_back(std::move(j));
+      apply_scenario_step(stack.back(), e);
+    }
   }
   return lines;
+}
+
+Json scenario_step_json(const RecordEntry& e, const Board& b) {
+  Json j{{"kind", std::string(entry_kind_name(e.kind))}};
+  if (e.kind == EntryKind::Place) {
+    j["face"] = e.face;
+    j["cell"] = e.cell >= 0 && e.cell < b.size() ? hex_json(b.hex(e.cell)) : Json(nullptr);
+    j["tokens"] = e.tokens;
+    j["guard"] = e.guard;
+  } else if (e.kind == EntryKind::Rule) {
+    j["rule"] = e.text;
+  }
+  return j;
+}
+
+Result<RecordEntry> scenario_step_from_json(const Json& j, int player, const Board& b) {
+  if (!j.is_object() || !j.contains("kind") || !j["kind"].is_string()) return Error{"a scenario step is {\"kind\": ...}"};
+  const auto kind = entry_kind_from_name(j["kind"].get<std::string>());
+  if (!kind || !is_scenario_step(*kind)) return Error{"unknown scenario step \"" + j["kind"].get<std::string>() + "\""};
+  switch (*kind) {
+    case EntryKind::Pass: return RecordEntry::pass(player);
+    case EntryKind::Again: return RecordEntry::again(player);
+    case EntryKind::Rule:
+      if (!j.contains("rule") || !j["rule"].is_string()) return Error{"a rule step names its rule"};
+      return RecordEntry::rule(j["rule"].get<std::string>());
+    default: break;
+  }
+  const Json& c = j.value("cell", Json(nullptr));
+  if (!c.is_array() || c.size() != 2 || !c[0].is_number_integer() || !c[1].is_number_integer() ||
+      !j.value("face", Json(nullptr)).is_number_integer())
+    return Error{"a place step has \"face\" and \"cell\": [q, r]"};
+  if ((j.contains("tokens") && !j["tokens"].is_number_integer()) || (j.contains("guard") && !j["guard"].is_boolean()))
+    return Error{"a place step's \"tokens\" is a number and its \"guard\" true or false"};
+  const Hex h{c[0].get<int>(), c[1].get<int>()};
+  if (!b.contains(h)) return Error{"a place step's cell is off the map"};
+  return RecordEntry::place(player, b.index(h), j["face"].get<int>(), j.value("tokens", 0), j.value("guard", false));
 }
 
 }  // namespace hexdice

@@ -166,6 +166,10 @@ Result<std::optional<SoloSession>> SoloSession::resume(const solo::Scenario& sc,
     const RecordEntry& e = logged.entries[i];
     const std::string at = where + ", entry " + std::to_string(i + 1) + ": ";
     if (e.kind == EntryKind::Takeback) return Error{at + "a solo game has no takebacks"};
+    // Scenario steps (a pass, a group's again, reinforcements, a base capture not counted)
+    // follow from the rolls and actions; the record has checked them, and the recorder
+    // checks its position against the replayed game at the next step.
+    if (is_scenario_step(e.kind)) continue;
     if (e.kind == EntryKind::Annotation) {
       const auto roll = solo::parse_roll_annotation(e.text);
       if (!roll) continue;

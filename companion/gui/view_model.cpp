@@ -162,6 +162,10 @@ std::vector<LogLine> event_log(const GameRecord& rec) {
     } else if (e.kind == EntryKind::Takeback) {
       l.takeback = true;
       l.text = "takeback of ply " + std::to_string(e.ply);
+    } else if (is_scenario_step(e.kind)) {  // a solo game's pass, again, place or rule
+      auto before = i == 0 ? start : rec.position_after_entry(i - 1);
+      if (!before) continue;
+      l.text = describe_scenario_step(*before, e);
     } else {
       l.annotation = true;
       l.text = "{" + e.text + "}";
@@ -240,6 +244,7 @@ GameStats game_stats(const GameRecord& rec) {
     const RecordEntry& e = rec.entries()[static_cast<std::size_t>(i)];
     if (e.kind == EntryKind::Takeback) { ++s.takebacks; continue; }
     if (e.kind == EntryKind::Annotation) { ++s.annotations; continue; }
+    if (is_scenario_step(e.kind)) continue;  // a solo game's pass, again, place or rule: no action
     ++s.actions;
     if (e.player < 0 || e.player >= static_cast<int>(s.players.size())) continue;
     auto& pp = s.players[static_cast<std::size_t>(e.player)];

@@ -78,6 +78,34 @@ CREATE INDEX games_by_result ON games(result_reason, id);
     R"sql(
 CREATE INDEX IF NOT EXISTS games_by_ruleset ON games(ruleset, ended_at, id);
 )sql",
+    // 3 -> 4: a solo game is one game (docs/scenarios.md). games.solo marks a solo game's
+    // record (added in migrate() when missing; the solo games logged before, as linked
+    // parts, are marked by their event); events may also be a scenario step, whose row is
+    // in scenario_steps. SQLite cannot change a CHECK, so events is rebuilt (foreign keys
+    // are off during the migration: the rows of actions, takebacks and annotations stay).
+    R"sql(
+CREATE TABLE events_v4 (
+  game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+  seq         INTEGER NOT NULL,
+  kind        TEXT NOT NULL CHECK (kind IN ('action', 'takeback', 'annotation', 'pass', 'again', 'place', 'rule')),
+  recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (game_id, seq)
+);
+INSERT INTO events_v4 (game_id, seq, kind, recorded_at) SELECT game_id, seq, kind, recorded_at FROM events;
+DROP TABLE events;
+ALTER TABLE events_v4 RENAME TO events;
+CREATE TABLE IF NOT EXISTS scenario_steps (
+  game_id  INTEGER NOT NULL,
+  seq      INTEGER NOT NULL,
+  ply      INTEGER NOT NULL,
+  player   TEXT,
+  step     TEXT NOT NULL,
+  position TEXT NOT NULL,
+  PRIMARY KEY (game_id, seq),
+  FOREIGN KEY (game_id, seq) REFERENCES events(game_id, seq) ON DELETE CASCADE
+);
+UPDATE games SET solo = 1 WHERE ruleset = 'hexdice' AND event LIKE 'solo: %';
+)sql",
 };
 static_assert(std::size(kMigrations) == RecordDb::kSchemaVersion);
 
@@ -258,6 +286,39 @@ Result<std::unique_ptr<RecordDb>> RecordDb::open(const std::string& path, DbOpti
 }
 
 Status RecordDb::migrate() {
+  if (version_ >= kSchemaVersion) return {};
+  // Off while the tables change (3 -> 4 rebuilds events); checked and back on after.
+  if (Status s = exec("PRAGMA foreign_keys = OFF"); !s) return s;
+  Status s = migrate_steps();
+  if (s) {
+    std::string err;
+    sqlite3_stmt* fk = prepare("PRAGMA foreign_key_check", err);
+    if (!fk) return Error{err};
+    Binder b(fk);
+    if (sqlite3_step(fk) == SQLITE_ROW)
+      s = Error{"the migrated database " + path_ + " fails its foreign key check (table " + col_text(fk, 0) + ")"};
+  }
+  if (Status on = exec("PRAGMA foreign_keys = ON"); !on && s) return on;
+  return s;
+}
+
+Status RecordDb::add_column_if_missing(const char* table, const char* column, const char* decl) {
+  std::string err;
+  const std::string q = std::string("SELECT count(*) FROM pragma_table_info('") + table + "') WHERE name = '" + column + "'";
+  sqlite3_stmt* col = prepare(q, err);
+  if (!col) return Error{err};
+  int have = 0;
+  {
+    Binder b(col);
+    if (sqlite3_step(col) != SQLITE_ROW) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
+    have = sqlite3_column_int(col, 0);
+  }
+  if (have) return {};
+  const std::string alter = std::string("ALTER TABLE ") + table + " ADD COLUMN " + column + " " + decl;
+  return exec(alter.c_str());
+}
+
+Status RecordDb::migrate_steps() {
   while (version_ < kSchemaVersion) {
     Txn t(*this);
     if (!t.begun()) return t.begun();
@@ -271,19 +332,12 @@ Status RecordDb::migrate() {
       version_ = sqlite3_column_int(st, 0);
     }
     if (version_ >= kSchemaVersion) break;
-    if (version_ == 2) {
-      sqlite3_stmt* col = prepare("SELECT count(*) FROM pragma_table_info('games') WHERE name = 'termination'", err);
-      if (!col) return Error{err};
-      int have = 0;
-      {
-        Binder b(col);
-        if (sqlite3_step(col) != SQLITE_ROW) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
-        have = sqlite3_column_int(col, 0);
-      }
-      if (have == 0)
-        if (Status s = exec("ALTER TABLE games ADD COLUMN termination TEXT"); !s)
-          return Error{"cannot migrate " + path_ + " (schema 2 -> 3): " + s.error()};
-    }
+    if (version_ == 2)
+      if (Status s = add_column_if_missing("games", "termination", "TEXT"); !s)
+        return Error{"cannot migrate " + path_ + " (schema 2 -> 3): " + s.error()};
+    if (version_ == 3)
+      if (Status s = add_column_if_missing("games", "solo", "INTEGER NOT NULL DEFAULT 0"); !s)
+        return Error{"cannot migrate " + path_ + " (schema 3 -> 4): " + s.error()};
     if (Status s = exec(kMigrations[version_]); !s)
       return Error{"cannot create the game tables in " + path_ + " (schema " + std::to_string(version_) + " -> " +
                    std::to_string(version_ + 1) + "): " + s.error()};
@@ -304,8 +358,8 @@ Status RecordDb::migrate() {
 
 Status RecordDb::insert_game_rows(const GameRecord& r, std::int64_t& id) {
   HEXDICE_PREPARE(st,
-                  "INSERT INTO games (ruleset, config, house_rules, players, event, site, start_position, started_at) "
-                  "VALUES ('hexdice', ?, ?, ?, ?, ?, ?, ?)");
+                  "INSERT INTO games (ruleset, config, house_rules, players, event, site, start_position, started_at, solo) "
+                  "VALUES ('hexdice', ?, ?, ?, ?, ?, ?, ?, ?)");
   {
     const Json config = to_json(r.config());
     Binder b(st);
@@ -313,7 +367,7 @@ Status RecordDb::insert_game_rows(const GameRecord& r, std::int64_t& id) {
     b.text(r.header().event).text(r.header().site);
     if (r.has_setup()) b.null();
     else b.text(to_json(*r.start_position()).dump());
-    b.text(r.header().start_time);
+    b.text(r.header().start_time).integer(r.solo() ? 1 : 0);
     if (Status s = step_done(st, "inserting the game"); !s) return s;
   }
   id = sqlite3_last_insert_rowid(db_);
@@ -341,6 +395,15 @@ Status RecordDb::insert_game_rows(const GameRecord& r, std::int64_t& id) {
         stack.pop_back();
         break;
       case EntryKind::Annotation: s = insert_annotation_rows(id, seq, e.text); break;
+      case EntryKind::Pass:
+      case EntryKind::Again:
+      case EntryKind::Place:
+      case EntryKind::Rule: {
+        const Position before = stack.back();
+        if (Status a = apply_scenario_step(stack.back(), e); !a) return a;
+        s = insert_scenario_step_rows(id, seq, e, before, stack.back());
+        break;
+      }
     }
     if (!s) return s;
   }
@@ -389,6 +452,19 @@ Status RecordDb::insert_annotation_rows(std::int64_t game, int seq, const std::s
   return step_done(st, "inserting an annotation");
 }
 
+Status RecordDb::insert_scenario_step_rows(std::int64_t game, int seq, const RecordEntry& e, const Position& before,
+                                           const Position& after) {
+  if (!is_scenario_step(e.kind)) return Error{"not a scenario step"};
+  if (Status s = insert_event_row(game, seq, std::string(entry_kind_name(e.kind)).c_str()); !s) return s;
+  HEXDICE_PREPARE(st, "INSERT INTO scenario_steps (game_id, seq, ply, player, step, position) VALUES (?, ?, ?, ?, ?, ?)");
+  Binder b(st);
+  b.integer(game).integer(seq).integer(e.ply);
+  if (e.player >= 0 && e.player < before.num_players()) b.text(before.player(e.player).id);
+  else b.null();
+  b.text(scenario_step_json(e, before.board()).dump()).text(to_json(after).dump());
+  return step_done(st, "inserting a scenario step");
+}
+
 Status RecordDb::set_result_rows(std::int64_t game, const GameResult& result, const std::string& end_time) {
   HEXDICE_PREPARE(st,
                   "UPDATE games SET ended_at = ?, result_reason = ?, result_winner = ? "
@@ -435,14 +511,18 @@ Status RecordDb::insert_annotation(std::int64_t game, int seq, const std::string
 Status RecordDb::set_result(std::int64_t game, const GameResult& result, const std::string& end_time) {
   HEXDICE_IN_TXN(set_result_rows(game, result, end_time));
 }
+Status RecordDb::insert_scenario_step(std::int64_t game, int seq, const RecordEntry& step, const Position& before,
+                                      const Position& after) {
+  HEXDICE_IN_TXN(insert_scenario_step_rows(game, seq, step, before, after));
+}
 
 // ---- Reads -----------------------------------------------------------------------------
 
 Result<std::vector<GameSummary>> RecordDb::list_games() {
   HEXDICE_PREPARE(st,
                   "SELECT g.id, g.event, g.players, g.started_at, g.ended_at, g.result_reason, g.result_winner, "
-                  "(SELECT count(*) FROM actions a WHERE a.game_id = g.id), g.ruleset, g.termination FROM games g "
-                  "ORDER BY g.id");
+                  "(SELECT count(*) FROM actions a WHERE a.game_id = g.id), g.ruleset, g.termination, " +
+                      std::string(version_ >= 4 ? "g.solo" : "g.event LIKE 'solo: %'") + " FROM games g ORDER BY g.id");
   Binder b(st);
   std::vector<GameSummary> out;
   int rc;
@@ -465,6 +545,7 @@ Result<std::vector<GameSummary>> RecordDb::list_games() {
     g.ruleset = col_text(st, 8);
     g.ended = !col_null(st, 4);
     g.termination = col_text(st, 9);
+    g.solo = g.ruleset == "hexdice" && sqlite3_column_int(st, 10) != 0;
     out.push_back(std::move(g));
   }
   if (rc != SQLITE_DONE) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
@@ -479,10 +560,16 @@ Result<Position> RecordDb::position_at(std::int64_t game, int ply) {
   }
   // The current line's ply k is the latest action row with ply k, as long as
   // k <= actions - takebacks (the length of the current line).
-  HEXDICE_PREPARE(st,
-                  "SELECT (SELECT count(*) FROM actions WHERE game_id = ?1) - "
-                  "(SELECT count(*) FROM takebacks WHERE game_id = ?1), "
-                  "(SELECT position FROM actions WHERE game_id = ?1 AND ply = ?2 ORDER BY seq DESC LIMIT 1)");
+  // In a solo game a scenario step after ply k (its ply column is k) changes that position.
+  HEXDICE_PREPARE(st, version_ >= 4
+                          ? "SELECT (SELECT count(*) FROM actions WHERE game_id = ?1) - "
+                            "(SELECT count(*) FROM takebacks WHERE game_id = ?1), "
+                            "(SELECT position FROM (SELECT seq, position FROM actions WHERE game_id = ?1 AND ply = ?2 "
+                            "UNION ALL SELECT seq, position FROM scenario_steps WHERE game_id = ?1 AND ply = ?2) "
+                            "ORDER BY seq DESC LIMIT 1)"
+                          : "SELECT (SELECT count(*) FROM actions WHERE game_id = ?1) - "
+                            "(SELECT count(*) FROM takebacks WHERE game_id = ?1), "
+                            "(SELECT position FROM actions WHERE game_id = ?1 AND ply = ?2 ORDER BY seq DESC LIMIT 1)");
   Binder b(st);
   b.integer(game).integer(ply);
   if (sqlite3_step(st) != SQLITE_ROW) return Error{sqlite_error(sqlite3_extended_errcode(db_))};
@@ -498,7 +585,8 @@ Result<Position> RecordDb::position_at(std::int64_t game, int ply) {
 Result<std::optional<std::int64_t>> RecordDb::unfinished_game() {
   HEXDICE_PREPARE(st,
                   "SELECT id FROM games WHERE result_reason IS NULL AND ruleset = 'hexdice' "
-                  "AND event NOT LIKE 'solo: %' ORDER BY id DESC LIMIT 1");
+                  "AND event NOT LIKE 'solo: %' " + std::string(version_ >= 4 ? "AND solo = 0 " : "") +
+                      "ORDER BY id DESC LIMIT 1");
   Binder b(st);
   const int rc = sqlite3_step(st);
   if (rc == SQLITE_ROW) return std::optional<std::int64_t>(sqlite3_column_int64(st, 0));
@@ -646,7 +734,7 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
   auto bad = [&](const std::string& m) { return Error{path_ + ": " + g + ": " + m}; };
   HEXDICE_PREPARE(st,
                   "SELECT config, players, event, site, start_position, started_at, ended_at, result_reason, "
-                  "result_winner, ruleset FROM games WHERE id = ?");
+                  "result_winner, ruleset, " + std::string(version_ >= 4 ? "solo" : "0") + " FROM games WHERE id = ?");
   Result<GameRecord> rec = Error{""};
   GameResult result;
   std::string ended;
@@ -676,7 +764,7 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
     if (!col_null(st, 4)) {
       auto pos = parse_position(col_text(st, 4));
       if (!pos) return bad(pos.error());
-      rec = GameRecord::from_position(*pos, h);
+      rec = GameRecord::from_position(*pos, h, sqlite3_column_int(st, 10) ? RecordMode::Solo : RecordMode::Standard);
     } else {
       rec = GameRecord::with_setup(*config, h);
     }
@@ -698,11 +786,15 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
   }
   {
     HEXDICE_PREPARE(ev,
-                    "SELECT e.seq, e.kind, a.ply, a.player, a.action, a.outcome, t.ply, n.text FROM events e "
-                    "LEFT JOIN actions a ON a.game_id = e.game_id AND a.seq = e.seq "
-                    "LEFT JOIN takebacks t ON t.game_id = e.game_id AND t.seq = e.seq "
-                    "LEFT JOIN annotations n ON n.game_id = e.game_id AND n.seq = e.seq "
-                    "WHERE e.game_id = ? ORDER BY e.seq");
+                    "SELECT e.seq, e.kind, a.ply, a.player, a.action, a.outcome, t.ply, n.text, " +
+                        std::string(version_ >= 4 ? "s.ply, s.player, s.step, s.position" : "NULL, NULL, NULL, NULL") +
+                        " FROM events e "
+                        "LEFT JOIN actions a ON a.game_id = e.game_id AND a.seq = e.seq "
+                        "LEFT JOIN takebacks t ON t.game_id = e.game_id AND t.seq = e.seq "
+                        "LEFT JOIN annotations n ON n.game_id = e.game_id AND n.seq = e.seq " +
+                        std::string(version_ >= 4 ? "LEFT JOIN scenario_steps s ON s.game_id = e.game_id AND s.seq = e.seq "
+                                                  : "") +
+                        "WHERE e.game_id = ? ORDER BY e.seq");
     Binder b(ev);
     b.integer(id);
     int rc, expect = 0;
@@ -734,6 +826,23 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
       } else if (kind == "annotation") {
         if (col_null(ev, 7)) return bad(where + " has no annotation row");
         if (Status s = r.annotate(col_text(ev, 7)); !s) return bad(where + ": " + s.error());
+      } else if (auto k = entry_kind_from_name(kind); k && is_scenario_step(*k)) {
+        // A solo game's scenario step: replayed by the record (which refuses it in a
+        // two-player game), and the stored position after it must be the replay's.
+        if (col_null(ev, 10)) return bad(where + " has no scenario step row");
+        const Position& before = r.current();
+        int player = -1;
+        if (!col_null(ev, 9)) {
+          player = before.player_index(col_text(ev, 9));
+          if (player < 0) return bad(where + ": unknown player \"" + col_text(ev, 9) + "\"");
+        }
+        auto step = scenario_step_from_json(Json::parse(col_text(ev, 10), nullptr, false), player, before.board());
+        if (!step) return bad(where + ": " + step.error());
+        if (step->kind != *k) return bad(where + ": the step row is a " + std::string(entry_kind_name(step->kind)) + ", the event a " + kind);
+        if (Status s = r.add_scenario_step(*step); !s) return bad(where + ": " + s.error());
+        if (sqlite3_column_int(ev, 8) != r.ply()) return bad(where + ": stored ply does not match the replay");
+        auto stored = parse_position(col_text(ev, 11));
+        if (!stored || !(*stored == r.current())) return bad(where + ": the stored position differs from the replay");
       } else {
         return bad(where + " has unknown kind \"" + kind + "\"");
       }
@@ -805,6 +914,17 @@ Status RecordedGame::annotate(std::string text) {
   return rec_.annotate(std::move(text));
 }
 
+Status RecordedGame::step(const RecordEntry& step) {
+  GameRecord next = rec_;
+  if (Status s = next.add_scenario_step(step); !s) return s;
+  if (Status s = db_->insert_scenario_step(id_, static_cast<int>(rec_.entries().size()), next.entries().back(),
+                                           rec_.current(), next.current());
+      !s)
+    return s;
+  rec_ = std::move(next);
+  return {};
+}
+
 Status RecordedGame::finish(const GameResult& result, const std::string& end_time) {
   GameRecord next = rec_;
   if (Status s = next.finish(result, end_time); !s) return s;
@@ -834,6 +954,10 @@ Status apply_step(RecordedGame& game, const GameRecord& src, int step) {
       }
       case EntryKind::Takeback: return game.takeback();
       case EntryKind::Annotation: return game.annotate(e.text);
+      case EntryKind::Pass:
+      case EntryKind::Again:
+      case EntryKind::Place:
+      case EntryKind::Rule: return game.step(e);
     }
   }
   return game.finish(src.header().result, src.header().end_time);

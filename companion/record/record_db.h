@@ -7,19 +7,25 @@
 //                 JSON, players JSON (id, corner, name), event, site, start_position JSON
 //                 (only when the setup was skipped), started_at, ended_at, result_reason,
 //                 result_winner, termination (v3: why a game of another ruleset ended,
-//                 e.g. "checkmate"; such games keep result_reason NULL, ended_at marks the end)
+//                 e.g. "checkmate"; such games keep result_reason NULL, ended_at marks the end),
+//                 solo (v4: 1 = a solo game's record, GameRecord RecordMode::Solo)
 //   setup_events  (game_id, seq) -> setup event JSON (core/setup.h)
-//   events        (game_id, seq) -> kind: action | takeback | annotation, recorded_at;
-//                 the order of everything after the setup
+//   events        (game_id, seq) -> kind: action | takeback | annotation | (v4, solo games
+//                 only) pass | again | place | rule, recorded_at; the order of everything
+//                 after the setup
 //   actions       (game_id, seq) -> ply, player, action JSON, outcome JSON, the position
 //                 JSON after it (so a viewer can jump to any ply without replaying)
 //   takebacks     (game_id, seq) -> the ply taken back (an event, never a deletion)
 //   annotations   (game_id, seq) -> free text
+//   scenario_steps (game_id, seq) -> ply (actions before it), player id, step JSON
+//                 (core/game_record.h scenario_step_json), the position JSON after it (v4)
 //
 // Hex Dice games (ruleset 'hexdice') are written and read through GameRecord below; games of
 // the other rulesets (Wizard Hex, Hexa Decimal) through companion/record/ruleset_game.h, with
 // the same events / actions / takebacks tables (action JSON, outcome JSON, position after it,
 // player id). Version 3 adds games.termination and an index by ruleset (2 -> 3 on open).
+// Version 4 makes one solo game one game: games.solo, the scenario step kinds and their
+// table (3 -> 4 rebuilds events with foreign keys off, then checks them).
 //
 // Every write is ONE transaction (BEGIN IMMEDIATE ... COMMIT): an accepted action, its
 // outcome and its position land together or not at all. Foreign keys are on; the journal
@@ -71,6 +77,7 @@ struct GameSummary {
   // Games of the other rulesets (result stays unfinished for them):
   bool ended = false;        // the game has ended (ended_at set)
   std::string termination;   // "checkmate", "elimination", "resignation", ...
+  bool solo = false;         // a solo game's record (v4 games.solo; before v4: event "solo: ...")
 };
 // "red won (annihilation)", "draw (stalemate)", "unfinished": any ruleset.
 std::string result_line(const GameSummary& g);
@@ -96,7 +103,7 @@ struct StoredEvent {
 
 class RecordDb {
  public:
-  static constexpr int kSchemaVersion = 3;
+  static constexpr int kSchemaVersion = 4;
 
   // Opens (creating and migrating when writable) the database at `path`.
   static Result<std::unique_ptr<RecordDb>> open(const std::string& path, DbOptions options = {});
@@ -139,6 +146,9 @@ class RecordDb {
   Status insert_takeback(std::int64_t game, int seq, int ply);
   Status insert_annotation(std::int64_t game, int seq, const std::string& text);
   Status set_result(std::int64_t game, const GameResult& result, const std::string& end_time);
+  // A solo game's scenario step (pass, again, place, rule) with the positions before and after it.
+  Status insert_scenario_step(std::int64_t game, int seq, const RecordEntry& step, const Position& before,
+                              const Position& after);
 
   // Test hook: the `n`-th data statement (0-based) of the next write fails as if the disk
   // had failed between statements; -1 turns it off. The transaction is rolled back.
@@ -149,6 +159,8 @@ class RecordDb {
   class Txn;
   RecordDb() = default;
   Status migrate();
+  Status migrate_steps();
+  Status add_column_if_missing(const char* table, const char* column, const char* decl);
   sqlite3_stmt* prepare(const std::string& sql, std::string& error);
   Status step_done(sqlite3_stmt* st, const char* what);
   Status exec(const char* sql);
@@ -162,6 +174,8 @@ class RecordDb {
   Status insert_takeback_rows(std::int64_t game, int seq, int ply);
   Status insert_annotation_rows(std::int64_t game, int seq, const std::string& text);
   Status set_result_rows(std::int64_t game, const GameResult& result, const std::string& end_time);
+  Status insert_scenario_step_rows(std::int64_t game, int seq, const RecordEntry& step, const Position& before,
+                                   const Position& after);
 
   sqlite3* db_ = nullptr;
   std::string path_;
@@ -188,6 +202,8 @@ class RecordedGame {
   Result<Outcome> act(const Action& a);
   Status takeback();
   Status annotate(std::string text);
+  // A scenario step of a solo game (GameRecord::add_scenario_step; refused in a two-player game).
+  Status step(const RecordEntry& step);
   Status finish(const GameResult& result, const std::string& end_time);
 
  private:

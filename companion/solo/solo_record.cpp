@@ -7,8 +7,6 @@ namespace hexdice::solo {
 
 namespace {
 
-const char* kPartPrefix = "Solo game part ";
-
 std::string entry_name(const Scenario& sc, int roll) {
   const ActivationEntry* e = sc.entry_for(roll);
   if (!e) return "no table entry";
@@ -17,21 +15,13 @@ std::string entry_name(const Scenario& sc, int roll) {
   return e->all ? "all" : e->tag;
 }
 
-// Why the record's position and the solo game's differ (a part boundary).
-std::string break_reason(const Position& rec, const Position& solo, int hero) {
-  int rec_units = 0, solo_units = 0;
-  for (int c = 0; c < solo.board().size(); ++c) {
-    rec_units += !rec.at(c).empty();
-    solo_units += !solo.at(c).empty();
-  }
-  if (rec.winner() >= 0 && solo.winner() < 0)
-    return "the Hex Dice rules end the game here (" + rec.player(rec.winner()).id +
-           " holds the base), but this scenario does not count that base capture";
-  if (solo_units > rec_units) return "reinforcements arrived (a Hex Dice game places dice only at setup)";
-  if (rec.to_move() != solo.to_move())
-    return solo.to_move() == hero ? "the Enemy Turn was skipped, so the heroes act again (Hex Dice turns alternate)"
-                                  : "the enemy acts again in the same Enemy Turn (group activation; Hex Dice turns alternate)";
-  return "the table changed outside a Hex Dice action";
+// What differs between two positions, for an error message.
+std::string difference(const Position& rec, const Position& solo) {
+  if (rec.to_move() != solo.to_move()) return "the player to move";
+  if (rec.winner() != solo.winner()) return "the winner";
+  for (int c = 0; c < solo.board().size(); ++c)
+    if (!(rec.at(c) == solo.at(c))) return "the cell " + solo.board().name(c);
+  return "the players or the house rules";
 }
 
 std::string hero_name(const SoloGame& g) { return g.position().player(g.hero()).id; }
@@ -85,7 +75,7 @@ static RecordHeader solo_header(const SoloGame& g, const std::string& site) {
 
 Result<SoloRecorder> SoloRecorder::create(record::RecordDb& db, const SoloGame& g, const std::string& site) {
   Position start = g.position();
-  auto rec = GameRecord::from_position(start, solo_header(g, site));
+  auto rec = GameRecord::from_position(start, solo_header(g, site), RecordMode::Solo);
   if (!rec) return Error{rec.error()};
   auto part = record::RecordedGame::create(db, *rec);
   if (!part) return Error{part.error()};
@@ -114,40 +104,52 @@ SoloRecorder SoloRecorder::attach(record::RecordDb& db, record::RecordedGame par
   return r;
 }
 
-Status SoloRecorder::ensure_part(const SoloGame& g, const Position& before) {
-  const Position& cur = part_->record().current();
-  if (cur == before && !part_->record().finished()) return {};
-  const std::string why = break_reason(cur, before, g.hero());
-  auto rec = GameRecord::from_position(before, solo_header(g, site_));
-  if (!rec) return Error{"solo record: cannot start part " + std::to_string(part_no_ + 1) + ": " + rec.error()};
-  auto next = record::RecordedGame::create(*db_, *rec);
-  if (!next) return Error{next.error()};
-  const std::int64_t old_id = part_->id();
-  if (!part_->record().finished()) {
-    if (Status s = part_->annotate("Part " + std::to_string(part_no_) + " ends here: " + why +
-                                   ". The solo game continues in game " + std::to_string(next->id()) +
-                                   " (this part's result is not the game's)");
-        !s)
-      return s;
-    const GameResult natural = part_->record().natural_result();
-    if (Status s = part_->finish(natural.finished() ? natural : GameResult{ResultReason::DrawAgreed, ""}, record::utc_now());
-        !s)
-      return s;
+Status SoloRecorder::bridge(const SoloGame& g, const Position& target, bool turn) {
+  auto step = [&](const RecordEntry& e) -> Status {
+    if (Status s = part_->step(e); !s) return Error{"solo record: the record refuses the scenario step \"" +
+                                                     describe_scenario_step(part_->record().current(), e) + "\": " + s.error()};
+    return {};
+  };
+  const GameRecord& rec = part_->record();
+  if (rec.current().winner() >= 0 && target.winner() < 0)
+    if (Status s = step(RecordEntry::rule(kRuleBaseCaptureOff)); !s) return s;
+  // Reinforcements: dice on the solo game's board that the record has not placed.
+  for (int c = 0; c < target.board().size(); ++c) {
+    const Piece& p = target.at(c);
+    if (!p.empty() && rec.current().at(c).empty())
+      if (Status s = step(RecordEntry::place(p.owner, c, p.face, p.tokens, p.guard)); !s) return s;
   }
-  part_ = std::move(*next);
-  ++part_no_;
-  ids_.push_back(part_->id());
-  return part_->annotate(kPartPrefix + std::to_string(part_no_) + ": continues game " + std::to_string(old_id) +
-                         " (first part: game " + std::to_string(first_id_) + "); a new part because " + why);
+  if (!turn) return {};
+  const Position& cur = rec.current();
+  if (cur.to_move() != target.to_move() && target.winner() < 0) {
+    // The enemy to move but the heroes' turn next: the Enemy Turn was skipped (the enemy
+    // passes). The heroes to move but the enemy acts: a group activation (the enemy again).
+    const RecordEntry e = cur.to_move() == g.enemy() ? RecordEntry::pass(g.enemy()) : RecordEntry::again(g.enemy());
+    if (Status s = step(e); !s) return s;
+  }
+  if (!(rec.current() == target))
+    return Error{"solo record: the record's position and the solo game's differ (" + difference(rec.current(), target) +
+                 ") in round " + std::to_string(g.round())};
+  return {};
+}
+
+// A base capture the scenario does not count ends the Hex Dice game: the record says so.
+Status SoloRecorder::discount_base_capture(const SoloGame& g) {
+  const Position& cur = part_->record().current();
+  const int w = cur.winner();
+  if (w < 0 || cur.num_players() != 2 || cur.unit_count(1 - w) == 0 || cur.at(cur.base_cell(1 - w)).owner != w) return {};
+  const bool counts = w == g.hero() ? g.scenario().hero_base_capture : g.scenario().enemy_base_capture;
+  if (counts) return {};
+  return part_->step(RecordEntry::rule(kRuleBaseCaptureOff));
 }
 
 Status SoloRecorder::log_action(const SoloGame& g, std::size_t index) {
   const SoloGame::Record& h = g.history()[index];
-  if (Status s = ensure_part(g, h.before); !s) return s;
+  if (Status s = bridge(g, h.before, true); !s) return s;
   auto out = part_->act(h.action);
   if (!out) return Error{"solo record: the Hex Dice record refuses " + describe(h.before, h.action) + ": " + out.error()};
   logged_ = index + 1;
-  return {};
+  return discount_base_capture(g);
 }
 
 Status SoloRecorder::log_hero(const SoloGame& g) {
@@ -157,27 +159,36 @@ Status SoloRecorder::log_hero(const SoloGame& g) {
 }
 
 Status SoloRecorder::log_enemy_turn(const SoloGame& g, const std::string& roll_note, const std::vector<EnemyStep>& steps) {
-  // The notes and the actions stay together: start the new part (if one is needed) first.
-  if (logged_ < g.history().size())
-    if (Status s = ensure_part(g, g.history()[logged_].before); !s) return s;
-  bool rolled = false;
-  for (const EnemyStep& st : steps) {
-    if (st.roll != 0 && !rolled) {
-      if (Status s = part_->annotate(roll_note); !s) return s;
-      rolled = true;
+  // The history entries not logged yet are this Enemy Turn's actions.
+  // Scenario effects first (reinforcements arrive at the start of the Enemy Turn): the
+  // note, then the dice placed, as the board stands before the enemy's first action.
+  bool effects = false;
+  for (const EnemyStep& st : steps)
+    if (st.roll == 0) {
+      if (Status s = part_->annotate(st.explanation); !s) return s;
+      effects = true;
     }
-    if (st.action) {  // its explanation goes in the part that holds the action
+  if (effects) {
+    const auto& h = g.history();
+    if (Status s = bridge(g, logged_ < h.size() ? h[logged_].before : g.position(), false); !s) return s;
+  }
+  if (Status s = part_->annotate(roll_note); !s) return s;
+  for (const EnemyStep& st : steps) {
+    if (st.roll == 0) continue;
+    if (st.action) {  // a group activation: the enemy acts again
       if (logged_ >= g.history().size()) return Error{"solo record: an enemy action is missing from the game's history"};
-      if (Status s = ensure_part(g, g.history()[logged_].before); !s) return s;
+      if (Status s = bridge(g, g.history()[logged_].before, true); !s) return s;
     }
     if (st.explanation.find("the Enemy Turn is skipped") == std::string::npos)
-      if (Status s = part_->annotate((st.roll == 0 ? "" : "Enemy: ") + st.explanation); !s) return s;
+      if (Status s = part_->annotate("Enemy: " + st.explanation); !s) return s;
     if (st.action)
       if (Status s = log_action(g, logged_); !s) return s;
   }
-  if (!rolled)
-    if (Status s = part_->annotate(roll_note); !s) return s;
-  return log_hero(g);  // nothing left, normally
+  if (Status s = log_hero(g); !s) return s;  // nothing left, normally
+  // The turn goes back to the heroes (a skipped Enemy Turn: the enemy passes).
+  if (!g.over())
+    if (Status s = bridge(g, g.position(), true); !s) return s;
+  return {};
 }
 
 Status SoloRecorder::finish(const SoloGame& g, const std::string& stopped) {
@@ -206,6 +217,8 @@ Status SoloRecorder::finish(const SoloGame& g, const std::string& stopped) {
 }
 
 Result<LoggedSolo> load_solo(record::RecordDb& db, std::int64_t id) {
+  // A solo game logged before schema 4 may be a chain of parts, each naming the game it
+  // continues in its first annotation; one logged since is one game.
   static const std::regex re(R"(^Solo game part (\d+): continues game (\d+))");
   LoggedSolo out;
   std::vector<GameRecord> recs;

@@ -1,5 +1,5 @@
-// A solo or co-op game (core/solo) in the SQLite game record (companion/record), with the
-// existing record API only: no schema change. See docs/scenarios.md "The game record".
+// A solo or co-op game (core/solo) in the SQLite game record (companion/record). See
+// docs/scenarios.md "The game record".
 //
 // What is logged, in order: every hero action and every enemy action (RecordedGame::act,
 // so each one is checked by the Hex Dice rules again), one annotation per Enemy Turn
@@ -10,16 +10,15 @@
 // The games table marks the game: event "solo: <scenario name>", site "seed S" (window)
 // or "seed S, heroes played by E" (`hexdice solo`), players heroes side + "enemy".
 //
-// Parts. Three things a solo game does cannot be written as Hex Dice actions (rules.md
-// section 5 alternates one action per turn; section 3 places dice only at setup): a
-// skipped Enemy Turn (the heroes act twice in a row), a group activation (the enemy acts
-// twice in a row), and reinforcements (dice appear mid-game); a base capture the scenario
-// does not count ends a Hex Dice game but not the scenario. Nothing the rules would
-// reject is logged: at such a step the record's current game ("part") is closed and a
-// new part starts from the solo game's position (GameRecord::from_position), with an
-// annotation on both sides naming the other game and the reason. A closed part is
-// finished as an agreed draw (or by the rules' own result when its position is won), so
-// that only the last part of a solo game is ever unfinished.
+// One solo game is one game of the record (schema 4). What solo play does that no Hex
+// Dice action can say is logged as a scenario step (core/game_record.h), which only a
+// solo game's record (RecordMode::Solo, games.solo) accepts: a skipped Enemy Turn is the
+// enemy's `pass`, a group activation the enemy's `again`, reinforcements are `place`
+// steps, and a base capture the scenario does not count is `rule base_capture_off`. The
+// recorder finds them by comparing the record's position with the solo game's before
+// every action and at the end of every Enemy Turn, and refuses to go on when the two
+// differ in anything else. A game logged before schema 4 may be a chain of "parts" (each
+// part's first annotation names the game it continues); load_solo still follows it.
 //
 // Roll annotations are machine readable (resume replays them):
 //   "Enemy Turn, round R: activation roll X (virtual roll #K of seed S): <entry>"
@@ -80,7 +79,11 @@ class SoloRecorder {
 
  private:
   SoloRecorder(record::RecordDb& db, record::RecordedGame part) : db_(&db), part_(std::move(part)) {}
-  Status ensure_part(const SoloGame& g, const Position& before);
+  // Writes the scenario steps that take the record's position to `target` (a base capture
+  // not counted, reinforcements, and with `turn` a skipped turn or a group activation),
+  // then (with `turn`) checks that the two positions are equal.
+  Status bridge(const SoloGame& g, const Position& target, bool turn);
+  Status discount_base_capture(const SoloGame& g);
   Status log_action(const SoloGame& g, std::size_t index);
   record::RecordDb* db_;
   std::optional<record::RecordedGame> part_;
@@ -91,7 +94,8 @@ class SoloRecorder {
   std::vector<std::int64_t> ids_;
 };
 
-// The game record's view of one solo game: every part's entries in order.
+// The game record's view of one solo game: its entries (for a game logged before schema 4:
+// every part's entries in order).
 struct LoggedSolo {
   std::vector<std::int64_t> parts;           // game ids, first to last
   std::uint64_t seed = 0;

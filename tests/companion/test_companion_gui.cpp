@@ -189,3 +189,44 @@ TEST(CompanionGui, HintOnRequestAndSoloEnemyTurnExplained) {
   EXPECT_TRUE(any_contains(w["Event log"], "Resumed solo game ")) << "the resume is logged";
   fs::remove_all(dir);
 }
+
+// A whole solo game (`hexdice solo --db`: 38 actions that were 23 linked games before
+// schema 4) is one row in the History panel, and it replays on the board.
+TEST(CompanionGui, HistoryShowsAWholeSoloGameAsOneRow) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_solo_history_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path db = dir / "games.sqlite";
+  const std::string scen = std::string(HEXDICE_SOURCE_DIR) + "/data/scenarios/01-first-steps.json";
+  ASSERT_EQ(std::system(((fs::path(HEXDICE_BIN_DIR) / "hexdice").string() + " solo --scenario " + scen +
+                         " --seed 2 --auto-player greedy --db " + db.string() + " >/dev/null")
+                            .c_str()),
+            0);
+  int actions = 0;
+  {
+    auto rdb = hexdice::record::RecordDb::open(db.string(), {true});
+    ASSERT_TRUE(rdb.ok()) << rdb.error();
+    auto games = (*rdb)->list_games();
+    ASSERT_TRUE(games.ok());
+    ASSERT_EQ(games->size(), 1u);
+    actions = games->front().actions;
+    EXPECT_GT(actions, 20);
+  }
+  Xvfb x;
+  ASSERT_TRUE(x.start()) << "Xvfb did not start";
+  const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
+                          " --history --no-live --db " + db.string() + " --frames 3 --dump-ui " + (dir / "ui.json").string() +
+                          " 2>" + (dir / "err.txt").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  auto w = read_dump(dir / "ui.json");
+  const auto& hist = w["History"];
+  EXPECT_NE(std::find(hist.begin(), hist.end(), "1 games"), hist.end()) << "one row for the solo game";
+  EXPECT_TRUE(any_starts(hist, "1 hexdice ")) << "the row";
+  EXPECT_NE(std::find(hist.begin(), hist.end(), "replay"), hist.end()) << "it opens in the replay";
+  EXPECT_TRUE(any_starts(w["Board"], "Replay: ")) << "on the board";
+  EXPECT_TRUE(any_starts(w["Event log"], "{Scenario result: ")) << "the log ends with the scenario's result";
+  fs::remove_all(dir);
+}

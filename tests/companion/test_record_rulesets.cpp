@@ -195,7 +195,7 @@ TEST(RulesetGame, ATamperedPositionIsDetectedOnLoad) {
   EXPECT_NE(r.error().find("event 1: the stored position differs from the replay"), std::string::npos) << r.error();
 }
 
-TEST(RecordDbMigration, AVersion2FileOpensAsVersion3WithItsHexDiceGamesUnchanged) {
+TEST(RecordDbMigration, AVersion2FileOpensAsTheCurrentVersionWithItsHexDiceGamesUnchanged) {
   const fs::path dir = fresh_dir();
   const std::string path = (dir / "v2.db").string();
   GameRecord before = sample_game(SampleOptions{});
@@ -214,8 +214,8 @@ TEST(RecordDbMigration, AVersion2FileOpensAsVersion3WithItsHexDiceGamesUnchanged
   }
   auto db = RecordDb::open(path);
   ASSERT_TRUE(db.ok()) << db.error();
-  EXPECT_EQ((*db)->schema_version(), 3);
-  EXPECT_EQ(raw_query(path, "PRAGMA user_version"), "3");
+  EXPECT_EQ((*db)->schema_version(), RecordDb::kSchemaVersion);
+  EXPECT_EQ(raw_query(path, "PRAGMA user_version"), std::to_string(RecordDb::kSchemaVersion));
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'termination'"), "1");
   EXPECT_EQ(raw_query(path, "SELECT count(*) FROM sqlite_master WHERE name = 'games_by_ruleset'"), "1");
   auto back = (*db)->load_game(1);

@@ -1,15 +1,21 @@
 // Solo and co-op games in the SQLite game record (companion/solo/solo_record.h):
-// `hexdice solo --db` logs exactly the actions it prints, the record replays to the same
-// final position and result, and the window's SoloSession logs each step and resumes an
-// unfinished game with the same dice.
+// one solo game is one game of the record; `hexdice solo --db` logs exactly the actions it
+// prints, the record replays to the same positions and result, and the window's
+// SoloSession logs each step and resumes an unfinished game with the same dice.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <sqlite3.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "companion/gui/live_model.h"
@@ -44,7 +50,8 @@ struct TempDb {
   }
 };
 
-// The actions of a logged solo game, across its parts: "heroes: TEXT" / "enemy: TEXT".
+// The actions of a logged solo game (across its parts, for a game logged before schema 4):
+// "heroes: TEXT" / "enemy: TEXT".
 std::vector<std::string> logged_actions(record::RecordDb& db, const solo::LoggedSolo& s, Position* final_pos = nullptr) {
   std::vector<std::string> out;
   for (std::int64_t id : s.parts) {
@@ -88,12 +95,13 @@ TEST(SoloRecord, RollAnnotationRoundTrips) {
   EXPECT_FALSE(solo::parse_roll_annotation("Enemy: Engage: the nearest hero ...").has_value());
 }
 
-// Every shipped scenario: the printed actions are the logged actions (count and order),
-// every part replays, the last part ends on the solo game's final board and result.
+const std::vector<std::string> kScenarioFiles = {"01-first-steps.json", "02-archers-ridge.json", "03-the-hunt.json",
+                                                "04-raiders.json", "05-warlord.json"};
+
+// Every shipped scenario: one game in the record, the printed actions are the logged
+// actions (count and order), it replays, it ends on the solo game's final board and result.
 TEST(SoloRecord, CliLogsExactlyThePrintedActionsForEveryScenario) {
-  const std::vector<std::string> files = {"01-first-steps.json", "02-archers-ridge.json", "03-the-hunt.json",
-                                          "04-raiders.json", "05-warlord.json"};
-  int multi_part = 0;
+  const std::vector<std::string>& files = kScenarioFiles;
   for (const std::string& f : files) {
     SCOPED_TRACE(f);
     TempDb tmp(f);
@@ -119,16 +127,18 @@ TEST(SoloRecord, CliLogsExactlyThePrintedActionsForEveryScenario) {
     ASSERT_TRUE(db.ok()) << db.error();
     auto games = (*db)->list_games();
     ASSERT_TRUE(games.ok());
-    std::int64_t last = 0;
-    for (const auto& g : *games) {
-      EXPECT_EQ(g.event, "solo: " + load_scenario(f).name);
-      EXPECT_TRUE(g.result.finished()) << "every part of a finished solo game is closed";
-      last = std::max(last, g.id);
-    }
+    ASSERT_EQ(games->size(), 1u) << "one solo game is one game of the record";
+    const auto& row = games->front();
+    EXPECT_EQ(row.event, "solo: " + load_scenario(f).name);
+    EXPECT_TRUE(row.result.finished());
+    EXPECT_TRUE(row.solo);
+    EXPECT_EQ(row.actions, static_cast<int>(printed.size()));
+    const std::int64_t last = row.id;
+    EXPECT_NE(r.out.find("Logged as game " + std::to_string(last) + " in "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(" parts (games"), std::string::npos) << r.out;
     auto logged = solo::load_solo(**db, last);
     ASSERT_TRUE(logged.ok()) << logged.error();
-    EXPECT_EQ(logged->parts.size(), games->size()) << "the parts chain back to the first";
-    multi_part += logged->parts.size() > 1;
+    EXPECT_EQ(logged->parts, std::vector<std::int64_t>{last});
     Position final_pos;
     const auto actions = logged_actions(**db, *logged, &final_pos);
     EXPECT_EQ(actions, printed);
@@ -163,14 +173,128 @@ TEST(SoloRecord, CliLogsExactlyThePrintedActionsForEveryScenario) {
     // `hexdice history` lists it and prints it with its annotations.
     const auto list = hexdice::testing::run_hexdice("history --db " + tmp.path.string());
     EXPECT_EQ(list.exit_code, 0);
-    EXPECT_NE(list.out.find("solo: "), std::string::npos) << list.out;
+    EXPECT_EQ(std::count(list.out.begin(), list.out.end(), '\n'), 1) << "one row: " << list.out;
     const auto text = hexdice::testing::run_hexdice("history --db " + tmp.path.string() + " " + std::to_string(logged->parts.front()));
     EXPECT_EQ(text.exit_code, 0) << text.err;
     EXPECT_NE(text.out.find("[Event \"solo: "), std::string::npos);
     EXPECT_NE(text.out.find("[Site \"seed 4, heroes played by greedy\"]"), std::string::npos);
     EXPECT_NE(text.out.find("{Enemy Turn, round 1: activation roll "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("[Mode \"solo\"]"), std::string::npos);
+    EXPECT_EQ(text.out.find("Solo game part"), std::string::npos) << "no parts";
+    // The text record imports back into the same game (every step checked again).
+    auto back = record_from_text(text.out);
+    ASSERT_TRUE(back.ok()) << back.error();
+    EXPECT_EQ(*back, *last_rec);
   }
-  EXPECT_GT(multi_part, 0) << "some game needs a second part (skipped turns, groups, reinforcements)";
+}
+
+// A whole logged game of a scenario, in process, as `hexdice solo --db` logs it.
+struct LoggedGame {
+  std::int64_t id = 0;
+  solo::SoloGame game;
+  std::vector<std::string> printed_log;
+  std::string error;
+};
+LoggedGame log_whole_game(record::RecordDb& db, const solo::Scenario& sc, const std::string& engine, std::uint64_t seed) {
+  LoggedGame out;
+  std::optional<solo::SoloRecorder> rec;
+  auto observe = [&](const solo::SoloGame& g, const solo::SoloEvent& ev) -> Status {
+    if (ev.start) {
+      auto r = solo::SoloRecorder::create(db, g, "seed " + std::to_string(seed) + ", heroes played by " + engine);
+      if (!r) return Error{r.error()};
+      rec.emplace(std::move(*r));
+      return {};
+    }
+    if (!ev.enemy_turn) return rec->log_hero(g);
+    const solo::RollNote note{ev.round, ev.roll, ev.virtual_roll, ev.virtual_index, seed};
+    return rec->log_enemy_turn(g, solo::enemy_turn_annotation(g.scenario(), note, ev.steps), ev.steps);
+  };
+  auto run = solo::play_solo(sc, engine, seed, ai::SearchLimits{100, 64, 0}, 200, &out.game, {}, observe);
+  if (!run) {
+    out.error = run.error();
+    return out;
+  }
+  if (Status s = rec->finish(out.game, out.game.over() ? "" : run->result_text); !s) out.error = s.error();
+  out.id = rec->first_id();
+  EXPECT_EQ(rec->parts(), 1);
+  out.printed_log = run->log;
+  return out;
+}
+
+// Every shipped scenario, several seeds and engines: each solo game is ONE game; loading
+// it replays every action and scenario step through the rules, and the replay is the
+// played game: the same actions in the same order, each from the same position, and the
+// same final board. Skipped turns, group activations and reinforcements all occur.
+TEST(SoloRecord, EveryScenarioGameIsOneGameThatReplaysAsPlayed) {
+  std::map<EntryKind, int> steps;
+  for (const std::string& f : kScenarioFiles) {
+    const solo::Scenario sc = load_scenario(f);
+    TempDb tmp("whole_" + f);
+    auto db = record::RecordDb::open(tmp.path.string(), {false, record::Durability::Normal, 2000});
+    ASSERT_TRUE(db.ok());
+    int games = 0;
+    for (const std::string engine : {"greedy", "random"})
+      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        SCOPED_TRACE(f + " " + engine + " seed " + std::to_string(seed));
+        LoggedGame lg = log_whole_game(**db, sc, engine, seed);
+        ASSERT_TRUE(lg.error.empty()) << lg.error;
+        ++games;
+        auto rec = (*db)->load_game(lg.id);
+        ASSERT_TRUE(rec.ok()) << rec.error();
+        EXPECT_TRUE(rec->solo());
+        EXPECT_TRUE(rec->finished());
+        // The replay's actions are the played ones, each from the same position.
+        const auto& hist = lg.game.history();
+        ASSERT_EQ(static_cast<std::size_t>(rec->ply()), hist.size());
+        for (int k = 0; k < rec->ply(); ++k) {
+          const RecordEntry& e = rec->entries()[static_cast<std::size_t>(rec->line_entries()[static_cast<std::size_t>(k)])];
+          EXPECT_TRUE(e.action == hist[static_cast<std::size_t>(k)].action) << "ply " << k + 1;
+          EXPECT_EQ(e.player, hist[static_cast<std::size_t>(k)].enemy ? lg.game.enemy() : lg.game.hero()) << "ply " << k + 1;
+          auto before = rec->position_after_entry(rec->line_entries()[static_cast<std::size_t>(k)] - 1);
+          ASSERT_TRUE(before.ok());
+          EXPECT_TRUE(*before == hist[static_cast<std::size_t>(k)].before) << "the position before ply " << k + 1;
+        }
+        EXPECT_TRUE(same_cells(rec->current(), lg.game.position())) << "the final board";
+        if (seed == 1) {
+          // The same record written in one go (record import) and step by step: the same game.
+          auto copy = (*db)->insert_game(*rec);
+          ASSERT_TRUE(copy.ok()) << copy.error();
+          auto back = (*db)->load_game(*copy);
+          ASSERT_TRUE(back.ok()) << back.error();
+          EXPECT_EQ(*back, *rec);
+          auto fresh = GameRecord::from_position(*rec->start_position(), rec->header(), RecordMode::Solo);
+          ASSERT_TRUE(fresh.ok());
+          auto relog = record::RecordedGame::create(**db, *fresh);
+          ASSERT_TRUE(relog.ok());
+          for (int k = 0; k < record::record_steps(*rec); ++k) ASSERT_TRUE(record::apply_step(*relog, *rec, k).ok()) << k;
+          auto again = (*db)->load_game(relog->id());
+          ASSERT_TRUE(again.ok()) << again.error();
+          EXPECT_EQ(again->entries(), rec->entries());
+          for (int k = 0; k <= rec->ply(); k += 7) {
+            auto stored = (*db)->position_at(*copy, k);
+            ASSERT_TRUE(stored.ok()) << stored.error();
+            EXPECT_TRUE(*stored == *rec->position_at(k)) << "the stored position of ply " << k << " (steps after it included)";
+          }
+          games += 2;
+        }
+        for (const auto& e : rec->entries())
+          if (is_scenario_step(e.kind)) ++steps[e.kind];
+        // The activation rolls: virtual rolls #1, #2, ... of the seed, one per Enemy Turn.
+        int rolls = 0;
+        for (const auto& e : rec->entries())
+          if (auto n = solo::parse_roll_annotation(e.text)) {
+            EXPECT_EQ(n->index, ++rolls);
+            EXPECT_EQ(n->seed, seed);
+          }
+        EXPECT_GT(rolls, 0);
+      }
+    auto list = (*db)->list_games();
+    ASSERT_TRUE(list.ok());
+    EXPECT_EQ(static_cast<int>(list->size()), games) << f << ": one row per solo game";
+  }
+  EXPECT_GT(steps[EntryKind::Pass], 0) << "skipped Enemy Turns";
+  EXPECT_GT(steps[EntryKind::Again], 0) << "group activations";
+  EXPECT_GT(steps[EntryKind::Place], 0) << "reinforcements";
 }
 
 // The window's session: every step is in the record as soon as it is accepted; closing
@@ -217,7 +341,7 @@ TEST(SoloRecord, SessionLogsEachStepAndResumesTheSameGame) {
       EXPECT_GE(s->game().history().size(), before);
     }
     parts_at_stop = solo::load_solo(**db, *s->record_id())->parts.size();
-    EXPECT_GT(parts_at_stop, 1u);
+    EXPECT_EQ(parts_at_stop, 1u);
   }  // the window closes
   auto db = record::RecordDb::open(tmp.path.string());
   ASSERT_TRUE(db.ok());
@@ -239,8 +363,16 @@ TEST(SoloRecord, SessionLogsEachStepAndResumesTheSameGame) {
   auto logged = solo::load_solo(**db, *s.record_id());
   ASSERT_TRUE(logged.ok());
   EXPECT_EQ(logged_actions(**db, *logged).size(), ref->game().history().size());
-  EXPECT_GT(logged->parts.size(), 2u) << "the game spans parts (skipped Enemy Turns) before and after the resume";
-  EXPECT_GT(logged->parts.size(), parts_at_stop);
+  EXPECT_EQ(logged->parts.size(), 1u) << "one game before and after the resume";
+  auto list = db->get()->list_games();
+  ASSERT_TRUE(list.ok());
+  EXPECT_EQ(list->size(), 1u);
+  auto rec = (*db)->load_game(*s.record_id());
+  ASSERT_TRUE(rec.ok()) << rec.error();
+  EXPECT_TRUE(same_cells(rec->current(), s.position())) << "the record is on the game's board";
+  int passes = 0;
+  for (const auto& e : rec->entries()) passes += e.kind == EntryKind::Pass;
+  EXPECT_GT(passes, 0) << "skipped Enemy Turns are passes in the one game";
   int camera = 0;
   for (const auto& e : logged->entries)
     if (auto n = solo::parse_roll_annotation(e.text)) camera += !n->virtual_die;
@@ -278,4 +410,250 @@ TEST(SoloRecord, ResumeRefusesARecordThatDoesNotReplay) {
   auto ok = gui::SoloSession::resume(sc, **db, 3);
   ASSERT_TRUE(ok.ok()) << ok.error();
   EXPECT_TRUE(ok->has_value());
+}
+
+namespace {
+
+// One row of one column (or "" when none), straight from SQLite.
+std::string raw_value(const fs::path& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open(path.c_str(), &db) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+      const unsigned char* t = sqlite3_column_text(st, 0);
+      out = t ? reinterpret_cast<const char*>(t) : "";
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+bool raw_exec(const fs::path& path, const std::string& sql, std::string* error = nullptr) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) return false;
+  char* msg = nullptr;
+  const bool ok = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) == SQLITE_OK;
+  if (msg && error) *error = msg;
+  sqlite3_free(msg);
+  sqlite3_close(db);
+  return ok;
+}
+
+}  // namespace
+
+// A real schema-3 file (tests/companion/data/solo_v3.sql: `sqlite3 F .dump` of what the
+// hexdice of schema 3, commit e01f2fb, wrote for `hexdice record sample --seed 3
+// --max-plies 6`, then `hexdice solo --auto-player greedy --max-rounds 6` with
+// 01-first-steps.json --seed 2 (4 parts) and 04-raiders.json --seed 1 (6 parts), plus its
+// user_version). Read-only it opens as it is; writable it migrates to 4: every
+// game loads to the same record, the parts still chain into one solo game, the foreign
+// keys still hold (deleting a game removes its events), and a new solo game is one game.
+TEST(SoloRecord, AVersion3FileMigratesAndItsSoloPartsStillLoad) {
+  TempDb tmp("v3");
+  ASSERT_TRUE(raw_exec(tmp.path, hexdice::testing::slurp(std::string(HEXDICE_SOURCE_DIR) + "/tests/companion/data/solo_v3.sql")));
+  ASSERT_EQ(raw_value(tmp.path, "PRAGMA user_version"), "3");
+  const std::string events = raw_value(tmp.path, "SELECT count(*) FROM events");
+  const std::string actions = raw_value(tmp.path, "SELECT count(*) FROM actions");
+  ASSERT_NE(events, "0");
+  // Read-only: no migration; the old file is read as it is.
+  std::vector<std::string> texts;
+  std::size_t old_parts = 0;
+  std::int64_t last_part = 0;
+  std::vector<std::string> old_actions;
+  {
+    auto db = record::RecordDb::open(tmp.path.string(), {true});
+    ASSERT_TRUE(db.ok()) << db.error();
+    EXPECT_EQ((*db)->schema_version(), 3);
+    auto list = (*db)->list_games();
+    ASSERT_TRUE(list.ok()) << list.error();
+    ASSERT_GT(list->size(), 2u);
+    for (const auto& g : *list) {
+      auto rec = (*db)->load_game(g.id);
+      ASSERT_TRUE(rec.ok()) << rec.error();
+      EXPECT_FALSE(rec->solo()) << "before schema 4 no record is a solo record";
+      EXPECT_EQ(g.solo, g.event.rfind("solo: ", 0) == 0);
+      texts.push_back(to_text(*rec));
+      last_part = std::max(last_part, g.id);
+    }
+    auto logged = solo::load_solo(**db, last_part);
+    ASSERT_TRUE(logged.ok()) << logged.error();
+    old_parts = logged->parts.size();
+    EXPECT_GT(old_parts, 1u) << "the fixture's solo game is in parts";
+    old_actions = logged_actions(**db, *logged);
+  }
+  EXPECT_EQ(raw_value(tmp.path, "PRAGMA user_version"), "3") << "read-only: nothing written";
+  // Writable: migrated.
+  {
+    auto db = record::RecordDb::open(tmp.path.string());
+    ASSERT_TRUE(db.ok()) << db.error();
+    EXPECT_EQ((*db)->schema_version(), 4);
+    auto list = (*db)->list_games();
+    ASSERT_TRUE(list.ok());
+    ASSERT_EQ(list->size(), texts.size());
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const auto& g = (*list)[i];
+      auto rec = (*db)->load_game(g.id);
+      ASSERT_TRUE(rec.ok()) << rec.error();
+      const bool is_solo = g.event.rfind("solo: ", 0) == 0;
+      EXPECT_EQ(rec->solo(), is_solo) << "the old solo parts are marked solo";
+      EXPECT_EQ(g.solo, is_solo);
+      std::string text = to_text(*rec);
+      if (is_solo) text.erase(text.find("[Mode \"solo\"]\n"), std::string("[Mode \"solo\"]\n").size());
+      EXPECT_EQ(text, texts[i]) << "game " << g.id << " is unchanged";
+    }
+    auto logged = solo::load_solo(**db, last_part);
+    ASSERT_TRUE(logged.ok()) << logged.error();
+    EXPECT_EQ(logged->parts.size(), old_parts);
+    EXPECT_EQ(logged_actions(**db, *logged), old_actions);
+    // A new solo game in the migrated file is one game.
+    LoggedGame lg = log_whole_game(**db, load_scenario("01-first-steps.json"), "greedy", 2);
+    ASSERT_TRUE(lg.error.empty()) << lg.error;
+    auto after = (*db)->list_games();
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after->size(), texts.size() + 1);
+  }
+  EXPECT_EQ(raw_value(tmp.path, "PRAGMA user_version"), "4");
+  EXPECT_EQ(raw_value(tmp.path, "PRAGMA foreign_key_check"), "");
+  EXPECT_NE(raw_value(tmp.path, "SELECT sql FROM sqlite_master WHERE name = 'events'").find("'pass'"), std::string::npos);
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM events WHERE game_id <= " + std::to_string(last_part)), events);
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM actions WHERE game_id <= " + std::to_string(last_part)), actions);
+  // The rebuilt events table still cascades: a game deleted takes its events and rows along.
+  ASSERT_TRUE(raw_exec(tmp.path, "PRAGMA foreign_keys = ON; DELETE FROM games WHERE id = 1"));
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM events WHERE game_id = 1"), "0");
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM actions WHERE game_id = 1"), "0");
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM annotations WHERE game_id = 1"), "0");
+}
+
+// A two-player Hex Dice game never takes a scenario step: not through the live record,
+// and not from a database row someone wrote by hand.
+TEST(SoloRecord, ATwoPlayerGameRefusesScenarioStepsInTheDatabase) {
+  TempDb tmp("two_player");
+  auto db = record::RecordDb::open(tmp.path.string());
+  ASSERT_TRUE(db.ok());
+  const solo::Scenario sc = load_scenario("01-first-steps.json");
+  Rng rng(1);
+  auto g = solo::SoloGame::start(sc, solo::auto_setup(sc, rng));
+  ASSERT_TRUE(g.ok());
+  auto rec = GameRecord::from_position(g->position());  // a two-player game from the same board
+  ASSERT_TRUE(rec.ok());
+  auto game = record::RecordedGame::create(**db, *rec);
+  ASSERT_TRUE(game.ok());
+  Status s = game->step(RecordEntry::pass(game->record().current().to_move()));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().find("two-player Hex Dice game"), std::string::npos) << s.error();
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM events"), "0") << "nothing written";
+  EXPECT_TRUE(game->record().entries().empty());
+  // A pass row written by hand: the game no longer loads, and says why.
+  const Position& pos = game->record().current();
+  Position after = pos;  // the pass's position: the other side to move
+  after.set_to_move(1 - pos.to_move());
+  const std::string id = std::to_string(game->id());
+  ASSERT_TRUE(raw_exec(tmp.path, "INSERT INTO events (game_id, seq, kind) VALUES (" + id + ", 0, 'pass');"
+                                 "INSERT INTO scenario_steps (game_id, seq, ply, player, step, position) VALUES (" + id +
+                                 ", 0, 0, '" + pos.player(pos.to_move()).id + "', '{\"kind\":\"pass\"}', '" +
+                                 to_json(after).dump() + "')"));
+  auto loaded = (*db)->load_game(game->id());
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_NE(loaded.error().find("event 0: pass: refused: this is a two-player Hex Dice game"), std::string::npos)
+      << loaded.error();
+  // The same row in a solo game's record loads.
+  ASSERT_TRUE(raw_exec(tmp.path, "UPDATE games SET solo = 1 WHERE id = " + id));
+  auto solo_loaded = (*db)->load_game(game->id());
+  ASSERT_TRUE(solo_loaded.ok()) << solo_loaded.error();
+  EXPECT_EQ(solo_loaded->entries().size(), 1u);
+  EXPECT_EQ(solo_loaded->current().to_move(), 1 - pos.to_move());
+  // ... unless its stored position is not the replay's.
+  ASSERT_TRUE(raw_exec(tmp.path, "UPDATE scenario_steps SET position = '" + to_json(pos).dump() + "' WHERE game_id = " + id));
+  auto tampered = (*db)->load_game(game->id());
+  ASSERT_FALSE(tampered.ok());
+  EXPECT_NE(tampered.error().find("the stored position differs from the replay"), std::string::npos) << tampered.error();
+}
+
+// The window killed (SIGKILL) at random moments, again and again, in a scenario with every
+// kind of scenario step (04 Raiders: skipped turns, groups, reinforcements, a base capture
+// not counted): each restart resumes the one logged game with the same dice, and the game
+// that ends in the record is the game played without interruption.
+TEST(SoloRecord, AKilledWindowResumesTheSameGameWithTheSameDice) {
+  const solo::Scenario sc = load_scenario("04-raiders.json");
+  TempDb tmp("killed");
+  const std::uint64_t seed = 7;
+  // The heroes' choice depends on the game only, so a resumed game chooses the same.
+  auto choose = [](const gui::SoloSession& s) {
+    const auto acts = s.game().hero_actions();
+    const std::size_t n = s.game().history().size();
+    Action a = acts[(n * 7 + 3) % acts.size()];
+    if (a.type == ActionType::Reroll && a.face == 0) a.face = static_cast<std::uint8_t>(1 + n % 6);  // the die rolled
+    return a;
+  };
+  auto step = [&](gui::SoloSession& s) -> bool {
+    if (s.game().heroes_turn()) return s.hero(choose(s)).ok();
+    s.enemy_turn();
+    return s.record_error().empty();
+  };
+  auto ref = gui::SoloSession::start(sc, seed);
+  ASSERT_TRUE(ref.ok());
+  for (int i = 0; i < 400 && !ref->game().over(); ++i) ASSERT_TRUE(step(*ref)) << "step " << i;
+  ASSERT_TRUE(ref->game().over());
+
+  std::mt19937 rng(20261201);
+  int kills = 0;
+  bool done = false;
+  for (int round = 0; round < 100 && !done; ++round) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      auto db = record::RecordDb::open(tmp.path.string(), {false, record::Durability::Normal, 2000});
+      if (!db) _exit(2);
+      auto games = (*db)->list_games();
+      if (!games) _exit(3);
+      if (!games->empty() && games->back().result.finished()) _exit(0);
+      auto resumed = gui::SoloSession::resume(sc, **db, seed);
+      if (!resumed) _exit(4);
+      std::optional<gui::SoloSession> s;
+      if (resumed->has_value()) s.emplace(std::move(**resumed));
+      else {
+        auto started = gui::SoloSession::start(sc, seed, db->get());
+        if (!started) _exit(5);
+        s.emplace(std::move(*started));
+      }
+      while (!s->game().over())
+        if (!step(*s)) _exit(6);
+      _exit(0);
+    }
+    ::usleep(static_cast<useconds_t>(1000 + rng() % (4000 + 1000 * static_cast<unsigned>(round))));  // a longer game takes longer to resume
+    kills += ::kill(pid, SIGKILL) == 0;
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    if (WIFEXITED(status)) {
+      ASSERT_EQ(WEXITSTATUS(status), 0) << "the window failed by itself";
+      done = true;
+    }
+  }
+  ASSERT_TRUE(done) << "the game never finished";
+  EXPECT_GE(kills, 3);
+  auto db = record::RecordDb::open(tmp.path.string());
+  ASSERT_TRUE(db.ok());
+  auto games = (*db)->list_games();
+  ASSERT_TRUE(games.ok());
+  ASSERT_EQ(games->size(), 1u) << "one game across every kill";
+  auto rec = (*db)->load_game(games->front().id);
+  ASSERT_TRUE(rec.ok()) << rec.error();
+  EXPECT_TRUE(rec->finished());
+  const auto& hist = ref->game().history();
+  ASSERT_EQ(static_cast<std::size_t>(rec->ply()), hist.size());
+  for (int k = 0; k < rec->ply(); ++k) {
+    const RecordEntry& e = rec->entries()[static_cast<std::size_t>(rec->line_entries()[static_cast<std::size_t>(k)])];
+    EXPECT_TRUE(e.action == hist[static_cast<std::size_t>(k)].action) << "ply " << k + 1;
+  }
+  EXPECT_TRUE(same_cells(rec->current(), ref->position()));
+  int rolls = 0;
+  for (const auto& e : rec->entries())
+    if (auto n = solo::parse_roll_annotation(e.text)) EXPECT_EQ(n->index, ++rolls) << "virtual rolls continue across kills";
+  EXPECT_EQ(rolls, ref->virtual_rolls());
+  std::map<EntryKind, int> steps;
+  for (const auto& e : rec->entries()) ++steps[e.kind];
+  EXPECT_GT(steps[EntryKind::Place], 0);
+  EXPECT_GT(steps[EntryKind::Again], 0);
 }

@@ -282,3 +282,186 @@ TEST(GameRecordText, PlayerIdsAreColourNames) {
 
 }  // namespace
 }  // namespace hexdice
+
+// ---- Scenario steps: what a solo game's record holds (docs/scenarios.md) -------------------
+
+namespace hexdice {
+namespace {
+
+// red Infantry one step from blue's base (f11), red Knight f2; blue Archer f7, blue
+// Infantry at [-2, 3]; red to move.
+const char* kNearBase = R"({"radius":5,"players":[{"id":"red","corner":"N"},{"id":"blue","corner":"S"}],
+  "to_move":"red","units":[{"q":0,"r":-4,"owner":"red","face":3},{"q":0,"r":3,"owner":"red","face":1},
+  {"q":0,"r":1,"owner":"blue","face":2},{"q":-2,"r":3,"owner":"blue","face":1}]})";
+
+// The legal action of the player to move that ends on `cell`.
+Action reaching(const Position& pos, int cell) {
+  std::vector<Action> acts;
+  legal_actions(pos, acts);
+  for (const Action& a : acts)
+    if (a.type == ActionType::Move && a.target == cell) return a;
+  ADD_FAILURE() << "no legal move reaches " << pos.board().name(cell);
+  return acts.front();
+}
+
+// A solo record with every kind of scenario step: a pass, a die placed with tokens and
+// guard, the same side again, a base capture the scenario does not count.
+GameRecord solo_game() {
+  const Position start = start_from(kNearBase);
+  RecordHeader h;
+  h.event = "solo: Test";
+  h.names = {"enemy", "heroes"};
+  auto r = GameRecord::from_position(start, h, RecordMode::Solo);
+  EXPECT_TRUE(r.ok());
+  GameRecord g = std::move(r).value();
+  const Board& b = start.board();
+  const int blue_base = g.current().base_cell(1);
+  EXPECT_TRUE(g.add_scenario_step(RecordEntry::pass(0)).ok());  // red's turn skipped
+  EXPECT_TRUE(g.add_action(act(g.current(), ActionType::Guard, b.name(b.index(Hex{-2, 3})).c_str())).ok());
+  EXPECT_TRUE(g.add_scenario_step(RecordEntry::place(0, b.index(*b.parse_name("b1")), 5, 2, true)).ok());
+  EXPECT_TRUE(g.annotate("group activation: red acts twice").ok());
+  EXPECT_TRUE(g.add_action(reaching(g.current(), blue_base)).ok());  // red holds blue's base: the rules end the game
+  EXPECT_TRUE(g.current().game_over());
+  EXPECT_TRUE(g.add_scenario_step(RecordEntry::rule(kRuleBaseCaptureOff)).ok());
+  EXPECT_TRUE(g.add_scenario_step(RecordEntry::again(0)).ok());
+  EXPECT_TRUE(g.add_action(act(g.current(), ActionType::Guard, "f2")).ok());
+  // red still holds blue's base: by the rules each red action wins again.
+  EXPECT_TRUE(g.current().game_over());
+  EXPECT_TRUE(g.add_scenario_step(RecordEntry::rule(kRuleBaseCaptureOff)).ok());
+  return g;
+}
+
+TEST(GameRecordSolo, ScenarioStepsChangeThePositionAndRoundTripThroughTheText) {
+  GameRecord g = solo_game();
+  const Position& cur = g.current();
+  const Board& b = cur.board();
+  EXPECT_FALSE(cur.game_over()) << "the base capture is not counted";
+  EXPECT_EQ(cur.to_move(), 1) << "red acted twice in a row, then blue";
+  const Piece& placed = cur.at(b.index(*b.parse_name("b1")));
+  EXPECT_EQ(placed.owner, 0);
+  EXPECT_EQ(placed.face, 5);
+  EXPECT_EQ(placed.tokens, 2);
+  EXPECT_TRUE(placed.guard);
+  EXPECT_EQ(g.ply(), 3) << "scenario steps are not plies";
+  const std::string text = to_text(g);
+  EXPECT_TRUE(contains(text, "[Mode \"solo\"]")) << text;
+  EXPECT_TRUE(contains(text, "\npass red\n")) << text;
+  EXPECT_TRUE(contains(text, "\nplace red Tanker b1 tokens 2 guarded\n")) << text;
+  EXPECT_TRUE(contains(text, "\nrule base_capture_off\nagain red\n3. red Knight f2 guards")) << text;
+  auto back = record_from_text(text);
+  ASSERT_TRUE(back.ok()) << back.error() << "\n" << text;
+  EXPECT_EQ(*back, g);
+  EXPECT_TRUE(back->current() == g.current());
+  EXPECT_EQ(to_text(*back), text);
+  // Replaying to any entry goes through the steps.
+  for (int i = 0; i < static_cast<int>(g.entries().size()); ++i) {
+    auto p = g.position_after_entry(i);
+    ASSERT_TRUE(p.ok()) << p.error();
+    if (g.entries()[static_cast<std::size_t>(i)].kind == EntryKind::Pass) {
+      EXPECT_EQ(p->to_move(), 1);
+    }
+  }
+  EXPECT_TRUE(*g.position_after_entry(static_cast<int>(g.entries().size()) - 1) == g.current());
+  // JSON lines carry the steps in their order, with the player by id.
+  const auto lines = record_json_lines(g);
+  EXPECT_EQ(lines[0]["mode"], "solo");
+  std::vector<std::string> kinds;
+  for (std::size_t i = 1; i < lines.size(); ++i) kinds.push_back(lines[i]["kind"]);
+  EXPECT_EQ(kinds, (std::vector<std::string>{"pass", "action", "place", "action", "rule", "again", "action", "rule"}));
+  EXPECT_EQ(lines[3]["player"], "red");
+  EXPECT_EQ(lines[3]["face"], 5);
+  auto step = scenario_step_from_json(lines[3], 0, b);
+  ASSERT_TRUE(step.ok()) << step.error();
+  EXPECT_EQ(step->cell, b.index(*b.parse_name("b1")));
+  EXPECT_EQ(step->tokens, 2);
+  // Malformed step JSON (a damaged database row) is an error, never an exception.
+  for (const char* bad : {R"([1])", R"({"kind":"dance"})", R"({"kind":"action"})", R"({"kind":"rule"})",
+                          R"({"kind":"place","face":2})", R"({"kind":"place","face":2,"cell":[0,9]})",
+                          R"({"kind":"place","face":2,"cell":[0,0],"tokens":"x"})",
+                          R"({"kind":"place","face":2,"cell":[0,0],"guard":1})"})
+    EXPECT_FALSE(scenario_step_from_json(Json::parse(bad), 0, b).ok()) << bad;
+}
+
+TEST(GameRecordSolo, ATwoPlayerGameRefusesEveryScenarioStep) {
+  const Position start = start_from(kNearBase);
+  const Board& b = start.board();
+  auto from_pos = GameRecord::from_position(start);
+  ASSERT_TRUE(from_pos.ok());
+  GameRecord with_setup = random_game(3, 4);
+  for (GameRecord* g : {&*from_pos, &with_setup}) {
+    const GameRecord before = *g;
+    for (const RecordEntry& e : {RecordEntry::pass(g->current().to_move()), RecordEntry::again(1 - g->current().to_move()),
+                                 RecordEntry::place(0, b.index(*b.parse_name("b1")), 2),
+                                 RecordEntry::rule(kRuleBaseCaptureOff)}) {
+      Status s = g->add_scenario_step(e);
+      ASSERT_FALSE(s.ok()) << entry_kind_name(e.kind);
+      EXPECT_TRUE(contains(s.error(), "two-player Hex Dice game")) << s.error();
+    }
+    EXPECT_EQ(*g, before);
+  }
+  // ... and so does its text record: a step line without [Mode "solo"].
+  std::string text = to_text(solo_game());
+  text.erase(text.find("[Mode \"solo\"]\n"), std::string("[Mode \"solo\"]\n").size());
+  auto r = record_from_text(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error(), "pass: refused: this is a two-player Hex Dice game")) << r.error();
+  EXPECT_TRUE(contains(r.error(), "record line ")) << r.error();
+}
+
+TEST(GameRecordSolo, StepsAreCheckedAgainstThePosition) {
+  GameRecord g = solo_game();
+  const GameRecord before = g;
+  const Board& b = g.current().board();
+  const int occupied = b.index(*b.parse_name("f2"));
+  struct Case {
+    RecordEntry e;
+    const char* error;
+  };
+  const Case cases[] = {
+      {RecordEntry::pass(0), "red cannot pass: it is blue's turn"},
+      {RecordEntry::again(1), "blue is already to move"},
+      {RecordEntry::place(0, occupied, 3), "two units on one cell"},
+      {RecordEntry::place(0, b.index(*b.parse_name("c2")), 7), "a unit face is 1-6"},
+      {RecordEntry::place(5, b.index(*b.parse_name("c2")), 3), "no such player"},
+      {RecordEntry::rule(kRuleBaseCaptureOff), "nobody has won"},
+      {RecordEntry::rule("gravity_off"), "unknown scenario rule"},
+  };
+  for (const auto& c : cases) {
+    Status s = g.add_scenario_step(c.e);
+    ASSERT_FALSE(s.ok()) << c.error;
+    EXPECT_TRUE(contains(s.error(), c.error)) << s.error();
+  }
+  EXPECT_EQ(g, before);
+  // A takeback cannot undo across a step; after the next action it can undo that one.
+  GameRecord t = before;
+  ASSERT_TRUE(t.add_scenario_step(RecordEntry::pass(1)).ok());
+  Status s = t.takeback();
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.error(), "a scenario step (rule) follows ply 3")) << s.error();
+  ASSERT_TRUE(t.add_action(act(t.current(), ActionType::Guard, "f2")).ok());
+  EXPECT_TRUE(t.takeback().ok());
+  // Annihilation is no base capture: base_capture_off is refused, and once over, nothing goes.
+  const Position lone = start_from(R"({"radius":5,"players":[{"id":"red","corner":"N"},{"id":"blue","corner":"S"}],
+    "to_move":"red","units":[{"q":0,"r":-4,"owner":"red","face":3},{"q":0,"r":-1,"owner":"red","face":1},
+    {"q":1,"r":-1,"owner":"red","face":4},{"q":0,"r":0,"owner":"blue","face":2}]})");
+  auto lr = GameRecord::from_position(lone, {}, RecordMode::Solo);
+  ASSERT_TRUE(lr.ok());
+  std::vector<Action> acts;
+  legal_actions(lone, acts);
+  bool took = false;
+  for (const Action& a : acts) {
+    auto after = apply(lone, a);
+    if (!took && after && after->position.winner() == 0 && after->position.unit_count(1) == 0) took = lr->add_action(a).ok();
+  }
+  ASSERT_TRUE(took) << "some red action defeats the last blue unit";
+  ASSERT_TRUE(lr->current().game_over());
+  s = lr->add_scenario_step(RecordEntry::rule(kRuleBaseCaptureOff));
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.error(), "by annihilation")) << s.error();
+  s = lr->add_scenario_step(RecordEntry::pass(1));
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.error(), "the game is over")) << s.error();
+}
+
+}  // namespace
+}  // namespace hexdice
