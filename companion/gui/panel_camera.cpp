@@ -4,6 +4,8 @@
 // file and its stale/mismatch warning, "Calibrate camera" (ChArUco views from the live
 // pictures: views kept, coverage, then RMS; the work runs on the capture thread and a
 // worker, never here), "Calibrate colours" (the dice on the current picture) and "Save".
+#include <algorithm>
+
 #include <imgui.h>
 
 #include "companion/gui/app.h"
@@ -50,12 +52,27 @@ void calibration_section(App& app) {
   }
   if (!c.camera_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "Camera: %s", c.camera_error.c_str());
   if (c.colors_running) ImGui::Text("Colours: sampling...");
+  if (!c.colors && !c.colors_running)
+    ImGui::TextDisabled("Colours: put a red die on f2 (north base) and a blue die on f10 (south base), then Calibrate colours.");
   if (c.colors) {
     std::string s;
     for (const auto& col : c.colors->colors) s += (s.empty() ? "" : ", ") + col.name;
     ImGui::Text("Colours sampled: %s", s.c_str());
+    // Each sample as it will be named: its colour relative to the paper white (a swatch
+    // on white paper), so a wrong die on the base shows before Save.
+    for (const auto& col : c.colors->colors) {
+      ImGui::SameLine();
+      const ImVec4 sw(std::min(1.0f, col.bgr_rel[2] * 0.95f), std::min(1.0f, col.bgr_rel[1] * 0.95f),
+                      std::min(1.0f, col.bgr_rel[0] * 0.95f), 1.0f);
+      ImGui::ColorButton(("##" + col.name).c_str(), sw, ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+    }
+    if (c.saved.empty()) ImGui::TextDisabled("Not saved yet: press Save to use them.");
+    app.ui.label("colours sampled: " + s);
   }
-  if (!c.colors_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "Colours: %s", c.colors_error.c_str());
+  if (!c.colors_error.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "Colours: %s", c.colors_error.c_str());
+    app.ui.label("colours error: " + c.colors_error);
+  }
   if (!c.saved.empty()) {
     ImGui::Text("%s", c.saved.c_str());
     app.ui.label(c.saved.rfind("saved", 0) == 0 ? "calibration saved" : "calibration not saved");
@@ -68,8 +85,7 @@ void calibration_section(App& app) {
 void panel_camera(App& app) {
   bool* open = app.toggles.open("Camera");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 648), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(582, 244), ImGuiCond_FirstUseEver);
+  first_use_layout(1010, 648, 582, 244);
   if (!ImGui::Begin("Camera", open)) { ImGui::End(); return; }
   app.ui.window("Camera");
   const Frame& f = app.frame;
