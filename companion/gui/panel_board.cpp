@@ -257,8 +257,11 @@ void panel_board(App& app) {
     }
     if (ImGui::SmallButton("Reject (Esc)")) app.reject();
   } else {
-    ImGui::TextDisabled("Click one of %s's units to see its moves and attacks%s.", v.turn_text.c_str(),
-                        m == App::Mode::Referee ? "; right-click a cell to correct its reading" : "");
+    // The mover's name ("red"), not the turn line ("red to move"), and wrapped.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Click one of %s's units to see its moves and attacks%s.", pos->player(pos->to_move()).id.c_str(),
+                       m == App::Mode::Referee ? "; right-click a cell to correct its reading" : "");
+    ImGui::PopStyleColor();
   }
   if (hv.shown) {
     ImGui::TextColored(ImVec4(0, 0.9f, 1, 1), "Hint: %s", hv.text.c_str());
