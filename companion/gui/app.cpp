@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include <imgui.h>
+
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/calibration.h"
@@ -18,6 +20,21 @@
 namespace hexdice::gui {
 
 namespace fs = std::filesystem;
+
+void first_use_layout(float x, float y, float w, float h) {
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float menu = ImGui::GetFrameHeight();  // the main menu bar's height
+  const float sx = d.x > 0 ? d.x / 1600.0f : 1.0f, sy = d.y > menu ? (d.y - menu) / (900.0f - 22.0f) : 1.0f;
+  // y is given below a 22 px menu bar in the design; keep the gap of 8 px from the bar.
+  ImGui::SetNextWindowPos(ImVec2(x * sx, menu + (y - 22.0f) * sy), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(w * sx, h * sy), ImGuiCond_FirstUseEver);
+}
+
+void text_wrapped_coloured(float r, float g, float b, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(r, g, b, 1));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
 
 std::string UiDump::to_json() const {
   Json j = Json::array();

@@ -40,6 +40,15 @@ struct PanelToggles {
   }
 };
 
+// A panel's place on first use (no imgui.ini entry yet): given in the 1600x900 design
+// layout and scaled to the window's size, so that at 1280x720 (or on a laptop) the panels
+// tile the window instead of running off its right and bottom edges.
+void first_use_layout(float x, float y, float w, float h);
+
+// A coloured line that wraps at the panel's edge (ImGui::TextColored does not wrap: long
+// alerts were cut off at the right edge of the Event log and Alerts panels).
+void text_wrapped_coloured(float r, float g, float b, const std::string& text);
+
 // What the screenshot test checks: every window drawn in the last frame and its labels.
 struct UiDump {
   struct Window {

@@ -78,10 +78,17 @@ void Backend::end_frame() {
   glClearColor(0.10f, 0.11f, 0.13f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  glFinish();
 }
 
+void Backend::finish() { glFinish(); }
+
 void Backend::present() { glfwSwapBuffers(window_); }
+
+std::string Backend::renderer() const {
+  const auto* r = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  const auto* v = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+  return std::string(r ? r : "?") + ", " + (v ? v : "?");
+}
 
 std::vector<std::uint8_t> Backend::read_pixels(int& w, int& h) const {
   glfwGetFramebufferSize(window_, &w, &h);
@@ -102,6 +109,8 @@ std::uintptr_t Backend::upload_bgr(const std::uint8_t* data, int w, int h, int s
   GLuint tex = static_cast<GLuint>(reuse);
   if (!tex) glGenTextures(1, &tex);
   glBindTexture(GL_TEXTURE_2D, tex);
+  // No mipmaps: measured, they save under 1 ms of rasterisation a frame on llvmpipe and
+  // cost up to 20 ms per new picture to build.
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);

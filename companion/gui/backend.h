@@ -30,8 +30,13 @@ class Backend {
   bool should_close() const;
   void request_close();
   void begin_frame();
-  void end_frame();    // renders into the back buffer (read_pixels sees it)
+  // Renders into the back buffer (read_pixels sees it). No glFinish: the swap (or
+  // glReadPixels) waits for the rasteriser anyway; finish() is only for the benchmark,
+  // to time the rasterisation apart from the submission and the copy to the screen.
+  void end_frame();
+  void finish();
   void present();      // swaps buffers
+  std::string renderer() const;  // GL_RENDERER and GL_VERSION, e.g. "llvmpipe (LLVM 15.0.6, 256 bits), 3.0 Mesa 22.3.6"
   float content_scale() const { return scale_; }
   int width() const;
   int height() const;

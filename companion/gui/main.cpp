@@ -9,6 +9,9 @@
 #include <fstream>
 #include <thread>
 
+#include <time.h>
+#include <stdlib.h>
+
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -54,6 +57,53 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())))];
 }
 
+double cpu_ms(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+// --bench-frames: the times of each frame and what was drawn, printed as medians and p99
+// over the frames after the first 10 (shader compilation, first uploads).
+struct BenchTimes {
+  std::vector<double> frame, ui, model, upload, submit, raster, swap, cpu, thread_cpu;
+  std::vector<double> draws, vertices, indices;
+  std::uint64_t uploads = 0;
+  void count(const ImDrawData* d) {
+    if (!d) return;
+    int cmds = 0;
+    for (int i = 0; i < d->CmdListsCount; ++i) cmds += d->CmdLists[i]->CmdBuffer.Size;
+    draws.push_back(cmds);
+    vertices.push_back(d->TotalVtxCount);
+    indices.push_back(d->TotalIdxCount);
+  }
+  static std::vector<double> warm(const std::vector<double>& v) {
+    const std::size_t skip = v.size() > 20 ? 10 : 0;
+    return {v.begin() + static_cast<std::ptrdiff_t>(skip), v.end()};
+  }
+  static double med(const std::vector<double>& v) { return percentile(warm(v), 0.5); }
+  static double p99(const std::vector<double>& v) { return percentile(warm(v), 0.99); }
+  void print(const Backend& b, const cv::Mat& image) const {
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 1) load[0] = -1;
+    std::printf("renderer: %s; framebuffer %dx%d; picture %dx%d; load average %.1f\n", b.renderer().c_str(), b.width(),
+                b.height(), image.cols, image.rows, load[0]);
+    std::printf("frames %zu  median %.2f ms  p99 %.2f ms  (%.0f fps at the median), swap included\n", warm(frame).size(),
+                med(frame), p99(frame), 1000.0 / std::max(1e-3, med(frame)));
+    std::printf("our side (CPU): view model median %.3f ms p99 %.3f; texture upload median %.3f ms p99 %.3f (%llu uploads); "
+                "UI build incl. model+upload median %.2f ms p99 %.2f\n",
+                med(model), p99(model), med(upload), p99(upload), static_cast<unsigned long long>(uploads), med(ui), p99(ui));
+    std::printf("GL (Mesa): submit median %.2f ms p99 %.2f; rasterise (glFinish) median %.2f ms p99 %.2f; "
+                "swap median %.2f ms p99 %.2f\n",
+                med(submit), p99(submit), med(raster), p99(raster), med(swap), p99(swap));
+    std::printf("CPU time per frame: process median %.2f ms p99 %.2f (all threads: UI, rasteriser, capture, referee); "
+                "UI thread median %.2f ms\n",
+                med(cpu), p99(cpu), med(thread_cpu));
+    std::printf("drawn per frame: %.0f draw calls, %.0f vertices, %.0f indices (medians)\n", med(draws), med(vertices),
+                med(indices));
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,9 +123,11 @@ int main(int argc, char** argv) {
   cli.add_option("--start", o.start, "start position (POSITION.json) when the database has no unfinished game");
   cli.add_option("--setup", o.setup, "setup config JSON for a new game without --start (the setup phase is refereed)");
   cli.add_option("--calib", o.calib, "calibration file for the reader (as hexdice read --calib); the Camera panel saves there");
-  bool want_calibrate = false, want_save_calib = false;
+  bool want_calibrate = false, want_colors = false, want_save_calib = false;
   cli.add_flag("--calibrate-camera", want_calibrate, "start the camera calibration at once (for screenshots)");
-  cli.add_flag("--save-calib", want_save_calib, "with --calibrate-camera: save the calibration once computed (for screenshots)");
+  cli.add_flag("--calibrate-colours", want_colors, "press Calibrate colours once the first picture is in (for screenshots)");
+  cli.add_flag("--save-calib", want_save_calib,
+               "with --calibrate-camera / --calibrate-colours: save the calibration once computed (for screenshots)");
   cli.add_option("--fps", o.fps, "pace of a video / directory / observations (default 10)");
   cli.add_flag("--no-live", o.no_live, "do not start the referee (history and digital board only)");
   cli.add_option("--solo", o.solo, "play a solo scenario (data/scenarios/*.json): the companion runs the enemy");
@@ -89,7 +141,7 @@ int main(int argc, char** argv) {
   cli.add_option("--screenshot", screenshot, "render --frames frames, save the window as PNG and exit");
   cli.add_option("--frames", frames, "number of frames to render before --screenshot / --dump-ui (default 5)");
   cli.add_option("--dump-ui", dump_ui, "write a JSON list of the windows drawn (titles and labels) and exit");
-  cli.add_option("--bench-frames", bench_frames, "render N frames at 1280x720 without vsync, print median/p99 frame time");
+  cli.add_option("--bench-frames", bench_frames, "render N frames without vsync (1280x720 unless --width/--height), print median/p99 frame times");
   cli.add_option("--new-game", new_game, "start a new logged game from this seed's random legal start");
   std::string game;
   cli.add_option("--game", game, "open a wizardhex[:start] or hexadecimal[:variant] game, or a saved game record (*.json)");
@@ -108,7 +160,7 @@ int main(int argc, char** argv) {
   o.last_frame = until_frame;
   const bool headless_run = !screenshot.empty() || !dump_ui.empty();
   if (headless_run && frames <= 0) frames = 5;
-  if (bench_frames > 0) { width = 1280; height = 720; }
+  if (bench_frames > 0 && !cli.count("--width") && !cli.count("--height")) { width = 1280; height = 720; }  // 720p unless told
 
   const std::string cfg = config_dir();
   WindowOptions wo;
@@ -167,15 +219,19 @@ int main(int argc, char** argv) {
   bool hint_pending = want_hint;
   if (want_hint) app.request_hint();
 
+  bool colours_pressed = false;
   std::uintptr_t texture = 0;
   std::uint64_t uploaded = 0;
   bool quit = false;
-  // Per frame: the whole frame; our CPU side (view model + texture upload + ImGui frame
-  // build, Render() included); the GL draw + finish (Mesa's rasteriser under Xvfb).
-  std::vector<double> times, ui_times, model_times, upload_times, gl_times;
+  // Per frame (wall clock): the whole frame, swap included; our CPU side (view model +
+  // texture upload + ImGui frame build, Render() included); the GL submission; the
+  // rasterisation (glFinish, benchmark only); the swap (the copy to the X server).
+  // And the CPU time of the whole process and of this thread over the frame.
+  BenchTimes bt;
   auto last_demo = std::chrono::steady_clock::now();
   for (int frame = 1; !quit && !backend.should_close(); ++frame) {
     const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID), th0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
     backend.begin_frame();
     io.FontGlobalScale = app.settings.font_scale;
     app.ui.windows.clear();
@@ -192,10 +248,9 @@ int main(int argc, char** argv) {
     if (app.image_version != uploaded && !app.image.empty()) {  // only when a new picture arrived
       texture = backend.upload_bgr(app.image.data, app.image.cols, app.image.rows, static_cast<int>(app.image.step[0]), texture);
       uploaded = app.image_version;
+      ++bt.uploads;
     }
     const auto m2 = std::chrono::steady_clock::now();
-    model_times.push_back(std::chrono::duration<double, std::milli>(m1 - m0).count());
-    upload_times.push_back(std::chrono::duration<double, std::milli>(m2 - m1).count());
     handle_shortcuts(app, quit);
     draw_main_menu(app, quit);
     panel_board(app);
@@ -210,36 +265,50 @@ int main(int argc, char** argv) {
     panel_solo(app);
     ImGui::Render();  // the draw lists: still our CPU side
     const auto u1 = std::chrono::steady_clock::now();
-    ui_times.push_back(std::chrono::duration<double, std::milli>(u1 - t0).count());
     backend.end_frame();
     const auto g1 = std::chrono::steady_clock::now();
-    gl_times.push_back(std::chrono::duration<double, std::milli>(g1 - u1).count());
-    times.push_back(std::chrono::duration<double, std::milli>(g1 - t0).count());
-    if (bench_frames > 0 && frame >= bench_frames) {
-      std::vector<double> warm(times.begin() + std::min<std::ptrdiff_t>(10, static_cast<std::ptrdiff_t>(times.size()) - 1), times.end());
-      auto tail = [&](const std::vector<double>& v) { return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(warm.size()), v.end()); };
-      const auto warm_ui = tail(ui_times), warm_model = tail(model_times), warm_up = tail(upload_times), warm_gl = tail(gl_times);
-      std::printf("frames %zu  median %.2f ms  p99 %.2f ms  (%.0f fps at the median); building the UI: median %.2f ms  p99 %.2f ms\n",
-                  warm.size(), percentile(warm, 0.5), percentile(warm, 0.99), 1000.0 / std::max(1e-3, percentile(warm, 0.5)),
-                  percentile(warm_ui, 0.5), percentile(warm_ui, 0.99));
-      std::printf("our side (CPU): view model median %.3f ms p99 %.3f; texture upload median %.3f ms p99 %.3f (%llu uploads); "
-                  "UI build incl. model+upload median %.2f ms p99 %.2f\n",
-                  percentile(warm_model, 0.5), percentile(warm_model, 0.99), percentile(warm_up, 0.5), percentile(warm_up, 0.99),
-                  static_cast<unsigned long long>(uploaded), percentile(warm_ui, 0.5), percentile(warm_ui, 0.99));
-      std::printf("GL draw + glFinish (Mesa): median %.2f ms  p99 %.2f ms\n", percentile(warm_gl, 0.5), percentile(warm_gl, 0.99));
-      break;
+    if (bench_frames > 0) {
+      backend.finish();
+      const auto f1 = std::chrono::steady_clock::now();
+      backend.present();
+      const auto p1 = std::chrono::steady_clock::now();
+      auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+      bt.frame.push_back(ms(t0, p1));
+      bt.ui.push_back(ms(t0, u1));
+      bt.model.push_back(ms(m0, m1));
+      bt.upload.push_back(ms(m1, m2));
+      bt.submit.push_back(ms(u1, g1));
+      bt.raster.push_back(ms(g1, f1));
+      bt.swap.push_back(ms(f1, p1));
+      bt.cpu.push_back(cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0);
+      bt.thread_cpu.push_back(cpu_ms(CLOCK_THREAD_CPUTIME_ID) - th0);
+      bt.count(ImGui::GetDrawData());
+      if (frame >= bench_frames) {
+        bt.print(backend, app.image);
+        break;
+      }
+      continue;
     }
     if (hint_pending && app.hint.view().thinking && headless_run && frame >= frames) continue;  // wait for the hint
     hint_pending = hint_pending && app.hint.view().thinking;
-    if (want_calibrate && app.live && headless_run && frame >= frames && std::chrono::steady_clock::now() < calib_deadline) {
-      // Wait for the calibration (views from the whole source, then calibrate on its worker).
+    if (want_colors && !colours_pressed && app.live && !app.picture.image.empty()) {  // the first picture is in
+      app.live->calibrate_colors();
+      colours_pressed = true;
+    }
+    if ((want_calibrate || want_colors) && app.live && headless_run && frame >= frames &&
+        std::chrono::steady_clock::now() < calib_deadline) {
+      // Wait for the calibrations (camera: views from the whole source, then its worker;
+      // colours: the first picture, then its worker), then save once, then one more frame.
       const CalibView& c = app.calib;
-      if (c.camera && want_save_calib && c.saved.empty()) {
+      bool waiting = false;
+      if (want_calibrate) waiting = waiting || c.camera_running || (!c.camera && c.camera_error.empty());
+      if (want_colors) waiting = waiting || !colours_pressed || c.colors_running || (!c.colors && c.colors_error.empty());
+      const bool all_in = (!want_calibrate || c.camera) && (!want_colors || c.colors);
+      if (!waiting && want_save_calib && all_in && c.saved.empty()) {
         if (Status st = app.live->save_calibration(); !st) std::fprintf(stderr, "hexdice: %s\n", st.error().c_str());
         continue;  // one more frame to draw the saved state
       }
-      const bool waiting = c.camera_running || (!c.camera && c.camera_error.empty());
-      if (waiting || (want_save_calib && c.camera && c.saved.empty())) {
+      if (waiting) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         continue;
       }

@@ -8,15 +8,14 @@ namespace hexdice::gui {
 void panel_alerts(App& app) {
   bool* open = app.toggles.open("Alerts");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(636, 386), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(366, 200), ImGuiCond_FirstUseEver);
+  first_use_layout(636, 386, 366, 236);
   if (!ImGui::Begin("Alerts", open)) { ImGui::End(); return; }
   app.ui.window("Alerts");
   // The referee's alert first: what was seen, what the rules allow, what to do.
   if (app.live) {
     if (const auto ra = referee_alert(app.rview)) {
-      ImGui::TextColored(ra->severity == Severity::Error ? ImVec4(1, 0.35f, 0.35f, 1) : ImVec4(1, 0.8f, 0.3f, 1), "Referee saw: %s",
-                         ra->seen.c_str());
+      if (ra->severity == Severity::Error) text_wrapped_coloured(1, 0.35f, 0.35f, "Referee saw: " + ra->seen);
+      else text_wrapped_coloured(1, 0.8f, 0.3f, "Referee saw: " + ra->seen);
       ImGui::TextWrapped("Rules: %s", ra->allowed.c_str());
       ImGui::TextWrapped("Do: %s", ra->todo.c_str());
       for (const auto& p : app.rproposals) {
@@ -42,7 +41,7 @@ void panel_alerts(App& app) {
     const ImVec4 c = a.severity == Severity::Error ? ImVec4(1, 0.35f, 0.35f, 1)
                      : a.severity == Severity::Warning ? ImVec4(1, 0.8f, 0.3f, 1) : ImVec4(0.6f, 0.85f, 1, 1);
     ImGui::PushID(i);
-    ImGui::TextColored(c, "Seen: %s", a.seen.c_str());
+    text_wrapped_coloured(c.x, c.y, c.z, "Seen: " + a.seen);
     ImGui::TextWrapped("Rules: %s", a.allowed.c_str());
     ImGui::TextWrapped("Do: %s", a.todo.c_str());
     if (ImGui::SmallButton("Dismiss")) remove = i;

@@ -4,6 +4,9 @@
 // file and its stale/mismatch warning, "Calibrate camera" (ChArUco views from the live
 // pictures: views kept, coverage, then RMS; the work runs on the capture thread and a
 // worker, never here), "Calibrate colours" (the dice on the current picture) and "Save".
+#include <algorithm>
+#include <string>
+
 #include <imgui.h>
 
 #include "companion/gui/app.h"
@@ -12,14 +15,21 @@ namespace hexdice::gui {
 
 namespace {
 
+// Greyed help text that wraps at the panel's edge (TextDisabled does not).
+void hint(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 void calibration_section(App& app) {
   const CalibView& c = app.calib;
   if (c.loaded) ImGui::Text("Calibration: %s", c.loaded_summary.c_str());
-  else ImGui::TextDisabled("Calibration: none (the reader estimates the focal length, built-in colours)");
+  else hint("Calibration: none (the reader estimates the focal length, built-in colours)");
   app.ui.label(c.loaded ? "calibrated" : "uncalibrated");
   if (!c.path.empty()) ImGui::TextDisabled("file: %s", c.path.c_str());
   if (!c.warning.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "warning: %s", c.warning.c_str());
+    text_wrapped_coloured(1, 0.7f, 0.2f, "warning: " + c.warning);
     app.ui.label("calibration warning");
   }
   if (ImGui::Button(c.session ? "Restart camera calibration" : "Calibrate camera")) app.live->start_camera_calibration();
@@ -36,7 +46,7 @@ void calibration_section(App& app) {
                 c.progress.frames_kept, c.progress.target, c.progress.frames_seen, 100 * c.progress.coverage,
                 c.last_corners);
     app.ui.label("views " + std::to_string(c.progress.frames_kept));
-    ImGui::TextDisabled("Show the printed ChArUco board (hexdice board --charuco), tilted, near the edges and corners.");
+    hint("Show the printed ChArUco board (hexdice board --charuco), tilted, near the edges and corners.");
     if (c.session && !c.camera && !c.camera_running && c.progress.frames_kept >= 5 && ImGui::SmallButton("Calibrate now"))
       app.live->calibrate_camera();
   }
@@ -48,14 +58,29 @@ void calibration_section(App& app) {
                 c.camera->intrinsics.camera_matrix(1, 2));
     app.ui.label("rms");
   }
-  if (!c.camera_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "Camera: %s", c.camera_error.c_str());
+  if (!c.camera_error.empty()) text_wrapped_coloured(1, 0.4f, 0.4f, "Camera: " + c.camera_error);
   if (c.colors_running) ImGui::Text("Colours: sampling...");
+  if (!c.colors && !c.colors_running)
+    hint("Colours: put a red die on f2 (north base) and a blue die on f10 (south base), then Calibrate colours.");
   if (c.colors) {
     std::string s;
     for (const auto& col : c.colors->colors) s += (s.empty() ? "" : ", ") + col.name;
     ImGui::Text("Colours sampled: %s", s.c_str());
+    // Each sample as it will be named: its colour relative to the paper white (a swatch
+    // on white paper), so a wrong die on the base shows before Save.
+    for (const auto& col : c.colors->colors) {
+      ImGui::SameLine();
+      const ImVec4 sw(std::min(1.0f, col.bgr_rel[2] * 0.95f), std::min(1.0f, col.bgr_rel[1] * 0.95f),
+                      std::min(1.0f, col.bgr_rel[0] * 0.95f), 1.0f);
+      ImGui::ColorButton(("##" + col.name).c_str(), sw, ImGuiColorEditFlags_NoTooltip, ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+    }
+    if (c.saved.empty()) ImGui::TextDisabled("Not saved yet: press Save to use them.");
+    app.ui.label("colours sampled: " + s);
   }
-  if (!c.colors_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "Colours: %s", c.colors_error.c_str());
+  if (!c.colors_error.empty()) {
+    text_wrapped_coloured(1, 0.4f, 0.4f, "Colours: " + c.colors_error);
+    app.ui.label("colours error: " + c.colors_error);
+  }
   if (!c.saved.empty()) {
     ImGui::Text("%s", c.saved.c_str());
     app.ui.label(c.saved.rfind("saved", 0) == 0 ? "calibration saved" : "calibration not saved");
@@ -68,8 +93,7 @@ void calibration_section(App& app) {
 void panel_camera(App& app) {
   bool* open = app.toggles.open("Camera");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 648), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(582, 244), ImGuiCond_FirstUseEver);
+  first_use_layout(1010, 648, 582, 244);
   if (!ImGui::Begin("Camera", open)) { ImGui::End(); return; }
   app.ui.window("Camera");
   const Frame& f = app.frame;
@@ -85,7 +109,7 @@ void panel_camera(App& app) {
                          app.live ? ": the referee replays the bundled demo game" : "");
     app.ui.label("no camera");
   }
-  if (!app.live_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "Referee: %s", app.live_error.c_str());
+  if (!app.live_error.empty()) text_wrapped_coloured(1, 0.4f, 0.4f, "Referee: " + app.live_error);
   if (pictures) calibration_section(app);
   ImGui::Text("Source: %s  %dx%d", f.source.empty() ? "-" : f.source.c_str(), f.width, f.height);
   ImGui::Text("Markers seen: %d of 4   Registered: %s", f.markers, f.registered ? "yes" : "no");

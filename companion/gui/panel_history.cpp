@@ -65,8 +65,12 @@ void history_games_table(App& app) {
     rows.erase(std::remove_if(rows.begin(), rows.end(), [](const HistoryRow& r) { return r.ruleset != kRulesets[ruleset_pick]; }),
                rows.end());
   app.ui.label(std::to_string(rows.size()) + " games");
-  if (ImGui::BeginTable("games", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-                        ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 5))) {
+  // Columns as wide as their text (the date and result were cut off in a 580 px panel),
+  // scrolling sideways when the panel is narrower; the full row is the tooltip.
+  if (ImGui::BeginTable("games", 6,
+                        ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                            ImGuiTableFlags_SizingFixedFit,
+                        ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * (app.replay ? 4.5f : 7.0f)))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     for (const char* h : {"#", "players", "date", "length", "result", "ruleset"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -76,8 +80,14 @@ void history_games_table(App& app) {
       const GameSession* other = active_game();
       const bool sel = (app.replay && app.replay->game == r.id) || (other && other->game_id() == r.id);
       if (ImGui::Selectable(std::to_string(r.id).c_str(), sel, ImGuiSelectableFlags_SpanAllColumns)) app.open_replay(r.id);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("game %lld: %s, %s, %d plies, %s (%s)%s", static_cast<long long>(r.id), r.players.c_str(), r.date.c_str(),
+                          r.length, r.result.c_str(), r.ruleset.c_str(), sel ? "" : "\nclick to replay it");
       ImGui::TableNextColumn(); ImGui::TextUnformatted(r.players.c_str());
-      ImGui::TableNextColumn(); ImGui::TextUnformatted(r.date.c_str());
+      // "2026-01-01T14:05:09Z" reads better as "2026-01-01 14:05".
+      std::string date = r.date.substr(0, 16);
+      if (date.size() > 10 && date[10] == 'T') date[10] = ' ';
+      ImGui::TableNextColumn(); ImGui::TextUnformatted(date.c_str());
       ImGui::TableNextColumn(); ImGui::Text("%d", r.length);
       ImGui::TableNextColumn(); ImGui::TextUnformatted(r.result.c_str());
       ImGui::TableNextColumn(); ImGui::TextUnformatted(r.ruleset.c_str());
@@ -91,8 +101,7 @@ void panel_history(App& app) {
   if (panel_history_game(app)) return;  // the record and replay of a Wizard Hex / Hexa Decimal game
   bool* open = app.toggles.open("History");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 408), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(582, 232), ImGuiCond_FirstUseEver);
+  first_use_layout(1010, 408, 582, 232);
   if (!ImGui::Begin("History", open)) { ImGui::End(); return; }
   app.ui.window("History");
   if (!app.db) {

@@ -3,6 +3,9 @@
 // frame (projected once per frame, App::poll_live), each unit labelled from the referee's
 // game (name, effective armor, reduction tokens, guard), the selected unit's legal moves
 // and attack targets, and the combat preview of the proposed action.
+#include <string>
+#include <vector>
+
 #include <imgui.h>
 
 #include "companion/gui/app.h"
@@ -12,8 +15,7 @@ namespace hexdice::gui {
 void panel_live(App& app, std::uintptr_t texture) {
   bool* open = app.toggles.open("Live view");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(1010, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(582, 370), ImGuiCond_FirstUseEver);
+  first_use_layout(1010, 30, 582, 370);
   if (!ImGui::Begin("Live view", open)) { ImGui::End(); return; }
   app.ui.window("Live view");
   if (!texture || app.image.empty()) {
@@ -23,7 +25,8 @@ void panel_live(App& app, std::uintptr_t texture) {
   }
   if (app.live) {
     const auto& v = app.rview;
-    ImGui::Text("%s  frame %d  %s", app.live->description().c_str(), v.frame,
+    const std::string& d = app.live->description();  // the bundled demo's long path says little
+    ImGui::Text("%s  frame %d  %s", d.find("data/demo/observations") != std::string::npos ? "the bundled demo (a recorded game)" : d.c_str(), v.frame,
                 v.motion ? "hand over the sheet" : v.stable ? "still: read" : "settling");
     app.ui.label(v.motion ? "motion" : "still");
   }
@@ -60,26 +63,54 @@ void panel_live(App& app, std::uintptr_t texture) {
     if (auto it = fill.find(p.name); it != fill.end()) dl->AddConvexPolyFilled(pts, 6, it->second);
     dl->AddPolyline(pts, 6, IM_COL32(0, 255, 200, 150), ImDrawFlags_Closed, 1.0f);
   }
+  // Each die labelled from the game the picture belongs to (the referee's game, the solo
+  // game, or the demo frame's; never a replay or a board game, which the camera does not
+  // see): unit, effective armor, tokens, guard. A die the game disagrees with says what
+  // the game has there, in orange. Labels are placed so that they do not overlap.
+  const Position* seen = app.live ? (app.rview.position.num_players() ? &app.rview.position : nullptr)
+                         : app.solo ? &app.solo->position()
+                         : app.frame_position ? &*app.frame_position : nullptr;
+  std::vector<ImVec4> placed;  // label rectangles (x0, y0, x1, y1) already drawn
+  auto overlaps = [&](const ImVec4& r) {
+    for (const ImVec4& q : placed)
+      if (r.x < q.z && q.x < r.z && r.y < q.w && q.y < r.w) return true;
+    return false;
+  };
+  for (const Detection& d : app.frame.dice) {  // the dice themselves stay visible
+    const ImVec2 p = to_screen(d.x, d.y);
+    placed.push_back(ImVec4(p.x - 5, p.y - 5, p.x + 5, p.y + 5));
+  }
   int labelled = 0;
   for (const Detection& d : app.frame.dice) {
     const ImVec2 p = to_screen(d.x, d.y);
     std::string label = d.cell + " " + std::string(unit_stats(d.face).name);
-    if (pos) {  // the game's unit on that cell: effective armor, tokens, guard
-      if (auto h = pos->board().parse_name(d.cell)) {
-        const Piece& pc = pos->at(pos->board().index(*h));
-        if (!pc.empty() && pos->player(pc.owner).id == d.colour && pc.face == d.face) {
+    bool mismatch = false;
+    if (seen) {
+      if (auto h = seen->board().parse_name(d.cell)) {
+        const Piece& pc = seen->at(seen->board().index(*h));
+        if (!pc.empty() && seen->player(pc.owner).id == d.colour && pc.face == d.face) {
           label = d.cell + " " + std::string(unit_stats(pc.face).name) + " A" + std::to_string(effective_armor(pc));
           if (pc.tokens > 0) label += " -" + std::to_string(pc.tokens);
           if (pc.guard) label += " G";
-        } else {
-          label += " ?";  // seen, but not the game's unit there
+        } else {  // seen, but the game has something else there
+          mismatch = true;
+          label += pc.empty() ? " (game: empty)"
+                   : " (game: " + (seen->player(pc.owner).id == d.colour ? std::string() : seen->player(pc.owner).id + " ") +
+                         std::string(unit_stats(pc.face).name) + ")";
         }
       }
     }
     const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-    dl->AddRectFilled(ImVec2(p.x + 6, p.y - ts.y * 0.5f), ImVec2(p.x + 10 + ts.x, p.y + ts.y * 0.5f), IM_COL32(0, 0, 0, 170));
+    // Right of the die, else left, above, below; the first place that is free.
+    const ImVec2 tries[] = {{p.x + 8, p.y - ts.y * 0.5f}, {p.x - 10 - ts.x, p.y - ts.y * 0.5f},
+                            {p.x - ts.x * 0.5f, p.y - 6 - ts.y * 1.5f}, {p.x - ts.x * 0.5f, p.y + 6 + ts.y * 0.5f}};
+    ImVec2 at = tries[0];
+    for (const ImVec2& t : tries)
+      if (!overlaps(ImVec4(t.x - 2, t.y, t.x + ts.x + 2, t.y + ts.y))) { at = t; break; }
+    placed.push_back(ImVec4(at.x - 2, at.y, at.x + ts.x + 2, at.y + ts.y));
+    dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), IM_COL32(0, 0, 0, 190));
     dl->AddCircleFilled(p, 3.5f, IM_COL32(255, 255, 0, 255));
-    dl->AddText(ImVec2(p.x + 8, p.y - ts.y * 0.5f), IM_COL32(255, 255, 255, 255), label.c_str());
+    dl->AddText(at, mismatch ? IM_COL32(255, 170, 60, 255) : IM_COL32(255, 255, 255, 255), label.c_str());
     if (labelled++ < 40) app.ui.label("live: " + label);
   }
   // The combat preview of what is proposed, over the picture.

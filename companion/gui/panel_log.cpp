@@ -8,8 +8,7 @@ namespace hexdice::gui {
 void panel_log(App& app) {
   bool* open = app.toggles.open("Event log");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(636, 128), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(366, 250), ImGuiCond_FirstUseEver);
+  first_use_layout(636, 128, 366, 250);
   if (!ImGui::Begin("Event log", open)) { ImGui::End(); return; }
   app.ui.window("Event log");
   const GameRecord* rec = app.replaying() ? &app.replay->record : app.playing() ? &app.game->record() : nullptr;
@@ -20,7 +19,7 @@ void panel_log(App& app) {
   } else if (app.mode() == App::Mode::Referee) {
     // The referee's own lines (what it committed, and why; alerts in orange).
     for (const auto& l : app.rview.log) {
-      if (l.alert) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", l.text.c_str());
+      if (l.alert) text_wrapped_coloured(1, 0.7f, 0.3f, l.text);
       else ImGui::TextWrapped("%s", l.text.c_str());
     }
     for (const auto& l : app.rview.log)
@@ -33,8 +32,8 @@ void panel_log(App& app) {
     if (lines.empty()) ImGui::TextDisabled("No actions yet.");
     for (const auto& l : lines) {
       const bool future = app.replaying() && !l.takeback && !l.annotation && l.ply > app.replay->ply;
-      if (l.takeback) ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", l.text.c_str());
-      else if (l.annotation) ImGui::TextColored(ImVec4(0.6f, 0.8f, 1, 1), "%s", l.text.c_str());
+      if (l.takeback) text_wrapped_coloured(1, 0.6f, 0.3f, l.text);
+      else if (l.annotation) text_wrapped_coloured(0.6f, 0.8f, 1, l.text);
       else if (future) ImGui::TextDisabled("%s", l.text.c_str());
       else ImGui::TextUnformatted(l.text.c_str());
     }

@@ -8,8 +8,7 @@ namespace hexdice::gui {
 void panel_players(App& app) {
   bool* open = app.toggles.open("Players");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(636, 594), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(366, 150), ImGuiCond_FirstUseEver);
+  first_use_layout(636, 630, 366, 114);
   if (!ImGui::Begin("Players", open)) { ImGui::End(); return; }
   app.ui.window("Players");
   const BoardView v = app.board_view();
@@ -19,8 +18,9 @@ void panel_players(App& app) {
     ImGui::SameLine();
     std::string army;
     for (const auto& [unit, n] : p.army) army += (army.empty() ? "" : ", ") + std::to_string(n) + " " + unit;
-    ImGui::Text("%s%s%s: %d units (%s)%s%s%s", p.id.c_str(), p.name.empty() ? "" : " - ", p.name.c_str(), p.units,
-                army.c_str(), p.to_move ? "  <- to move" : "", p.eliminated ? "  eliminated" : "", p.winner ? "  WINNER" : "");
+    const std::string units = p.units == 0 ? "no units left" : std::to_string(p.units) + (p.units == 1 ? " unit (" : " units (") + army + ")";
+    ImGui::TextWrapped("%s%s%s: %s%s%s%s", p.id.c_str(), p.name.empty() ? "" : " - ", p.name.c_str(), units.c_str(),
+                       p.to_move ? "  <- to move" : "", p.eliminated ? "  eliminated" : "", p.winner ? "  WINNER" : "");
     app.ui.label(p.id + ": " + std::to_string(p.units) + " units");
   }
   if (v.players.empty()) ImGui::TextDisabled("No players.");

@@ -8,8 +8,7 @@ namespace hexdice::gui {
 void panel_turn(App& app) {
   bool* open = app.toggles.open("Turn");
   if (!*open) return;
-  ImGui::SetNextWindowPos(ImVec2(636, 30), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(366, 90), ImGuiCond_FirstUseEver);
+  first_use_layout(636, 30, 366, 90);
   if (!ImGui::Begin("Turn", open)) { ImGui::End(); return; }
   app.ui.window("Turn");
   const BoardView v = app.board_view();

@@ -98,6 +98,9 @@ std::vector<TargetView> targets_of(const Position& pos, int cell) {
 void BoardInteraction::click(const Position& pos, int cell) {
   proposed_.clear();
   choice_ = 0;
+  why_not_.clear();
+  const bool on_map = cell >= 0 && cell < pos.board().size();
+  const bool own = on_map && !pos.at(cell).empty() && pos.at(cell).owner == pos.to_move() && !pos.game_over();
   if (selected_ >= 0 && cell != selected_) {
     for (const TargetView& t : targets_)
       if (t.cell == cell && t.action.type != ActionType::Reroll && t.action.type != ActionType::Guard)
@@ -108,9 +111,27 @@ void BoardInteraction::click(const Position& pos, int cell) {
                        [](const TargetView& a, const TargetView& b) { return a.attack > b.attack; });
       return;
     }
+    // Not a legal target: the rules say why (the move, or for an enemy the attack the unit
+    // would make: an Archer's ranged attack, a Balance's special attack).
+    if (on_map && !own) {
+      const Piece& u = pos.at(selected_);
+      const Piece& t = pos.at(cell);
+      ActionType type = ActionType::Move;
+      if (!t.empty() && t.owner != u.owner && u.face == 2) type = ActionType::Ranged;
+      if (!t.empty() && t.owner != u.owner && u.face == 6) type = ActionType::Special;
+      const Action a{type, static_cast<std::int16_t>(selected_), static_cast<std::int16_t>(cell), 0};
+      const Status st = validate(pos, a);
+      why_not_ = st ? pos.board().name(cell) + " is not one of the highlighted cells" : st.error();
+    }
+  } else if (on_map && !own && cell != selected_) {
+    const Piece& t = pos.at(cell);
+    const std::string mover = pos.player(pos.to_move()).id;
+    if (pos.game_over()) why_not_ = pos.winner() >= 0 ? "the game is over: " + pos.player(pos.winner()).id + " has won" : "the game is over";
+    else if (!t.empty())
+      why_not_ = pos.board().name(cell) + " is " + pos.player(t.owner).id + "'s unit; it is " + mover +
+                 "'s turn: click one of " + mover + "'s units";
+    else why_not_ = pos.board().name(cell) + " is empty: click one of " + mover + "'s units first";
   }
-  const bool own = cell >= 0 && cell < pos.board().size() && !pos.at(cell).empty() &&
-                   pos.at(cell).owner == pos.to_move() && !pos.game_over();
   if (own && cell != selected_) {
     selected_ = cell;
     targets_ = targets_of(pos, cell);

@@ -93,8 +93,12 @@ class BoardInteraction {
   const std::vector<TargetView>& proposed() const { return proposed_; }
   int choice() const { return choice_; }
   void choose(int i) { if (i >= 0 && i < static_cast<int>(proposed_.size())) choice_ = i; }
+  // Why the last click did nothing, in the rules' words ("illegal move: Tanker f4 cannot
+  // reach e7 (...)", "f8: blue's unit; it is red's turn ..."); empty when it did something.
+  const std::string& why_not() const { return why_not_; }
 
  private:
+  std::string why_not_;
   int selected_ = -1;
   std::vector<TargetView> targets_;
   std::vector<TargetView> proposed_;

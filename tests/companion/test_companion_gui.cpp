@@ -118,6 +118,8 @@ TEST(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsProp
   int live = 0;
   for (const auto& l : w["Live view"]) live += l.rfind("live: ", 0) == 0 && l.find(" A") != std::string::npos;
   EXPECT_GE(live, 3);
+  // The misread die says what the game has there (no bare "?").
+  EXPECT_TRUE(any_starts(w["Live view"], "live: f4 Balance (game: Tanker)")) << ::testing::PrintToString(w["Live view"]);
   // The referee's misread, in three parts, and its proposal on the board with Confirm.
   EXPECT_TRUE(any_starts(w["Alerts"], "referee alert: misread")) << "no misread alert";
   EXPECT_TRUE(any_starts(w["Alerts"], "referee todo: ")) ;

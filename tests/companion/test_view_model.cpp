@@ -105,6 +105,35 @@ TEST(ViewModel, ClickSelectsHighlightsProposesWithCombatPreviewAndConfirms) {
   EXPECT_FALSE(ui.confirm().has_value());
 }
 
+// A click that does nothing says why, in the rules' words: an enemy unit out of turn,
+// an empty cell with nothing selected, a cell the selected unit cannot reach.
+TEST(ViewModel, AClickThatDoesNothingSaysWhy) {
+  Position pos = two_player_position();
+  ASSERT_TRUE(pos.place(Hex{0, 0}, 0, 4));   // red Assault
+  ASSERT_TRUE(pos.place(Hex{2, 2}, 1, 5));   // blue unit
+  BoardInteraction ui;
+  const int me = pos.board().index(Hex{0, 0}), enemy = pos.board().index(Hex{2, 2});
+  const int far = pos.board().index(Hex{0, -4});  // empty, out of the Assault's reach
+  ui.click(pos, enemy);
+  EXPECT_EQ(ui.selected(), -1);
+  EXPECT_NE(ui.why_not().find("blue's unit"), std::string::npos) << ui.why_not();
+  EXPECT_NE(ui.why_not().find("red's turn"), std::string::npos) << ui.why_not();
+  ui.click(pos, far);
+  EXPECT_NE(ui.why_not().find("is empty"), std::string::npos) << ui.why_not();
+  ui.click(pos, me);  // a selection is something: no reason shown
+  EXPECT_EQ(ui.selected(), me);
+  EXPECT_TRUE(ui.why_not().empty()) << ui.why_not();
+  bool far_is_target = false;
+  for (const auto& t : ui.targets()) far_is_target |= t.cell == far;
+  ASSERT_FALSE(far_is_target);
+  ui.click(pos, far);  // not highlighted: the rules' reason, the same as validate()'s
+  EXPECT_TRUE(ui.proposed().empty());
+  const Status st = validate(pos, Action{ActionType::Move, static_cast<std::int16_t>(me), static_cast<std::int16_t>(far), 0});
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(ui.why_not(), st.error());
+  EXPECT_EQ(ui.why_not().rfind("illegal move: ", 0), 0u) << ui.why_not();
+}
+
 TEST(ViewModel, ProposeRejectsIllegalRerollAndAcceptsGuard) {
   Position pos = two_player_position();
   ASSERT_TRUE(pos.place(Hex{0, 0}, 0, 1));
