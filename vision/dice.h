@@ -68,6 +68,17 @@ struct DiceParams {
   // find_dice also reads each candidate on a square this much wider (1 = off) and keeps
   // that reading when it finds more pips round the same centre.
   double pip_grow = 1.8;
+  // A candidate read as a lone pip is read again on a square lone_pip_grow x its pip
+  // diameter; when a face of more pips holding that pip is found there, the candidate is
+  // that face (a pip of a five is no "1"). 0 = off.
+  double lone_pip_grow = 10.0;
+  // First suppression before reading (speed): accepted candidates are read highest margin
+  // first, and one whose centre lies within pre_nms_radius x the larger side of one
+  // already taken is not read (0 = read every accepted candidate, ~5x slower).
+  double pre_nms_radius = 0.6;
+  // Classifier scores averaged over this many quarter turns of the patch (1..4; its ring
+  // features are already about rotation-invariant: 1 reads the same, 4x cheaper).
+  int model_turns = 1;
 };
 
 class DiceClassifier;

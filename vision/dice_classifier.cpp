@@ -57,6 +57,26 @@ cv::Mat die_features(const cv::Mat& patch) {
   // magnitudes of the angular Fourier harmonics 0..kHarm (a turn of the die only shifts
   // the phase). Plus per-ring mean of the signed deviation (polarity of the centre).
   constexpr int kRings = 12, kAngles = 32, kHarm = 8;
+  // Sample directions and harmonic weights, computed once (the same values as computing
+  // them in the loop: the features, and so the trained forests, are unchanged).
+  struct Tables {
+    std::vector<float> ring_cos, ring_sin;  // per angle t
+    std::vector<double> cos_kt, sin_kt;     // per (k, t)
+    Tables() {
+      for (int t = 0; t < kAngles; ++t) {
+        const float ang = static_cast<float>(2 * CV_PI * t / kAngles);
+        ring_cos.push_back(std::cos(ang));
+        ring_sin.push_back(std::sin(ang));
+      }
+      for (int k = 0; k <= kHarm; ++k)
+        for (int t = 0; t < kAngles; ++t) {
+          const double ang = 2 * CV_PI * k * t / kAngles;
+          cos_kt.push_back(std::cos(ang));
+          sin_kt.push_back(std::sin(ang));
+        }
+    }
+  };
+  static const Tables tab;
   cv::Mat f32;
   patch.convertTo(f32, CV_32F);
   std::vector<float> v(f32.begin<float>(), f32.end<float>());
@@ -73,8 +93,7 @@ cv::Mat die_features(const cv::Mat& patch) {
     std::vector<float> ring(kAngles);
     float signed_sum = 0;
     for (int t = 0; t < kAngles; ++t) {
-      const float ang = static_cast<float>(2 * CV_PI * t / kAngles);
-      const float x = c + rad * std::cos(ang), y = c + rad * std::sin(ang);
+      const float x = c + rad * tab.ring_cos[static_cast<std::size_t>(t)], y = c + rad * tab.ring_sin[static_cast<std::size_t>(t)];
       const int x0 = std::clamp(static_cast<int>(x), 0, kDiePatch - 2), y0 = std::clamp(static_cast<int>(y), 0, kDiePatch - 2);
       const float fx = x - x0, fy = y - y0;
       const float val = (1 - fy) * ((1 - fx) * dev.at<float>(y0, x0) + fx * dev.at<float>(y0, x0 + 1)) +
@@ -84,10 +103,10 @@ cv::Mat die_features(const cv::Mat& patch) {
     }
     for (int k = 0; k <= kHarm; ++k) {
       double re = 0, im = 0;
+      const std::size_t row = static_cast<std::size_t>(k) * kAngles;
       for (int t = 0; t < kAngles; ++t) {
-        const double ang = 2 * CV_PI * k * t / kAngles;
-        re += ring[static_cast<std::size_t>(t)] * std::cos(ang);
-        im += ring[static_cast<std::size_t>(t)] * std::sin(ang);
+        re += ring[static_cast<std::size_t>(t)] * tab.cos_kt[row + static_cast<std::size_t>(t)];
+        im += ring[static_cast<std::size_t>(t)] * tab.sin_kt[row + static_cast<std::size_t>(t)];
       }
       feat.at<float>(0, r * (kHarm + 2) + k) = static_cast<float>(std::sqrt(re * re + im * im) / kAngles);
     }
@@ -133,13 +152,14 @@ std::array<float, 7> DiceClassifier::scores_of_features(const cv::Mat& rows) con
   return s;
 }
 
-std::array<float, 7> DiceClassifier::scores(const cv::Mat& gray, cv::Point2f centre, float side) const {
+std::array<float, 7> DiceClassifier::scores(const cv::Mat& gray, cv::Point2f centre, float side, int turns) const {
   const cv::Mat patch = die_patch(gray, centre, side, 0);
   cv::Mat rows;
   cv::Mat p = patch;
-  for (int turn = 0; turn < 4; ++turn) {
+  turns = std::clamp(turns, 1, 4);
+  for (int turn = 0; turn < turns; ++turn) {
     rows.push_back(die_features(p));
-    if (turn < 3) cv::rotate(p, p, cv::ROTATE_90_CLOCKWISE);
+    if (turn + 1 < turns) cv::rotate(p, p, cv::ROTATE_90_CLOCKWISE);
   }
   return scores_of_features(rows);
 }

@@ -32,8 +32,9 @@ class DiceClassifier {
  public:
   static Result<std::shared_ptr<const DiceClassifier>> load(const std::string& path);
   // Class scores (index 0 = not a die, 1..6 = face): fractions of the trees voting, for the
-  // patch and its three quarter turns averaged (pip layouts are symmetric under them).
-  std::array<float, 7> scores(const cv::Mat& gray, cv::Point2f centre, float side) const;
+  // patch and up to its three quarter turns averaged (`turns`: 1..4; pip layouts are
+  // symmetric under them and the features nearly invariant, so 1 scores about the same).
+  std::array<float, 7> scores(const cv::Mat& gray, cv::Point2f centre, float side, int turns = 4) const;
   std::array<float, 7> scores_of_features(const cv::Mat& rows) const;  // rows: N x F, averaged
 
   struct Impl;

@@ -11,19 +11,19 @@ namespace hexdice::vision {
 
 namespace {
 
+
 struct Blob {
   cv::Point2f p;
   float sigma = 0;
   float resp = 0;
   bool dark = true;
+  int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour
   float diameter() const { return 2.83f * sigma; }
 };
 
+// The region resampled to a canon x canon float patch of `image` (any channel count).
 cv::Mat canonical_patch(const cv::Mat& image, const cv::Rect2f& region, int canon, double& scale, cv::Point2f& origin) {
-  cv::Mat gray;
-  if (image.type() == CV_8UC3) cv::cvtColor(image, gray, cv::COLOR_BGR2GRAY);
-  else if (image.type() == CV_8UC1) gray = image;
-  else return {};
+  if (image.depth() != CV_8U || (image.channels() != 1 && image.channels() != 3)) return {};
   const float side = std::max({region.width, region.height, 4.0f});
   const cv::Point2f c(region.x + region.width / 2, region.y + region.height / 2);
   scale = side / canon;  // image pixels per patch pixel
@@ -32,10 +32,10 @@ cv::Mat canonical_patch(const cv::Mat& image, const cv::Rect2f& region, int cano
   const int x0 = static_cast<int>(std::floor(origin.x)) - 2, y0 = static_cast<int>(std::floor(origin.y)) - 2;
   const int w = static_cast<int>(std::ceil(side)) + 4;
   const cv::Rect want(x0, y0, w, w);
-  const cv::Rect have = want & cv::Rect(0, 0, gray.cols, gray.rows);
+  const cv::Rect have = want & cv::Rect(0, 0, image.cols, image.rows);
   if (have.width < 2 || have.height < 2) return {};
   cv::Mat crop;
-  cv::copyMakeBorder(gray(have), crop, have.y - want.y, want.br().y - have.br().y, have.x - want.x, want.br().x - have.br().x,
+  cv::copyMakeBorder(image(have), crop, have.y - want.y, want.br().y - have.br().y, have.x - want.x, want.br().x - have.br().x,
                      cv::BORDER_REPLICATE);
   cv::Mat f;
   crop.convertTo(f, CV_32F);
@@ -49,13 +49,95 @@ cv::Mat canonical_patch(const cv::Mat& image, const cv::Rect2f& region, int cano
   return patch;
 }
 
-std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p) {
+// Colour-opponent channel: each pixel's BGR distance from the body colour (the median
+// colour of the middle of the patch), over sqrt(3) so a grey step reads as on the grey
+// patch. Pips stand out bright whatever their colour (red on black, yellow on green,
+// black on marbled gold), where the grey patch may show almost no contrast.
+cv::Mat body_distance(const cv::Mat& bgr_patch) {
+  const int n = bgr_patch.rows;
+  std::array<std::vector<float>, 3> ch;
+  const float c0 = (n - 1) / 2.0f, r = 0.3f * n;
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      if ((x - c0) * (x - c0) + (y - c0) * (y - c0) <= r * r) {
+        const cv::Vec3f& v = bgr_patch.at<cv::Vec3f>(y, x);
+        for (int k = 0; k < 3; ++k) ch[static_cast<std::size_t>(k)].push_back(v[k]);
+      }
+  cv::Vec3f body(0, 0, 0);
+  for (int k = 0; k < 3; ++k) {
+    auto& v = ch[static_cast<std::size_t>(k)];
+    if (v.empty()) return {};
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+    body[k] = v[v.size() / 2];
+  }
+  cv::Mat d(n, n, CV_32F);
+  for (int y = 0; y < n; ++y) {
+    const cv::Vec3f* p = bgr_patch.ptr<cv::Vec3f>(y);
+    float* o = d.ptr<float>(y);
+    for (int x = 0; x < n; ++x) {
+      const cv::Vec3f e = p[x] - body;
+      o[x] = std::sqrt(e.dot(e) / 3.0f);
+    }
+  }
+  return d;
+}
+
+// The top face: the region of about the body colour (body distance below `t`) that covers
+// most of the middle of the patch, its holes (the pips) filled, closed, its convex hull
+// slightly grown. Side faces are lit differently and the background differs, so pips
+// seen on a side face lie outside it. Empty when no such region is found.
+cv::Mat top_face_mask(const cv::Mat& dist, double t, double close, double grow) {
+  const int n = dist.rows;
+  cv::Mat m = dist < t;
+  const int cs = std::max(3, cvRound(close * n)) | 1;
+  cv::morphologyEx(m, m, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {cs, cs}));
+  cv::Mat labels, stats, cents;
+  const int k = cv::connectedComponentsWithStats(m, labels, stats, cents, 8, CV_32S);
+  if (k < 2) return {};
+  std::vector<int> central(static_cast<std::size_t>(k), 0);
+  const float c0 = (n - 1) / 2.0f, r = 0.22f * n;
+  int disc = 0;
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      if ((x - c0) * (x - c0) + (y - c0) * (y - c0) <= r * r) {
+        ++disc;
+        ++central[static_cast<std::size_t>(labels.at<int>(y, x))];
+      }
+  std::vector<cv::Point> pts;
+  int covered = 0;
+  for (int i = 1; i < k; ++i)
+    if (central[static_cast<std::size_t>(i)] >= 0.1 * disc) {
+      covered += central[static_cast<std::size_t>(i)];
+      for (int y = 0; y < n; ++y)
+        for (int x = 0; x < n; ++x)
+          if (labels.at<int>(y, x) == i) pts.emplace_back(x, y);
+    }
+  if (covered < 0.3 * disc || pts.size() < 10) return {};
+  std::vector<cv::Point> hull;
+  cv::convexHull(pts, hull);
+  cv::Mat out = cv::Mat::zeros(n, n, CV_8U);
+  cv::fillConvexPoly(out, hull, cv::Scalar(255));
+  if (cv::countNonZero(out) < 0.12 * n * n) return {};
+  const int g = std::max(1, cvRound(grow * n));
+  cv::dilate(out, out, cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * g + 1, 2 * g + 1}));
+  return out;
+}
+
+// Blobs of `patch` of the given kinds (0 and 1: dark / light on grey; 2: bright on the
+// body-distance patch).
+std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_dark, int kind_light) {
   std::vector<float> sigmas;
   for (double s = p.min_sigma; s <= p.max_sigma_frac * p.canon; s *= p.sigma_step) sigmas.push_back(static_cast<float>(s));
   std::vector<cv::Mat> resp;  // dark-positive response per scale
+  // Scale space by cascade: each scale blurs the previous one by the missing sigma
+  // (about half the kernel of blurring the patch afresh).
+  cv::Mat prev = patch;
+  float prev_s = 0;
   for (float s : sigmas) {
     cv::Mat g, l;
-    cv::GaussianBlur(patch, g, cv::Size(0, 0), s);
+    cv::GaussianBlur(prev, g, cv::Size(0, 0), std::sqrt(s * s - prev_s * prev_s));
+    prev = g;
+    prev_s = s;
     cv::Laplacian(g, l, CV_32F, 3);
     resp.push_back(l * (s * s));
   }
@@ -64,6 +146,8 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p) {
   const float r2 = static_cast<float>(p.search_radius * p.canon * p.search_radius * p.canon);
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
   for (int pol = 0; pol < 2; ++pol) {
+    const int kind = pol == 0 ? kind_dark : kind_light;
+    if (kind < 0) continue;
     std::vector<cv::Mat> r(resp.size()), dil(resp.size());
     for (std::size_t k = 0; k < resp.size(); ++k) {
       r[k] = pol == 0 ? resp[k] : -resp[k];
@@ -89,7 +173,7 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p) {
           };
           const float ox = refine(row[x - 1], v, row[x + 1]);
           const float oy = refine(r[k].at<float>(y - 1, x), v, r[k].at<float>(y + 1, x));
-          out.push_back({cv::Point2f(x + ox, y + oy), sigmas[k], v, pol == 0});
+          out.push_back({cv::Point2f(x + ox, y + oy), sigmas[k], v, pol == 0, kind});
         }
       }
     }
@@ -126,7 +210,7 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p) {
   for (const auto& b : out) {
     bool dup = false;
     for (const auto& k : kept)
-      if (k.dark == b.dark && cv::norm(k.p - b.p) < 0.5f * std::max(k.diameter(), b.diameter()) &&
+      if (k.kind == b.kind && cv::norm(k.p - b.p) < 0.5f * std::max(k.diameter(), b.diameter()) &&
           std::max(k.sigma, b.sigma) < 1.6f * std::min(k.sigma, b.sigma)) {
         dup = true;
         break;
@@ -143,6 +227,18 @@ struct Fit {
   cv::Point2f c, u, v;  // centre, lattice basis (corner pip = c +- u +- v)
   float g = 0;          // spacing
 };
+
+
+// Polarity of colour-channel pips on the grey patch: darker than the patch median.
+bool grey_dark_at(const cv::Mat& patch, const std::vector<cv::Point2f>& pts) {
+  cv::Mat sorted = patch.reshape(1, 1).clone();
+  cv::sort(sorted, sorted, cv::SORT_ASCENDING);
+  const float med = sorted.at<float>(0, sorted.cols / 2);
+  float sum = 0;
+  for (const auto& q : pts)
+    sum += patch.at<float>(std::clamp(cvRound(q.y), 0, patch.rows - 1), std::clamp(cvRound(q.x), 0, patch.cols - 1));
+  return sum / static_cast<float>(std::max<std::size_t>(1, pts.size())) < med;
+}
 
 cv::Point2f perp(cv::Point2f a) { return {-a.y, a.x}; }
 float len(cv::Point2f a) { return std::sqrt(a.dot(a)); }
@@ -243,6 +339,12 @@ Fit fit_layout(const std::vector<cv::Point2f>& pts, float d, const PipParams& p)
   }
   f.u = (a + b) * 0.5f;
   f.v = (a - b) * 0.5f;
+  if (h.size() >= 2) {
+    // The face's sides: a square seen at most so obliquely (4, 5 and 6 fix the lattice).
+    const float lu = len(f.u), lv = len(f.v);
+    if (std::min(lu, lv) < p.min_side_ratio * std::max(lu, lv)) return f;
+    if (std::abs(f.u.dot(f.v)) > p.max_side_cos * lu * lv) return f;
+  }
   f.g = std::sqrt(len(a) * len(b)) / 1.4142f;
   if (f.g < 1e-3f) return f;
   if (f.g / d < p.min_spacing || f.g / d > p.max_spacing) return f;
@@ -258,15 +360,36 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   if (image.empty() || p.canon < 16) return out;
   double scale = 1;
   cv::Point2f origin;
-  const cv::Mat patch = canonical_patch(image, region, p.canon, scale, origin);
-  if (patch.empty()) return out;
-  const std::vector<Blob> blobs = log_blobs(patch, p);
+  const cv::Mat cpatch = canonical_patch(image, region, p.canon, scale, origin);
+  if (cpatch.empty()) return out;
+  cv::Mat patch;
+  if (cpatch.channels() == 3) cv::cvtColor(cpatch, patch, cv::COLOR_BGR2GRAY);
+  else patch = cpatch;
+  const bool colour = cpatch.channels() == 3 && p.colour_channel;
+  std::vector<Blob> blobs = log_blobs(patch, p, 0, 1);
+  cv::Mat dist, top;
+  if (colour) {
+    dist = body_distance(cpatch);
+    if (!dist.empty()) {
+      const std::vector<Blob> more = log_blobs(dist, p, -1, 2);
+      blobs.insert(blobs.end(), more.begin(), more.end());
+      if (p.top_face_distance > 0) {
+        top = top_face_mask(dist, p.top_face_distance, p.top_face_close, p.top_face_grow);
+        if (!top.empty()) {
+          std::vector<Blob> on;
+          for (const auto& b : blobs)
+            if (top.at<uchar>(std::clamp(cvRound(b.p.y), 0, p.canon - 1), std::clamp(cvRound(b.p.x), 0, p.canon - 1))) on.push_back(b);
+          blobs.swap(on);
+        }
+      }
+    }
+  }
   const float c0 = (p.canon - 1) / 2.0f;
   double best_score = 0;
-  for (int pol = 0; pol < 2; ++pol) {
+  for (int pol = 0; pol < (colour ? 3 : 2); ++pol) {
     std::vector<const Blob*> same;
     for (const auto& b : blobs)
-      if (b.dark == (pol == 0)) same.push_back(&b);
+      if (b.kind == pol) same.push_back(&b);
     for (int r = 0; r < p.references && r < static_cast<int>(same.size()); ++r) {
       const Blob& ref = *same[static_cast<std::size_t>(r)];
       std::vector<const Blob*> cand;
@@ -308,7 +431,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           out.face = k;
           out.fit = f.fit;
           out.strength = rsum / k;
-          out.dark_pips = pol == 0;
+          out.dark_pips = pol == 0 || (pol == 2 && grey_dark_at(patch, pts));
           out.pip_diameter = static_cast<float>(d * scale);
           out.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
           out.spacing = static_cast<float>(f.g * scale);

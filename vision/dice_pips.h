@@ -5,8 +5,11 @@
 // Method (read_pips):
 // 1. The region (a square around the die or its top face) is resampled to a canonical
 //    patch (PipParams::canon pixels) and searched for blobs with the scale-normalised
-//    Laplacian of Gaussian over a range of scales, both polarities (dark pips on a light
-//    body and light pips on a dark one), as 3-D (x, y, scale) maxima.
+//    Laplacian of Gaussian over a range of scales (a cascade of blurs), both polarities
+//    (dark pips on a light body and light pips on a dark one), as 3-D (x, y, scale)
+//    maxima; for a BGR image also bright blobs of the distance from the body colour (the
+//    colour-opponent channel), and only blobs on the top face (the body-colour region
+//    round the middle) are kept.
 // 2. For each polarity and each of the strongest few blobs as a reference, the blobs of
 //    about the reference's size (PipParams::size_ratio) and at least a fraction of its
 //    strength (min_rel_response) are the pip candidates.
@@ -14,7 +17,8 @@
 //    affine map (the top face seen obliquely is a parallelogram): all layouts are
 //    point-symmetric about the face centre, so pips pair up through their centroid (odd
 //    counts: one pip at the centre); 4/5: the two corner pairs span a plausible
-//    parallelogram; 6: the middle pair is half way between the corner pairs. The lattice
+//    parallelogram whose sides are within 0.6..1/0.6 of each other and at least 60
+//    degrees apart; 6: the middle pair is half way between the corner pairs. The lattice
 //    spacing must suit the pip size.
 // 4. A subset is rejected when another candidate of the same size and polarity lies on
 //    its face (inside the fitted lattice square): one pip of a six is not a "1", the four
@@ -65,6 +69,23 @@ struct PipParams {
   double centre_free = 0.08;
   double centre_weight = 3.0;
   bool mean_score = false;
+  // Colour-opponent channel (BGR input): pips are also searched, bright, on each pixel's
+  // distance from the body colour (the median colour of the middle of the region, over
+  // sqrt(3) so a grey step reads as on the grey patch): red pips on a black body, yellow
+  // on green, pips on a marbled body show there when grey hardly separates them.
+  bool colour_channel = true;
+  // Top face (colour channel on): the region within top_face_distance of the body colour
+  // covering the middle of the region, closed with a disc of top_face_close x canon (the
+  // pips), its convex hull grown by top_face_grow x canon. Blobs outside it (side faces,
+  // neighbours, the background) are no pips of this face. 0 = off.
+  double top_face_distance = 20.0;
+  double top_face_close = 0.1;
+  double top_face_grow = 0.0;
+  // Faces of 4, 5 and 6 pips fix the lattice: its two sides must be within this ratio
+  // and |cos| of their angle at most max_side_cos (a square face seen at most so
+  // obliquely). Four pips of the top face and two of a side face are no "6".
+  double min_side_ratio = 0.6;
+  double max_side_cos = 0.5;
   // Absolute floor on the normalised LoG response (grey levels).
   double min_response = 6.0;
 };

@@ -1,6 +1,7 @@
 // The lattice pip reader (vision/dice_pips.h): drawn die faces under rotation, an oblique
 // (affine) view and either pip polarity; a blank face reads nothing; a region holding a
-// six is not read as its corners; and the oracle-box figure on real photos (face reading
+// six is not read as its corners; a visible side face's pips are not counted; coloured
+// pips on a dark body are read; and the oracle-box figure on real photos (face reading
 // at the labelled boxes, no detection) stays above a floor (docs/dice.md).
 #include <gtest/gtest.h>
 
@@ -82,10 +83,64 @@ TEST(DicePips, SixIsNotReadAsItsCorners) {
   for (float w : {60.0f, 90.0f, 120.0f}) EXPECT_EQ(read_pips(img, cv::Rect2f(80 - w / 2, 80 - w / 2, w, w)).face, 6) << w;
 }
 
+// A die seen a little from the front, as on a phone photo: the top face (`top` pips,
+// body `body`) and below it the front side face, foreshortened to `squash` of its height
+// and lit darker (x0.6), showing `side` pips. Pips of colour `pip`.
+cv::Mat draw_die_with_side(int top, int side, cv::Scalar body, cv::Scalar pip, double squash = 0.4) {
+  const cv::Scalar bg(120, 130, 125);
+  cv::Mat img(160, 160, CV_8UC3, bg);
+  const float s = 56, x0 = 80 - s / 2, y0 = 62 - s / 2;
+  const float sh = s * static_cast<float>(squash);
+  cv::rectangle(img, cv::Rect2f(x0, y0, s, s), body, cv::FILLED, cv::LINE_AA);
+  cv::rectangle(img, cv::Rect2f(x0, y0 + s, s, sh), body * 0.6, cv::FILLED, cv::LINE_AA);
+  const float r = 0.09f * s;
+  for (const auto& p : pip_layout(top)) cv::circle(img, cv::Point2f(80 + p.x * s, 62 + p.y * s), cvRound(r), pip, cv::FILLED, cv::LINE_AA);
+  for (const auto& p : pip_layout(side))
+    cv::ellipse(img, cv::RotatedRect(cv::Point2f(80 + p.x * s, y0 + s + (0.5f + p.y) * sh), cv::Size2f(2 * r, 2 * r * static_cast<float>(squash)), 0),
+                pip * 0.6, cv::FILLED, cv::LINE_AA);
+  cv::GaussianBlur(img, img, cv::Size(0, 0), 0.8);
+  return img;
+}
+
+// The pips of a visible side face are not counted with the top face's: the top face is
+// the region of the top's body colour (the side face is lit differently), and a layout
+// spanning both faces is no square face seen from above (side ratio below 0.6).
+TEST(DicePips, SideFacePipsAreNotCounted) {
+  const cv::Scalar white(225, 230, 235), black(30, 30, 30);
+  PipParams no_top;
+  no_top.top_face_distance = 0;
+  int without = 0;
+  for (const auto& [top, side] : std::vector<std::pair<int, int>>{{1, 2}, {1, 3}, {4, 2}, {4, 4}, {3, 2}, {2, 6}}) {
+    const cv::Mat img = draw_die_with_side(top, side, white, black, 0.3);
+    // The whole die's box (top face 56 px, side face 17 px below it), as a labeller draws it.
+    const cv::Rect2f box(80 - 36.4f, 70.4f - 36.4f, 72.8f, 72.8f);
+    EXPECT_EQ(read_pips(img, box).face, top) << "top " << top << ", side face " << side;
+    without += read_pips(img, box, no_top).face == top;
+  }
+  // Without the top-face mask the lone "1" pairs with a side-face pip into a "2".
+  EXPECT_LT(without, 6);
+}
+
+// Red pips on a dark green body: the same grey (72 and 75 levels), so the grey patch shows
+// almost nothing; the colour-opponent channel (distance from the body colour) sees them.
+TEST(DicePips, ColouredPipsOnADarkBody) {
+  const cv::Scalar green(40, 100, 40), red(30, 30, 170);
+  PipParams grey_only;
+  grey_only.colour_channel = false;
+  int grey_ok = 0;
+  for (int face = 1; face <= 6; ++face) {
+    const cv::Mat img = draw_die_with_side(face, 0, green, red, 0.01);
+    EXPECT_EQ(read_pips(img, cv::Rect2f(80 - 34, 62 - 34, 68, 68)).face, face) << "face " << face;
+    grey_ok += read_pips(img, cv::Rect2f(80 - 34, 62 - 34, 68, 68), grey_only).face == face;
+  }
+  EXPECT_LT(grey_ok, 6) << "grey alone reads these: the test no longer shows the colour channel";
+}
+
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
-// Measured (odd split, all 224 images): byler 76.1%, penlington 99.3% (docs/dice.md).
-// Here the first 40 odd images (byler): 73.1%; pip reader only (no model), floor below.
+// Measured (odd split, all 224 images): byler 81.0%, penlington 100.0% (docs/dice.md,
+// round 4; round 3: 76.1% / 99.3%). Here the first 40 odd images (byler): 76.9%
+// (round 3: 73.1%); pip reader only (no model), floor below.
 TEST(DicePips, OracleBoxesOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
@@ -96,7 +151,7 @@ TEST(DicePips, OracleBoxesOnRealPhotos) {
   EXPECT_EQ(s->detections, 0);  // detection skipped
   const double acc = static_cast<double>(s->oracle.pips_ok) / s->oracle.labels;
   std::printf("oracle pip reading: %d/%d\n", s->oracle.pips_ok, s->oracle.labels);
-  EXPECT_GE(acc, 0.70);
+  EXPECT_GE(acc, 0.74);
 }
 
 }  // namespace

@@ -32,9 +32,10 @@ TEST(DiceReal, ShippedModelLoads) {
 
 // A regression floor, not a held-out figure: the shipped model has seen these images
 // (held-out figures, even-trained model scored on odd: docs/dice.md). Measured on the
-// first 30 odd images (all byler): recall 77.7%, precision 94.9%, face 72.5% (the face is
-// now the lattice pip count where a layout fits; the forest alone read 81.3% of these
-// images it was trained on, 47% of held-out byler dice).
+// first 30 odd images (all byler), round 4: recall 74.4%, precision 95.4%, face 78.3%
+// (round 3: 77.7%, 94.9%, 72.5%; the face is the lattice pip count where a layout fits;
+// the forest alone read 81.3% of these images it was trained on, 47% of held-out byler
+// dice).
 TEST(DiceReal, ShippedModelOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
@@ -45,9 +46,9 @@ TEST(DiceReal, ShippedModelOnRealPhotos) {
   std::printf("images %d labels %d detections %d matched %d face_ok %d\n", s->images, s->labels, s->detections,
               s->matched, s->face_ok);
   EXPECT_EQ(s->images, 30);
-  EXPECT_GE(s->face_accuracy(), 0.68);
-  EXPECT_GE(s->recall(), 0.72);
-  EXPECT_GE(s->precision(), 0.88);
+  EXPECT_GE(s->face_accuracy(), 0.75);
+  EXPECT_GE(s->recall(), 0.71);
+  EXPECT_GE(s->precision(), 0.92);
 }
 
 TEST(DiceReal, SplitsArePartitionOfLabels) {
