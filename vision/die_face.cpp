@@ -91,7 +91,7 @@ double layout_fit(const std::vector<cv::Point2f>& pips, double side) {
   return best + penalty + centring;
 }
 
-FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
+FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params) {
   FaceReading out;
   if (crop_bgr.empty() || crop_bgr.type() != CV_8UC3 || crop_bgr.cols < 4 || crop_bgr.rows < 4) return out;
   cv::Mat canon;
@@ -206,6 +206,10 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
   const float sx = static_cast<float>(crop_bgr.cols) / kCanon, sy = static_cast<float>(crop_bgr.rows) / kCanon;
   for (auto& p : out.pips) p = {(p.x + 0.5f) * sx - 0.5f, (p.y + 0.5f) * sy - 0.5f};
   return out;
+}
+
+FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
+  return params.lattice ? read_face_lattice(crop_bgr, params) : read_face_components(crop_bgr, params);
 }
 
 std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples) {

@@ -30,6 +30,35 @@ struct FaceParams {
   // Also read pips as difference-of-Gaussian peaks; keep whichever reading fits a
   // standard layout better.
   bool use_peaks = true;
+
+  // --- The lattice reader (default since the face/colour work of issue 3) ---
+  // true: fit the standard pip layouts to the crop (a 3x3 pip lattice at any rotation,
+  // position and spacing, scored on a pip-response map of both polarities) and take the
+  // layout whose pips stand out most from every other place on the face. false: the
+  // component / peak counting reader above (kept for comparison and as a fallback).
+  bool lattice = true;
+  // Lattice spacing searched: pip offset from the face centre as a fraction of the crop
+  // side (standard dice 0.27; a loose crop or a whole-die box gives smaller values).
+  double lattice_min = 0.17;
+  double lattice_max = 0.32;
+  // The lattice centre is searched within this fraction of the crop side of its centre
+  // (the crop may be off the face by a few pixels).
+  double lattice_shift = 0.16;
+  // Pips are measured against the local body colour: a median over this many pip
+  // diameters (0 = against the face's median colour).
+  double lattice_local_window = 1.6;
+  // Every blob-shaped response within this fraction of the crop side of the crop centre
+  // (or near the lattice) must be one of the layout's pips.
+  double lattice_face_radius = 0.45;
+  // Pip response (a difference of Gaussians of the body-colour distance) below this
+  // on the weakest pip of the best layout: unreadable (face 0).
+  double lattice_min_response = 8.0;
+  // The pip response is the DoG capped by this times its weaker curvature, so ridges
+  // (the face's rim, shadow and glare edges, paper at the crop border) do not count.
+  double lattice_blob_gain = 1.8;
+  // Confidence: separation of the best layout's normalised contrast (weakest pip vs the
+  // strongest other response, 0..1) from the best other face's that gives full confidence.
+  double lattice_full_separation = 0.4;
 };
 
 struct FaceReading {
@@ -43,6 +72,9 @@ struct FaceReading {
 // rotation). Tries both pip polarities and a few thresholds; keeps the reading whose
 // pips fit a standard layout best.
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params = {});
+// The two readers behind read_face, whatever params.lattice says.
+FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params = {});
+FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params = {});
 
 // The standard layout of `face` (1..6) in face-side units, centre (0,0), pips on a
 // 3x3 grid at +-0.27; `variant` 1 gives the other diagonal / the 90 degree turn.
