@@ -59,6 +59,11 @@ struct FaceParams {
   // Confidence: separation of the best layout's normalised contrast (weakest pip vs the
   // strongest other response, 0..1) from the best other face's that gives full confidence.
   double lattice_full_separation = 0.4;
+  // Below this lattice confidence the component counter's reading is taken when it is
+  // more confident (0 = never).
+  double fallback_below = 0.3;
+  // Pip polarity is reported when the pips differ from the body by this many grey levels.
+  double polarity_min_difference = 12.0;
 };
 
 struct FaceReading {
@@ -66,6 +71,10 @@ struct FaceReading {
   double confidence = 0;      // 0..1: layout fit x contrast
   cv::Vec3f body_bgr{0, 0, 0};  // median body colour (pips excluded)
   std::vector<cv::Point2f> pips;  // pip centres in crop pixels
+  // Pips lighter (+1) or darker (-1) than the body, 0 = unknown (lattice reader only).
+  // Dice conventionally have dark pips on white, light pips on black: name_color uses it
+  // to tell a glared black die from a shaded white one.
+  int pip_polarity = 0;
 };
 
 // Reads a square crop (BGR) showing one top face, the face roughly filling it (any
@@ -85,6 +94,12 @@ double layout_fit(const std::vector<cv::Point2f>& pips, double side);
 
 // Colour naming. `bgr_rel` is the body colour divided by the paper/background white.
 // Uses calibrated samples when given, else the six built-in colours.
-std::string name_color(cv::Vec3f bgr_rel, const std::vector<ColorSample>& samples = {});
+// `pip_polarity` (FaceReading::pip_polarity), when known, decides white (dark pips) from
+// black (light pips) for a grey body without calibrated samples; else lightness does.
+std::string name_color(cv::Vec3f bgr_rel, const std::vector<ColorSample>& samples = {}, int pip_polarity = 0);
+// Lightness (max channel of bgr_rel) splitting grey bodies into black and white when the
+// pip polarity is unknown: glared black tops reach ~0.71, white tops stay >= ~0.84 on
+// the rendered fixtures.
+inline constexpr float kGreySplit = 0.77f;
 
 }  // namespace hexdice::vision

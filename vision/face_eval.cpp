@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <cstdlib>
 #include <random>
 #include <sstream>
 
@@ -201,7 +202,9 @@ Result<FaceEvalResult> eval_faces(const std::string& dir, const FaceEvalOptions&
         const cv::Mat crop = cut_face_crop(work, pose.top_to_image, c, angle, opt.px_per_mm, layout.die_height_mm);
         const FaceReading fr = read_face(crop, opt.face);
         const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
-        const std::string colour = name_color(rel);
+        const std::string colour = name_color(rel);  // as read_board calls it
+        const std::string colour_pol = name_color(rel, {}, fr.pip_polarity);
+        fc.color_pol_ok += colour_pol == d.color;
         ++fc.dice;
         const bool face_ok = fr.face == d.face, colour_ok = colour == d.color;
         fc.face_ok += face_ok;
@@ -211,7 +214,8 @@ Result<FaceEvalResult> eval_faces(const std::string& dir, const FaceEvalOptions&
         if (d.face >= 1 && d.face <= 6)
           ++fc.face_confusion[static_cast<std::size_t>(d.face)][static_cast<std::size_t>(std::clamp(fr.face, 0, 6))];
         ++fc.color_confusion[d.color][colour];
-        if (!face_ok || !colour_ok) {
+        static const bool log_all = std::getenv("HEXDICE_FACE_EVAL_ALL") != nullptr;
+        if (!face_ok || !colour_ok || log_all) {
           if (log)
             *log << lp.stem().string() << " die " << di << " [" << cond.name << "] " << d.color << " " << d.face << " read "
                  << colour << " " << fr.face << " conf " << std::setprecision(2) << fr.confidence << " rel "
@@ -249,7 +253,7 @@ void print_face_eval(const FaceEvalResult& r, std::ostream& out) {
     const FaceCounts& c = r.counts[i];
     const int bad = c.dice - c.face_ok;
     out << "  " << std::left << std::setw(12) << r.conditions[i].name << std::right << " face " << pct(c.face_ok, c.dice)
-        << "  colour " << pct(c.color_ok, c.dice) << "  unreadable " << c.unreadable << "  mean conf right "
+        << "  colour " << pct(c.color_ok, c.dice) << " (+pip polarity " << pct(c.color_pol_ok, c.dice) << ")  unreadable " << c.unreadable << "  mean conf right "
         << std::setprecision(2) << (c.face_ok ? c.conf_ok_sum / c.face_ok : 0.0) << " wrong "
         << (bad ? c.conf_bad_sum / bad : 0.0) << '\n';
   }

@@ -34,6 +34,7 @@ std::vector<FaceCondition> default_face_conditions();
 
 struct FaceCounts {
   int dice = 0, face_ok = 0, color_ok = 0;
+  int color_pol_ok = 0;  // colour named with the pip polarity as well (name_color's third argument)
   int unreadable = 0;  // read_face returned 0
   double conf_ok_sum = 0, conf_bad_sum = 0;  // confidence of right / wrong face reads
   // face_confusion[truth 1..6][read 0..6]

@@ -307,6 +307,23 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
   const double sep = score[b] - std::max(0.0f, second);
   const double contrast = std::min(1.0, weakest / (3.0 * params.lattice_min_response));
   out.confidence = std::clamp(sep / params.lattice_full_separation, 0.0, 1.0) * (0.5 + 0.5 * contrast);
+  {
+    // Pip polarity: are the pips lighter or darker than the body (grey levels, 3x3 at
+    // each pip centre against the body median)?
+    double diff = 0;
+    int n = 0;
+    const float lb = (out.body_bgr[0] + out.body_bgr[1] + out.body_bgr[2]) / 3;
+    for (const auto& p : pips)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int x = static_cast<int>(std::lround(p.x)) + dx, y = static_cast<int>(std::lround(p.y)) + dy;
+          if (x < 0 || y < 0 || x >= kN || y >= kN) continue;
+          const cv::Vec3b v = canon.at<cv::Vec3b>(y, x);
+          diff += (v[0] + v[1] + v[2]) / 3.0 - lb;
+          ++n;
+        }
+    if (n > 0 && std::abs(diff / n) >= params.polarity_min_difference) out.pip_polarity = diff > 0 ? 1 : -1;
+  }
   const float sx = static_cast<float>(crop_bgr.cols) / kN, sy = static_cast<float>(crop_bgr.rows) / kN;
   for (auto& p : pips) p = {(p.x + 0.5f) * sx - 0.5f, (p.y + 0.5f) * sy - 0.5f};
   out.pips = pips;
