@@ -62,6 +62,8 @@ struct FaceParams {
   // Below this lattice confidence the component counter's reading is taken when it is
   // more confident (0 = never).
   double fallback_below = 0.3;
+  bool lattice_refine_top4 = false;  // speed: refine only the 4 best coarse hypotheses
+  bool lattice_coarse5 = false;       // speed: coarse search on a 5x5 maximum
   // Pip polarity is reported when the pips differ from the body by this many grey levels.
   double polarity_min_difference = 12.0;
 };

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 
 #include <opencv2/imgproc.hpp>
@@ -55,7 +56,8 @@ constexpr float kOutside = -1000.0f;
 
 struct Maps {
   cv::Mat r;     // pip response
-  cv::Mat rmax;  // 3x3 maximum of r (tolerance to layouts a little off the lattice)
+  cv::Mat rmax;   // 3x3 maximum of r (tolerance to layouts a little off the lattice)
+  cv::Mat rmax5;  // 5x5 maximum: the coarse search's tolerance
   std::vector<std::pair<float, cv::Point2f>> peaks;  // local maxima of r, strongest first
 };
 
@@ -72,6 +74,27 @@ void lattice_points(const Pose& p, std::array<cv::Point2f, 9>& pts) {
       pts[static_cast<std::size_t>((j + 1) * 3 + (i + 1))] = {p.cx + c * i - s * j, p.cy + s * i + c * j};
 }
 
+// Each hypothesis's lattice positions with and without a pip, as index lists.
+struct HypLists {
+  std::array<std::array<std::uint8_t, 9>, kHyps.size()> on{}, off{};
+  std::array<int, kHyps.size()> n_on{}, n_off{};
+  HypLists() {
+    for (std::size_t h = 0; h < kHyps.size(); ++h)
+      for (std::uint8_t k = 0; k < 9; ++k) {
+        if (kHyps[h].on & (1u << k)) on[h][static_cast<std::size_t>(n_on[h]++)] = k;
+        else off[h][static_cast<std::size_t>(n_off[h]++)] = k;
+      }
+  }
+};
+const HypLists kLists;
+
+inline float margin_fast(const std::array<float, 9>& v, std::size_t h) {
+  float mn = std::numeric_limits<float>::max(), mx = -std::numeric_limits<float>::max();
+  for (int i = 0; i < kLists.n_on[h]; ++i) mn = std::min(mn, v[kLists.on[h][static_cast<std::size_t>(i)]]);
+  for (int i = 0; i < kLists.n_off[h]; ++i) mx = std::max(mx, v[kLists.off[h][static_cast<std::size_t>(i)]]);
+  return mn - mx;
+}
+
 // Margin of one hypothesis at one pose on the lattice samples alone.
 inline float margin(const std::array<float, 9>& v, std::uint16_t on, float* min_on_out = nullptr) {
   float mn = std::numeric_limits<float>::max(), mx = -std::numeric_limits<float>::max();
@@ -83,10 +106,19 @@ inline float margin(const std::array<float, 9>& v, std::uint16_t on, float* min_
   return mn - mx;
 }
 
+// The 9 lattice samples; c, s = cos / sin of the angle times the spacing.
+inline void sample_cs(const Maps& m, float cx, float cy, float c, float s, std::array<float, 9>& v, bool coarse = false) {
+  const float* data = (coarse ? m.rmax5 : m.rmax).ptr<float>(0);
+  std::size_t k = 0;
+  for (int j = -1; j <= 1; ++j)
+    for (int i = -1; i <= 1; ++i, ++k) {
+      const float x = cx + c * static_cast<float>(i) - s * static_cast<float>(j) + 0.5f;
+      const float y = cy + s * static_cast<float>(i) + c * static_cast<float>(j) + 0.5f;
+      v[k] = (x >= 0 && y >= 0 && x < kN && y < kN) ? data[static_cast<int>(y) * kN + static_cast<int>(x)] : kOutside;
+    }
+}
 inline void sample(const Maps& m, const Pose& p, std::array<float, 9>& v) {
-  std::array<cv::Point2f, 9> pts;
-  lattice_points(p, pts);
-  for (std::size_t k = 0; k < 9; ++k) v[k] = at(m.rmax, pts[k].x, pts[k].y);
+  sample_cs(m, p.cx, p.cy, std::cos(p.th) * p.a, std::sin(p.th) * p.a, v);
 }
 
 // The strongest response peak on the face that the hypothesis at this pose leaves
@@ -123,30 +155,37 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
   const float mid = (kN - 1) / 2.0f;
   // Body colour: per-channel median of a central disc (pips cover < 20% of a face).
   auto median_disc = [&](cv::Point2f c, float radius, const std::vector<cv::Point2f>& holes, float hole_r) {
-    std::array<std::vector<uchar>, 3> ch;
-    for (auto& v : ch) v.reserve(kN * kN);
+    // Per-channel histogram medians over a disc, minus small discs round `holes`.
+    std::array<std::array<int, 256>, 3> hist{};
+    int n = 0;
     const float r2 = radius * radius, h2 = hole_r * hole_r;
-    for (int y = 0; y < kN; ++y) {
+    const int y0 = std::max(0, static_cast<int>(c.y - radius)), y1 = std::min(kN - 1, static_cast<int>(c.y + radius) + 1);
+    for (int y = y0; y <= y1; ++y) {
+      const float dy = static_cast<float>(y) - c.y;
+      if (dy * dy > r2) continue;
+      const float w = std::sqrt(r2 - dy * dy);
+      const int x0 = std::max(0, static_cast<int>(std::ceil(c.x - w))), x1 = std::min(kN - 1, static_cast<int>(std::floor(c.x + w)));
       const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
-      for (int x = 0; x < kN; ++x) {
-        const float dx = x - c.x, dy = y - c.y;
-        if (dx * dx + dy * dy > r2) continue;
+      for (int x = x0; x <= x1; ++x) {
         bool hole = false;
         for (const auto& h : holes) {
-          const float hx = x - h.x, hy = y - h.y;
+          const float hx = static_cast<float>(x) - h.x, hy = static_cast<float>(y) - h.y;
           if (hx * hx + hy * hy <= h2) { hole = true; break; }
         }
         if (hole) continue;
-        for (int k = 0; k < 3; ++k) ch[static_cast<std::size_t>(k)].push_back(row[x][k]);
+        ++hist[0][row[x][0]];
+        ++hist[1][row[x][1]];
+        ++hist[2][row[x][2]];
+        ++n;
       }
     }
     cv::Vec3f m(0, 0, 0);
-    if (ch[0].empty()) return m;
+    if (n == 0) return m;
     for (int k = 0; k < 3; ++k) {
-      auto& v = ch[static_cast<std::size_t>(k)];
-      auto it = v.begin() + static_cast<long>(v.size() / 2);
-      std::nth_element(v.begin(), it, v.end());
-      m[k] = *it;
+      int acc = 0, v = 0;
+      while (v < 255 && acc + hist[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)] <= n / 2)
+        acc += hist[static_cast<std::size_t>(k)][static_cast<std::size_t>(v++)];
+      m[k] = static_cast<float>(v);
     }
     return m;
   };
@@ -158,9 +197,16 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
   {
     // Against the local body colour (a median over about 1.5 pip diameters): a glare or
     // shadow gradient across the face does not swamp a faint pip.
+    // Computed at a third of the resolution (5x5 median = 15 crop px, cheap) and
+    // interpolated back.
     cv::Mat local;
-    const int mk = std::max(5, static_cast<int>(std::lround(params.pip_diameter * kN * params.lattice_local_window))) | 1;
-    if (params.lattice_local_window > 0) cv::medianBlur(canon, local, mk);
+    if (params.lattice_local_window > 0) {
+      const int f = std::max(1, static_cast<int>(std::lround(params.pip_diameter * kN * params.lattice_local_window / 5.0)));
+      cv::Mat small, med;
+      cv::resize(canon, small, cv::Size(kN / f, kN / f), 0, 0, cv::INTER_AREA);
+      cv::medianBlur(small, med, 5);
+      cv::resize(med, local, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+    }
     cv::Mat dist(kN, kN, CV_32F);
     for (int y = 0; y < kN; ++y) {
       const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
@@ -175,7 +221,13 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
     const double pip_px = params.pip_diameter * kN;
     cv::Mat g1, g2;
     cv::GaussianBlur(dist, g1, cv::Size(0, 0), std::max(0.8, 0.22 * pip_px), 0, cv::BORDER_REPLICATE);
-    cv::GaussianBlur(dist, g2, cv::Size(0, 0), std::max(2.0, 0.6 * pip_px), 0, cv::BORDER_REPLICATE);
+    {
+      // The wide Gaussian at half resolution.
+      cv::Mat half, hb;
+      cv::resize(dist, half, cv::Size(kN / 2, kN / 2), 0, 0, cv::INTER_AREA);
+      cv::GaussianBlur(half, hb, cv::Size(0, 0), std::max(1.0, 0.3 * pip_px), 0, cv::BORDER_REPLICATE);
+      cv::resize(hb, g2, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+    }
     const cv::Mat dog = g1 - g2;
     // Blob response: the DoG where it is blob-shaped. The face's rim, a shadow or glare
     // edge and paper at the crop's border make ridges of the DoG (one curvature near
@@ -197,7 +249,7 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
       }
     }
     cv::dilate(m.r, m.rmax, cv::Mat());
-    cv::Mat nms;
+    cv::Mat& nms = m.rmax5;
     cv::dilate(m.r, nms, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
     for (int y = 2; y < kN - 2; ++y) {
       const float* r = m.r.ptr<float>(y);
@@ -219,38 +271,53 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
   const float sstep = 3.0f, tstep = static_cast<float>(CV_PI / 20);  // 3 px, 9 degrees
   for (int ia = 0; ia < na; ++ia) {
     const float a = amin + (amax - amin) * static_cast<float>(ia) / (na - 1);
-    for (float th = 0; th < static_cast<float>(CV_PI / 2) - 1e-4f; th += tstep)
+    for (float th = 0; th < static_cast<float>(CV_PI / 2) - 1e-4f; th += tstep) {
+      const float c = std::cos(th) * a, sn = std::sin(th) * a;
       for (float dy = -smax; dy <= smax + 1e-3f; dy += sstep)
         for (float dx = -smax; dx <= smax + 1e-3f; dx += sstep) {
           if (dx * dx + dy * dy > smax * smax * 1.01f) continue;
-          const Pose p{mid + dx, mid + dy, th, a};
-          sample(m, p, v);
+          sample_cs(m, mid + dx, mid + dy, c, sn, v, params.lattice_coarse5);
           for (std::size_t h = 0; h < kHyps.size(); ++h) {
-            const float mg = margin(v, kHyps[h].on);
+            const float mg = margin_fast(v, h);
             if (mg > best_m[h]) {
               best_m[h] = mg;
-              best_pose[h] = p;
+              best_pose[h] = Pose{mid + dx, mid + dy, th, a};
             }
           }
         }
+    }
   }
-  // Refinement round by round, per hypothesis.
+  // Refinement round by round, per hypothesis that has any margin at all (the others
+  // cannot win: their final score is <= 0).
+  // Only the four best hypotheses of the coarse search are refined.
+  float fourth = -std::numeric_limits<float>::max();
+  {
+    std::array<float, kHyps.size()> sorted = best_m;
+    std::sort(sorted.begin(), sorted.end(), std::greater<float>());
+    fourth = sorted[3];
+  }
   for (std::size_t h = 0; h < kHyps.size(); ++h) {
+    if (!(best_m[h] > 0) || (params.lattice_refine_top4 && best_m[h] < fourth)) continue;
     float ds = sstep / 2, dt = tstep / 2, da = (amax - amin) / (na - 1) / 2;
     for (int round = 0; round < 2; ++round, ds /= 2, dt /= 2, da /= 2) {
       const Pose c = best_pose[h];
-      for (int ka = -1; ka <= 1; ++ka)
-        for (int kt = -1; kt <= 1; ++kt)
+      for (int ka = -1; ka <= 1; ++ka) {
+        const float a = std::clamp(c.a + static_cast<float>(ka) * da, amin, amax);
+        for (int kt = -1; kt <= 1; ++kt) {
+          const float th = c.th + static_cast<float>(kt) * dt;
+          const float cc = std::cos(th) * a, sn = std::sin(th) * a;
           for (int ky = -1; ky <= 1; ++ky)
             for (int kx = -1; kx <= 1; ++kx) {
-              const Pose p{c.cx + kx * ds, c.cy + ky * ds, c.th + kt * dt, std::clamp(c.a + ka * da, amin, amax)};
-              sample(m, p, v);
-              const float mg = margin(v, kHyps[h].on);
+              const float x = c.cx + static_cast<float>(kx) * ds, y = c.cy + static_cast<float>(ky) * ds;
+              sample_cs(m, x, y, cc, sn, v);
+              const float mg = margin_fast(v, h);
               if (mg > best_m[h]) {
                 best_m[h] = mg;
-                best_pose[h] = p;
+                best_pose[h] = Pose{x, y, th, a};
               }
             }
+        }
+      }
     }
   }
   // Final scores: the lattice margin, also against unexplained peaks on the face.
@@ -318,8 +385,8 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
         for (int dx = -1; dx <= 1; ++dx) {
           const int x = static_cast<int>(std::lround(p.x)) + dx, y = static_cast<int>(std::lround(p.y)) + dy;
           if (x < 0 || y < 0 || x >= kN || y >= kN) continue;
-          const cv::Vec3b v = canon.at<cv::Vec3b>(y, x);
-          diff += (v[0] + v[1] + v[2]) / 3.0 - lb;
+          const cv::Vec3b px = canon.at<cv::Vec3b>(y, x);
+          diff += (px[0] + px[1] + px[2]) / 3.0 - lb;
           ++n;
         }
     if (n > 0 && std::abs(diff / n) >= params.polarity_min_difference) out.pip_polarity = diff > 0 ? 1 : -1;
