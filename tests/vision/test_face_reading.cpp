@@ -148,6 +148,26 @@ TEST(FaceReading, ColourOfSyntheticFacesUnderTintedLight) {
   EXPECT_EQ(ok, n);
 }
 
+// Grey bodies: a glared black top (0.7 of paper white) is black by lightness, and the
+// pip polarity overrides lightness both ways; read_face reports the polarity.
+TEST(FaceReading, GreyBodiesByLightnessOrPipPolarity) {
+  EXPECT_EQ(name_color({0.70f, 0.70f, 0.71f}), "black");
+  EXPECT_EQ(name_color({0.86f, 0.86f, 0.87f}), "white");
+  EXPECT_EQ(name_color({0.70f, 0.70f, 0.71f}, {}, -1), "white");  // dark pips: a shaded white die
+  EXPECT_EQ(name_color({0.86f, 0.86f, 0.87f}, {}, +1), "black");  // light pips: a glared black die
+  EXPECT_EQ(name_color({0.2f, 0.2f, 0.9f}, {}, +1), "red");       // colours ignore the polarity
+  std::mt19937 rng(9);
+  for (int face = 1; face <= 6; ++face) {
+    SynthFace f;
+    f.face = face;
+    f.noise = 3;
+    f.colour = "black";
+    EXPECT_EQ(read_face(synth_face_crop(f, &rng)).pip_polarity, 1) << face;
+    f.colour = "white";
+    EXPECT_EQ(read_face(synth_face_crop(f, &rng)).pip_polarity, -1) << face;
+  }
+}
+
 // The committed rendered scenes, cut at the labelled dice. Figures: docs/reader.md.
 TEST(FaceReading, RenderedFixturesAtTheLabelledDice) {
   const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
