@@ -91,7 +91,7 @@ double layout_fit(const std::vector<cv::Point2f>& pips, double side) {
   return best + penalty + centring;
 }
 
-FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
+FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params) {
   FaceReading out;
   if (crop_bgr.empty() || crop_bgr.type() != CV_8UC3 || crop_bgr.cols < 4 || crop_bgr.rows < 4) return out;
   cv::Mat canon;
@@ -208,7 +208,24 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
   return out;
 }
 
-std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples) {
+FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
+  if (!params.lattice) return read_face_components(crop_bgr, params);
+  FaceReading r = read_face_lattice(crop_bgr, params);
+  if (params.fallback_below > 0 && r.confidence < params.fallback_below) {
+    // No standard layout stands out (a crop partly off the face, a face half hidden):
+    // the component counter's guess, when it is more confident, at a confidence no
+    // higher than the fallback threshold.
+    FaceReading c = read_face_components(crop_bgr, params);
+    if (c.face > 0 && c.confidence > r.confidence) {
+      r.face = c.face;
+      r.pips = c.pips;
+      r.confidence = std::min(c.confidence, params.fallback_below);
+    }
+  }
+  return r;
+}
+
+std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples, int pip_polarity) {
   if (!samples.empty()) {
     // Nearest sample on lightness and chromaticity (illumination-robust-ish).
     auto feat = [](cv::Vec3f c) {
@@ -232,7 +249,13 @@ std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples) {
   // threshold is low: white-balanced white/black dice stay under ~0.1 saturation, the
   // palest glared coloured tops stay above ~0.16.
   if (mx < 0.30f && sat < 0.55f) return "black";
-  if (sat < 0.125f) return mx < 0.6f ? "black" : "white";
+  if (sat < 0.125f) {
+    // Grey: light pips on a black die, dark pips on a white one; glare lifts a black top
+    // to ~0.7 of the paper white and a shadow darkens a white one, so the pips decide
+    // when known, lightness otherwise.
+    if (pip_polarity != 0) return pip_polarity > 0 ? "black" : "white";
+    return mx < kGreySplit ? "black" : "white";
+  }
   // Hue in degrees (0 red, 60 yellow, 120 green, 240 blue).
   float h;
   if (mx == r) h = 60.0f * (g - bl) / (mx - mn);

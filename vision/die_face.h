@@ -30,6 +30,42 @@ struct FaceParams {
   // Also read pips as difference-of-Gaussian peaks; keep whichever reading fits a
   // standard layout better.
   bool use_peaks = true;
+
+  // --- The lattice reader (default since the face/colour work of issue 3) ---
+  // true: fit the standard pip layouts to the crop (a 3x3 pip lattice at any rotation,
+  // position and spacing, scored on a pip-response map of both polarities) and take the
+  // layout whose pips stand out most from every other place on the face. false: the
+  // component / peak counting reader above (kept for comparison and as a fallback).
+  bool lattice = true;
+  // Lattice spacing searched: pip offset from the face centre as a fraction of the crop
+  // side (standard dice 0.27; a loose crop or a whole-die box gives smaller values).
+  double lattice_min = 0.17;
+  double lattice_max = 0.32;
+  // The lattice centre is searched within this fraction of the crop side of its centre
+  // (the crop may be off the face by a few pixels).
+  double lattice_shift = 0.16;
+  // Pips are measured against the local body colour: a median over this many pip
+  // diameters (0 = against the face's median colour).
+  double lattice_local_window = 1.6;
+  // Every blob-shaped response within this fraction of the crop side of the crop centre
+  // (or near the lattice) must be one of the layout's pips.
+  double lattice_face_radius = 0.45;
+  // Pip response (a difference of Gaussians of the body-colour distance) below this
+  // on the weakest pip of the best layout: unreadable (face 0).
+  double lattice_min_response = 8.0;
+  // The pip response is the DoG capped by this times its weaker curvature, so ridges
+  // (the face's rim, shadow and glare edges, paper at the crop border) do not count.
+  double lattice_blob_gain = 1.8;
+  // Confidence: separation of the best layout's normalised contrast (weakest pip vs the
+  // strongest other response, 0..1) from the best other face's that gives full confidence.
+  double lattice_full_separation = 0.4;
+  // Below this lattice confidence the component counter's reading is taken when it is
+  // more confident (0 = never).
+  double fallback_below = 0.3;
+  bool lattice_refine_top4 = false;  // speed: refine only the 4 best coarse hypotheses
+  bool lattice_coarse5 = false;       // speed: coarse search on a 5x5 maximum
+  // Pip polarity is reported when the pips differ from the body by this many grey levels.
+  double polarity_min_difference = 12.0;
 };
 
 struct FaceReading {
@@ -37,12 +73,19 @@ struct FaceReading {
   double confidence = 0;      // 0..1: layout fit x contrast
   cv::Vec3f body_bgr{0, 0, 0};  // median body colour (pips excluded)
   std::vector<cv::Point2f> pips;  // pip centres in crop pixels
+  // Pips lighter (+1) or darker (-1) than the body, 0 = unknown (lattice reader only).
+  // Dice conventionally have dark pips on white, light pips on black: name_color uses it
+  // to tell a glared black die from a shaded white one.
+  int pip_polarity = 0;
 };
 
 // Reads a square crop (BGR) showing one top face, the face roughly filling it (any
 // rotation). Tries both pip polarities and a few thresholds; keeps the reading whose
 // pips fit a standard layout best.
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params = {});
+// The two readers behind read_face, whatever params.lattice says.
+FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params = {});
+FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params = {});
 
 // The standard layout of `face` (1..6) in face-side units, centre (0,0), pips on a
 // 3x3 grid at +-0.27; `variant` 1 gives the other diagonal / the 90 degree turn.
@@ -53,6 +96,12 @@ double layout_fit(const std::vector<cv::Point2f>& pips, double side);
 
 // Colour naming. `bgr_rel` is the body colour divided by the paper/background white.
 // Uses calibrated samples when given, else the six built-in colours.
-std::string name_color(cv::Vec3f bgr_rel, const std::vector<ColorSample>& samples = {});
+// `pip_polarity` (FaceReading::pip_polarity), when known, decides white (dark pips) from
+// black (light pips) for a grey body without calibrated samples; else lightness does.
+std::string name_color(cv::Vec3f bgr_rel, const std::vector<ColorSample>& samples = {}, int pip_polarity = 0);
+// Lightness (max channel of bgr_rel) splitting grey bodies into black and white when the
+// pip polarity is unknown: glared black tops reach ~0.71, white tops stay >= ~0.84 on
+// the rendered fixtures.
+inline constexpr float kGreySplit = 0.77f;
 
 }  // namespace hexdice::vision

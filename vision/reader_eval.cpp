@@ -11,6 +11,7 @@
 
 #include "vision/dice_classifier.h"
 #include "vision/dice_train.h"
+#include "vision/face_eval.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::vision {
@@ -202,7 +203,18 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     ss << (den ? 100.0 * num / den : 0.0) << "% (" << num << "/" << den << ")";
     return ss.str();
   };
-  if (!a.scenes_dir.empty()) {
+  if (!a.scenes_dir.empty() && a.faces) {
+    FaceEvalOptions fo;
+    fo.limit = a.limit;
+    fo.dump_dir = a.dump_faces;
+    if (a.face_reader != "lattice" && a.face_reader != "components")
+      return Error{"--face-reader must be lattice or components, not " + a.face_reader};
+    fo.face.lattice = a.face_reader == "lattice";
+    auto r = eval_faces(a.scenes_dir, fo, a.verbose ? &out : nullptr);
+    if (!r) return Error{r.error()};
+    print_face_eval(*r, out);
+    out << "eval done: " << r->scenes << " scenes, faces " << (r->counts.empty() ? 0 : r->counts[0].dice) << " dice\n";
+  } else if (!a.scenes_dir.empty()) {
     auto s = eval_scenes(a.scenes_dir, ReadParams{}, a.limit, a.verbose ? &out : nullptr);
     if (!s) return Error{s.error()};
     out << "scenes: " << s->scenes << "  board_found agrees: " << pct(s->found_ok, s->scenes) << '\n'

@@ -162,8 +162,12 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--model", ea->model, "--real: dice classifier model (default: the shipped one)");
   ev->add_flag("--no-model", ea->no_model, "--real: count pips only (no learned classifier)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
+  ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
+  ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");
+  ev->add_option("--dump-faces", ea->dump_faces, "--faces: write wrongly read crops (PNG) into this directory");
   reg.add(ev, [ea] {
     if (ea->scenes_dir.empty() == ea->real.empty()) return fail("eval needs exactly one of --scenes DIR or --real DIR_OR_CSV");
+    if (ea->faces && ea->scenes_dir.empty()) return fail("eval --faces needs --scenes DIR");
     auto r = vision::run_eval(*ea, std::cout);
     if (!r) return fail(r.error());
     return kExitOk;

@@ -1,0 +1,400 @@
+// The lattice face reader (read_face_lattice, die_face.h): fits the standard pip
+// layouts to a crop instead of counting components.
+//
+// 1. Canonical 48 px crop; body colour = per-channel median of a central disc.
+// 2. Pip response R = DoG(|pixel - body|): a blob-shaped difference from the body colour
+//    of about pip size, whatever its polarity (white pips on red, black pips on white),
+//    while large regions (glare patches, shadows, paper at a crop edge) cancel out.
+// 3. Every standard layout is a subset of one 3x3 lattice (centre c, angle t, spacing a).
+//    For each layout hypothesis (1, 2 / 2', 3 / 3', 4, 5, 6 / 6') the lattice pose is
+//    searched (coarse grid, then two refinements) for the best margin: the weakest
+//    response on its pips minus the strongest on the lattice's other positions.
+// 4. A layout must also explain every strong response peak on the face: the margin uses
+//    the strongest peak further than 0.45 a from its pips as well.
+// 5. Face = the best margin; confidence = its separation from the best other face,
+//    relative to its weakest pip, times a contrast term.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/die_face.h"
+
+namespace hexdice::vision {
+
+namespace {
+
+constexpr int kN = 48;  // canonical crop side
+
+struct Hyp {
+  int face;
+  std::uint16_t on;  // bit k: lattice position k = (j + 1) * 3 + (i + 1), i, j in -1..1
+};
+constexpr std::array<Hyp, 9> kHyps{{
+    {1, 1u << 4},
+    {2, (1u << 0) | (1u << 8)},
+    {2, (1u << 2) | (1u << 6)},
+    {3, (1u << 0) | (1u << 4) | (1u << 8)},
+    {3, (1u << 2) | (1u << 4) | (1u << 6)},
+    {4, (1u << 0) | (1u << 2) | (1u << 6) | (1u << 8)},
+    {5, (1u << 0) | (1u << 2) | (1u << 4) | (1u << 6) | (1u << 8)},
+    {6, (1u << 0) | (1u << 2) | (1u << 3) | (1u << 5) | (1u << 6) | (1u << 8)},
+    {6, (1u << 0) | (1u << 1) | (1u << 2) | (1u << 6) | (1u << 7) | (1u << 8)},
+}};
+
+struct Pose {
+  float cx = 0, cy = 0, th = 0, a = 0;
+};
+
+constexpr float kOutside = -1000.0f;
+
+struct Maps {
+  cv::Mat r;     // pip response
+  cv::Mat rmax;   // 3x3 maximum of r (tolerance to layouts a little off the lattice)
+  cv::Mat rmax5;  // 5x5 maximum: the coarse search's tolerance
+  std::vector<std::pair<float, cv::Point2f>> peaks;  // local maxima of r, strongest first
+};
+
+inline float at(const cv::Mat& m, float x, float y) {
+  const int ix = static_cast<int>(std::lround(x)), iy = static_cast<int>(std::lround(y));
+  if (ix < 0 || iy < 0 || ix >= m.cols || iy >= m.rows) return kOutside;
+  return m.at<float>(iy, ix);
+}
+
+void lattice_points(const Pose& p, std::array<cv::Point2f, 9>& pts) {
+  const float c = std::cos(p.th) * p.a, s = std::sin(p.th) * p.a;
+  for (int j = -1; j <= 1; ++j)
+    for (int i = -1; i <= 1; ++i)
+      pts[static_cast<std::size_t>((j + 1) * 3 + (i + 1))] = {p.cx + c * i - s * j, p.cy + s * i + c * j};
+}
+
+// Each hypothesis's lattice positions with and without a pip, as index lists.
+struct HypLists {
+  std::array<std::array<std::uint8_t, 9>, kHyps.size()> on{}, off{};
+  std::array<int, kHyps.size()> n_on{}, n_off{};
+  HypLists() {
+    for (std::size_t h = 0; h < kHyps.size(); ++h)
+      for (std::uint8_t k = 0; k < 9; ++k) {
+        if (kHyps[h].on & (1u << k)) on[h][static_cast<std::size_t>(n_on[h]++)] = k;
+        else off[h][static_cast<std::size_t>(n_off[h]++)] = k;
+      }
+  }
+};
+const HypLists kLists;
+
+inline float margin_fast(const std::array<float, 9>& v, std::size_t h) {
+  float mn = std::numeric_limits<float>::max(), mx = -std::numeric_limits<float>::max();
+  for (int i = 0; i < kLists.n_on[h]; ++i) mn = std::min(mn, v[kLists.on[h][static_cast<std::size_t>(i)]]);
+  for (int i = 0; i < kLists.n_off[h]; ++i) mx = std::max(mx, v[kLists.off[h][static_cast<std::size_t>(i)]]);
+  return mn - mx;
+}
+
+// Margin of one hypothesis at one pose on the lattice samples alone.
+inline float margin(const std::array<float, 9>& v, std::uint16_t on, float* min_on_out = nullptr) {
+  float mn = std::numeric_limits<float>::max(), mx = -std::numeric_limits<float>::max();
+  for (int k = 0; k < 9; ++k) {
+    if (on & (1u << k)) mn = std::min(mn, v[static_cast<std::size_t>(k)]);
+    else mx = std::max(mx, v[static_cast<std::size_t>(k)]);
+  }
+  if (min_on_out) *min_on_out = mn;
+  return mn - mx;
+}
+
+// The 9 lattice samples; c, s = cos / sin of the angle times the spacing.
+inline void sample_cs(const Maps& m, float cx, float cy, float c, float s, std::array<float, 9>& v, bool coarse = false) {
+  const float* data = (coarse ? m.rmax5 : m.rmax).ptr<float>(0);
+  std::size_t k = 0;
+  for (int j = -1; j <= 1; ++j)
+    for (int i = -1; i <= 1; ++i, ++k) {
+      const float x = cx + c * static_cast<float>(i) - s * static_cast<float>(j) + 0.5f;
+      const float y = cy + s * static_cast<float>(i) + c * static_cast<float>(j) + 0.5f;
+      v[k] = (x >= 0 && y >= 0 && x < kN && y < kN) ? data[static_cast<int>(y) * kN + static_cast<int>(x)] : kOutside;
+    }
+}
+inline void sample(const Maps& m, const Pose& p, std::array<float, 9>& v) {
+  sample_cs(m, p.cx, p.cy, std::cos(p.th) * p.a, std::sin(p.th) * p.a, v);
+}
+
+// The strongest response peak on the face that the hypothesis at this pose leaves
+// unexplained (further than 0.45 a from each of its pips).
+// "On the face": within face_radius of the crop centre or lattice_radius of the lattice's.
+float unexplained(const Maps& m, const Pose& p, std::uint16_t on, float face_radius, float lattice_radius) {
+  std::array<cv::Point2f, 9> pts;
+  lattice_points(p, pts);
+  const float ex2 = 0.45f * p.a * 0.45f * p.a, fr2 = face_radius * face_radius, lr2 = lattice_radius * lattice_radius;
+  const float mid = (kN - 1) / 2.0f;
+  for (const auto& [val, q] : m.peaks) {
+    const float dx = q.x - p.cx, dy = q.y - p.cy, ex = q.x - mid, ey = q.y - mid;
+    if (dx * dx + dy * dy > lr2 && ex * ex + ey * ey > fr2) continue;
+    bool near = false;
+    for (int k = 0; k < 9 && !near; ++k)
+      if (on & (1u << k)) {
+        const cv::Point2f d = q - pts[static_cast<std::size_t>(k)];
+        near = d.dot(d) <= ex2;
+      }
+    if (!near) return val;  // peaks are sorted strongest first
+  }
+  return -std::numeric_limits<float>::max();
+}
+
+}  // namespace
+
+FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params) {
+  FaceReading out;
+  if (crop_bgr.empty() || crop_bgr.type() != CV_8UC3 || crop_bgr.cols < 4 || crop_bgr.rows < 4) return out;
+  cv::Mat canon;
+  if (crop_bgr.cols == kN && crop_bgr.rows == kN) canon = crop_bgr;
+  else
+    cv::resize(crop_bgr, canon, cv::Size(kN, kN), 0, 0, crop_bgr.cols > kN ? cv::INTER_AREA : cv::INTER_LINEAR);
+  const float mid = (kN - 1) / 2.0f;
+  // Body colour: per-channel median of a central disc (pips cover < 20% of a face).
+  auto median_disc = [&](cv::Point2f c, float radius, const std::vector<cv::Point2f>& holes, float hole_r) {
+    // Per-channel histogram medians over a disc, minus small discs round `holes`.
+    std::array<std::array<int, 256>, 3> hist{};
+    int n = 0;
+    const float r2 = radius * radius, h2 = hole_r * hole_r;
+    const int y0 = std::max(0, static_cast<int>(c.y - radius)), y1 = std::min(kN - 1, static_cast<int>(c.y + radius) + 1);
+    for (int y = y0; y <= y1; ++y) {
+      const float dy = static_cast<float>(y) - c.y;
+      if (dy * dy > r2) continue;
+      const float w = std::sqrt(r2 - dy * dy);
+      const int x0 = std::max(0, static_cast<int>(std::ceil(c.x - w))), x1 = std::min(kN - 1, static_cast<int>(std::floor(c.x + w)));
+      const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
+      for (int x = x0; x <= x1; ++x) {
+        bool hole = false;
+        for (const auto& h : holes) {
+          const float hx = static_cast<float>(x) - h.x, hy = static_cast<float>(y) - h.y;
+          if (hx * hx + hy * hy <= h2) { hole = true; break; }
+        }
+        if (hole) continue;
+        ++hist[0][row[x][0]];
+        ++hist[1][row[x][1]];
+        ++hist[2][row[x][2]];
+        ++n;
+      }
+    }
+    cv::Vec3f m(0, 0, 0);
+    if (n == 0) return m;
+    for (int k = 0; k < 3; ++k) {
+      int acc = 0, v = 0;
+      while (v < 255 && acc + hist[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)] <= n / 2)
+        acc += hist[static_cast<std::size_t>(k)][static_cast<std::size_t>(v++)];
+      m[k] = static_cast<float>(v);
+    }
+    return m;
+  };
+  const cv::Vec3f body0 = median_disc({mid, mid}, 0.40f * kN, {}, 0);
+  out.body_bgr = body0;
+
+  // Pip response: DoG of the distance from the body colour.
+  Maps m;
+  {
+    // Against the local body colour (a median over about 1.5 pip diameters): a glare or
+    // shadow gradient across the face does not swamp a faint pip.
+    // Computed at a third of the resolution (5x5 median = 15 crop px, cheap) and
+    // interpolated back.
+    cv::Mat local;
+    if (params.lattice_local_window > 0) {
+      const int f = std::max(1, static_cast<int>(std::lround(params.pip_diameter * kN * params.lattice_local_window / 5.0)));
+      cv::Mat small, med;
+      cv::resize(canon, small, cv::Size(kN / f, kN / f), 0, 0, cv::INTER_AREA);
+      cv::medianBlur(small, med, 5);
+      cv::resize(med, local, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+    }
+    cv::Mat dist(kN, kN, CV_32F);
+    for (int y = 0; y < kN; ++y) {
+      const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
+      const cv::Vec3b* loc = local.empty() ? nullptr : local.ptr<cv::Vec3b>(y);
+      float* d = dist.ptr<float>(y);
+      for (int x = 0; x < kN; ++x) {
+        const cv::Vec3f ref = loc ? cv::Vec3f(loc[x][0], loc[x][1], loc[x][2]) : body0;
+        const float d0 = row[x][0] - ref[0], d1 = row[x][1] - ref[1], d2 = row[x][2] - ref[2];
+        d[x] = std::sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+      }
+    }
+    const double pip_px = params.pip_diameter * kN;
+    cv::Mat g1, g2;
+    cv::GaussianBlur(dist, g1, cv::Size(0, 0), std::max(0.8, 0.22 * pip_px), 0, cv::BORDER_REPLICATE);
+    {
+      // The wide Gaussian at half resolution.
+      cv::Mat half, hb;
+      cv::resize(dist, half, cv::Size(kN / 2, kN / 2), 0, 0, cv::INTER_AREA);
+      cv::GaussianBlur(half, hb, cv::Size(0, 0), std::max(1.0, 0.3 * pip_px), 0, cv::BORDER_REPLICATE);
+      cv::resize(hb, g2, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+    }
+    const cv::Mat dog = g1 - g2;
+    // Blob response: the DoG where it is blob-shaped. The face's rim, a shadow or glare
+    // edge and paper at the crop's border make ridges of the DoG (one curvature near
+    // zero), pips do not: the response is capped by the weaker curvature (scaled so a
+    // pip-sized Gaussian blob keeps about its DoG value).
+    m.r = cv::Mat(kN, kN, CV_32F, cv::Scalar(0));
+    for (int y = 2; y < kN - 2; ++y) {
+      const float* r = dog.ptr<float>(y);
+      const float* up = dog.ptr<float>(y - 2);
+      const float* dn = dog.ptr<float>(y + 2);
+      float* o = m.r.ptr<float>(y);
+      for (int x = 2; x < kN - 2; ++x) {
+        if (!(r[x] > 0)) continue;
+        const float rxx = r[x - 2] + r[x + 2] - 2 * r[x], ryy = up[x] + dn[x] - 2 * r[x];
+        const float rxy = (dn[x + 2] - dn[x - 2] - up[x + 2] + up[x - 2]) / 4;
+        const float tr = rxx + ryy, det = rxx * ryy - rxy * rxy;
+        const float l2 = tr / 2 + std::sqrt(std::max(0.0f, tr * tr / 4 - det));  // the weaker curvature
+        o[x] = std::max(0.0f, std::min(r[x], static_cast<float>(params.lattice_blob_gain) * -l2));
+      }
+    }
+    cv::dilate(m.r, m.rmax, cv::Mat());
+    cv::Mat& nms = m.rmax5;
+    cv::dilate(m.r, nms, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    for (int y = 2; y < kN - 2; ++y) {
+      const float* r = m.r.ptr<float>(y);
+      const float* n = nms.ptr<float>(y);
+      for (int x = 2; x < kN - 2; ++x)
+        if (r[x] > 0 && r[x] >= n[x]) m.peaks.emplace_back(r[x], cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
+    }
+    std::sort(m.peaks.begin(), m.peaks.end(), [](const auto& l, const auto& r) { return l.first > r.first; });
+  }
+
+  // Coarse search: every hypothesis keeps its best pose.
+  const float amin = static_cast<float>(params.lattice_min * kN), amax = static_cast<float>(params.lattice_max * kN);
+  const float smax = static_cast<float>(params.lattice_shift * kN);
+  std::array<Pose, kHyps.size()> best_pose{};
+  std::array<float, kHyps.size()> best_m;
+  best_m.fill(-std::numeric_limits<float>::max());
+  std::array<float, 9> v{};
+  const int na = 4;
+  const float sstep = 3.0f, tstep = static_cast<float>(CV_PI / 20);  // 3 px, 9 degrees
+  for (int ia = 0; ia < na; ++ia) {
+    const float a = amin + (amax - amin) * static_cast<float>(ia) / (na - 1);
+    for (float th = 0; th < static_cast<float>(CV_PI / 2) - 1e-4f; th += tstep) {
+      const float c = std::cos(th) * a, sn = std::sin(th) * a;
+      for (float dy = -smax; dy <= smax + 1e-3f; dy += sstep)
+        for (float dx = -smax; dx <= smax + 1e-3f; dx += sstep) {
+          if (dx * dx + dy * dy > smax * smax * 1.01f) continue;
+          sample_cs(m, mid + dx, mid + dy, c, sn, v, params.lattice_coarse5);
+          for (std::size_t h = 0; h < kHyps.size(); ++h) {
+            const float mg = margin_fast(v, h);
+            if (mg > best_m[h]) {
+              best_m[h] = mg;
+              best_pose[h] = Pose{mid + dx, mid + dy, th, a};
+            }
+          }
+        }
+    }
+  }
+  // Refinement round by round, per hypothesis that has any margin at all (the others
+  // cannot win: their final score is <= 0).
+  // Only the four best hypotheses of the coarse search are refined.
+  float fourth = -std::numeric_limits<float>::max();
+  {
+    std::array<float, kHyps.size()> sorted = best_m;
+    std::sort(sorted.begin(), sorted.end(), std::greater<float>());
+    fourth = sorted[3];
+  }
+  for (std::size_t h = 0; h < kHyps.size(); ++h) {
+    if (!(best_m[h] > 0) || (params.lattice_refine_top4 && best_m[h] < fourth)) continue;
+    float ds = sstep / 2, dt = tstep / 2, da = (amax - amin) / (na - 1) / 2;
+    for (int round = 0; round < 2; ++round, ds /= 2, dt /= 2, da /= 2) {
+      const Pose c = best_pose[h];
+      for (int ka = -1; ka <= 1; ++ka) {
+        const float a = std::clamp(c.a + static_cast<float>(ka) * da, amin, amax);
+        for (int kt = -1; kt <= 1; ++kt) {
+          const float th = c.th + static_cast<float>(kt) * dt;
+          const float cc = std::cos(th) * a, sn = std::sin(th) * a;
+          for (int ky = -1; ky <= 1; ++ky)
+            for (int kx = -1; kx <= 1; ++kx) {
+              const float x = c.cx + static_cast<float>(kx) * ds, y = c.cy + static_cast<float>(ky) * ds;
+              sample_cs(m, x, y, cc, sn, v);
+              const float mg = margin_fast(v, h);
+              if (mg > best_m[h]) {
+                best_m[h] = mg;
+                best_pose[h] = Pose{x, y, th, a};
+              }
+            }
+        }
+      }
+    }
+  }
+  // Final scores: the lattice margin, also against unexplained peaks on the face.
+  const float a_nominal = 0.27f * kN;
+  const bool debug = std::getenv("HEXDICE_FACE_DEBUG") != nullptr;
+  if (debug)
+    for (const auto& [val, q] : m.peaks) std::fprintf(stderr, "PEAK %.1f %.1f %.1f\n", q.x, q.y, val);
+  std::array<float, kHyps.size()> score{}, min_on{};
+  int best = -1;
+  for (std::size_t h = 0; h < kHyps.size(); ++h) {
+    const Pose& p = best_pose[h];
+    sample(m, p, v);
+    float mn = 0;
+    const float mg = margin(v, kHyps[h].on, &mn);
+    // Every peak on the face must be explained, wherever the lattice is: the face of a
+    // standard die at least, and further out when the lattice is spaced wider.
+    const float un = unexplained(m, p, kHyps[h].on, static_cast<float>(params.lattice_face_radius * kN),
+                                 std::max(1.55f * p.a, 1.45f * a_nominal));
+    // Normalised (Michelson-like) contrast of the weakest pip over the strongest other
+    // response: a pip in a glare patch is weak but still far above the empty places.
+    const float off = std::max(mn - mg, un);
+    score[h] = mn < params.lattice_min_response ? -1.0f : (mn - off) / (mn + std::max(0.0f, off));
+    min_on[h] = mn;
+    if (debug) {
+      std::array<cv::Point2f, 9> q;
+      lattice_points(p, q);
+      for (int k = 0; k < 9; ++k) std::fprintf(stderr, " (%.1f,%.1f)=%.1f", q[k].x, q[k].y, v[k]);
+      std::fprintf(stderr, "\n");
+    }
+    if (debug)
+      std::fprintf(stderr, "FACE hyp %zu face %d pose %.1f %.1f %.0fdeg a %.1f margin %.1f min_on %.1f unexplained %.1f score %.1f\n", h,
+                   kHyps[h].face, p.cx, p.cy, p.th * 180 / CV_PI, p.a, mg, mn, un, score[h]);
+    if (best < 0 || score[h] > score[static_cast<std::size_t>(best)]) best = static_cast<int>(h);
+  }
+  const std::size_t b = static_cast<std::size_t>(best);
+  float second = -std::numeric_limits<float>::max();
+  for (std::size_t h = 0; h < kHyps.size(); ++h)
+    if (kHyps[h].face != kHyps[b].face) second = std::max(second, score[h]);
+  const float weakest = min_on[b];
+  std::array<cv::Point2f, 9> pts;
+  lattice_points(best_pose[b], pts);
+  std::vector<cv::Point2f> pips;
+  for (int k = 0; k < 9; ++k)
+    if (kHyps[b].on & (1u << k)) pips.push_back(pts[static_cast<std::size_t>(k)]);
+  // Body colour without the pips, on the face round the lattice centre.
+  out.body_bgr = median_disc({best_pose[b].cx, best_pose[b].cy}, 0.42f * kN, pips, 0.11f * kN);
+  if (out.body_bgr == cv::Vec3f(0, 0, 0)) out.body_bgr = body0;
+  if (weakest < params.lattice_min_response || score[b] <= 0) {
+    out.face = 0;
+    out.confidence = 0;
+    return out;
+  }
+  out.face = kHyps[b].face;
+  const double sep = score[b] - std::max(0.0f, second);
+  const double contrast = std::min(1.0, weakest / (3.0 * params.lattice_min_response));
+  out.confidence = std::clamp(sep / params.lattice_full_separation, 0.0, 1.0) * (0.5 + 0.5 * contrast);
+  {
+    // Pip polarity: are the pips lighter or darker than the body (grey levels, 3x3 at
+    // each pip centre against the body median)?
+    double diff = 0;
+    int n = 0;
+    const float lb = (out.body_bgr[0] + out.body_bgr[1] + out.body_bgr[2]) / 3;
+    for (const auto& p : pips)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int x = static_cast<int>(std::lround(p.x)) + dx, y = static_cast<int>(std::lround(p.y)) + dy;
+          if (x < 0 || y < 0 || x >= kN || y >= kN) continue;
+          const cv::Vec3b px = canon.at<cv::Vec3b>(y, x);
+          diff += (px[0] + px[1] + px[2]) / 3.0 - lb;
+          ++n;
+        }
+    if (n > 0 && std::abs(diff / n) >= params.polarity_min_difference) out.pip_polarity = diff > 0 ? 1 : -1;
+  }
+  const float sx = static_cast<float>(crop_bgr.cols) / kN, sy = static_cast<float>(crop_bgr.rows) / kN;
+  for (auto& p : pips) p = {(p.x + 0.5f) * sx - 0.5f, (p.y + 0.5f) * sy - 0.5f};
+  out.pips = pips;
+  return out;
+}
+
+}  // namespace hexdice::vision
