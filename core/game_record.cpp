@@ -16,15 +16,35 @@ std::string_view reason_name(ResultReason r) {
     case ResultReason::Elimination: return "elimination";
     case ResultReason::Resignation: return "resignation";
     case ResultReason::DrawAgreed: return "draw_agreed";
+    case ResultReason::Scenario: return "scenario";
   }
   return "";
 }
 
 std::optional<ResultReason> reason_from_name(std::string_view name) {
   for (auto r : {ResultReason::Annihilation, ResultReason::BaseCapture, ResultReason::Elimination,
-                 ResultReason::Resignation, ResultReason::DrawAgreed})
+                 ResultReason::Resignation, ResultReason::DrawAgreed, ResultReason::Scenario})
     if (reason_name(r) == name) return r;
   return std::nullopt;
+}
+
+namespace {
+constexpr std::string_view kScenarioPrefix = "scenario: ";
+}
+
+std::string termination_text(const GameResult& r) {
+  if (r.reason == ResultReason::Scenario) return std::string(kScenarioPrefix) + r.detail;
+  return std::string(reason_name(r.reason));
+}
+
+std::optional<GameResult> result_from_termination(std::string_view t, std::string winner) {
+  if (t.substr(0, kScenarioPrefix.size()) == kScenarioPrefix) {
+    if (t.size() == kScenarioPrefix.size()) return std::nullopt;
+    return GameResult{ResultReason::Scenario, std::move(winner), std::string(t.substr(kScenarioPrefix.size()))};
+  }
+  auto reason = reason_from_name(t);
+  if (!reason || *reason == ResultReason::Scenario) return std::nullopt;
+  return GameResult{*reason, std::move(winner), ""};
 }
 
 std::string_view entry_kind_name(EntryKind k) {
@@ -310,7 +330,21 @@ Status GameRecord::finish(GameResult result, std::string end_time) {
         return Error{"finish: " + natural.winner + " has already won by " + std::string(reason_name(natural.reason))};
       if (!result.winner.empty()) return Error{"finish: an agreed draw has no winner"};
       break;
+    case ResultReason::Scenario: {
+      if (!solo())
+        return Error{"finish: a scenario result is refused: this is a two-player Hex Dice game (only a solo game's "
+                     "record, [Mode \"solo\"], ends by its scenario)"};
+      if (natural.finished())
+        return Error{"finish: " + natural.winner + " has already won by " + std::string(reason_name(natural.reason))};
+      if (result.detail.empty()) return Error{"finish: a scenario result needs its text (what happened)"};
+      if (result.detail.find('\n') != std::string::npos) return Error{"finish: a scenario result's text is one line"};
+      bool known = result.winner.empty();  // empty: the scenario ended in a draw
+      for (const auto& p : config_.players) known |= p.id == result.winner;
+      if (!known) return Error{"finish: a scenario result's winner must be a player of this game (or none: a draw)"};
+      break;
+    }
   }
+  if (result.reason != ResultReason::Scenario) result.detail.clear();
   header_.result = std::move(result);
   header_.end_time = std::move(end_time);
   return {};
@@ -445,8 +479,8 @@ std::string to_text(const GameRecord& r) {
   if (r.has_setup()) tag("Dice", std::to_string(c.dice_per_player));
   tag("HouseRules", house_rules_text(c));
   if (h.result.finished()) {
-    tag("Result", h.result.reason == ResultReason::DrawAgreed ? "draw" : h.result.winner);
-    tag("Termination", std::string(reason_name(h.result.reason)));
+    tag("Result", h.result.winner.empty() ? "draw" : h.result.winner);
+    tag("Termination", termination_text(h.result));
   } else {
     tag("Result", "*");
   }
@@ -877,11 +911,10 @@ Result<GameRecord> record_from_text(std::string_view text) {
 
   const std::string result = get("Result").value_or("*");
   if (result != "*") {
-    auto reason = reason_from_name(get("Termination").value_or(""));
-    if (!reason) return Error{"record: [Result] needs a [Termination] reason (annihilation, base_capture, "
-                              "elimination, resignation, draw_agreed)"};
-    GameResult gr{*reason, result == "draw" ? "" : result};
-    if (Status s = r.finish(gr, get("EndTime").value_or("")); !s) return Error{"record: " + s.error()};
+    auto gr = result_from_termination(get("Termination").value_or(""), result == "draw" ? "" : result);
+    if (!gr) return Error{"record: [Result] needs a [Termination] reason (annihilation, base_capture, "
+                          "elimination, resignation, draw_agreed; in a solo game \"scenario: <what happened>\")"};
+    if (Status s = r.finish(*gr, get("EndTime").value_or("")); !s) return Error{"record: " + s.error()};
   }
   return rec;
 }
@@ -890,8 +923,9 @@ Result<GameRecord> record_from_text(std::string_view text) {
 
 Json to_json(const GameResult& r) {
   if (!r.finished()) return nullptr;
-  return Json{{"reason", std::string(reason_name(r.reason))},
-              {"winner", r.winner.empty() ? Json(nullptr) : Json(r.winner)}};
+  Json j{{"reason", std::string(reason_name(r.reason))}, {"winner", r.winner.empty() ? Json(nullptr) : Json(r.winner)}};
+  if (r.reason == ResultReason::Scenario) j["detail"] = r.detail;
+  return j;
 }
 
 Json players_json(const GameRecord& r) {

@@ -28,16 +28,24 @@
 
 namespace hexdice {
 
-enum class ResultReason { None = 0, Annihilation, BaseCapture, Elimination, Resignation, DrawAgreed };
-std::string_view reason_name(ResultReason r);  // "annihilation", ..., "" for None
+// Scenario: a solo game ended by its scenario's own victory condition (reach a hex, defeat
+// a target, a turn limit: docs/scenarios.md); only a solo record accepts it.
+enum class ResultReason { None = 0, Annihilation, BaseCapture, Elimination, Resignation, DrawAgreed, Scenario };
+std::string_view reason_name(ResultReason r);  // "annihilation", ..., "scenario", "" for None
 std::optional<ResultReason> reason_from_name(std::string_view name);
 
 struct GameResult {
   ResultReason reason = ResultReason::None;
   std::string winner;  // player id; empty for a draw or an unfinished game
+  std::string detail;  // Scenario only: what happened ("heroes win: a hero reached f10")
   bool finished() const { return reason != ResultReason::None; }
   bool operator==(const GameResult&) const = default;
 };
+
+// The [Termination] text: the reason's name, or "scenario: <detail>" for a scenario result.
+std::string termination_text(const GameResult& r);
+// Its inverse (nullopt for an unknown reason or a scenario result without its text).
+std::optional<GameResult> result_from_termination(std::string_view termination, std::string winner);
 
 struct RecordHeader {
   std::string event;                // free text; empty = unknown
@@ -132,7 +140,8 @@ class GameRecord {
   // last action changes). Refused in a two-player game and once the game is over.
   Status add_scenario_step(RecordEntry step);
   // Ends the game. Rule-decided reasons (annihilation, base_capture, elimination) must
-  // agree with the current position's winner; resignation / draw_agreed are recorded as given.
+  // agree with the current position's winner; resignation / draw_agreed are recorded as given;
+  // a scenario result (solo records only) needs its text, and no rules winner yet.
   Status finish(GameResult result, std::string end_time);
   // The result the current position implies (reason None while nobody has won).
   GameResult natural_result() const;

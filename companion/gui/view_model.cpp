@@ -218,7 +218,9 @@ std::vector<HistoryRow> history_rows(const std::vector<record::GameSummary>& gam
     else if (!g.result.finished())
       r.result = "unfinished";
     else
-      r.result = std::string(reason_name(g.result.reason)) + (g.result.winner.empty() ? "" : ": " + g.result.winner);
+      r.result = (g.result.reason == ResultReason::Scenario ? "scenario (" + g.result.detail + ")"
+                                                           : std::string(reason_name(g.result.reason))) +
+                 (g.result.winner.empty() ? "" : ": " + g.result.winner);
     if (!f.empty()) {
       const std::string hay = lower(r.players + " " + r.date + " " + r.result + " " + r.event + " " + r.ruleset);
       if (hay.find(f) == std::string::npos) continue;

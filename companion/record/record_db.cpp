@@ -80,10 +80,37 @@ CREATE INDEX IF NOT EXISTS games_by_ruleset ON games(ruleset, ended_at, id);
 )sql",
     // 3 -> 4: a solo game is one game (docs/scenarios.md). games.solo marks a solo game's
     // record (added in migrate() when missing; the solo games logged before, as linked
-    // parts, are marked by their event); events may also be a scenario step, whose row is
-    // in scenario_steps. SQLite cannot change a CHECK, so events is rebuilt (foreign keys
-    // are off during the migration: the rows of actions, takebacks and annotations stay).
+    // parts, are marked by their event); a solo game may end by its scenario
+    // (result_reason 'scenario', its text in termination); events may also be a scenario
+    // step, whose row is in scenario_steps. SQLite cannot change a CHECK, so games and
+    // events are rebuilt (foreign keys are off during the migration: the rows that refer
+    // to them stay, and migrate() runs PRAGMA foreign_key_check before turning them on).
     R"sql(
+CREATE TABLE games_v4 (
+  id             INTEGER PRIMARY KEY,
+  ruleset        TEXT NOT NULL DEFAULT 'hexdice',
+  config         TEXT NOT NULL,
+  house_rules    TEXT NOT NULL,
+  players        TEXT NOT NULL,
+  event          TEXT NOT NULL DEFAULT '',
+  site           TEXT NOT NULL DEFAULT '',
+  start_position TEXT,
+  started_at     TEXT NOT NULL,
+  ended_at       TEXT,
+  result_reason  TEXT CHECK (result_reason IN
+                   ('annihilation', 'base_capture', 'elimination', 'resignation', 'draw_agreed', 'scenario')),
+  result_winner  TEXT,
+  termination    TEXT,
+  solo           INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO games_v4 (id, ruleset, config, house_rules, players, event, site, start_position, started_at, ended_at,
+                      result_reason, result_winner, termination, solo)
+  SELECT id, ruleset, config, house_rules, players, event, site, start_position, started_at, ended_at,
+         result_reason, result_winner, termination, solo FROM games;
+DROP TABLE games;
+ALTER TABLE games_v4 RENAME TO games;
+CREATE INDEX games_by_result ON games(result_reason, id);
+CREATE INDEX games_by_ruleset ON games(ruleset, ended_at, id);
 CREATE TABLE events_v4 (
   game_id     INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
   seq         INTEGER NOT NULL,
@@ -467,12 +494,14 @@ Status RecordDb::insert_scenario_step_rows(std::int64_t game, int seq, const Rec
 
 Status RecordDb::set_result_rows(std::int64_t game, const GameResult& result, const std::string& end_time) {
   HEXDICE_PREPARE(st,
-                  "UPDATE games SET ended_at = ?, result_reason = ?, result_winner = ? "
+                  "UPDATE games SET ended_at = ?, result_reason = ?, result_winner = ?, termination = ? "
                   "WHERE id = ? AND result_reason IS NULL");
   Binder b(st);
   b.text(end_time).text(std::string(reason_name(result.reason)));
   if (result.winner.empty()) b.null();
   else b.text(result.winner);
+  if (result.reason == ResultReason::Scenario) b.text(result.detail);  // what the scenario says happened
+  else b.null();
   b.integer(game);
   if (Status s = step_done(st, "recording the result"); !s) return s;
   if (sqlite3_changes(db_) != 1) return Error{"game " + std::to_string(game) + " is unknown or already finished"};
@@ -545,6 +574,7 @@ Result<std::vector<GameSummary>> RecordDb::list_games() {
     g.ruleset = col_text(st, 8);
     g.ended = !col_null(st, 4);
     g.termination = col_text(st, 9);
+    if (g.result.reason == ResultReason::Scenario) g.result.detail = g.termination;
     g.solo = g.ruleset == "hexdice" && sqlite3_column_int(st, 10) != 0;
     out.push_back(std::move(g));
   }
@@ -722,7 +752,7 @@ std::string result_line(const GameSummary& g) {
     const GameResult& r = g.result;
     if (!r.finished()) return "unfinished";
     if (r.reason == ResultReason::DrawAgreed) return "draw (agreed)";
-    return r.winner + " won (" + std::string(reason_name(r.reason)) + ")";
+    return (r.winner.empty() ? std::string("draw") : r.winner + " won") + " (" + termination_text(r) + ")";
   }
   if (!g.ended) return "unfinished";
   const std::string why = g.termination.empty() ? "" : " (" + g.termination + ")";
@@ -734,7 +764,8 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
   auto bad = [&](const std::string& m) { return Error{path_ + ": " + g + ": " + m}; };
   HEXDICE_PREPARE(st,
                   "SELECT config, players, event, site, start_position, started_at, ended_at, result_reason, "
-                  "result_winner, ruleset, " + std::string(version_ >= 4 ? "solo" : "0") + " FROM games WHERE id = ?");
+                  "result_winner, ruleset, " + std::string(version_ >= 4 ? "solo, termination" : "0, NULL") +
+                      " FROM games WHERE id = ?");
   Result<GameRecord> rec = Error{""};
   GameResult result;
   std::string ended;
@@ -759,7 +790,7 @@ Result<GameRecord> RecordDb::load_game(std::int64_t id) {
     if (!col_null(st, 7)) {
       auto reason = reason_from_name(col_text(st, 7));
       if (!reason) return bad("unknown result reason \"" + col_text(st, 7) + "\"");
-      result = GameResult{*reason, col_text(st, 8)};
+      result = GameResult{*reason, col_text(st, 8), *reason == ResultReason::Scenario ? col_text(st, 11) : ""};
     }
     if (!col_null(st, 4)) {
       auto pos = parse_position(col_text(st, 4));

@@ -30,7 +30,7 @@ std::vector<std::string> split_words(const std::string& line) {
 std::string result_text(const GameResult& r) {
   if (!r.finished()) return "";
   if (r.reason == ResultReason::DrawAgreed) return "draw (agreed)";
-  return r.winner + " won (" + std::string(reason_name(r.reason)) + ")";
+  return (r.winner.empty() ? std::string("draw") : r.winner + " won") + " (" + termination_text(r) + ")";
 }
 
 }  // namespace

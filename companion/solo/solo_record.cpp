@@ -201,18 +201,10 @@ Status SoloRecorder::finish(const SoloGame& g, const std::string& stopped) {
   }
   if (!g.over()) return Error{"solo record: the game is not over"};
   const std::string winner = g.result() > 0 ? hero_name(g) : (g.result() < 0 ? g.position().player(g.enemy()).id : "");
-  GameResult r;
-  std::string how;
-  if (natural.finished()) {
-    r = natural;
-  } else if (winner.empty()) {
-    r = {ResultReason::DrawAgreed, ""};
-    how = " (recorded as an agreed draw)";
-  } else {
-    r = {ResultReason::Resignation, winner};
-    how = " (recorded as a resignation of the other side: the Hex Dice record has no reason for a scenario objective)";
-  }
-  if (Status s = part_->annotate("Scenario result: " + g.result_text() + how); !s) return s;
+  // Annihilation and base capture are the rules' own reasons; a scenario objective (reach,
+  // defeat, turn limit) is a scenario result with the scenario's text.
+  const GameResult r = natural.finished() ? natural : GameResult{ResultReason::Scenario, winner, g.result_text()};
+  if (Status s = part_->annotate("Scenario result: " + g.result_text()); !s) return s;
   return part_->finish(r, record::utc_now());
 }
 

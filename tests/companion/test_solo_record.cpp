@@ -165,10 +165,13 @@ TEST(SoloRecord, CliLogsExactlyThePrintedActionsForEveryScenario) {
     const std::string winner =
         g.result() > 0 ? g.position().player(g.hero()).id : (g.result() < 0 ? g.position().player(g.enemy()).id : "");
     EXPECT_EQ(last_rec->header().result.winner, winner);
-    bool result_noted = false;
-    for (const auto& e : last_rec->entries()) result_noted |= e.text.rfind("Scenario result: " + g.result_text(), 0) == 0;
-    EXPECT_TRUE(result_noted || last_rec->header().result.reason == ResultReason::Annihilation ||
-                last_rec->header().result.reason == ResultReason::BaseCapture);
+    // The result is the real one with its reason: the rules' own (annihilation, base
+    // capture) or the scenario's, with the scenario's text; never a resignation or a draw.
+    const GameResult& res = last_rec->header().result;
+    const bool natural = res.reason == ResultReason::Annihilation || res.reason == ResultReason::BaseCapture;
+    EXPECT_TRUE(natural || res.reason == ResultReason::Scenario) << reason_name(res.reason);
+    if (!natural) EXPECT_EQ(res.detail, g.result_text());
+    EXPECT_EQ(row.result, res) << "the history list reads the same result";
     EXPECT_NE(result_line.find(g.result_text()), std::string::npos);
     // `hexdice history` lists it and prints it with its annotations.
     const auto list = hexdice::testing::run_hexdice("history --db " + tmp.path.string());
@@ -176,6 +179,19 @@ TEST(SoloRecord, CliLogsExactlyThePrintedActionsForEveryScenario) {
     EXPECT_EQ(std::count(list.out.begin(), list.out.end(), '\n'), 1) << "one row: " << list.out;
     const auto text = hexdice::testing::run_hexdice("history --db " + tmp.path.string() + " " + std::to_string(logged->parts.front()));
     EXPECT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("[Result \"" + (winner.empty() ? std::string("draw") : winner) + "\"]"), std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("[Termination \"" + termination_text(res) + "\"]"), std::string::npos) << text.out;
+    EXPECT_EQ(text.out.find("resignation"), std::string::npos);
+    EXPECT_EQ(text.out.find("draw_agreed"), std::string::npos);
+    if (!natural) {
+      EXPECT_NE(list.out.find("(scenario: " + g.result_text() + ")"), std::string::npos) << list.out;
+      const auto js = hexdice::testing::run_hexdice("history --db " + tmp.path.string() + " --json");
+      ASSERT_EQ(js.exit_code, 0) << js.err;
+      const Json j = Json::parse(js.out.substr(0, js.out.find('\n')));
+      EXPECT_EQ(j["result"]["reason"], "scenario") << js.out;
+      EXPECT_EQ(j["result"]["detail"], g.result_text()) << js.out;
+    }
     EXPECT_NE(text.out.find("[Event \"solo: "), std::string::npos);
     EXPECT_NE(text.out.find("[Site \"seed 4, heroes played by greedy\"]"), std::string::npos);
     EXPECT_NE(text.out.find("{Enemy Turn, round 1: activation roll "), std::string::npos) << text.out;
@@ -227,6 +243,7 @@ LoggedGame log_whole_game(record::RecordDb& db, const solo::Scenario& sc, const 
 // same final board. Skipped turns, group activations and reinforcements all occur.
 TEST(SoloRecord, EveryScenarioGameIsOneGameThatReplaysAsPlayed) {
   std::map<EntryKind, int> steps;
+  int scenario_results = 0;
   for (const std::string& f : kScenarioFiles) {
     const solo::Scenario sc = load_scenario(f);
     TempDb tmp("whole_" + f);
@@ -255,6 +272,18 @@ TEST(SoloRecord, EveryScenarioGameIsOneGameThatReplaysAsPlayed) {
           EXPECT_TRUE(*before == hist[static_cast<std::size_t>(k)].before) << "the position before ply " << k + 1;
         }
         EXPECT_TRUE(same_cells(rec->current(), lg.game.position())) << "the final board";
+        // Its result says why it ended: the rules' reason or the scenario's own text.
+        const GameResult& res = rec->header().result;
+        const std::string winner = lg.game.result() > 0 ? lg.game.position().player(lg.game.hero()).id
+                                   : lg.game.result() < 0 ? lg.game.position().player(lg.game.enemy()).id : "";
+        EXPECT_EQ(res.winner, winner);
+        if (res.reason == ResultReason::Scenario) {
+          ++scenario_results;
+          EXPECT_EQ(res.detail, lg.game.result_text());
+        } else {
+          EXPECT_TRUE(res.reason == ResultReason::Annihilation || res.reason == ResultReason::BaseCapture)
+              << reason_name(res.reason);
+        }
         if (seed == 1) {
           // The same record written in one go (record import) and step by step: the same game.
           auto copy = (*db)->insert_game(*rec);
@@ -295,6 +324,39 @@ TEST(SoloRecord, EveryScenarioGameIsOneGameThatReplaysAsPlayed) {
   EXPECT_GT(steps[EntryKind::Pass], 0) << "skipped Enemy Turns";
   EXPECT_GT(steps[EntryKind::Again], 0) << "group activations";
   EXPECT_GT(steps[EntryKind::Place], 0) << "reinforcements";
+  EXPECT_GT(scenario_results, 0) << "games ended by a scenario objective";
+}
+
+// A hero win by the scenario's own objective (05 The Warlord: defeat the warlord): the
+// first seed whose game ends so is recorded as blue's win with the scenario's text, and
+// `hexdice history` shows it.
+TEST(SoloRecord, DefeatingTheWarlordIsRecordedAsTheHeroesScenarioWin) {
+  const solo::Scenario sc = load_scenario("05-warlord.json");
+  TempDb tmp("warlord");
+  std::int64_t id = 0;
+  std::string text;
+  {
+    auto db = record::RecordDb::open(tmp.path.string(), {false, record::Durability::Normal, 2000});
+    ASSERT_TRUE(db.ok());
+    for (std::uint64_t seed = 1; seed <= 40 && !id; ++seed) {
+      LoggedGame lg = log_whole_game(**db, sc, "greedy", seed);
+      ASSERT_TRUE(lg.error.empty()) << lg.error;
+      if (lg.game.result() > 0 && lg.game.result_text().find("defeated") != std::string::npos) {
+        id = lg.id;
+        text = lg.game.result_text();
+      }
+    }
+    ASSERT_NE(id, 0) << "no greedy game of seeds 1-40 defeats the warlord";
+    auto rec = (*db)->load_game(id);
+    ASSERT_TRUE(rec.ok()) << rec.error();
+    EXPECT_EQ(rec->header().result, (GameResult{ResultReason::Scenario, "blue", text}));
+  }
+  EXPECT_EQ(text, "heroes win: every target (warlord) is defeated");
+  const auto out = hexdice::testing::run_hexdice("history --db " + tmp.path.string() + " " + std::to_string(id));
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("[Result \"blue\"]\n[Termination \"scenario: " + text + "\"]"), std::string::npos) << out.out;
+  const auto list = hexdice::testing::run_hexdice("history --db " + tmp.path.string());
+  EXPECT_NE(list.out.find("blue won (scenario: " + text + ")"), std::string::npos) << list.out;
 }
 
 // The window's session: every step is in the record as soon as it is accepted; closing
@@ -517,6 +579,14 @@ TEST(SoloRecord, AVersion3FileMigratesAndItsSoloPartsStillLoad) {
   EXPECT_EQ(raw_value(tmp.path, "PRAGMA user_version"), "4");
   EXPECT_EQ(raw_value(tmp.path, "PRAGMA foreign_key_check"), "");
   EXPECT_NE(raw_value(tmp.path, "SELECT sql FROM sqlite_master WHERE name = 'events'").find("'pass'"), std::string::npos);
+  // games was rebuilt too: its CHECK takes a scenario result, every row and both indexes stayed.
+  EXPECT_NE(raw_value(tmp.path, "SELECT sql FROM sqlite_master WHERE name = 'games'").find("'scenario'"), std::string::npos);
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                                "('games_by_result', 'games_by_ruleset')"),
+            "2");
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM games WHERE id <= " + std::to_string(last_part)),
+            std::to_string(texts.size()));
+  EXPECT_FALSE(raw_exec(tmp.path, "UPDATE games SET result_reason = 'gave_up' WHERE id = 1")) << "the CHECK holds";
   EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM events WHERE game_id <= " + std::to_string(last_part)), events);
   EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM actions WHERE game_id <= " + std::to_string(last_part)), actions);
   // The rebuilt events table still cascades: a game deleted takes its events and rows along.
@@ -524,6 +594,8 @@ TEST(SoloRecord, AVersion3FileMigratesAndItsSoloPartsStillLoad) {
   EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM events WHERE game_id = 1"), "0");
   EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM actions WHERE game_id = 1"), "0");
   EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM annotations WHERE game_id = 1"), "0");
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM setup_events WHERE game_id = 1"), "0");
+  EXPECT_EQ(raw_value(tmp.path, "PRAGMA foreign_key_check"), "");
 }
 
 // A two-player Hex Dice game never takes a scenario step: not through the live record,
@@ -545,6 +617,21 @@ TEST(SoloRecord, ATwoPlayerGameRefusesScenarioStepsInTheDatabase) {
   EXPECT_NE(s.error().find("two-player Hex Dice game"), std::string::npos) << s.error();
   EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM events"), "0") << "nothing written";
   EXPECT_TRUE(game->record().entries().empty());
+  // Nor a scenario result: not through the live record, not from a row written by hand.
+  Status fin = game->finish(GameResult{ResultReason::Scenario, "red", "heroes win: a hero reached f10"}, "");
+  ASSERT_FALSE(fin.ok());
+  EXPECT_NE(fin.error().find("two-player Hex Dice game"), std::string::npos) << fin.error();
+  EXPECT_EQ(raw_value(tmp.path, "SELECT count(*) FROM games WHERE result_reason IS NOT NULL"), "0") << "nothing written";
+  {
+    const std::string gid = std::to_string(game->id());
+    ASSERT_TRUE(raw_exec(tmp.path, "UPDATE games SET result_reason = 'scenario', result_winner = 'red', termination = "
+                                   "'heroes win', ended_at = '2026-12-01T08:00:00Z' WHERE id = " + gid));
+    auto bad = (*db)->load_game(game->id());
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("two-player Hex Dice game"), std::string::npos) << bad.error();
+    ASSERT_TRUE(raw_exec(tmp.path, "UPDATE games SET result_reason = NULL, result_winner = NULL, termination = NULL, "
+                                   "ended_at = NULL WHERE id = " + gid));
+  }
   // A pass row written by hand: the game no longer loads, and says why.
   const Position& pos = game->record().current();
   Position after = pos;  // the pass's position: the other side to move

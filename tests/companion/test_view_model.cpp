@@ -193,6 +193,15 @@ TEST(ViewModel, HistoryFiltersAndSorts) {
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].id, 3);
   EXPECT_EQ(history_rows(g, "annihil", HistorySort::DateAsc).size(), 1u);
+  // A solo game its scenario ended shows the scenario's text (and is found by it).
+  g[2].result = {ResultReason::Scenario, "blue", "heroes win: every target (warlord) is defeated"};
+  g[2].solo = true;
+  rows = history_rows(g, "warlord", HistorySort::DateAsc);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].result, "scenario (heroes win: every target (warlord) is defeated): blue");
+  g[2].result = {ResultReason::Scenario, "", "the turn limit (30 rounds) has passed: draw"};
+  EXPECT_EQ(history_rows(g, "turn limit", HistorySort::DateAsc).at(0).result,
+            "scenario (the turn limit (30 rounds) has passed: draw)");
 }
 
 TEST(ViewModel, DemoFrameRegistrationPutsDiceInTheirCells) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <regex>
 
 #include "core/game_record.h"
 
@@ -461,6 +462,66 @@ TEST(GameRecordSolo, StepsAreCheckedAgainstThePosition) {
   s = lr->add_scenario_step(RecordEntry::pass(1));
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(contains(s.error(), "the game is over")) << s.error();
+}
+
+
+// A solo game ended by its scenario (reach a hex, defeat a target, a turn limit) records
+// that result, with the scenario's text, and its text record round-trips it; a two-player
+// game refuses it, and so does its text record.
+TEST(GameRecordSolo, AScenarioResultRoundTripsThroughTheText) {
+  for (const std::string winner : {"red", ""}) {
+    SCOPED_TRACE(winner.empty() ? "draw" : winner);
+    GameRecord g = solo_game();
+    const std::string what = winner.empty() ? "the turn limit (8 rounds) has passed: draw"
+                                            : "heroes win: a hero reached f10 \"the gate\"";
+    ASSERT_TRUE(g.finish(GameResult{ResultReason::Scenario, winner, what}, "2026-12-01T08:00:00Z").ok());
+    EXPECT_TRUE(g.finished());
+    const std::string text = to_text(g);
+    EXPECT_TRUE(contains(text, "[Result \"" + (winner.empty() ? std::string("draw") : winner) + "\"]")) << text;
+    EXPECT_TRUE(contains(text, "[Termination \"scenario: " +
+                                   std::string(winner.empty() ? what : "heroes win: a hero reached f10 \\\"the gate\\\"") +
+                                   "\"]"))
+        << text;
+    auto back = record_from_text(text);
+    ASSERT_TRUE(back.ok()) << back.error() << "\n" << text;
+    EXPECT_EQ(back->header().result, g.header().result);
+    EXPECT_EQ(back->header().result.detail, what);
+    EXPECT_EQ(*back, g);
+    EXPECT_EQ(to_text(*back), text);
+    const Json j = to_json(g.header().result);
+    EXPECT_EQ(j["reason"], "scenario");
+    EXPECT_EQ(j["detail"], what);
+    EXPECT_EQ(j["winner"], winner.empty() ? Json(nullptr) : Json(winner));
+  }
+  // What finish refuses, changing nothing.
+  GameRecord g = solo_game();
+  const GameRecord before = g;
+  for (const auto& [r, why] : std::vector<std::pair<GameResult, std::string>>{
+           {{ResultReason::Scenario, "red", ""}, "needs its text"},
+           {{ResultReason::Scenario, "green", "heroes win"}, "must be a player of this game"},
+           {{ResultReason::Scenario, "red", "two\nlines"}, "one line"}}) {
+    Status s = g.finish(r, "");
+    ASSERT_FALSE(s.ok()) << why;
+    EXPECT_TRUE(contains(s.error(), why)) << s.error();
+  }
+  EXPECT_EQ(g, before);
+  EXPECT_FALSE(record_from_text(std::regex_replace(to_text(g), std::regex(R"(\[Result "\*"\])"),
+                                                   "[Result \"red\"]\n[Termination \"scenario: \"]"))
+                   .ok())
+      << "a scenario termination needs its text";
+  // A two-player game: refused by finish and in its text record.
+  auto two = GameRecord::from_position(start_from(kNearBase));
+  ASSERT_TRUE(two.ok());
+  Status s = two->finish(GameResult{ResultReason::Scenario, "red", "heroes win: a hero reached f10"}, "");
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.error(), "two-player Hex Dice game")) << s.error();
+  EXPECT_FALSE(two->finished());
+  const std::string text = std::regex_replace(to_text(*two), std::regex(R"(\[Result "\*"\])"),
+                                              "[Result \"red\"]\n[Termination \"scenario: heroes win\"]");
+  ASSERT_TRUE(contains(text, "scenario: heroes win")) << text;
+  auto r = record_from_text(text);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(contains(r.error(), "two-player Hex Dice game")) << r.error();
 }
 
 }  // namespace
