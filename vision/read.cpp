@@ -800,20 +800,37 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const int canon = 48;
     const float sc = static_cast<float>(side / canon);
     const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
-    // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
-    const float c0 = (canon - 1) / 2.0f;
-    const cv::Matx23f a(ca, -sa, fc.x - ca * c0 + sa * c0, sa, ca, fc.y - sa * c0 - ca * c0);
     // The crop is taken from the camera image itself (canonical pixel -> patch pixel ->
     // top-plane mm -> image), not resampled from the patch: the patch may be coarser than
     // the image (px_per_mm is chosen for segmentation speed), the face needs every pixel.
-    cv::Mat crop;
-    {
-      const cv::Matx33d a3(a(0, 0), a(0, 1), a(0, 2), a(1, 0), a(1, 1), a(1, 2), 0, 0, 1);
+    auto read_at = [&](cv::Point2f at) {
+      // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
+      const float c0 = (canon - 1) / 2.0f;
+      const cv::Matx33d a3(ca, -sa, at.x - ca * c0 + sa * c0, sa, ca, at.y - sa * c0 - ca * c0, 0, 0, 1);
       const cv::Matx33d shift(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
+      cv::Mat crop;
       cv::warpPerspective(image, crop, cv::Mat(ht * rect_to_mm * shift * a3), cv::Size(canon, canon),
                           cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+      return read_face(crop, params.face);
+    };
+    FaceReading fr = read_at(fc);
+    const double first_confidence = fr.confidence;
+    // A doubtful reading: the face square may be a little off (its position is known to
+    // about a patch pixel). Read again at the top mask's own centre and at fc moved by
+    // retry_shift_mm along the die's axes; keep the most confident reading.
+    if (fr.confidence < params.retry_confidence) {
+      const float st = static_cast<float>(params.retry_shift_mm * ppm);
+      const float cx = static_cast<float>(std::cos(ang)), sx = static_cast<float>(std::sin(ang));
+      std::vector<cv::Point2f> tries{face_rect.center};
+      if (st > 0)
+        for (const auto& [u, v] : {std::pair{1.f, 0.f}, {-1.f, 0.f}, {0.f, 1.f}, {0.f, -1.f}})
+          tries.emplace_back(fc.x + st * (u * cx - v * sx), fc.y + st * (u * sx + v * cx));
+      for (const cv::Point2f& t : tries) {
+        if (cv::norm(t - fc) < 0.25 * ppm) continue;
+        const FaceReading r2 = read_at(t);
+        if (r2.confidence > fr.confidence) fr = r2, fc = t;
+      }
     }
-    const FaceReading fr = read_face(crop, params.face);
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       std::fprintf(stderr, "DBG %d,%d top %.1f %.1f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
@@ -824,7 +841,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
 
     // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
     // show a readable pip layout: a soft or grainy shadow on the paper does not.
-    if (via_shadow && fr.confidence < params.shadow_unit_min_confidence) {
+    // (On the first reading: the retries below look for the best square on a die, they
+    // would also find some pip-like layout in a shadow.)
+    if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf\n", cell.hex.q, cell.hex.r);
       continue;
     }
@@ -919,7 +938,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -962,6 +981,13 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("core_dark_fraction", p.core_dark_fraction);
     get("core_dark_ratio", p.core_dark_ratio);
     get("max_face_offset_mm", p.max_face_offset_mm);
+    {
+      int wpl = p.white_pip_locate ? 1 : 0;
+      get("white_pip_locate", wpl);
+      p.white_pip_locate = wpl != 0;
+    }
+    get("retry_confidence", p.retry_confidence);
+    get("retry_shift_mm", p.retry_shift_mm);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);

@@ -62,6 +62,11 @@ struct ReadParams {
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
   bool white_pip_locate = true;
+  // A face read with confidence below retry_confidence is read again with the square at
+  // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
+  // confident reading is kept. retry_confidence = 0: off.
+  double retry_confidence = 0.5;
+  double retry_shift_mm = 1.0;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
   // A guard token: a second blob of this nominal side (mm), area within 0.4..1.8 of it,

@@ -30,13 +30,13 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   const double face = static_cast<double>(s->face_ok) / s->matched;
   const double guard = static_cast<double>(s->guard_ok) / s->matched;
   // Measured 2026-12-01 (docs/reader.md): found 100%, precision 91.6%, recall 90.2%,
-  // colour 95.0%, face 89.6%, guard 93.1%. Recall was 84-88% before partial views and the
-  // white-die core test; the floors below it would have failed then.
+  // colour 95.6%, face 92.7%, guard 93.6%. Recall was 84.2% and face 88.6% before partial
+  // views, the white-die tests and the face retries; these floors would have failed then.
   EXPECT_GE(found, 0.95);
   EXPECT_GE(precision, 0.89);
   EXPECT_GE(recall, 0.87);
   EXPECT_GE(colour, 0.93);
-  EXPECT_GE(face, 0.87);
+  EXPECT_GE(face, 0.90);
   EXPECT_GE(guard, 0.91);
 }
 
