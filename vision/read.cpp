@@ -1,6 +1,7 @@
 #include "vision/read.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -61,14 +62,16 @@ void fill_holes(cv::Mat& mask) {
 
 // Shadows on the paper (and grey side faces): the paper colour scaled down, same
 // chromaticity.
-cv::Mat shadow_mask(const cv::Mat& patch, cv::Vec3f paper, double kmin, double kmax) {
-  cv::Mat m(patch.size(), CV_8U);
+cv::Mat shadow_mask(const cv::Mat& patch, cv::Vec3f paper, double kmin, double kmax, const cv::Mat& where) {
+  cv::Mat m(patch.size(), CV_8U, cv::Scalar(0));
   const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
   const cv::Vec3f pc(paper[0] / ps, paper[1] / ps, paper[2] / ps);
   for (int y = 0; y < patch.rows; ++y) {
     const cv::Vec3b* p = patch.ptr<cv::Vec3b>(y);
     uchar* o = m.ptr<uchar>(y);
+    const uchar* w = where.ptr<uchar>(y);
     for (int x = 0; x < patch.cols; ++x) {
+      if (!w[x]) continue;
       const float s = p[x][0] + p[x][1] + p[x][2] + 1e-3f;
       const float k = s / ps;
       const float c0 = p[x][0] / s - pc[0], c1 = p[x][1] / s - pc[1], c2 = p[x][2] / s - pc[2];
@@ -106,7 +109,7 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
   if (size.area() <= 0 || size.area() > 4'000'000) return {};
   cv::Mat sheet;
   const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
-  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
                       cv::BORDER_CONSTANT, cv::Scalar(white[0], white[1], white[2]));
   cv::Mat mask(size, CV_8U, cv::Scalar(0));
   const float iw0 = 1.0f / white[0], iw1 = 1.0f / white[1], iw2 = 1.0f / white[2];
@@ -120,10 +123,12 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
       // Skin: red > green > blue with the hue (0 red, 60 yellow) in hand_hue_min..max
       // whatever the shading; dice are red (hue ~0), yellow (~55), green, blue, white or
       // black, and printed tints are pale.
-      if (r > g && g >= b && r > 0.06f && r - b > chroma * r) {
-        const float hue = 60.0f * (g - b) / (r - b);
-        if (hue >= hue_min && hue <= hue_max) out[x] = 255;
-      }
+      // hue = 60 (g - b) / (r - b) within hue_min..hue_max, without the division and
+      // without branches (the loop vectorises).
+      const float num = 60.0f * (g - b), den = r - b;
+      const bool skin = (r > g) & (g >= b) & (r > 0.06f) & (den > chroma * r) & (num >= hue_min * den) &
+                        (num <= hue_max * den);
+      out[x] = skin ? 255 : 0;
     }
   }
   auto blank = [&](Point a, Point b, double grow) {
@@ -142,6 +147,8 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
   // The outer 5 mm: with a registration a little off, it shows the table beyond the paper.
   cv::rectangle(mask, cv::Rect(0, 0, size.width, size.height), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
   blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
+  // No hand-sized area of skin at all (the usual frame): nothing more to do.
+  if (cv::countNonZero(mask) < params.hand_min_area_mm2 * s * s * 0.5) return {};
   const cv::Mat raw = mask.clone();
   cv::Mat raw_closed_small;
   cv::morphologyEx(raw, raw_closed_small, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(3, 3)));
@@ -284,23 +291,34 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     obs.board_found = true;
     return obs;
   }
-  // Visibility: every cell (on both planes) inside the frame.
+  // Visibility, per cell: its die's top face (the 16 mm square round the cell centre on
+  // the top plane, plus 2 mm) and the cell's paper centre inside the frame. Cells out of
+  // view are listed in Observation::hidden and not read; the board is found when the
+  // markers give a pose and at least min_visible_fraction of the cells are in view.
+  std::vector<uchar> in_view(layout.cells.size(), 1);
   int visible = 0;
-  const double m = params.edge_margin_px;
-  for (const auto& c : layout.cells) {
-    bool in = true;
-    for (const auto& h : {hp, ht}) {
-      const cv::Point2d p = apply_h(h, {c.centre.x, c.centre.y});
-      in = in && p.x >= m && p.y >= m && p.x < image.cols - m && p.y < image.rows - m;
+  {
+    const double m = params.edge_margin_px;
+    auto inside = [&](cv::Point2d p) { return p.x >= m && p.y >= m && p.x < image.cols - m && p.y < image.rows - m; };
+    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+      const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
+      bool in = inside(apply_h(hp, c));
+      for (double dx : {-10.0, 10.0})
+        for (double dy : {-10.0, 10.0}) in = in && inside(apply_h(ht, c + cv::Point2d(dx, dy)));
+      in_view[i] = in ? 1 : 0;
+      visible += in ? 1 : 0;
     }
-    visible += in ? 1 : 0;
   }
-  if (visible < params.min_visible_fraction * static_cast<double>(layout.cells.size())) {
+  if (visible == 0 || visible < params.min_visible_fraction * static_cast<double>(layout.cells.size())) {
     obs.why_not_found = "map only partly in view (" + std::to_string(visible) + " of " +
                         std::to_string(layout.cells.size()) + " cells)";
     return obs;
   }
+  for (std::size_t i = 0; i < layout.cells.size(); ++i)
+    if (!in_view[i]) obs.hidden.push_back(layout.cells[i].hex);
   obs.board_found = true;
+  // HEXDICE_READ_DEBUG: one line per die read (DBG), per cell skipped and why (SKIP).
+  const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
 
   // White reference: the white patch on the paper plane, else the median paper.
   cv::Vec3f white(0, 0, 0);
@@ -345,11 +363,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // in Observation::hidden; elsewhere the hand's pixels are removed from each cell's
   // foreground, so a die beside the hand is still read and the hand is never a die.
   std::vector<uchar> covered(layout.cells.size(), 0);
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
   cv::Mat hm;
   if (params.hand_max_edges >= 0) {
     const std::vector<int> edges = visible_edges(image, layout, hp, params.grid_line_contrast);
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
-      if (edges[i] <= params.hand_max_edges) {
+      if (edges[i] <= params.hand_max_edges && !covered[i]) {
         covered[i] = 1;
         obs.hidden.push_back(layout.cells[i].hex);
       }
@@ -423,7 +442,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
   }
   const int grid_thick = std::max(1, cvRound(params.grid_line_mm * ppm));
-  const int half = cvCeil(hs * ppm);
   const int open_px = std::max(1, cvRound(params.open_mm * ppm));
   const cv::Mat open_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(open_px | 1, open_px | 1));
   const int close_px = std::max(3, cvRound(3.5 * ppm)) | 1;
@@ -432,24 +450,76 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const double unit_area = face_px * face_px;
   const double guard_area = params.guard_side_mm * ppm * params.guard_side_mm * ppm;
 
+  // Quick empty test, for every cell at once: a unit's top face covers most of the 8 mm
+  // square round the cell centre on the top plane (even when pushed aside by a guard
+  // token); cells where little of it differs from the paper are empty. The squares of all
+  // cells are sampled from the image in one remap.
+  std::vector<uchar> core_occupied(layout.cells.size(), 0);
+  {
+    const int q = cvRound(4.0 * ppm), side_px = 2 * q;
+    std::vector<std::size_t> todo;
+    for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
+      if (!covered[ci]) todo.push_back(ci);
+    if (!todo.empty() && side_px > 0) {
+      cv::Mat mx(side_px, side_px * static_cast<int>(todo.size()), CV_32F), my(mx.size(), CV_32F);
+      const cv::Matx33d to_img = ht * rect_to_mm;
+      for (std::size_t k = 0; k < todo.size(); ++k) {
+        const CellMm& cell = layout.cells[todo[k]];
+        const int cx = cvRound((cell.centre.x - x0) * ppm), cy = cvRound((cell.centre.y - y0) * ppm);
+        for (int j = 0; j < side_px; ++j) {
+          float* px = mx.ptr<float>(j) + k * static_cast<std::size_t>(side_px);
+          float* py = my.ptr<float>(j) + k * static_cast<std::size_t>(side_px);
+          for (int i = 0; i < side_px; ++i) {
+            const double u = cx - q + i, v = cy - q + j;
+            const double w = 1.0 / (to_img(2, 0) * u + to_img(2, 1) * v + to_img(2, 2));
+            px[i] = static_cast<float>((to_img(0, 0) * u + to_img(0, 1) * v + to_img(0, 2)) * w);
+            py[i] = static_cast<float>((to_img(1, 0) * u + to_img(1, 1) * v + to_img(1, 2)) * w);
+          }
+        }
+      }
+      cv::Mat cores;
+      cv::remap(image, cores, mx, my, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+      for (std::size_t k = 0; k < todo.size(); ++k) {
+        const cv::Rect r(static_cast<int>(k) * side_px, 0, side_px, side_px);
+        const cv::Mat cm = dist_mask(cores(r), papers[todo[k]], params.paper_distance, true);
+        core_occupied[todo[k]] = cv::countNonZero(cm) >= params.occupied_core_fraction * r.area();
+        if (!core_occupied[todo[k]] && params.core_dark_fraction > 0) {
+          // A white die's top is paper-coloured, so it fails the test above; its pips do
+          // not: dark dimples (luminance under core_dark_ratio of the paper's) on
+          // core_dark_fraction of the core. Printed text and grid lines do not reach the
+          // core of an empty cell; what does pass is looked at by the full test below.
+          const cv::Vec3f pp = papers[todo[k]];
+          const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+          int dark = 0;
+          for (int y = 0; y < r.height; ++y) {
+            const cv::Vec3b* row = cores.ptr<cv::Vec3b>(y) + r.x;
+            for (int x = 0; x < r.width; ++x) dark += (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum;
+          }
+          core_occupied[todo[k]] = dark >= params.core_dark_fraction * r.area();
+        }
+      }
+    }
+  }
+
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
-    if (covered[ci]) continue;
+    if (covered[ci] || !core_occupied[ci]) {
+      if (debug) std::fprintf(stderr, "SKIP %d,%d %s\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r, covered[ci] ? "covered" : "core");
+      continue;
+    }
     const cv::Point cc(cvRound((cell.centre.x - x0) * ppm), cvRound((cell.centre.y - y0) * ppm));
-    // The patch covers the cell and the sweep of its dice's sides (towards d).
-    const int reach = half + cvCeil(cv::norm(displacement[ci]) * ppm);
-    const cv::Rect roi = cv::Rect(cc.x - reach, cc.y - reach, 2 * reach, 2 * reach) & rect_bounds;
+    // The patch covers the cell's disc swept along d (where its die's sides are seen):
+    // the bounding box of the two discs, not a square round the longer reach.
+    const int rad = cvRound(hs * ppm * 0.98) + 2;
+    const cv::Point dd(cvRound(displacement[ci].x * ppm), cvRound(displacement[ci].y * ppm));
+    const cv::Rect roi = cv::Rect(cv::Point(std::min(cc.x, cc.x + dd.x) - rad, std::min(cc.y, cc.y + dd.y) - rad),
+                                  cv::Point(std::max(cc.x, cc.x + dd.x) + rad + 1, std::max(cc.y, cc.y + dd.y) + rad + 1)) &
+                         rect_bounds;
     if (roi.area() <= 0) continue;
     // Quick empty test: a unit's top face covers most of the 8 mm square round the
     // cell centre (even when pushed aside by a guard token): skip cells where little of
     // it differs from the paper.
-    {
-      const int q = cvRound(4.0 * ppm);
-      const cv::Rect core = cv::Rect(cc.x - q, cc.y - q, 2 * q, 2 * q) & rect_bounds;
-      if (core.area() <= 0) continue;
-      const cv::Mat cm = dist_mask(warp_patch(core), papers[ci], params.paper_distance, true);
-      if (cv::countNonZero(cm) < params.occupied_core_fraction * core.area()) continue;
-    }
+    if (!core_occupied[ci]) continue;
     const cv::Mat patch = warp_patch(roi);
     cv::Mat grid(patch.size(), CV_8U, cv::Scalar(0));
     for (const auto& [p0, p1] : grid_segments) {
@@ -479,15 +549,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                           cv::BORDER_CONSTANT, cv::Scalar(0));
       fg &= ~hp_patch;
     }
-    if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) continue;  // quick empty check
-    const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max);
+    if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) {
+      if (debug) std::fprintf(stderr, "SKIP %d,%d fg\n", cell.hex.q, cell.hex.r);
+      continue;  // quick empty check
+    }
+    // Only where fg is: every later use of the shadow mask is within it.
+    const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max, fg);
     cv::Mat fg_all = fg.clone();  // shadows kept: grey dice have shadow-like side faces
     fg &= ~shadow;
     const cv::Mat fg_raw = fg.clone();
-    for (cv::Mat* mk : {&fg, &fg_all}) {
-      cv::morphologyEx(*mk, *mk, cv::MORPH_CLOSE, close_k);
-      cv::morphologyEx(*mk, *mk, cv::MORPH_OPEN, open_k);
-    }
+    auto clean = [&](cv::Mat& mk) {
+      cv::morphologyEx(mk, mk, cv::MORPH_CLOSE, close_k);
+      cv::morphologyEx(mk, mk, cv::MORPH_OPEN, open_k);
+    };
+    clean(fg);
     // Seen from the side, a die's visible side faces run from its top face towards
     // its base, which lies displaced by `d` on this plane. Eroding the die's blob by the
     // segment [0, d] leaves the top face alone (a convex face swept along d, un-swept).
@@ -522,21 +597,29 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     find_unit(fg);
     bool via_shadow = false;
     if (unit_label < 0) {
+      clean(fg_all);  // only when needed: most dice are found without the shadow pixels
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
-    if (unit_label < 0) continue;
+    if (unit_label < 0) {
+      if (debug) std::fprintf(stderr, "SKIP %d,%d unit\n", cell.hex.q, cell.hex.r);
+      continue;
+    }
     const cv::Mat blob_mask = labels == unit_label;
     // The whole die as seen (top, sides, shadow): the foreground component holding it.
     cv::Mat die_region;
     {
-      cv::Mat fl;
-      cv::connectedComponents(fg, fl, 8, CV_32S);
+      // The 8-connected component of fg round the blob: one flood fill from a blob pixel
+      // (blob pixels are fg pixels: the blob is fg eroded).
       cv::Point seed(-1, -1);
-      for (int y = 0; y < patch.rows && seed.x < 0; ++y)
+      for (int y = 0; y < patch.rows && seed.x < 0; ++y) {
+        const uchar* b = blob_mask.ptr<uchar>(y);
         for (int x = 0; x < patch.cols; ++x)
-          if (blob_mask.at<uchar>(y, x)) { seed = {x, y}; break; }
-      die_region = fl == fl.at<int>(seed);
+          if (b[x]) { seed = {x, y}; break; }
+      }
+      die_region = fg.clone();
+      cv::floodFill(die_region, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
+      die_region = die_region == 128;
     }
     // Body colour: from the top-face estimate (sides swept away), its blended edge
     // eroded off, the 30th..85th luminance percentile of the non-shadow pixels: above shadow and dark pips, below
@@ -547,17 +630,59 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const int e = std::max(1, cvRound(1.5 * ppm)) | 1;
       cv::erode(blob_mask, inner, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
       if (cv::countNonZero(inner) < 0.2 * unit_area) inner = blob_mask;
-      std::vector<std::pair<int, cv::Vec3b>> px;
-      for (int y = 0; y < patch.rows; ++y)
+      // Luminance (b + 2g + r, 0..1020) histogram -> the band's bounds, in linear time.
+      std::vector<int> lum_hist(1021, 0);
+      std::size_t n_px = 0;
+      for (int y = 0; y < patch.rows; ++y) {
+        const uchar* in = inner.ptr<uchar>(y);
+        const uchar* sh = shadow.ptr<uchar>(y);
+        const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
         for (int x = 0; x < patch.cols; ++x)
-          if (inner.at<uchar>(y, x) && !shadow.at<uchar>(y, x)) {
-            const cv::Vec3b v = patch.at<cv::Vec3b>(y, x);
-            px.emplace_back(v[0] + 2 * v[1] + v[2], v);
+          if (in[x] && !sh[x]) ++lum_hist[static_cast<std::size_t>(pp[x][0] + 2 * pp[x][1] + pp[x][2])], ++n_px;
+      }
+      // Ranks [lo, hi) of the sorted order, as the sort-based band took them; ties at the
+      // bounds are split by order of appearance (row-major), a stable sort's order.
+      const std::size_t lo = n_px * 30 / 100, hi = n_px * 85 / 100;
+      std::vector<int> take(1021, 0);  // per luminance: how many of its pixels (in order) to skip / keep
+      std::vector<int> skip(1021, 0);
+      {
+        std::size_t acc = 0;
+        for (int l = 0; l <= 1020; ++l) {
+          const std::size_t a0 = acc, a1 = acc + static_cast<std::size_t>(lum_hist[static_cast<std::size_t>(l)]);
+          const std::size_t s0 = std::max(a0, lo), s1 = std::min(a1, hi);
+          if (s1 > s0) {
+            skip[static_cast<std::size_t>(l)] = static_cast<int>(s0 - a0);
+            take[static_cast<std::size_t>(l)] = static_cast<int>(s1 - s0);
           }
-      std::sort(px.begin(), px.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
-      std::vector<cv::Vec3b> band;
-      for (std::size_t i = px.size() * 30 / 100; i < px.size() * 85 / 100; ++i) band.push_back(px[i].second);
-      body = median_bgr(band);
+          acc = a1;
+        }
+      }
+      std::array<std::array<int, 256>, 3> ch{};
+      std::size_t n_band = 0;
+      for (int y = 0; y < patch.rows; ++y) {
+        const uchar* in = inner.ptr<uchar>(y);
+        const uchar* sh = shadow.ptr<uchar>(y);
+        const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+        for (int x = 0; x < patch.cols; ++x) {
+          if (!in[x] || sh[x]) continue;
+          const std::size_t l = static_cast<std::size_t>(pp[x][0] + 2 * pp[x][1] + pp[x][2]);
+          if (take[l] <= 0) continue;
+          if (skip[l] > 0) { --skip[l]; continue; }
+          --take[l];
+          for (int k = 0; k < 3; ++k) ++ch[static_cast<std::size_t>(k)][pp[x][k]];
+          ++n_band;
+        }
+      }
+      body = cv::Vec3f(0, 0, 0);
+      if (n_band > 0)
+        for (int k = 0; k < 3; ++k) {
+          // median_bgr's element: index n/2 of the sorted values.
+          std::size_t acc = 0;
+          for (int v = 0; v < 256; ++v) {
+            acc += static_cast<std::size_t>(ch[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)]);
+            if (acc > n_band / 2) { body[k] = static_cast<float>(v); break; }
+          }
+        }
     }
     // Top face: die pixels near the body colour, pips filled by closing.
     cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region & ~shadow;
@@ -583,8 +708,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
     cv::RotatedRect face_rect;
     {
+      // The outer contour has the same convex hull as all the mask's pixels (so the same
+      // minimum-area rectangle), at a fraction of the points.
+      std::vector<std::vector<cv::Point>> contours;
+      cv::findContours(top_mask.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
       std::vector<cv::Point> pts;
-      cv::findNonZero(top_mask, pts);
+      for (const auto& c : contours) pts.insert(pts.end(), c.begin(), c.end());
+      if (pts.empty()) cv::findNonZero(top_mask, pts);
       face_rect = cv::minAreaRect(pts);
     }
     // The top plane is metric: the face is a face_px square at the blob's angle. Slide
@@ -602,8 +732,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const int k = std::max(3, cvRound(side));
       cv::Mat sum;
       cv::boxFilter(srot, sum, CV_32F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_CONSTANT);
+      // A 16 mm die standing in its cell has its centre within max_face_offset_mm of the
+      // cell centre (a 29.4 mm cell across the flats): the square is slid only there, so a
+      // guard token or a neighbour's side of a similar colour cannot pull it further.
+      cv::Mat allowed(sum.size(), CV_8U, cv::Scalar(0));
+      {
+        const cv::Matx23d rm(rot);
+        const cv::Point2d cr(rm(0, 0) * centre.x + rm(0, 1) * centre.y + rm(0, 2),
+                             rm(1, 0) * centre.x + rm(1, 1) * centre.y + rm(1, 2));
+        cv::circle(allowed, cv::Point(cvRound(cr.x), cvRound(cr.y)), std::max(1, cvRound(params.max_face_offset_mm * ppm)),
+                   cv::Scalar(255), cv::FILLED);
+      }
       cv::Point best_at;
-      cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at);
+      cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, params.max_face_offset_mm > 0 ? allowed : cv::noArray());
       cv::Mat inv;
       cv::invertAffineTransform(rot, inv);
       const cv::Matx23d iv(inv);
@@ -611,17 +752,86 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       fc = cv::Point2f(static_cast<float>(iv(0, 0) * bx + iv(0, 1) * by + iv(0, 2)),
                        static_cast<float>(iv(1, 0) * bx + iv(1, 1) * by + iv(1, 2)));
     }
+    // White dice: the top face is paper-coloured, so its mask (and the square slid over
+    // it) follows the die's sides and shadow instead. Their pips are what stands out: dark,
+    // pip-sized blobs near the cell centre; a standard layout is centred on the face, so
+    // the pips' centroid is the face centre.
+    if (params.white_pip_locate && name_color(cv::Vec3f(body[0] / white[0], body[1] / white[1], body[2] / white[2]),
+                                               calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
+      const cv::Vec3f pp = papers[ci];
+      const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+      cv::Mat dark(patch.size(), CV_8U, cv::Scalar(0));
+      const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
+      for (int y = 0; y < patch.rows; ++y) {
+        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
+        const uchar* gr = grid.ptr<uchar>(y);
+        uchar* o = dark.ptr<uchar>(y);
+        for (int x = 0; x < patch.cols; ++x) {
+          const double dx = x - centre.x, dy = y - centre.y;
+          if (gr[x] || dx * dx + dy * dy > reach2) continue;
+          o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
+        }
+      }
+      cv::Mat pl, ps, pc;
+      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
+      std::vector<cv::Point2d> pips;
+      for (int i = 1; i < pn; ++i) {
+        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
+        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+        pips.emplace_back(pc.at<double>(i, 0), pc.at<double>(i, 1));
+      }
+      if (!pips.empty() && pips.size() <= 6) {
+        cv::Point2d m(0, 0);
+        for (const auto& q : pips) m += q;
+        m *= 1.0 / static_cast<double>(pips.size());
+        double spread = 0;
+        for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
+        // All on one face (at most the half-diagonal of the pip grid from its centre) and
+        // the face where a die can stand.
+        if (spread <= 0.27 * face_px * 1.5 && cv::norm(m - centre) <= params.max_face_offset_mm * ppm) {
+          if (debug) std::fprintf(stderr, "PIPS %d,%d %zu moved %.1f px\n", cell.hex.q, cell.hex.r, pips.size(), cv::norm(m - cv::Point2d(fc)));
+          fc = cv::Point2f(static_cast<float>(m.x), static_cast<float>(m.y));
+        }
+      }
+    }
     const double ang = face_rect.angle * CV_PI / 180;
     const int canon = 48;
     const float sc = static_cast<float>(side / canon);
     const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
-    // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
-    const float c0 = (canon - 1) / 2.0f;
-    const cv::Matx23f a(ca, -sa, fc.x - ca * c0 + sa * c0, sa, ca, fc.y - sa * c0 - ca * c0);
-    cv::Mat crop;
-    cv::warpAffine(patch, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-    const FaceReading fr = read_face(crop, params.face);
-    if (std::getenv("HEXDICE_READ_DEBUG")) {
+    // The crop is taken from the camera image itself (canonical pixel -> patch pixel ->
+    // top-plane mm -> image), not resampled from the patch: the patch may be coarser than
+    // the image (px_per_mm is chosen for segmentation speed), the face needs every pixel.
+    auto read_at = [&](cv::Point2f at) {
+      // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
+      const float c0 = (canon - 1) / 2.0f;
+      const cv::Matx33d a3(ca, -sa, at.x - ca * c0 + sa * c0, sa, ca, at.y - sa * c0 - ca * c0, 0, 0, 1);
+      const cv::Matx33d shift(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
+      cv::Mat crop;
+      cv::warpPerspective(image, crop, cv::Mat(ht * rect_to_mm * shift * a3), cv::Size(canon, canon),
+                          cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+      return read_face(crop, params.face);
+    };
+    FaceReading fr = read_at(fc);
+    const double first_confidence = fr.confidence;
+    // A doubtful reading: the face square may be a little off (its position is known to
+    // about a patch pixel). Read again at the top mask's own centre and at fc moved by
+    // retry_shift_mm along the die's axes; keep the most confident reading.
+    if (fr.confidence < params.retry_confidence) {
+      const float st = static_cast<float>(params.retry_shift_mm * ppm);
+      const float cx = static_cast<float>(std::cos(ang)), sx = static_cast<float>(std::sin(ang));
+      std::vector<cv::Point2f> tries{face_rect.center};
+      if (st > 0)
+        for (const auto& [u, v] : {std::pair{1.f, 0.f}, {-1.f, 0.f}, {0.f, 1.f}, {0.f, -1.f}})
+          tries.emplace_back(fc.x + st * (u * cx - v * sx), fc.y + st * (u * sx + v * cx));
+      for (const cv::Point2f& t : tries) {
+        if (cv::norm(t - fc) < 0.25 * ppm) continue;
+        const FaceReading r2 = read_at(t);
+        if (r2.confidence > fr.confidence) fr = r2, fc = t;
+      }
+    }
+    if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       std::fprintf(stderr, "DBG %d,%d top %.1f %.1f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
                    cell.hex.q, cell.hex.r, img_pt.x, img_pt.y, face_rect.angle, fr.face, fr.confidence,
@@ -631,7 +841,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
 
     // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
     // show a readable pip layout: a soft or grainy shadow on the paper does not.
-    if (via_shadow && fr.confidence < params.shadow_unit_min_confidence) continue;
+    // (On the first reading: the retries below look for the best square on a die, they
+    // would also find some pip-like layout in a shadow.)
+    if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
+      if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf\n", cell.hex.q, cell.hex.r);
+      continue;
+    }
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
@@ -661,25 +876,35 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     const cv::Mat rest = fg_raw & ~foot;
     if (params.hand_rest_area > 0 && cv::countNonZero(rest) > params.hand_rest_area * unit_area) {
-      if (std::getenv("HEXDICE_READ_DEBUG"))
+      if (debug)
         std::fprintf(stderr, "REJ %d,%d rest %.2f\n", cell.hex.q, cell.hex.r, cv::countNonZero(rest) / unit_area);
       continue;
     }
     // Guard token: a blue blob of guard size outside the unit's footprint.
     {
       cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
-      for (int y = 0; y < patch.rows; ++y)
-        for (int x = 0; x < patch.cols; ++x)
-          if (rest.at<uchar>(y, x)) {
-            const cv::Vec3b v = patch.at<cv::Vec3b>(y, x);
-            if (name_color({v[0] / white[0], v[1] / white[1], v[2] / white[2]}) == "blue") blue.at<uchar>(y, x) = 255;
-          }
-      cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
-      cv::Mat gl, gs, gc;
-      const int gn = cv::connectedComponentsWithStats(blue, gl, gs, gc, 8, CV_32S);
-      for (int i = 1; i < gn; ++i) {
-        const double area = gs.at<int>(i, cv::CC_STAT_AREA);
-        if (area >= 0.35 * guard_area && area <= 2.5 * guard_area) co.guard = true;
+      int n_blue = 0;
+      for (int y = 0; y < patch.rows; ++y) {
+        const uchar* rs = rest.ptr<uchar>(y);
+        const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+        uchar* bl = blue.ptr<uchar>(y);
+        for (int x = 0; x < patch.cols; ++x) {
+          if (!rs[x]) continue;
+          const cv::Vec3b v = pp[x];
+          // Blue (hue 175..300) needs blue above red: most pixels stop here, before
+          // name_color (which decides).
+          if (!(v[0] / white[0] > v[2] / white[2])) continue;
+          if (name_color({v[0] / white[0], v[1] / white[1], v[2] / white[2]}) == "blue") bl[x] = 255, ++n_blue;
+        }
+      }
+      if (n_blue >= 0.35 * guard_area) {
+        cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
+        cv::Mat gl, gs, gc;
+        const int gn = cv::connectedComponentsWithStats(blue, gl, gs, gc, 8, CV_32S);
+        for (int i = 1; i < gn; ++i) {
+          const double area = gs.at<int>(i, cv::CC_STAT_AREA);
+          if (area >= 0.35 * guard_area && area <= 2.5 * guard_area) co.guard = true;
+        }
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
@@ -695,6 +920,11 @@ nlohmann::json to_json(const Observation& obs) {
   for (const auto& c : obs.cells)
     j["cells"].push_back({{"q", c.hex.q}, {"r", c.hex.r}, {"color", c.color}, {"face", c.face},
                           {"guard", c.guard}, {"confidence", std::round(c.confidence * 1000) / 1000}});
+  // Extension of interfaces.md (docs/reader.md): the cells that could not be seen.
+  if (obs.board_found && !obs.hidden.empty()) {
+    j["hidden"] = nlohmann::json::array();
+    for (const Hex& h : obs.hidden) j["hidden"].push_back({h.q, h.r});
+  }
   return j;
 }
 
@@ -708,7 +938,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -748,6 +978,16 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("shadow_min", p.shadow_min);
     get("shadow_max", p.shadow_max);
     get("occupied_core_fraction", p.occupied_core_fraction);
+    get("core_dark_fraction", p.core_dark_fraction);
+    get("core_dark_ratio", p.core_dark_ratio);
+    get("max_face_offset_mm", p.max_face_offset_mm);
+    {
+      int wpl = p.white_pip_locate ? 1 : 0;
+      get("white_pip_locate", wpl);
+      p.white_pip_locate = wpl != 0;
+    }
+    get("retry_confidence", p.retry_confidence);
+    get("retry_shift_mm", p.retry_shift_mm);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);

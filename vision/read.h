@@ -26,7 +26,7 @@ struct ReadParams {
   FaceParams face;
   // Sampling of the rectified top-face plane (pixels per mm). 2.5 is about the native
   // resolution of a 720p frame showing the whole A3 sheet.
-  double px_per_mm = 2.5;
+  double px_per_mm = 2.0;
   // A pixel is "not paper" when its BGR distance from the cell's own paper colour
   // (median of samples on the paper plane near the cell border) exceeds this.
   double paper_distance = 26.0;
@@ -40,6 +40,10 @@ struct ReadParams {
   // A cell is looked at only when this fraction of the 8x8 mm square at its centre (top
   // plane) differs from the paper (a die top covers it, pips included).
   double occupied_core_fraction = 0.25;
+  // ... or (white dice: their top is paper-coloured) this fraction of it is darker than
+  // core_dark_ratio x the paper's luminance (pips). core_dark_fraction = 0: off.
+  double core_dark_fraction = 0.04;
+  double core_dark_ratio = 0.6;
   // Opening kernel (mm) that removes grid lines and printed text from that mask.
   double open_mm = 2.5;
   // A unit's top face: blob area between these fractions of the nominal 16x16 mm face.
@@ -51,6 +55,18 @@ struct ReadParams {
   // shadow) is reported only when its face reading is at least this confident: grainy or
   // graded shadows on the paper (under a hand) otherwise read as dice.
   double shadow_unit_min_confidence = 0.2;
+  // The top face's centre is looked for within this distance (mm, top plane) of the cell
+  // centre: a 16 mm die inside a 29.4 mm cell is at most ~7 mm off it. 0 = anywhere.
+  double max_face_offset_mm = 7.5;
+  // White dice (top paper-coloured): the face centre is the centroid of the dark,
+  // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
+  // look like one face, instead of the slid square.
+  bool white_pip_locate = true;
+  // A face read with confidence below retry_confidence is read again with the square at
+  // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
+  // confident reading is kept. retry_confidence = 0: off.
+  double retry_confidence = 0.5;
+  double retry_shift_mm = 1.0;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
   // A guard token: a second blob of this nominal side (mm), area within 0.4..1.8 of it,
@@ -84,10 +100,13 @@ struct ReadParams {
   int hand_max_edges = 1;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
-  // Cells whose centre falls outside the image (or within this margin, px) count as
-  // not visible; fewer than min_visible_fraction visible -> board_found = false.
+  // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its
+  // paper centre are inside the image, this margin (px) from the edge. Cells out of view
+  // are not read and are listed in Observation::hidden (a partial view: board_found stays
+  // true). Fewer than min_visible_fraction of the cells in view (or none) ->
+  // board_found = false. Before issue 3's partial views this was 0.98.
   double edge_margin_px = 4.0;
-  double min_visible_fraction = 0.98;
+  double min_visible_fraction = 0.0;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
@@ -106,7 +125,9 @@ struct Observation {
   std::vector<CellObservation> cells;  // occupied cells only, in layout order
   SheetPose pose;                      // diagnostics (not in the JSON contract)
   std::string why_not_found;           // diagnostics when board_found is false
-  std::vector<Hex> hidden;             // cells not read because a hand covers them (not in the JSON)
+  // Cells not read: under a hand, or out of the frame (a partial view). Unknown, not empty;
+  // in the observation JSON as "hidden": [[q, r], ...] when there are any.
+  std::vector<Hex> hidden;
 };
 
 // Pixel helpers the reader and colour calibration share (so both take the same white

@@ -17,7 +17,7 @@ struct RegisterParams {
   int min_markers = 2;
   // Marker detection runs on a copy downscaled so its long side is at most this many
   // pixels (faster; corners are then refined at full resolution). 0 = never downscale.
-  int detect_max_side = 720;
+  int detect_max_side = 640;
   // Sub-pixel corner refinement window (half size, full-resolution pixels); 0 = off.
   int subpixel_window = 4;
   // Tracker: search first in windows around the last-known markers, grown by this many

@@ -47,6 +47,19 @@ Result<Observation> observation_from_json(const Json& j) {
     if (!j["motion"].is_boolean()) return Error{"observation: \"motion\" must be true or false"};
     o.motion = j["motion"].get<bool>();
   }
+  // Optional extension: cells the camera could not see (under a hand, out of view).
+  if (j.contains("hidden")) {
+    if (!j["hidden"].is_array()) return Error{"observation: \"hidden\" must be an array of [q, r] cells"};
+    for (const Json& h : j["hidden"]) {
+      if (h.is_array() && h.size() == 2 && h[0].is_number_integer() && h[1].is_number_integer())
+        o.hidden.push_back(Hex{h[0].get<int>(), h[1].get<int>()});
+      else if (h.is_object() && h.contains("q") && h.contains("r") && h["q"].is_number_integer() &&
+               h["r"].is_number_integer())
+        o.hidden.push_back(Hex{h["q"].get<int>(), h["r"].get<int>()});
+      else
+        return Error{"observation: \"hidden\" must be an array of [q, r] cells"};
+    }
+  }
   if (!j.contains("cells")) return o;
   if (!j["cells"].is_array()) return Error{"observation: \"cells\" must be an array"};
   for (const Json& c : j["cells"]) {
@@ -71,6 +84,11 @@ Json to_json(const Observation& o) {
     cells.push_back({{"q", c.hex.q}, {"r", c.hex.r}, {"color", c.color}, {"face", c.face}, {"guard", c.guard},
                      {"confidence", c.confidence}});
   Json j{{"board_found", o.board_found}, {"cells", cells}};
+  if (!o.hidden.empty()) {
+    Json h = Json::array();
+    for (const Hex& x : o.hidden) h.push_back(Json::array({x.q, x.r}));
+    j["hidden"] = h;
+  }
   if (o.motion) j["motion"] = true;
   return j;
 }
@@ -195,7 +213,9 @@ void Referee::process_setup(const Observation& obs, const cv::Mat& image, double
   // Dice off the sheet are read from the picture, so a sheet out of view is motion only
   // while the sheet is what is read (the deployment).
   const bool deploy = setup_->setup().phase() == SetupPhase::Deploy;
-  const bool motion = obs.motion || (deploy && !obs.board_found);
+  // A deployment is read off the sheet: a sheet out of view or cells not seen (under a
+  // hand, off the frame) count as motion while it is.
+  const bool motion = obs.motion || (deploy && (!obs.board_found || !obs.hidden.empty()));
   if (motion) {
     setup_still_frames_ = 0;
     setup_acted_ = false;
@@ -256,6 +276,10 @@ Observation Referee::corrected(const Observation& obs) const {
                 o.cells.end());
   for (const auto& [idx, cell] : overrides_)
     if (cell) o.cells.push_back(*cell);
+  // A corrected cell is known even when the camera cannot see it.
+  o.hidden.erase(std::remove_if(o.hidden.begin(), o.hidden.end(),
+                                [&](const Hex& h) { return board.contains(h) && overrides_.count(board.index(h)) > 0; }),
+                 o.hidden.end());
   return o;
 }
 
@@ -270,7 +294,16 @@ void Referee::process(const Observation& raw, double t_ms, int frame, const cv::
     return;
   }
   const Observation obs = corrected(raw);
-  const bool motion = obs.motion || !obs.board_found;
+  // Cells the reader could not see (a hand over them, or the map partly out of view) are
+  // unknown, not empty: a partial board is never acted on (no sync, no commit, no misread
+  // alert). Something over the sheet also means the dice may have been handled, exactly
+  // as with motion, so the next still view may be an action.
+  const bool partial = !obs.hidden.empty();
+  const bool motion = obs.motion || !obs.board_found || partial;
+  {
+    std::lock_guard lk(mu_);
+    view_.hidden_cells = obs.board_found ? static_cast<int>(obs.hidden.size()) : 0;
+  }
   if (motion) {
     motion_since_commit_ = true;
     still_since_ms_.reset();

@@ -86,6 +86,7 @@ struct RefereeView {
   bool motion = false;        // motion over the sheet in the last frame
   bool stable = false;        // the last frame's view has been stable long enough
   bool board_found = false;
+  int hidden_cells = 0;       // cells the last frame could not see (a hand, the map partly out of view)
   std::optional<SyncResult> last_sync;  // of the last stable view acted on
   std::vector<Candidate> proposals;     // what `confirm N` would accept
   std::string alert;          // the current alert, empty when the table matches

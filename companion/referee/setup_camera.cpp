@@ -164,6 +164,11 @@ Result<std::vector<SetupEvent>> CameraSetup::reroll_from_dice(const std::string&
 
 Result<std::vector<SetupEvent>> CameraSetup::deploy_from_observation(const vision::Observation& obs) {
   if (!obs.board_found) return Error{"setup: the sheet is not in view (" + obs.why_not_found + ")"};
+  // Cells the camera cannot see (a hand, the map partly out of frame) are unknown: the
+  // deployment is checked on the whole map only.
+  if (!obs.hidden.empty())
+    return Error{"setup: " + std::to_string(obs.hidden.size()) +
+                 " cells of the map are not in view (a hand over them, or the map partly out of frame)"};
   const Position& board = setup_.board();
   std::vector<SetupEvent> events;
   std::vector<std::string> problems;

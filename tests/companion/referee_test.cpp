@@ -150,6 +150,67 @@ TEST(Referee, NothingCommittedWhileAHandIsInView) {
   fs::remove_all(dir);
 }
 
+// Cells the reader lists as hidden (under a hand that does not move, or off a partly
+// visible map) are unknown, not empty: the referee neither infers an action nor alerts
+// from such a view, however long it holds still; the full view afterwards is acted on.
+TEST(Referee, HiddenCellsAreUnknownAndNeverActedOn) {
+  const auto dir = temp_dir("hidden");
+  const Position start = start_position();
+  std::vector<Position> states;
+  const std::vector<Action> played = random_game(start, 1, 7, &states);
+  ASSERT_EQ(played.size(), 1u);
+  auto ref = fresh(dir, start);
+  Feed feed{*ref};
+  feed.still(observation_of(start), 4);
+  ASSERT_EQ(ref->view().ply, 0);
+  // A still view with two of the start's units not seen: they are listed as hidden.
+  Observation part = observation_of(start);
+  ASSERT_GE(part.cells.size(), 3u);
+  for (int k = 0; k < 2; ++k) {
+    part.hidden.push_back(part.cells.back().hex);
+    part.cells.pop_back();
+  }
+  feed.still(part, 30);
+  RefereeView v = ref->view();
+  EXPECT_EQ(v.ply, 0);
+  EXPECT_TRUE(v.alert.empty()) << v.alert;
+  EXPECT_EQ(v.hidden_cells, 2);
+  EXPECT_FALSE(v.stable);
+  // The played action in view, with one untouched cell hidden: still nothing committed.
+  Observation after = observation_of(states[0]);
+  const Observation before = observation_of(start);
+  auto untouched = [&](const ObservedCell& c) {
+    for (const ObservedCell& b : before.cells)
+      if (b.hex == c.hex && b.color == c.color && b.face == c.face && b.guard == c.guard) return true;
+    return false;
+  };
+  std::size_t hide = 0;
+  while (hide < after.cells.size() && !untouched(after.cells[hide])) ++hide;
+  ASSERT_LT(hide, after.cells.size());
+  Observation after_part = after;
+  after_part.hidden.push_back(after_part.cells[hide].hex);
+  after_part.cells.erase(after_part.cells.begin() + static_cast<long>(hide));
+  feed.still(after_part, 30);
+  v = ref->view();
+  EXPECT_EQ(v.ply, 0);
+  EXPECT_TRUE(v.alert.empty()) << v.alert;
+  // The whole board in view: the action is inferred (the hidden period counts as the dice
+  // having been handled, so it is not taken for a misread).
+  feed.still(after, 3);
+  v = ref->view();
+  EXPECT_EQ(v.ply, 1);
+  EXPECT_TRUE(v.alert.empty()) << v.alert;
+  EXPECT_EQ(v.hidden_cells, 0);
+  EXPECT_EQ(v.position, states[0]);
+  // The observation JSON carries the hidden cells both ways.
+  auto back = observation_from_json(to_json(after_part));
+  ASSERT_TRUE(back.ok()) << back.error();
+  ASSERT_EQ(back->hidden.size(), 1u);
+  EXPECT_EQ(back->hidden[0], after_part.hidden[0]);
+  EXPECT_FALSE(observation_from_json(Json{{"board_found", true}, {"hidden", 3}}).ok());
+  fs::remove_all(dir);
+}
+
 TEST(Referee, MisreadIsRejectedNotCommitted) {
   const auto dir = temp_dir("misread");
   const Position start = start_position();

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <set>
 
 #include <unistd.h>
 
@@ -60,17 +61,58 @@ TEST(ReaderBadInput, FramesWithoutASheet) {
   EXPECT_TRUE(find_dice(cv::Mat(720, 1280, CV_8UC3, cv::Scalar(128, 128, 128))).empty());
 }
 
-TEST(ReaderBadInput, SheetHalfOutOfViewIsNotAGuess) {
+// Half the sheet out of frame, two markers in view: the board is found, the cells out of
+// view are listed as hidden (unknown, never reported as empty or as dice), and what is
+// reported stands on cells in view and holds a die. One marker or none: not found.
+TEST(ReaderBadInput, SheetHalfOutOfViewReportsOnlyWhatIsInView) {
   const SheetLayout layout = standard_sheet();
   SynthOptions o;
   o.camera.shift_mm = {0, 130};  // look at the bottom part: top markers and cells out of frame
   o.camera.fill = 1.6;
-  const auto dice = random_dice(layout, 10, 7);
+  const auto dice = random_dice(layout, 30, 7);
   const SynthScene sc = render_synth_scene(layout, dice, o);
   const Observation obs = read_board(sc.image, layout);
-  EXPECT_FALSE(obs.board_found);
-  EXPECT_TRUE(obs.cells.empty());
-  EXPECT_FALSE(obs.why_not_found.empty());
+  ASSERT_TRUE(obs.board_found) << obs.why_not_found;
+  std::set<Hex> hidden(obs.hidden.begin(), obs.hidden.end());
+  int out_of_frame = 0, in_frame = 0;
+  for (const auto& c : layout.cells) {
+    const cv::Point2d p = apply_h(sc.paper_to_image, {c.centre.x, c.centre.y});
+    const bool out = p.x < 0 || p.y < 0 || p.x >= sc.image.cols || p.y >= sc.image.rows;
+    if (out) {
+      ++out_of_frame;
+      EXPECT_TRUE(hidden.count(c.hex)) << "cell " << c.hex.q << "," << c.hex.r << " is out of frame";
+    } else {
+      ++in_frame;
+    }
+  }
+  ASSERT_GT(out_of_frame, 10);
+  ASSERT_GT(in_frame, 10);
+  EXPECT_LT(hidden.size(), layout.cells.size());
+  std::set<Hex> truth;
+  for (const auto& d : dice) truth.insert(d.hex);
+  int true_dice_in_view = 0;
+  for (const auto& c : layout.cells)
+    if (truth.count(c.hex) && !hidden.count(c.hex)) ++true_dice_in_view;
+  ASSERT_GT(true_dice_in_view, 3);
+  int correct = 0;
+  for (const auto& c : obs.cells) {
+    EXPECT_FALSE(hidden.count(c.hex)) << "a hidden cell is reported";
+    correct += truth.count(c.hex) ? 1 : 0;
+  }
+  EXPECT_EQ(correct, static_cast<int>(obs.cells.size()));
+  EXPECT_GE(correct, true_dice_in_view - 1);
+  // The JSON lists them.
+  const auto j = to_json(obs);
+  ASSERT_TRUE(j.contains("hidden"));
+  EXPECT_EQ(j["hidden"].size(), obs.hidden.size());
+  // Further off, one marker at most: not found, nothing reported.
+  o.camera.shift_mm = {0, 260};
+  o.camera.fill = 2.2;
+  const Observation far = read_board(render_synth_scene(layout, dice, o).image, layout);
+  EXPECT_FALSE(far.board_found);
+  EXPECT_TRUE(far.cells.empty());
+  EXPECT_FALSE(far.why_not_found.empty());
+  EXPECT_FALSE(to_json(far).contains("hidden"));
 }
 
 TEST(ReaderBadInput, TruncatedAndCorruptJpegNeverCrash) {

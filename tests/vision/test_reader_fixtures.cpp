@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -28,12 +29,15 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   const double colour = static_cast<double>(s->color_ok) / s->matched;
   const double face = static_cast<double>(s->face_ok) / s->matched;
   const double guard = static_cast<double>(s->guard_ok) / s->matched;
+  // Measured 2026-12-01 (docs/reader.md): found 100%, precision 91.6%, recall 90.2%,
+  // colour 95.6%, face 92.7%, guard 93.6%. Recall was 84.2% and face 88.6% before partial
+  // views, the white-die tests and the face retries; these floors would have failed then.
   EXPECT_GE(found, 0.95);
-  EXPECT_GE(precision, 0.87);
-  EXPECT_GE(recall, 0.82);
+  EXPECT_GE(precision, 0.89);
+  EXPECT_GE(recall, 0.87);
   EXPECT_GE(colour, 0.93);
-  EXPECT_GE(face, 0.86);
-  EXPECT_GE(guard, 0.92);
+  EXPECT_GE(face, 0.90);
+  EXPECT_GE(guard, 0.91);
 }
 
 // Seven of the scenes have a hand or arm over the sheet. With hand detection off
@@ -59,6 +63,7 @@ TEST(ReaderFixtures, HandDetectionRemovesMostFalseDetections) {
 
 TEST(ReaderFixtures, HiddenCellsOnlyWhereAHandIs) {
   const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  const SheetLayout layout = standard_sheet();
   int hand_scenes = 0, hand_scenes_hidden = 0, other_scenes_hidden = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".json") continue;
@@ -67,17 +72,68 @@ TEST(ReaderFixtures, HiddenCellsOnlyWhereAHandIs) {
     if (!j.is_object() || !j.value("board_found", false)) continue;
     auto img = load_image((dir / j.value("image", "")).string());
     ASSERT_TRUE(img.ok()) << img.error();
-    const Observation obs = read_board(*img, standard_sheet());
+    const Observation obs = read_board(*img, layout);
+    // Cells off the frame (a partial view) are hidden too; only cells well inside it count
+    // here: those are hidden because something covers them.
+    int hidden_in_frame = 0;
+    for (const Hex& h : obs.hidden) {
+      const Point c = layout.cell_centre(h);
+      const cv::Point2d p = apply_h(obs.pose.paper_to_image, {c.x, c.y});
+      const double m = 60;  // px: a die's top face and its parallax
+      hidden_in_frame += p.x > m && p.y > m && p.x < img->cols - m && p.y < img->rows - m;
+    }
     if (j.value("hand", false)) {
       ++hand_scenes;
-      hand_scenes_hidden += !obs.hidden.empty();
+      hand_scenes_hidden += hidden_in_frame > 0;
     } else {
-      other_scenes_hidden += !obs.hidden.empty();
+      other_scenes_hidden += hidden_in_frame > 0;
     }
   }
   EXPECT_GE(hand_scenes, 6);
   EXPECT_GE(hand_scenes_hidden, hand_scenes - 1);
   EXPECT_LE(other_scenes_hidden, 1);
+}
+
+// Partial views (issue 3): a scene with the map partly out of frame but two markers in view
+// is read (board_found true) with the cells off the frame listed as hidden; no die whose
+// top is out of view is reported, and most dice in view are.
+TEST(ReaderFixtures, PartialViewReportsTheCellsInView) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  const SheetLayout layout = standard_sheet();
+  int partial = 0, in_view = 0, read = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object() || !j.value("board_found", false) || j.value("hand", false)) continue;
+    bool some_out = false;
+    for (const auto& d : j["dice"]) some_out = some_out || !d.value("in_view", true);
+    if (!some_out) continue;
+    auto img = load_image((dir / j.value("image", "")).string());
+    ASSERT_TRUE(img.ok()) << img.error();
+    const Observation obs = read_board(*img, layout);
+    ASSERT_TRUE(obs.board_found) << e.path() << ": " << obs.why_not_found;
+    ++partial;
+    EXPECT_FALSE(obs.hidden.empty());
+    std::set<Hex> hidden(obs.hidden.begin(), obs.hidden.end()), seen;
+    for (const auto& c : obs.cells) {
+      EXPECT_FALSE(hidden.count(c.hex));
+      seen.insert(c.hex);
+    }
+    for (const auto& d : j["dice"]) {
+      const Hex h{d["q"].get<int>(), d["r"].get<int>()};
+      if (!d.value("in_view", true)) {
+        EXPECT_TRUE(hidden.count(h)) << e.path() << ": die out of view at " << h.q << "," << h.r << " not hidden";
+        EXPECT_FALSE(seen.count(h));
+      } else if (!hidden.count(h)) {
+        ++in_view;
+        read += seen.count(h) ? 1 : 0;
+      }
+    }
+  }
+  ASSERT_GE(partial, 1);
+  ASSERT_GT(in_view, 5);
+  EXPECT_GE(read, in_view * 8 / 10) << read << " of " << in_view;
 }
 
 TEST(ReaderFixtures, MissingDirectoryIsAnError) {
