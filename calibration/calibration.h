@@ -136,8 +136,15 @@ struct ColorCalibParams {
   double px_per_mm = 4.0;
   // Error when a cell looks like bare paper (no pips read and within paper_tolerance of
   // the paper's colour, per channel of bgr_rel): the die is missing or the cell wrong.
+  // "No pips read" means no face, or a face read with less than die_min_confidence on
+  // the face_side_mm square, and the board reader not seeing a die there either. 0.31 is
+  // just above the 0.3 of the face reader's weakest (fallback) readings, which the grain of
+  // a bare tinted base reaches (tests/calibration: BareTintedBaseIsNotADie).
   bool require_die = true;
   double paper_tolerance = 0.08;
+  double die_min_confidence = 0.31;
+  // Side (mm) of the square the pips are read on for that test: the 16 mm face and a margin.
+  double face_side_mm = 18.0;
 };
 
 struct ColorCell {

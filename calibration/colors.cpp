@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include <opencv2/calib3d.hpp>
@@ -181,6 +182,7 @@ Result<ColorCalibration> calibrate_colors(const cv::Mat& frame, const vision::Sh
   const cv::Vec3f& w = out.white_bgr;
   std::map<std::string, std::pair<cv::Vec3f, int>> sums;
   std::vector<std::string> order;
+  std::optional<vision::Observation> board;  // read once, only when a cell is in doubt
   for (const auto& c : cells) {
     const int idx = layout.cell_index(c.hex);
     if (idx < 0) return Error{"cell " + std::to_string(c.hex.q) + "," + std::to_string(c.hex.r) + " is not on the map"};
@@ -192,7 +194,23 @@ Result<ColorCalibration> calibrate_colors(const cv::Mat& frame, const vision::Sh
     const vision::FaceReading fr = vision::read_face(crop);
     const cv::Vec3f body = fr.body_bgr;
     const cv::Vec3f rel(body[0] / w[0], body[1] / w[1], body[2] / w[2]);
-    if (params.require_die && fr.face == 0) {
+    // Is there a die? Pips read confidently on the whole face (the colour sample above is
+    // smaller than the face and cuts corner pips off) say yes. A weak reading is no proof:
+    // the grain of a bare tinted base can give one, so then the board reader, which the
+    // referee trusts for occupancy, decides.
+    const auto has_die = [&] {
+      const vision::FaceReading whole =
+          vision::read_face(top_crop(image, pose.top_to_image, centre, params.face_side_mm, params.px_per_mm));
+      if (whole.face != 0 && whole.confidence >= params.die_min_confidence) return true;
+      if (!board) {
+        // `image` is already undistorted: the reader gets the colours, not the lens.
+        vision::CalibrationData colours_only;
+        if (calib) colours_only.colors = calib->colors;
+        board = vision::read_board(image, layout, &colours_only);
+      }
+      return std::any_of(board->cells.begin(), board->cells.end(), [&](const auto& o) { return o.hex == c.hex; });
+    };
+    if (params.require_die && !has_die()) {
       // Bare paper: the cell's own paper colour (tints included) within tolerance.
       std::vector<cv::Vec3b> ring;
       const double inscribed = layout.hex_size_mm * std::sqrt(3.0) / 2;

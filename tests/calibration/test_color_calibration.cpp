@@ -147,6 +147,31 @@ TEST(ColorCalibration, ClearErrors) {
   EXPECT_FALSE(calibrate_colors(sc.image, layout, {}).ok());
 }
 
+// A bare tinted base cell (the red base, f2, with its die taken away) is refused whatever
+// the light and the sensor noise: the face reader may find a weak "pip" in the paper's
+// grain, which must not turn the base's pink into a calibrated red.
+TEST(ColorCalibration, BareTintedBaseIsNotADie) {
+  const auto layout = vision::standard_sheet();
+  std::vector<vision::SynthDie> dice;
+  for (const auto& d : kDice)
+    if (!(d.hex == Hex{0, -4})) dice.push_back(d);
+  int refused = 0, tried = 0;
+  for (unsigned seed = 1; seed <= 8; ++seed)
+    for (const auto& [cast, bright] : std::vector<std::pair<cv::Vec3d, double>>{{{1, 1, 1}, 1.0}, {{1.15, 1.0, 0.8}, 0.85}, {{0.9, 1.0, 1.1}, 1.1}}) {
+      vision::SynthOptions o;
+      o.cast = cast;
+      o.brightness = bright;
+      o.seed = seed;
+      o.camera.tilt_deg = 4.0 * seed;
+      const auto sc = vision::render_synth_scene(layout, dice, o);
+      const auto r = calibrate_colors(sc.image, layout, {{"red", {0, -4}}, {"blue", {0, 4}}});
+      ++tried;
+      if (!r.ok() && r.error().find("no die on cell f2") != std::string::npos) ++refused;
+      else ADD_FAILURE() << "seed " << seed << " cast " << cast[0] << ": " << (r.ok() ? "calibrated bare paper" : r.error());
+    }
+  EXPECT_EQ(refused, tried);
+}
+
 TEST(ColorCells, ParsesNamesAndAxialCells) {
   const auto layout = vision::standard_sheet();
   auto c = parse_color_cells("red=f2; blue=0,4;red=-1,-3", layout);
