@@ -798,7 +798,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     const double ang = face_rect.angle * CV_PI / 180;
     const int canon = 48;
-    const float sc = static_cast<float>(side / canon);
+    // The crop covers face_crop_scale x the 16 mm face, so a square a little off the face
+    // or turned still holds every pip (read_face fits any position and spacing).
+    const float sc = static_cast<float>(side * params.face_crop_scale / canon);
     const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
     // The crop is taken from the camera image itself (canonical pixel -> patch pixel ->
     // top-plane mm -> image), not resampled from the patch: the patch may be coarser than
@@ -938,7 +940,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -981,6 +983,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("core_dark_fraction", p.core_dark_fraction);
     get("core_dark_ratio", p.core_dark_ratio);
     get("max_face_offset_mm", p.max_face_offset_mm);
+    get("face_crop_scale", p.face_crop_scale);
     {
       int wpl = p.white_pip_locate ? 1 : 0;
       get("white_pip_locate", wpl);

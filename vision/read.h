@@ -58,6 +58,10 @@ struct ReadParams {
   // The top face's centre is looked for within this distance (mm, top plane) of the cell
   // centre: a 16 mm die inside a 29.4 mm cell is at most ~7 mm off it. 0 = anywhere.
   double max_face_offset_mm = 7.5;
+  // The face crop read by read_face covers this multiple of the 16 mm face side. Measured
+  // 2026-12-01 (hexdice eval, fixtures / dev faces): 1.0 91.3% / 94.9%, 1.15 89.4% / 91.7%,
+  // 1.3 84.8% / 88.0%: a wider crop lets the neighbour's sides and the print in.
+  double face_crop_scale = 1.0;
   // White dice (top paper-coloured): the face centre is the centroid of the dark,
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
