@@ -13,6 +13,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/read.h"
 #include "vision/reader_io.h"
 #include "vision/register.h"
 #include "vision/sheet.h"
@@ -58,54 +59,6 @@ cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv:
 }
 
 namespace {
-
-bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
-  const int x = cvRound(p.x), y = cvRound(p.y);
-  if (x < 0 || y < 0 || x >= img.cols || y >= img.rows) return false;
-  out = img.at<cv::Vec3b>(y, x);
-  return true;
-}
-
-cv::Vec3f median3(const std::vector<cv::Vec3b>& v) {
-  cv::Vec3f out(0, 0, 0);
-  if (v.empty()) return out;
-  for (int k = 0; k < 3; ++k) {
-    std::vector<uchar> c(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) c[i] = v[i][k];
-    std::nth_element(c.begin(), c.begin() + static_cast<long>(c.size() / 2), c.end());
-    out[k] = c[c.size() / 2];
-  }
-  return out;
-}
-
-// The reader's white reference: the sheet's white patch, else the paper at the cells'
-// corners when the patch is darker than that (covered or shadowed).
-cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp) {
-  std::vector<cv::Vec3b> s;
-  const auto& wp = layout.white_patch;
-  if (wp[1].x > wp[0].x && wp[1].y > wp[0].y)
-    for (int i = 1; i < 6; ++i)
-      for (int j = 1; j < 4; ++j) {
-        cv::Vec3b v;
-        if (sample(image, apply_h(hp, {wp[0].x + (wp[1].x - wp[0].x) * i / 6, wp[0].y + (wp[1].y - wp[0].y) * j / 4}), v))
-          s.push_back(v);
-      }
-  cv::Vec3f white = s.size() >= 8 ? median3(s) : cv::Vec3f(0, 0, 0);
-  std::vector<cv::Vec3b> paper;
-  const double hs = layout.hex_size_mm;
-  for (const auto& c : layout.cells)
-    for (int i = 0; i < 6; ++i) {
-      // Just inside each corner of the cell, where a centred die does not stand.
-      const double a = CV_PI / 3 * i;
-      cv::Vec3b v;
-      if (sample(image, apply_h(hp, {c.centre.x + 0.85 * hs * std::cos(a), c.centre.y + 0.85 * hs * std::sin(a)}), v))
-        paper.push_back(v);
-    }
-  const cv::Vec3f pm = median3(paper);
-  if (white[0] + white[1] + white[2] < 0.8f * (pm[0] + pm[1] + pm[2])) white = pm;
-  for (int k = 0; k < 3; ++k) white[k] = std::max(white[k], 20.0f);
-  return white;
-}
 
 struct LabelledDie {
   cv::Point2d centre_mm, top_px;

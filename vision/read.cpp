@@ -254,6 +254,36 @@ static std::vector<int> visible_edges(const cv::Mat& image, const SheetLayout& l
   return out;
 }
 
+cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
+                          std::vector<cv::Vec3f>* cell_papers) {
+  cv::Vec3f white(0, 0, 0);
+  {
+    std::vector<cv::Vec3b> s;
+    const auto& wp = layout.white_patch;
+    if (wp[1].x > wp[0].x && wp[1].y > wp[0].y)
+      for (int i = 1; i < 6; ++i)
+        for (int j = 1; j < 4; ++j) {
+          cv::Vec3b v;
+          if (sample(image, apply_h(hp, {wp[0].x + (wp[1].x - wp[0].x) * i / 6, wp[0].y + (wp[1].y - wp[0].y) * j / 4}), v))
+            s.push_back(v);
+        }
+    if (s.size() >= 8) white = median_bgr(s);
+  }
+  std::vector<cv::Vec3f> papers(layout.cells.size());
+  std::vector<cv::Vec3b> all;
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+    papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm);
+    all.emplace_back(cv::saturate_cast<uchar>(papers[i][0]), cv::saturate_cast<uchar>(papers[i][1]),
+                     cv::saturate_cast<uchar>(papers[i][2]));
+  }
+  const cv::Vec3f paper_median = median_bgr(all);
+  // A white patch darker than the paper is not trusted (covered, shadowed).
+  if (white[0] + white[1] + white[2] < 0.8f * (paper_median[0] + paper_median[1] + paper_median[2])) white = paper_median;
+  for (int k = 0; k < 3; ++k) white[k] = std::max(white[k], 20.0f);
+  if (cell_papers) *cell_papers = std::move(papers);
+  return white;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   Observation obs;
@@ -320,33 +350,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // HEXDICE_READ_DEBUG: one line per die read (DBG), per cell skipped and why (SKIP).
   const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
 
-  // White reference: the white patch on the paper plane, else the median paper.
-  cv::Vec3f white(0, 0, 0);
-  {
-    std::vector<cv::Vec3b> s;
-    const auto& wp = layout.white_patch;
-    if (wp[1].x > wp[0].x && wp[1].y > wp[0].y)
-      for (int i = 1; i < 6; ++i)
-        for (int j = 1; j < 4; ++j) {
-          cv::Vec3b v;
-          if (sample(image, apply_h(hp, {wp[0].x + (wp[1].x - wp[0].x) * i / 6, wp[0].y + (wp[1].y - wp[0].y) * j / 4}), v))
-            s.push_back(v);
-        }
-    if (s.size() >= 8) white = median_bgr(s);
-  }
-  std::vector<cv::Vec3f> papers(layout.cells.size());
-  {
-    std::vector<cv::Vec3b> all;
-    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
-      papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm);
-      all.emplace_back(cv::saturate_cast<uchar>(papers[i][0]), cv::saturate_cast<uchar>(papers[i][1]),
-                       cv::saturate_cast<uchar>(papers[i][2]));
-    }
-    const cv::Vec3f paper_median = median_bgr(all);
-    // A white patch darker than the paper is not trusted (covered, shadowed).
-    if (white[0] + white[1] + white[2] < 0.8f * (paper_median[0] + paper_median[1] + paper_median[2])) white = paper_median;
-  }
-  for (int k = 0; k < 3; ++k) white[k] = std::max(white[k], 20.0f);
+  // White reference (the white patch, else the median paper) and each cell's own paper.
+  std::vector<cv::Vec3f> papers;
+  const cv::Vec3f white = white_reference(image, layout, hp, &papers);
 
   // Where each cell's paper point appears on the top-face plane, relative to the cell:
   // the direction and length of the dice's visible sides there (mm).

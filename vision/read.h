@@ -139,6 +139,11 @@ struct Observation {
 // nearest p (false outside the image).
 cv::Vec3f median_bgr(const std::vector<cv::Vec3b>& v);
 bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out);
+// The reader's white reference on a registered frame (hp: paper mm -> image): the median
+// of the layout's white patch, or the median paper of the cells when the patch is darker
+// than 0.8 of it (covered, shadowed); each cell's own paper colour in `cell_papers`.
+cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
+                          std::vector<cv::Vec3f>* cell_papers = nullptr);
 
 Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
                        const CalibrationData* calib = nullptr, const ReadParams& params = {},
