@@ -14,6 +14,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/read.h"
+#include "vision/reader_eval.h"
 #include "vision/reader_io.h"
 #include "vision/register.h"
 #include "vision/sheet.h"
@@ -70,22 +71,12 @@ struct LabelledDie {
 }  // namespace
 
 Result<FaceEvalResult> eval_faces(const std::string& dir, const FaceEvalOptions& opt, std::ostream* log) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return Error{"not a directory: " + dir};
-  std::vector<fs::path> labels;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json" && e.path().filename() != "board.json") labels.push_back(e.path());
-  std::sort(labels.begin(), labels.end());
-  SheetLayout layout = standard_sheet();
-  if (fs::exists(fs::path(dir) / "board.json")) {
-    std::ifstream in(fs::path(dir) / "board.json");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto l = sheet_from_json_text(ss.str());
-    if (!l) return Error{"board.json: " + l.error()};
-    layout = *l;
-  }
+  auto scenes = scene_dir(dir);
+  if (!scenes) return Error{scenes.error()};
+  const std::vector<fs::path>& labels = scenes->labels;
+  const SheetLayout& layout = scenes->layout;
   if (opt.conditions.empty()) return Error{"no face conditions"};
+  std::error_code ec;
   if (!opt.dump_dir.empty()) fs::create_directories(opt.dump_dir, ec);
   FaceEvalResult res;
   res.conditions = opt.conditions;

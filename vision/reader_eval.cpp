@@ -18,22 +18,30 @@ namespace hexdice::vision {
 
 namespace fs = std::filesystem;
 
-Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log) {
+Result<SceneDir> scene_dir(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Error{"not a directory: " + dir};
-  std::vector<fs::path> labels;
+  SceneDir out;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json" && e.path().filename() != "board.json") labels.push_back(e.path());
-  std::sort(labels.begin(), labels.end());
-  SheetLayout layout = standard_sheet();
+    if (e.path().extension() == ".json" && e.path().filename() != "board.json") out.labels.push_back(e.path());
+  std::sort(out.labels.begin(), out.labels.end());
+  out.layout = standard_sheet();
   if (fs::exists(fs::path(dir) / "board.json")) {
     std::ifstream in(fs::path(dir) / "board.json");
     std::stringstream ss;
     ss << in.rdbuf();
     auto l = sheet_from_json_text(ss.str());
     if (!l) return Error{"board.json: " + l.error()};
-    layout = *l;
+    out.layout = *l;
   }
+  return out;
+}
+
+Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log) {
+  auto scenes = scene_dir(dir);
+  if (!scenes) return Error{scenes.error()};
+  const std::vector<fs::path>& labels = scenes->labels;
+  const SheetLayout& layout = scenes->layout;
   SceneScore s;
   for (const auto& lp : labels) {
     if (limit > 0 && s.scenes >= limit) break;

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 #include "vision/dice.h"
@@ -58,6 +60,14 @@ struct RealScore : RealCounts {
   // confusion[truth][read], truth 1..6, read 0 = not detected, 1..6.
   std::array<std::array<int, 7>, 7> confusion{};
 };
+
+// A directory of labelled scenes: its label files (*.json but board.json, sorted) and the
+// sheet they were rendered on (its board.json, else the standard sheet).
+struct SceneDir {
+  std::vector<std::filesystem::path> labels;
+  SheetLayout layout;
+};
+Result<SceneDir> scene_dir(const std::string& dir);
 
 Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log);
 // detect = false: only the oracle-box figures (face reading at the labelled boxes).
