@@ -182,13 +182,7 @@ Result<FaceEvalResult> eval_faces(const std::string& dir, const FaceEvalOptions&
 }
 
 void print_face_eval(const FaceEvalResult& r, std::ostream& out) {
-  auto pct = [](int num, int den) {
-    std::ostringstream ss;
-    ss.setf(std::ios::fixed);
-    ss.precision(1);
-    ss << (den ? 100.0 * num / den : 0.0) << "% (" << num << "/" << den << ")";
-    return ss.str();
-  };
+  const auto pct = percent;
   out << "faces: " << r.scenes << " scenes (" << r.scenes_used << " registered), " << r.dice_skipped
       << " dice skipped (out of view / occluded / no sheet); labelled centre vs top_px "
       << std::fixed << std::setprecision(2) << r.centre_err_px << " px mean, " << r.centre_err_max_px

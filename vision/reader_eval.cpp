@@ -18,6 +18,14 @@ namespace hexdice::vision {
 
 namespace fs = std::filesystem;
 
+std::string percent(int num, int den) {
+  std::ostringstream ss;
+  ss.setf(std::ios::fixed);
+  ss.precision(1);
+  ss << (den ? 100.0 * num / den : 0.0) << "% (" << num << "/" << den << ")";
+  return ss.str();
+}
+
 Result<SceneDir> scene_dir(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return Error{"not a directory: " + dir};
@@ -204,13 +212,7 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
 }
 
 Status run_eval(const EvalArgs& a, std::ostream& out) {
-  auto pct = [](int num, int den) {
-    std::ostringstream ss;
-    ss.setf(std::ios::fixed);
-    ss.precision(1);
-    ss << (den ? 100.0 * num / den : 0.0) << "% (" << num << "/" << den << ")";
-    return ss.str();
-  };
+  const auto pct = percent;
   if (!a.scenes_dir.empty() && a.faces) {
     FaceEvalOptions fo;
     fo.limit = a.limit;

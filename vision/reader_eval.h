@@ -61,6 +61,9 @@ struct RealScore : RealCounts {
   std::array<std::array<int, 7>, 7> confusion{};
 };
 
+// "91.3% (482/528)": the scorers' figure format (0.0% when den is 0).
+std::string percent(int num, int den);
+
 // A directory of labelled scenes: its label files (*.json but board.json, sorted) and the
 // sheet they were rendered on (its board.json, else the standard sheet).
 struct SceneDir {
