@@ -194,24 +194,8 @@ Result<ColorCalibration> calibrate_colors(const cv::Mat& frame, const vision::Sh
     const vision::FaceReading fr = vision::read_face(crop);
     const cv::Vec3f body = fr.body_bgr;
     const cv::Vec3f rel(body[0] / w[0], body[1] / w[1], body[2] / w[2]);
-    // Is there a die? Pips read confidently on the whole face (the colour sample above is
-    // smaller than the face and cuts corner pips off) say yes. A weak reading is no proof:
-    // the grain of a bare tinted base can give one, so then the board reader, which the
-    // referee trusts for occupancy, decides.
-    const auto has_die = [&] {
-      const vision::FaceReading whole =
-          vision::read_face(top_crop(image, pose.top_to_image, centre, params.face_side_mm, params.px_per_mm));
-      if (whole.face != 0 && whole.confidence >= params.die_min_confidence) return true;
-      if (!board) {
-        // `image` is already undistorted: the reader gets the colours, not the lens.
-        vision::CalibrationData colours_only;
-        if (calib) colours_only.colors = calib->colors;
-        board = vision::read_board(image, layout, &colours_only);
-      }
-      return std::any_of(board->cells.begin(), board->cells.end(), [&](const auto& o) { return o.hex == c.hex; });
-    };
-    if (params.require_die && !has_die()) {
-      // Bare paper: the cell's own paper colour (tints included) within tolerance.
+    if (params.require_die) {
+      // Bare paper looks like the cell's own paper colour (tints included), within tolerance.
       std::vector<cv::Vec3b> ring;
       const double inscribed = layout.hex_size_mm * std::sqrt(3.0) / 2;
       for (int i = 0; i < 18; ++i) {
@@ -223,7 +207,24 @@ Result<ColorCalibration> calibrate_colors(const cv::Mat& frame, const vision::Sh
       const cv::Vec3f paper = median_bgr(ring);
       bool same = !ring.empty();
       for (int k = 0; k < 3; ++k) same = same && std::abs(body[k] - paper[k]) / w[k] < params.paper_tolerance;
-      if (same) return Error{"no die on cell " + cell_label(layout, c.hex) + " (it looks like bare paper)"};
+      // Is there a die after all? Pips read confidently on the whole face (the colour
+      // sample above is smaller than the face and cuts corner pips off) say yes. A weak
+      // reading is no proof: the grain of a bare tinted base can give one, so then the
+      // board reader, which the referee trusts for occupancy, decides.
+      const auto has_die = [&] {
+        const vision::FaceReading whole =
+            vision::read_face(top_crop(image, pose.top_to_image, centre, params.face_side_mm, params.px_per_mm));
+        if (whole.face != 0 && whole.confidence >= params.die_min_confidence) return true;
+        if (!board) {
+          // `image` is already undistorted: the reader gets the colours, not the lens.
+          vision::CalibrationData colours_only;
+          if (calib) colours_only.colors = calib->colors;
+          board = vision::read_board(image, layout, &colours_only);
+        }
+        return std::any_of(board->cells.begin(), board->cells.end(), [&](const auto& o) { return o.hex == c.hex; });
+      };
+      // Only a paper-coloured sample needs the (costlier) die test.
+      if (same && !has_die()) return Error{"no die on cell " + cell_label(layout, c.hex) + " (it looks like bare paper)"};
     }
     out.cells.push_back({c.name, c.hex, body, rel});
     if (!sums.count(c.name)) order.push_back(c.name);
