@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -48,6 +49,9 @@ struct LiveOptions {
   std::string calib_path;
   double fps = 10;           // pacing of files (live cameras run at their own rate)
   int last_frame = -1;       // stop reading after this frame (scripted screenshots); -1: to the end
+  // Called on the capture thread after each new picture (the window wakes up to draw it
+  // instead of polling for it); empty: nothing.
+  std::function<void()> on_picture;
 };
 
 // Calibration from the window (Camera panel): what the UI shows, copied under a lock.

@@ -19,7 +19,7 @@ void panel_board(App& app) {
   if (panel_board_game(app)) return;  // Wizard Hex / Hexa Decimal (board_games.cpp)
   bool* open = app.toggles.open("Board");
   if (!*open) return;
-  first_use_layout(8, 30, 620, 862);
+  first_use_layout("Board", 8, 30, 620, 862);
   if (!ImGui::Begin("Board", open)) { ImGui::End(); return; }
   app.ui.window("Board");
   // Other rulesets (Wizard Hex, Hexa Decimal) draw their own board here and return early:
@@ -204,7 +204,11 @@ void panel_board(App& app) {
     ImGui::SliderInt("##board_ply", &rp.ply, 0, rp.plies());
     ImGui::SameLine();
     if (ImGui::Button("Close replay")) app.close_replay();
-    else ImGui::TextDisabled("Left/Right arrows step one ply; History has the game list, export and statistics.");
+    else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("Left/Right arrows step one ply; History has the game list, export and statistics.");
+      ImGui::PopStyleColor();
+    }
   } else if (!can_act) {
     if (m == App::Mode::Solo) ImGui::TextWrapped("The enemy is to act: Enemy turn in the Solo panel.");
     else ImGui::TextWrapped("Demo: the position seen in the demo frame. Game > New game (Ctrl+N) to play on this board.");

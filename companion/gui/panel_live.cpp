@@ -15,7 +15,7 @@ namespace hexdice::gui {
 void panel_live(App& app, std::uintptr_t texture) {
   bool* open = app.toggles.open("Live view");
   if (!*open) return;
-  first_use_layout(1010, 30, 582, 370);
+  first_use_layout("Live view", 1010, 30, 582, 370);
   if (!ImGui::Begin("Live view", open)) { ImGui::End(); return; }
   app.ui.window("Live view");
   if (!texture || app.image.empty()) {
@@ -34,6 +34,8 @@ void panel_live(App& app, std::uintptr_t texture) {
   const float iw = static_cast<float>(app.image.cols), ih = static_cast<float>(app.image.rows);
   const float s = std::max(0.05f, std::min(avail.x / iw, avail.y / ih));
   const ImVec2 o = ImGui::GetCursorScreenPos();
+  app.shown_w = static_cast<int>(iw * s + 0.5f);  // the next upload is at this size (fewer texels, no aliasing)
+  app.shown_h = static_cast<int>(ih * s + 0.5f);
   ImGui::Image(reinterpret_cast<ImTextureID>(texture), ImVec2(iw * s, ih * s));
   app.ui.label(app.frame.source);
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -94,6 +94,38 @@ TEST(CompanionGui, OpensOnHistoryAndDemoDrawsEveryPanelAndANonBlankPicture) {
 }
 
 
+// The History panel at the default window size with a replay open: the list with the
+// scrubber, and the statistics tab, each without scrolling the panel (the statistics
+// were below the fold before they had their own tab).
+TEST(CompanionGui, HistoryListAndStatisticsFitThePanelWithoutScrolling) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  Xvfb x;
+  ASSERT_TRUE(x.start()) << "Xvfb did not start";
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_stats_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path db = dir / "games.sqlite";
+  const std::string base = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
+                           " --history --no-live --db " + db.string() + " --frames 4 ";
+  for (const char* size : {"", "--width 1280 --height 720 "}) {
+    ASSERT_EQ(std::system((base + size + "--dump-ui " + (dir / "list.json").string()).c_str()), 0);
+    auto w = read_dump(dir / "list.json");
+    const auto& list = w["History"];
+    EXPECT_TRUE(hexdice::testing::has(list, "5 games")) << size;
+    EXPECT_TRUE(hexdice::testing::has(list, "replay")) << size;
+    EXPECT_FALSE(any_starts(list, "needs scrolling")) << size << ::testing::PrintToString(list);
+    ASSERT_EQ(std::system((base + size + "--history-stats --dump-ui " + (dir / "stats.json").string()).c_str()), 0);
+    w = read_dump(dir / "stats.json");
+    const auto& stats = w["History"];
+    EXPECT_TRUE(any_starts(stats, "stats: ")) << "the statistics tab is drawn";
+    EXPECT_TRUE(any_starts(stats, "stats combats won, lost: red: ")) << ::testing::PrintToString(stats);
+    EXPECT_TRUE(any_starts(stats, "stats rolled 4, 5, 6: blue rolled a 4 ")) << ::testing::PrintToString(stats);
+    EXPECT_FALSE(any_starts(stats, "needs scrolling")) << size << ::testing::PrintToString(stats);
+  }
+  fs::remove_all(dir);
+}
+
 // The window drives the referee on the bundled demo (no camera): run until the demo's
 // misread, screenshot the live view, and check the panels a user needs at that moment.
 TEST(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsProposal) {
