@@ -229,8 +229,10 @@ void App::reject() {
 
 void App::poll_live() {
   if (!live) return;
+  live->set_shown_size(shown_w, shown_h);
   if (live->latest(picture)) {
     image = picture.image;
+    shown_image = picture.shown;
     frame = picture.frame;
     ++image_version;
   }
@@ -517,6 +519,7 @@ void App::load_demo(int index) {
   frame = std::move(*f);
   const std::string jpg = label.substr(0, label.size() - 5) + ".jpg";
   image = cv::imread(jpg, cv::IMREAD_COLOR);
+  shown_image = cv::Mat();
   frame.source = fs::path(jpg).filename().string() + " (demo)";
   ++image_version;
   auto pos = position_from_frame(frame, 5);
@@ -529,6 +532,7 @@ void App::poll_camera() {
   cv::Mat m;
   if (camera.read(m) && !m.empty()) {
     image = m;
+    shown_image = cv::Mat();
     frame = Frame{};
     frame.source = "camera";
     frame.width = m.cols;

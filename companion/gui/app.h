@@ -201,6 +201,7 @@ class App {
   cv::Mat image;                       // BGR, the picture the live view shows
   std::uint64_t image_version = 0;     // bumped when image changes (texture upload)
   int shown_w = 0, shown_h = 0;        // the picture's size on screen (set by the live view; the texture is uploaded at it)
+  cv::Mat shown_image;                 // image at that size when the capture thread made it (else empty)
   cv::VideoCapture camera;
   bool camera_open = false;
   void load_demo(int index);

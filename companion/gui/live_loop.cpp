@@ -240,6 +240,8 @@ void LiveLoop::run() {
       continue;
     }
     pic.read_ms = std::chrono::duration<double, std::milli>(Clock::now() - r0).count();
+    if (const int sw = shown_w_, sh = shown_h_; sw > 0 && sh > 0 && sw < pic.image.cols && sh < pic.image.rows)
+      cv::resize(pic.image, pic.shown, cv::Size(sw, sh), 0, 0, cv::INTER_AREA);
     pic.frame.source = f.name.empty() ? description_ : f.name;
     pic.frame.width = pic.image.cols;
     pic.frame.height = pic.image.rows;

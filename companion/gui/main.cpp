@@ -300,7 +300,9 @@ int main(int argc, char** argv) {
       want = cv::Size(app.shown_w, app.shown_h);
     if ((app.image_version != uploaded || want != texture_size) && !app.image.empty()) {
       const cv::Mat* up = &app.image;
-      if (want != app.image.size()) {
+      if (want != app.image.size() && app.shown_image.size() == want) {
+        up = &app.shown_image;  // resized on the capture thread
+      } else if (want != app.image.size()) {  // the view's size just changed, or a picture without the live loop
         cv::resize(app.image, shown, want, 0, 0, cv::INTER_AREA);
         up = &shown;
       }
