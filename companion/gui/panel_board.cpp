@@ -49,7 +49,7 @@ void panel_board(App& app) {
   }
 
   // Geometry: fit the map into the space left, keeping room for the action bar.
-  const float bar = ImGui::GetFrameHeightWithSpacing() * 4.4f;
+  const float bar = ImGui::GetFrameHeightWithSpacing() * 4.4f + ImGui::GetTextLineHeightWithSpacing();  // + the legend
   ImVec2 avail = ImGui::GetContentRegionAvail();
   avail.y = std::max(avail.y - bar, 100.0f);
   const float r = static_cast<float>(v.radius);
@@ -141,7 +141,7 @@ void panel_board(App& app) {
     const int lum = (pc.r * 299 + pc.g * 587 + pc.b * 114) / 1000;
     const ImU32 ink = lum > 140 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
     char top[32], bottom[32];
-    std::snprintf(top, sizeof top, "%.4s", u.unit.c_str());
+    std::snprintf(top, sizeof top, "%s", u.abbrev.c_str());
     std::snprintf(bottom, sizeof bottom, "A%d%s%s", u.armor, u.tokens ? ("-" + std::to_string(u.tokens)).c_str() : "",
                   u.guard ? "G" : "");
     const float fs = std::min(font, size * 0.42f);
@@ -273,6 +273,12 @@ void panel_board(App& app) {
     app.ui.label("hint: " + hv.text + ": " + hv.reason);
   }
   if (!app.status.empty()) ImGui::TextWrapped("%s", app.status.c_str());
+  if (!v.units.empty()) {  // what the tiles say ("Tank A3 -1 G")
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Tiles: unit, %s; hover a cell for its unit in full.", kTileLegend);
+    ImGui::PopStyleColor();
+    app.ui.label(std::string("legend: ") + kTileLegend);
+  }
   ImGui::End();
 }
 

@@ -26,6 +26,11 @@ Rgb player_colour(const std::string& id, int index, Palette palette) {
   return player_colour(id, index, Palette::ColourBlindSafe);
 }
 
+std::string unit_abbrev(int face) {
+  static const char* const kAbbrev[7] = {"?", "Inf", "Arch", "Kngt", "Aslt", "Tank", "Bal"};
+  return valid_face(face) ? kAbbrev[face] : "?";
+}
+
 static std::string unit_label(const Piece& p) {
   std::string s = std::string(unit_stats(p.face).name) + " A" + std::to_string(effective_armor(p));
   if (p.tokens > 0) s += " -" + std::to_string(p.tokens);
@@ -67,7 +72,7 @@ BoardView build_board_view(const Position& pos, const std::vector<std::string>& 
     const Piece& p = pos.at(i);
     if (p.empty()) continue;
     UnitView u{i, p.owner, p.face, std::string(unit_stats(p.face).name), effective_armor(p), p.tokens, p.guard,
-               unit_label(p)};
+               unit_label(p), unit_abbrev(p.face)};
     v.players[static_cast<std::size_t>(p.owner)].army[u.unit]++;
     v.units.push_back(std::move(u));
   }

@@ -45,7 +45,12 @@ struct UnitView {
   int tokens = 0;
   bool guard = false;
   std::string label;     // "Knight A1 -1 G": name, effective armor, reduction tokens, guard
+  std::string abbrev;    // the board tile's top line: "Inf", "Arch", "Kngt", "Aslt", "Tank", "Bal"
 };
+// The board tile's name of a unit (the first four letters read "Assa", "Infa", "Bala").
+std::string unit_abbrev(int face);
+// What the board tiles and the live view's labels say, in one line (shown under the board).
+inline constexpr const char* kTileLegend = "A = effective armor, -N = reduction tokens, G = guarding";
 struct PlayerView {
   std::string id, name;
   Rgb colour;

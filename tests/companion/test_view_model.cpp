@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -54,6 +55,23 @@ TEST(ViewModel, BoardViewHasEveryCellUnitLabelsZonesAndBases) {
   const auto& n = v.cells[static_cast<std::size_t>(pos.board().index(Hex{0, -1}))];
   EXPECT_NEAR(n.x, 0.0, 1e-9);
   EXPECT_LT(n.y, 0.0);
+}
+
+// The board tiles' unit names: distinct for the six faces, at most four letters (the
+// first four letters of the names read "Assa", "Infa", "Bala").
+TEST(ViewModel, UnitAbbreviationsAreDistinctAndShort) {
+  std::set<std::string> seen;
+  for (int f = 1; f <= 6; ++f) {
+    const std::string a = unit_abbrev(f);
+    EXPECT_LE(a.size(), 4u) << a;
+    EXPECT_EQ(a[0], unit_stats(f).name[0]) << a << " starts like " << unit_stats(f).name;
+    seen.insert(a);
+  }
+  EXPECT_EQ(seen.size(), 6u);
+  EXPECT_EQ(unit_abbrev(0), "?");
+  Position pos = two_player_position();
+  ASSERT_TRUE(pos.place(pos.board().hex(pos.base_cell(0)), 0, 4, 0, false));
+  EXPECT_EQ(build_board_view(pos, {}, Palette::Dice).units.at(0).abbrev, "Aslt");
 }
 
 TEST(ViewModel, PalettesDifferAndColourBlindSafeIsDistinctPerPlayer) {
