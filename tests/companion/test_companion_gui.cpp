@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -262,5 +263,36 @@ TEST(CompanionGui, HistoryShowsAWholeSoloGameAsOneRow) {
   EXPECT_NE(std::find(hist.begin(), hist.end(), "replay"), hist.end()) << "it opens in the replay";
   EXPECT_TRUE(any_starts(w["Board"], "Replay: ")) << "on the board";
   EXPECT_TRUE(any_starts(w["Event log"], "{Scenario result: ")) << "the log ends with the scenario's result";
+  fs::remove_all(dir);
+}
+
+// The ordinary window (not a screenshot run) draws only when something changes: left
+// alone on the history it draws a handful of frames in 3 s (it drew every frame, as
+// fast as Mesa allowed, before RedrawPolicy), and on the bundled demo it draws the new
+// pictures as they come (10 a second).
+TEST(CompanionGui, IdleWindowDrawsOnlyWhenSomethingChanges) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  Xvfb x;
+  ASSERT_TRUE(x.start()) << "Xvfb did not start";
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_idle_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto run = [&](const std::string& args, const std::string& out) {
+    const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() + " --db " +
+                            (dir / (out + ".sqlite")).string() + " " + args + " >" + (dir / out).string() + " 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(dir / out);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(" frames drawn");
+    if (at == std::string::npos) return std::pair<int, std::string>{-1, text};
+    const auto colon = text.rfind(": ", at);
+    return std::pair<int, std::string>{std::stoi(text.substr(colon + 2, at - colon - 2)), text};
+  };
+  const auto [idle, idle_text] = run("--history --no-live --bench-idle 3", "idle.txt");
+  ASSERT_GE(idle, 1) << idle_text;
+  EXPECT_LE(idle, 10) << "nothing changes, yet it redraws:\n" << idle_text;
+  const auto [demo, demo_text] = run("--bench-idle 4", "demo.txt");
+  EXPECT_GE(demo, 10) << "the demo's new pictures are drawn:\n" << demo_text;
   fs::remove_all(dir);
 }
