@@ -298,7 +298,8 @@ int main(int argc, char** argv) {
     cv::Size want = app.image.size();
     if (!full_texture && app.shown_w > 0 && app.shown_h > 0 && app.shown_w < app.image.cols && app.shown_h < app.image.rows)
       want = cv::Size(app.shown_w, app.shown_h);
-    if ((app.image_version != uploaded || want != texture_size) && !app.image.empty()) {
+    const bool live_view_open = *app.toggles.open("Live view");  // closed: nothing shows the texture (uploaded when reopened)
+    if (live_view_open && (app.image_version != uploaded || want != texture_size) && !app.image.empty()) {
       const cv::Mat* up = &app.image;
       if (want != app.image.size() && app.shown_image.size() == want) {
         up = &app.shown_image;  // resized on the capture thread
