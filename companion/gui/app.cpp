@@ -4,11 +4,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -21,7 +23,30 @@ namespace hexdice::gui {
 
 namespace fs = std::filesystem;
 
-void first_use_layout(float x, float y, float w, float h) {
+namespace {
+std::set<std::string> g_alone;  // panels that overlapped no other window in the last frame
+}
+
+void panel_backgrounds(bool opaque) {
+  g_alone.clear();
+  if (opaque) return;
+  ImGuiContext& g = *GImGui;
+  std::vector<ImGuiWindow*> shown;
+  for (ImGuiWindow* w : g.Windows)
+    if (w->Active && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow)) shown.push_back(w);
+  // Popups, menus and tooltips are drawn on top with their own background: they do not count.
+  const auto on_top = [](const ImGuiWindow* w) { return (w->Flags & (ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip)) != 0; };
+  for (ImGuiWindow* w : shown) {
+    if (on_top(w)) continue;
+    bool alone = true;
+    for (ImGuiWindow* o : shown)
+      if (o != w && !on_top(o) && w->Rect().Overlaps(o->Rect())) alone = false;
+    if (alone) g_alone.insert(w->Name);
+  }
+}
+
+void first_use_layout(const char* title, float x, float y, float w, float h) {
+  if (g_alone.count(title)) ImGui::SetNextWindowBgAlpha(0.0f);
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float menu = ImGui::GetFrameHeight();  // the main menu bar's height
   const float sx = d.x > 0 ? d.x / 1600.0f : 1.0f, sy = d.y > menu ? (d.y - menu) / (900.0f - 22.0f) : 1.0f;
@@ -79,6 +104,7 @@ App::App(const Options& o) {
     lo.last_frame = o.last_frame;
     lo.commands = o.commands;
     lo.db_path = settings.db_path;
+    lo.on_picture = o.wake;
     std::string start = o.start;
     if (!o.source.empty()) lo.source = o.source;
     else if (o.camera >= 0) lo.source = std::to_string(o.camera);
@@ -203,8 +229,10 @@ void App::reject() {
 
 void App::poll_live() {
   if (!live) return;
+  live->set_shown_size(shown_w, shown_h);
   if (live->latest(picture)) {
     image = picture.image;
+    shown_image = picture.shown;
     frame = picture.frame;
     ++image_version;
   }
@@ -218,6 +246,39 @@ void App::poll_live() {
   calib = live->calib_view();
 }
 
+ViewStamp App::stamp() const {
+  ViewStamp s;
+  s.image = image_version;
+  s.frame = rview.frame;
+  s.ply = rview.ply;
+  s.setup_events = rview.setup_events;
+  s.hidden = rview.hidden_cells;
+  s.log = rview.log.size();
+  s.proposals = rview.proposals.size();
+  s.motion = rview.motion;
+  s.stable = rview.stable;
+  s.finished = rview.finished;
+  s.board_found = rview.board_found;
+  s.in_setup = rview.in_setup;
+  s.alert = rview.alert;
+  s.prompt = rview.setup_prompt;
+  s.status = status;
+  s.alerts = alerts.size();
+  s.games = games.size();
+  s.solo_steps = solo ? solo->last_steps().size() : 0;
+  s.hint_thinking = hint.view().thinking;
+  s.hint_shown = hint.view().shown;
+  s.hint = hint.view().text;
+  const CalibView& c = calib;
+  s.calib = std::to_string(c.session) + std::to_string(c.progress.frames_seen) + "/" + std::to_string(c.progress.frames_kept) +
+            "/" + std::to_string(c.last_corners) + std::to_string(c.camera_running) + std::to_string(c.camera.has_value()) +
+            std::to_string(c.colors_running) + std::to_string(c.colors.has_value()) + c.camera_error + "|" + c.colors_error +
+            "|" + c.saved + "|" + c.warning + "|" + c.loaded_summary;
+  return s;
+}
+
+bool App::busy() const { return hint.view().thinking || calib.camera_running || calib.colors_running || calib.session; }
+
 void App::restart_demo() {
   if (demo_db_.empty()) return;
   live.reset();
@@ -229,6 +290,7 @@ void App::restart_demo() {
   lo.observations = (demo / "observations").string();
   lo.commands = (demo / "commands.txt").string();
   lo.db_path = demo_db_;
+  lo.on_picture = opt_.wake;
   std::ifstream in(demo / "start.json");
   std::stringstream ss;
   ss << in.rdbuf();
@@ -415,7 +477,8 @@ void App::open_replay(std::int64_t id) {
   auto rec = db->load_game(id);
   if (!rec) { status = rec.error(); return; }
   if (!rec->in_play()) { status = "game " + std::to_string(id) + " never left the setup"; return; }
-  replay = Replay{id, std::move(*rec), 0};
+  replay = Replay{id, std::move(*rec), 0, {}};
+  replay->stats = stats_table(game_stats(replay->record));
   replay->ply = replay->plies();
   interaction.clear();
 }
@@ -456,6 +519,7 @@ void App::load_demo(int index) {
   frame = std::move(*f);
   const std::string jpg = label.substr(0, label.size() - 5) + ".jpg";
   image = cv::imread(jpg, cv::IMREAD_COLOR);
+  shown_image = cv::Mat();
   frame.source = fs::path(jpg).filename().string() + " (demo)";
   ++image_version;
   auto pos = position_from_frame(frame, 5);
@@ -468,6 +532,7 @@ void App::poll_camera() {
   cv::Mat m;
   if (camera.read(m) && !m.empty()) {
     image = m;
+    shown_image = cv::Mat();
     frame = Frame{};
     frame.source = "camera";
     frame.width = m.cols;

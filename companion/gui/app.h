@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,8 +43,17 @@ struct PanelToggles {
 
 // A panel's place on first use (no imgui.ini entry yet): given in the 1600x900 design
 // layout and scaled to the window's size, so that at 1280x720 (or on a laptop) the panels
-// tile the window instead of running off its right and bottom edges.
-void first_use_layout(float x, float y, float w, float h);
+// tile the window instead of running off its right and bottom edges. Called before the
+// panel's Begin(title): it also sets the panel's background (see panel_backgrounds).
+void first_use_layout(const char* title, float x, float y, float w, float h);
+
+// Window backgrounds: a panel that overlapped no other window in the last frame draws no
+// background of its own: the frame is cleared to the same colour (Backend::end_frame), so
+// it looks the same and Mesa's software rasteriser blends one layer less over most of the
+// window (docs/companion.md "Where the frame time goes"). A panel that overlaps another
+// (moved by the user) keeps its background. Call once per frame after the panels.
+// opaque = true: every panel draws its background (the measurement's "before").
+void panel_backgrounds(bool opaque);
 
 // A coloured line that wraps at the panel's edge (ImGui::TextColored does not wrap: long
 // alerts were cut off at the right edge of the Event log and Alerts panels).
@@ -59,6 +69,21 @@ struct UiDump {
   void window(const std::string& t) { windows.push_back({t, {}}); }
   void label(const std::string& l) { if (!windows.empty()) windows.back().labels.push_back(l); }
   std::string to_json() const;
+};
+
+// What the panels show, in a few values: when it has not changed and there was no input,
+// the window does not redraw (RedrawPolicy). Everything that changes without input is in
+// it: the picture, the referee's view, the hint, the calibration, the status line,
+// alerts, the history list, the solo game.
+struct ViewStamp {
+  std::uint64_t image = 0;
+  int frame = -1, ply = 0, setup_events = 0, hidden = 0;
+  std::size_t log = 0, proposals = 0, alerts = 0, games = 0, solo_steps = 0;
+  bool motion = false, stable = false, finished = false, board_found = false, in_setup = false;
+  std::string alert, prompt, status, hint;
+  bool hint_thinking = false, hint_shown = false;
+  std::string calib;  // the calibration's state in one line
+  bool operator==(const ViewStamp&) const = default;
 };
 
 struct Settings {
@@ -88,6 +113,7 @@ class App {
     bool no_live = false;     // do not start the referee (history and digital board only)
     std::string solo;         // a scenario file: solo play against the companion
     std::uint64_t seed = 1;   // the solo game's virtual dice
+    std::function<void()> wake;  // called from the capture thread when a new picture is in (wakes the window)
   };
   explicit App(const Options& o);
   ~App();
@@ -139,6 +165,10 @@ class App {
   int correcting = -1;                   // the cell whose reading is being corrected
   void poll_live();
   void restart_demo();
+  ViewStamp stamp() const;
+  // Something in the background may change the view without input (a hint search, a
+  // calibration): the window keeps drawing at a low rate.
+  bool busy() const;
 
   // ---- Hint and solo (issue 6) ---------------------------------------------------------
   HintRunner hint;
@@ -155,6 +185,7 @@ class App {
   std::string filter;
   HistorySort sort = HistorySort::DateDesc;
   std::optional<Replay> replay;
+  int show_stats = -1;                 // select the History panel's tab once: 0 Games, 1 Statistics (--history-stats)
   void refresh_history();
   void open_replay(std::int64_t id);
   void close_replay() { replay.reset(); interaction.clear(); }
@@ -169,6 +200,8 @@ class App {
   std::optional<Position> frame_position;
   cv::Mat image;                       // BGR, the picture the live view shows
   std::uint64_t image_version = 0;     // bumped when image changes (texture upload)
+  int shown_w = 0, shown_h = 0;        // the picture's size on screen (set by the live view; the texture is uploaded at it)
+  cv::Mat shown_image;                 // image at that size when the capture thread made it (else empty)
   cv::VideoCapture camera;
   bool camera_open = false;
   void load_demo(int index);

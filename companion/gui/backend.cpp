@@ -15,6 +15,18 @@ namespace hexdice::gui {
 static std::string g_glfw_error;
 static void on_glfw_error(int code, const char* msg) { g_glfw_error = "GLFW error " + std::to_string(code) + ": " + msg; }
 
+// Every input or window event counts; ImGui's GLFW backend chains these callbacks (it is
+// set up after them) and adds its own for buttons, keys, scroll, characters and focus.
+static std::uint64_t g_events = 0;
+static void count_event(GLFWwindow*) { ++g_events; }
+static void on_cursor(GLFWwindow* w, double, double) { count_event(w); }
+static void on_button(GLFWwindow* w, int, int, int) { count_event(w); }
+static void on_scroll(GLFWwindow* w, double, double) { count_event(w); }
+static void on_key(GLFWwindow* w, int, int, int, int) { count_event(w); }
+static void on_char(GLFWwindow* w, unsigned) { count_event(w); }
+static void on_int(GLFWwindow* w, int) { count_event(w); }
+static void on_size(GLFWwindow* w, int, int) { count_event(w); }
+
 bool Backend::create(const WindowOptions& o, Backend& out, std::string& error) {
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) {
@@ -35,6 +47,17 @@ bool Backend::create(const WindowOptions& o, Backend& out, std::string& error) {
   float sx = 1, sy = 1;
   if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorContentScale(m, &sx, &sy);
   out.scale_ = std::clamp(std::max(sx, sy), 1.0f, 4.0f);
+
+  glfwSetCursorPosCallback(out.window_, on_cursor);
+  glfwSetMouseButtonCallback(out.window_, on_button);
+  glfwSetScrollCallback(out.window_, on_scroll);
+  glfwSetKeyCallback(out.window_, on_key);
+  glfwSetCharCallback(out.window_, on_char);
+  glfwSetCursorEnterCallback(out.window_, on_int);
+  glfwSetWindowFocusCallback(out.window_, on_int);
+  glfwSetWindowIconifyCallback(out.window_, on_int);
+  glfwSetFramebufferSizeCallback(out.window_, on_size);
+  glfwSetWindowRefreshCallback(out.window_, count_event);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -63,6 +86,13 @@ void Backend::request_close() { glfwSetWindowShouldClose(window_, 1); }
 int Backend::width() const { int w, h; glfwGetFramebufferSize(window_, &w, &h); return w; }
 int Backend::height() const { int w, h; glfwGetFramebufferSize(window_, &w, &h); return h; }
 
+std::uint64_t Backend::events() const { return g_events; }
+void Backend::wait_events(double timeout_s) {
+  if (timeout_s <= 0) glfwPollEvents();
+  else glfwWaitEventsTimeout(timeout_s);
+}
+void Backend::wake() { glfwPostEmptyEvent(); }
+
 void Backend::begin_frame() {
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
@@ -75,7 +105,11 @@ void Backend::end_frame() {
   int w, h;
   glfwGetFramebufferSize(window_, &w, &h);
   glViewport(0, 0, w, h);
-  glClearColor(0.10f, 0.11f, 0.13f, 1.0f);
+  // The panels' background colour as it looks over the old clear colour: a panel that
+  // overlaps nothing draws no background of its own (panel_backgrounds, app.h).
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const float r0 = 0.10f, g0 = 0.11f, b0 = 0.13f;
+  glClearColor(bg.x * bg.w + r0 * (1 - bg.w), bg.y * bg.w + g0 * (1 - bg.w), bg.z * bg.w + b0 * (1 - bg.w), 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }

@@ -29,6 +29,12 @@ class Backend {
 
   bool should_close() const;
   void request_close();
+  // Input and window events (mouse, keys, scroll, resize, expose, focus) seen so far: the
+  // window redraws when this changes (RedrawPolicy). wait_events() sleeps until an event
+  // or the timeout; wake() (any thread) ends the wait at once (a new camera picture).
+  std::uint64_t events() const;
+  void wait_events(double timeout_s);
+  static void wake();
   void begin_frame();
   // Renders into the back buffer (read_pixels sees it). No glFinish: the swap (or
   // glReadPixels) waits for the rasteriser anyway; finish() is only for the benchmark,

@@ -23,7 +23,7 @@ bool panel_board_game(App& app) {
   if (!g) return false;
   bool* open = app.toggles.open("Board");
   if (!*open) return true;
-  first_use_layout(8, 30, 620, 862);
+  first_use_layout("Board", 8, 30, 620, 862);
   if (!ImGui::Begin("Board", open)) { ImGui::End(); return true; }
   app.ui.window("Board");
   auto view = build_game_view(g->shown());
@@ -146,7 +146,7 @@ bool panel_history_game(App& app) {
   if (!g) return false;
   bool* open = app.toggles.open("History");
   if (!*open) return true;
-  first_use_layout(636, 30, 520, 420);
+  first_use_layout("History", 636, 30, 520, 420);
   if (!ImGui::Begin("History", open)) { ImGui::End(); return true; }
   app.ui.window("History");
   std::string head = std::string(title_of(std::string(g->rules().name()))) + " record: " + std::to_string(g->plies()) + " moves";

@@ -29,6 +29,6 @@ bool panel_board_game(App& app);
 bool panel_history_game(App& app);
 // The History panel's list of logged games of every ruleset (panel_history.cpp), also shown
 // under a Wizard Hex / Hexa Decimal record.
-void history_games_table(App& app);
+void history_games_table(App& app, float height = 0);
 
 }  // namespace hexdice::gui

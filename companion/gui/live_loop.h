@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -48,6 +49,9 @@ struct LiveOptions {
   std::string calib_path;
   double fps = 10;           // pacing of files (live cameras run at their own rate)
   int last_frame = -1;       // stop reading after this frame (scripted screenshots); -1: to the end
+  // Called on the capture thread after each new picture (the window wakes up to draw it
+  // instead of polling for it); empty: nothing.
+  std::function<void()> on_picture;
 };
 
 // Calibration from the window (Camera panel): what the UI shows, copied under a lock.
@@ -81,6 +85,7 @@ struct LivePicture {
   std::uint64_t version = 0;   // bumped per frame
   int index = -1;
   cv::Mat image;               // BGR
+  cv::Mat shown;               // the same at the live view's on-screen size (set_shown_size), when smaller; else empty
   Frame frame;                 // registration (paper mm -> px), markers, error, dice seen
   referee::Observation obs;
   double read_ms = 0;          // reader time for this frame (0 for recorded observations)
@@ -98,6 +103,9 @@ class LiveLoop {
   // Copies the latest picture into `out` when it is newer than out.version.
   bool latest(LivePicture& out) const;
   bool source_done() const { return done_; }
+  // The live view's size on screen: the capture thread also gives each picture at that
+  // size (LivePicture::shown), so the UI thread neither resizes nor uploads a full frame.
+  void set_shown_size(int w, int h) { shown_w_ = w; shown_h_ = h; }
   bool live() const { return live_; }
   const std::string& description() const { return description_; }
   std::string source_error() const;
@@ -122,6 +130,7 @@ class LiveLoop {
   std::string description_;
   std::thread capture_;
   std::atomic<bool> stop_{false}, done_{false};
+  std::atomic<int> shown_w_{0}, shown_h_{0};
   mutable std::mutex mu_;
   LivePicture pic_;
   std::string error_;

@@ -17,7 +17,7 @@ std::optional<Alert> referee_alert(const referee::RefereeView& v) {
                                 ? v.position.player(v.position.to_move()).id
                                 : std::string("nobody");
   if (!v.proposals.empty()) {
-    a.allowed = "the rules allow " + mover + " ";
+    a.allowed = "the rules allow ";  // each proposal names its player ("(1) red: Tanker f4 rerolls -> Balance (6)")
     for (std::size_t i = 0; i < v.proposals.size() && i < 4; ++i)
       a.allowed += (i ? "; " : "") + std::string("(") + std::to_string(i + 1) + ") " + v.proposals[i].text;
   } else if (v.position.game_over()) {

@@ -83,11 +83,11 @@ struct BenchTimes {
   }
   static double med(const std::vector<double>& v) { return percentile(warm(v), 0.5); }
   static double p99(const std::vector<double>& v) { return percentile(warm(v), 0.99); }
-  void print(const Backend& b, const cv::Mat& image) const {
+  void print(const Backend& b, const cv::Mat& image, cv::Size texture) const {
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) < 1) load[0] = -1;
-    std::printf("renderer: %s; framebuffer %dx%d; picture %dx%d; load average %.1f\n", b.renderer().c_str(), b.width(),
-                b.height(), image.cols, image.rows, load[0]);
+    std::printf("renderer: %s; framebuffer %dx%d; picture %dx%d, texture %dx%d; load average %.1f\n", b.renderer().c_str(),
+                b.width(), b.height(), image.cols, image.rows, texture.width, texture.height, load[0]);
     std::printf("frames %zu  median %.2f ms  p99 %.2f ms  (%.0f fps at the median), swap included\n", warm(frame).size(),
                 med(frame), p99(frame), 1000.0 / std::max(1e-3, med(frame)));
     std::printf("our side (CPU): view model median %.3f ms p99 %.3f; texture upload median %.3f ms p99 %.3f (%llu uploads); "
@@ -116,6 +116,8 @@ int main(int argc, char** argv) {
   cli.add_option("--db", o.db_path, "SQLite game database (default: <config dir>/games.sqlite)");
   cli.add_flag("--demo", o.demo, "open on the bundled demo frames (the default without a camera)");
   cli.add_flag("--history", o.history, "open on the history, replaying the latest game");
+  bool history_stats = false;
+  cli.add_flag("--history-stats", history_stats, "with --history: show the replayed game's statistics tab (for screenshots)");
   cli.add_option("--camera", o.camera, "webcam index: the referee reads it (give --start for a new game)");
   cli.add_option("--source", o.source, "video file or image directory for the referee (as hexdice referee --source)");
   cli.add_option("--observations", o.observations, "directory of observation JSON files, one per frame");
@@ -142,6 +144,14 @@ int main(int argc, char** argv) {
   cli.add_option("--frames", frames, "number of frames to render before --screenshot / --dump-ui (default 5)");
   cli.add_option("--dump-ui", dump_ui, "write a JSON list of the windows drawn (titles and labels) and exit");
   cli.add_option("--bench-frames", bench_frames, "render N frames without vsync (1280x720 unless --width/--height), print median/p99 frame times");
+  std::vector<std::string> variants;
+  cli.add_option("--bench-variant", variants,
+                 "measure the old way: opaque (every panel draws its background), full-texture (the picture uploaded "
+                 "at its own size), floor (an empty window: no panels)")
+      ->check(CLI::IsMember({"opaque", "full-texture", "floor"}));
+  double bench_idle = 0;
+  cli.add_option("--bench-idle", bench_idle,
+                 "run the ordinary window (redrawn only on a change) for S seconds, print frames drawn, their time and the CPU used");
   cli.add_option("--new-game", new_game, "start a new logged game from this seed's random legal start");
   std::string game;
   cli.add_option("--game", game, "open a wizardhex[:start] or hexadecimal[:variant] game, or a saved game record (*.json)");
@@ -159,6 +169,10 @@ int main(int argc, char** argv) {
   o.source_dir = HEXDICE_SOURCE_DIR;
   o.last_frame = until_frame;
   const bool headless_run = !screenshot.empty() || !dump_ui.empty();
+  if (bench_idle > 0 && (headless_run || bench_frames > 0)) {
+    std::fprintf(stderr, "hexdice: --bench-idle runs the ordinary window: not with --screenshot, --dump-ui or --bench-frames\n");
+    return 2;
+  }
   if (headless_run && frames <= 0) frames = 5;
   if (bench_frames > 0 && !cli.count("--width") && !cli.count("--height")) { width = 1280; height = 720; }  // 720p unless told
 
@@ -166,7 +180,8 @@ int main(int argc, char** argv) {
   WindowOptions wo;
   wo.width = width;
   wo.height = height;
-  wo.ini_path = headless_run || bench_frames > 0 ? "" : cfg + "/imgui.ini";  // reproducible layout in tests
+  const bool measuring = bench_frames > 0 || bench_idle > 0;
+  wo.ini_path = headless_run || measuring ? "" : cfg + "/imgui.ini";  // reproducible layout in tests
   wo.vsync = bench_frames == 0;
   Backend backend;
   std::string error;
@@ -180,12 +195,14 @@ int main(int argc, char** argv) {
   if (std::filesystem::exists(ttf)) io.Fonts->AddFontFromFileTTF(ttf, 15.0f * backend.content_scale());
   else io.FontGlobalScale = backend.content_scale();
 
+  o.wake = [] { Backend::wake(); };  // a new camera picture ends the window's wait for events
   App app(o);
   const std::string settings_path = cfg + "/settings.json";
-  if (!headless_run) load_settings(app, settings_path);
-  if (app.games.empty() && (o.history || headless_run || bench_frames > 0)) app.add_sample_games(5);
+  if (!headless_run && bench_idle == 0) load_settings(app, settings_path);
+  if (app.games.empty() && (o.history || headless_run || measuring)) app.add_sample_games(5);
   if (o.history && !app.games.empty() && !app.replay) app.open_replay(app.games.front().id);
 
+  if (history_stats) app.show_stats = 1;
   if (new_game >= 0) app.new_game(static_cast<std::uint64_t>(new_game));
   if (!game.empty()) {
     if (Status st = open_game(game, app.db.get()); !st) {  // logged to (and resumed from) the database
@@ -219,6 +236,10 @@ int main(int argc, char** argv) {
   bool hint_pending = want_hint;
   if (want_hint) app.request_hint();
 
+  auto variant = [&](const char* v) { return std::find(variants.begin(), variants.end(), v) != variants.end(); };
+  const bool opaque_panels = variant("opaque"), full_texture = variant("full-texture"), floor_only = variant("floor");
+  cv::Mat shown;         // the picture at its on-screen size
+  cv::Size texture_size;
   bool colours_pressed = false;
   std::uintptr_t texture = 0;
   std::uint64_t uploaded = 0;
@@ -229,12 +250,27 @@ int main(int argc, char** argv) {
   // And the CPU time of the whole process and of this thread over the frame.
   BenchTimes bt;
   auto last_demo = std::chrono::steady_clock::now();
-  for (int frame = 1; !quit && !backend.should_close(); ++frame) {
+  // The ordinary window draws only when something changed (RedrawPolicy: input, a new
+  // picture, the referee's view, a hint...) and otherwise sleeps in wait_events(); the
+  // screenshot, dump and benchmark runs draw every frame (deterministic frame counts).
+  const bool on_demand = !headless_run && bench_frames == 0;
+  RedrawPolicy redraw;
+  std::uint64_t seen_events = backend.events();
+  ViewStamp drawn;
+  const auto start = std::chrono::steady_clock::now();
+  auto secs = [&](auto t) { return std::chrono::duration<double>(t - start).count(); };
+  std::vector<double> idle_frames;  // --bench-idle: the frames drawn (ms, swap included)
+  std::uint64_t idle_loops = 0;
+  const double idle_cpu0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID), idle_th0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+  for (int frame = 0; !quit && !backend.should_close();) {
+    if (on_demand) {
+      const bool blinking = io.WantTextInput;
+      backend.wait_events(redraw.wait_s(blinking, app.busy(), secs(std::chrono::steady_clock::now())));
+      ++idle_loops;
+      if (bench_idle > 0 && secs(std::chrono::steady_clock::now()) >= bench_idle) break;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID), th0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
-    backend.begin_frame();
-    io.FontGlobalScale = app.settings.font_scale;
-    app.ui.windows.clear();
     if (app.demo_autoplay && t0 - last_demo > std::chrono::seconds(3)) {
       app.load_demo(app.demo_index + 1);
       last_demo = t0;
@@ -245,28 +281,64 @@ int main(int argc, char** argv) {
     if (const Position* hp = app.board_position()) app.hint.poll(*hp);
     if (!app.hint.view().thinking && app.status.rfind("thinking about a hint", 0) == 0) app.status.clear();
     const auto m1 = std::chrono::steady_clock::now();
-    if (app.image_version != uploaded && !app.image.empty()) {  // only when a new picture arrived
-      texture = backend.upload_bgr(app.image.data, app.image.cols, app.image.rows, static_cast<int>(app.image.step[0]), texture);
+    if (on_demand) {
+      if (backend.events() != seen_events) {
+        seen_events = backend.events();
+        redraw.input();
+      }
+      if (!redraw.should_draw(app.stamp() != drawn, io.WantTextInput, secs(t0))) continue;
+    }
+    ++frame;
+    backend.begin_frame();
+    io.FontGlobalScale = app.settings.font_scale;
+    app.ui.windows.clear();
+    // The texture: uploaded only when a new picture arrived (or the live view changed
+    // size), at the size it is shown when that is smaller than the picture (INTER_AREA:
+    // no aliasing of the sheet's thin lines, and fewer texels to upload and sample).
+    cv::Size want = app.image.size();
+    if (!full_texture && app.shown_w > 0 && app.shown_h > 0 && app.shown_w < app.image.cols && app.shown_h < app.image.rows)
+      want = cv::Size(app.shown_w, app.shown_h);
+    const bool live_view_open = *app.toggles.open("Live view");  // closed: nothing shows the texture (uploaded when reopened)
+    if (live_view_open && (app.image_version != uploaded || want != texture_size) && !app.image.empty()) {
+      const cv::Mat* up = &app.image;
+      if (want != app.image.size() && app.shown_image.size() == want) {
+        up = &app.shown_image;  // resized on the capture thread
+      } else if (want != app.image.size()) {  // the view's size just changed, or a picture without the live loop
+        cv::resize(app.image, shown, want, 0, 0, cv::INTER_AREA);
+        up = &shown;
+      }
+      texture = backend.upload_bgr(up->data, up->cols, up->rows, static_cast<int>(up->step[0]), texture);
       uploaded = app.image_version;
+      texture_size = want;
       ++bt.uploads;
     }
     const auto m2 = std::chrono::steady_clock::now();
-    handle_shortcuts(app, quit);
-    draw_main_menu(app, quit);
-    panel_board(app);
-    panel_live(app, texture);
-    panel_history(app);
-    panel_turn(app);
-    panel_log(app);
-    panel_alerts(app);
-    panel_players(app);
-    panel_rules(app);
-    panel_camera(app);
-    panel_solo(app);
+    if (!floor_only) {
+      handle_shortcuts(app, quit);
+      draw_main_menu(app, quit);
+      panel_board(app);
+      panel_live(app, texture);
+      panel_history(app);
+      panel_turn(app);
+      panel_log(app);
+      panel_alerts(app);
+      panel_players(app);
+      panel_rules(app);
+      panel_camera(app);
+      panel_solo(app);
+    }
     ImGui::Render();  // the draw lists: still our CPU side
+    panel_backgrounds(opaque_panels);  // for the next frame
     const auto u1 = std::chrono::steady_clock::now();
     backend.end_frame();
     const auto g1 = std::chrono::steady_clock::now();
+    if (on_demand) {
+      drawn = app.stamp();  // what this frame shows (a click handled in it changes the next stamp)
+      backend.present();
+      if (bench_idle > 0)
+        idle_frames.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      continue;
+    }
     if (bench_frames > 0) {
       backend.finish();
       const auto f1 = std::chrono::steady_clock::now();
@@ -284,7 +356,7 @@ int main(int argc, char** argv) {
       bt.thread_cpu.push_back(cpu_ms(CLOCK_THREAD_CPUTIME_ID) - th0);
       bt.count(ImGui::GetDrawData());
       if (frame >= bench_frames) {
-        bt.print(backend, app.image);
+        bt.print(backend, app.image, texture_size);
         break;
       }
       continue;
@@ -336,7 +408,19 @@ int main(int argc, char** argv) {
     }
     backend.present();
   }
+  if (bench_idle > 0) {
+    const double wall = secs(std::chrono::steady_clock::now());
+    double load[3] = {0, 0, 0};
+    if (getloadavg(load, 3) < 1) load[0] = -1;
+    std::printf("idle run %.1f s: %zu frames drawn (%.1f a second), %llu wake-ups; load average %.1f\n", wall, idle_frames.size(),
+                static_cast<double>(idle_frames.size()) / wall, static_cast<unsigned long long>(idle_loops), load[0]);
+    std::printf("CPU: process %.1f ms a second (%.1f %% of one core; all threads), UI thread %.1f ms a second\n",
+                (cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - idle_cpu0) / wall, (cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - idle_cpu0) / wall / 10.0,
+                (cpu_ms(CLOCK_THREAD_CPUTIME_ID) - idle_th0) / wall);
+    std::printf("frames drawn: median %.2f ms, p99 %.2f ms (swap included)\n", percentile(idle_frames, 0.5),
+                percentile(idle_frames, 0.99));
+  }
   backend.free_texture(texture);
-  if (!headless_run && bench_frames == 0) save_settings(app, settings_path);
+  if (!headless_run && bench_frames == 0 && bench_idle == 0) save_settings(app, settings_path);
   return 0;
 }

@@ -8,7 +8,7 @@ namespace hexdice::gui {
 void panel_alerts(App& app) {
   bool* open = app.toggles.open("Alerts");
   if (!*open) return;
-  first_use_layout(636, 386, 366, 236);
+  first_use_layout("Alerts", 636, 386, 366, 256);
   if (!ImGui::Begin("Alerts", open)) { ImGui::End(); return; }
   app.ui.window("Alerts");
   // The referee's alert first: what was seen, what the rules allow, what to do.

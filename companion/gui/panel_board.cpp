@@ -19,7 +19,7 @@ void panel_board(App& app) {
   if (panel_board_game(app)) return;  // Wizard Hex / Hexa Decimal (board_games.cpp)
   bool* open = app.toggles.open("Board");
   if (!*open) return;
-  first_use_layout(8, 30, 620, 862);
+  first_use_layout("Board", 8, 30, 620, 862);
   if (!ImGui::Begin("Board", open)) { ImGui::End(); return; }
   app.ui.window("Board");
   // Other rulesets (Wizard Hex, Hexa Decimal) draw their own board here and return early:
@@ -49,7 +49,7 @@ void panel_board(App& app) {
   }
 
   // Geometry: fit the map into the space left, keeping room for the action bar.
-  const float bar = ImGui::GetFrameHeightWithSpacing() * 4.4f;
+  const float bar = ImGui::GetFrameHeightWithSpacing() * 4.4f + ImGui::GetTextLineHeightWithSpacing();  // + the legend
   ImVec2 avail = ImGui::GetContentRegionAvail();
   avail.y = std::max(avail.y - bar, 100.0f);
   const float r = static_cast<float>(v.radius);
@@ -141,7 +141,7 @@ void panel_board(App& app) {
     const int lum = (pc.r * 299 + pc.g * 587 + pc.b * 114) / 1000;
     const ImU32 ink = lum > 140 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
     char top[32], bottom[32];
-    std::snprintf(top, sizeof top, "%.4s", u.unit.c_str());
+    std::snprintf(top, sizeof top, "%s", u.abbrev.c_str());
     std::snprintf(bottom, sizeof bottom, "A%d%s%s", u.armor, u.tokens ? ("-" + std::to_string(u.tokens)).c_str() : "",
                   u.guard ? "G" : "");
     const float fs = std::min(font, size * 0.42f);
@@ -204,7 +204,11 @@ void panel_board(App& app) {
     ImGui::SliderInt("##board_ply", &rp.ply, 0, rp.plies());
     ImGui::SameLine();
     if (ImGui::Button("Close replay")) app.close_replay();
-    else ImGui::TextDisabled("Left/Right arrows step one ply; History has the game list, export and statistics.");
+    else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("Left/Right arrows step one ply; History has the game list, export and statistics.");
+      ImGui::PopStyleColor();
+    }
   } else if (!can_act) {
     if (m == App::Mode::Solo) ImGui::TextWrapped("The enemy is to act: Enemy turn in the Solo panel.");
     else ImGui::TextWrapped("Demo: the position seen in the demo frame. Game > New game (Ctrl+N) to play on this board.");
@@ -269,6 +273,12 @@ void panel_board(App& app) {
     app.ui.label("hint: " + hv.text + ": " + hv.reason);
   }
   if (!app.status.empty()) ImGui::TextWrapped("%s", app.status.c_str());
+  if (!v.units.empty()) {  // what the tiles say ("Tank A3 -1 G")
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("Tiles: unit, %s; hover a cell for its unit in full.", kTileLegend);
+    ImGui::PopStyleColor();
+    app.ui.label(std::string("legend: ") + kTileLegend);
+  }
   ImGui::End();
 }
 

@@ -93,7 +93,7 @@ void calibration_section(App& app) {
 void panel_camera(App& app) {
   bool* open = app.toggles.open("Camera");
   if (!*open) return;
-  first_use_layout(1010, 648, 582, 244);
+  first_use_layout("Camera", 1010, 648, 582, 244);
   if (!ImGui::Begin("Camera", open)) { ImGui::End(); return; }
   app.ui.window("Camera");
   const Frame& f = app.frame;

@@ -3,6 +3,7 @@
 // frame (projected once per frame, App::poll_live), each unit labelled from the referee's
 // game (name, effective armor, reduction tokens, guard), the selected unit's legal moves
 // and attack targets, and the combat preview of the proposed action.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@ namespace hexdice::gui {
 void panel_live(App& app, std::uintptr_t texture) {
   bool* open = app.toggles.open("Live view");
   if (!*open) return;
-  first_use_layout(1010, 30, 582, 370);
+  first_use_layout("Live view", 1010, 30, 582, 370);
   if (!ImGui::Begin("Live view", open)) { ImGui::End(); return; }
   app.ui.window("Live view");
   if (!texture || app.image.empty()) {
@@ -29,11 +30,20 @@ void panel_live(App& app, std::uintptr_t texture) {
     ImGui::Text("%s  frame %d  %s", d.find("data/demo/observations") != std::string::npos ? "the bundled demo (a recorded game)" : d.c_str(), v.frame,
                 v.motion ? "hand over the sheet" : v.stable ? "still: read" : "settling");
     app.ui.label(v.motion ? "motion" : "still");
+  } else {  // a fixture photo (or a bare camera): it is not the game on the board (a replay, say)
+    ImGui::Text("%s: the dice as read here, not the game on the board", app.frame.source.c_str());
   }
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Each die: its cell, unit, %s.\nOrange: the game has something else there.\nGreen / red cells: the "
+                      "selected unit's moves / attacks; yellow: the proposed action; cyan: the hint.", kTileLegend);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float iw = static_cast<float>(app.image.cols), ih = static_cast<float>(app.image.rows);
   const float s = std::max(0.05f, std::min(avail.x / iw, avail.y / ih));
   const ImVec2 o = ImGui::GetCursorScreenPos();
+  app.shown_w = static_cast<int>(iw * s + 0.5f);  // the next upload is at this size (fewer texels, no aliasing)
+  app.shown_h = static_cast<int>(ih * s + 0.5f);
   ImGui::Image(reinterpret_cast<ImTextureID>(texture), ImVec2(iw * s, ih * s));
   app.ui.label(app.frame.source);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -71,10 +81,11 @@ void panel_live(App& app, std::uintptr_t texture) {
                          : app.solo ? &app.solo->position()
                          : app.frame_position ? &*app.frame_position : nullptr;
   std::vector<ImVec4> placed;  // label rectangles (x0, y0, x1, y1) already drawn
-  auto overlaps = [&](const ImVec4& r) {
+  auto overlap = [&](const ImVec4& r) {  // the area r shares with what is placed
+    float a = 0;
     for (const ImVec4& q : placed)
-      if (r.x < q.z && q.x < r.z && r.y < q.w && q.y < r.w) return true;
-    return false;
+      a += std::max(0.0f, std::min(r.z, q.z) - std::max(r.x, q.x)) * std::max(0.0f, std::min(r.w, q.w) - std::max(r.y, q.y));
+    return a;
   };
   for (const Detection& d : app.frame.dice) {  // the dice themselves stay visible
     const ImVec2 p = to_screen(d.x, d.y);
@@ -101,13 +112,35 @@ void panel_live(App& app, std::uintptr_t texture) {
       }
     }
     const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
-    // Right of the die, else left, above, below; the first place that is free.
-    const ImVec2 tries[] = {{p.x + 8, p.y - ts.y * 0.5f}, {p.x - 10 - ts.x, p.y - ts.y * 0.5f},
-                            {p.x - ts.x * 0.5f, p.y - 6 - ts.y * 1.5f}, {p.x - ts.x * 0.5f, p.y + 6 + ts.y * 0.5f}};
+    // Right of the die, else left, above, below, then the four diagonals, then the same
+    // one label-height further out (with a leader line to the die); the first place that
+    // is free, else the one that covers the least of the other labels (in the fixture
+    // scenes close dice had labels written over each other).
+    const float lh = ts.y;
+    ImVec2 tries[16];
+    for (int ring = 0; ring < 2; ++ring) {
+      const float d = static_cast<float>(ring) * (lh + 2);
+      ImVec2* t = tries + ring * 8;
+      t[0] = {p.x + 8 + d, p.y - lh * 0.5f};
+      t[1] = {p.x - 10 - ts.x - d, p.y - lh * 0.5f};
+      t[2] = {p.x - ts.x * 0.5f, p.y - 6 - lh * 1.5f - d};
+      t[3] = {p.x - ts.x * 0.5f, p.y + 6 + lh * 0.5f + d};
+      t[4] = {p.x + 6 + d, p.y - 6 - lh - d};
+      t[5] = {p.x - 6 - ts.x - d, p.y - 6 - lh - d};
+      t[6] = {p.x + 6 + d, p.y + 6 + d};
+      t[7] = {p.x - 6 - ts.x - d, p.y + 6 + d};
+    }
     ImVec2 at = tries[0];
-    for (const ImVec2& t : tries)
-      if (!overlaps(ImVec4(t.x - 2, t.y, t.x + ts.x + 2, t.y + ts.y))) { at = t; break; }
+    float best = -1;
+    for (const ImVec2& t : tries) {
+      const float a = overlap(ImVec4(t.x - 2, t.y, t.x + ts.x + 2, t.y + ts.y));
+      if (best < 0 || a < best) { best = a; at = t; }
+      if (a == 0) break;
+    }
     placed.push_back(ImVec4(at.x - 2, at.y, at.x + ts.x + 2, at.y + ts.y));
+    const ImVec2 near(std::clamp(p.x, at.x - 2, at.x + ts.x + 2), std::clamp(p.y, at.y, at.y + ts.y));
+    if ((near.x - p.x) * (near.x - p.x) + (near.y - p.y) * (near.y - p.y) > 15 * 15)
+      dl->AddLine(p, near, IM_COL32(255, 255, 0, 200), 1.0f);  // far from its die: a leader line
     dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + ts.x + 2, at.y + ts.y), IM_COL32(0, 0, 0, 190));
     dl->AddCircleFilled(p, 3.5f, IM_COL32(255, 255, 0, 255));
     dl->AddText(at, mismatch ? IM_COL32(255, 170, 60, 255) : IM_COL32(255, 255, 255, 255), label.c_str());

@@ -8,7 +8,7 @@ namespace hexdice::gui {
 void panel_log(App& app) {
   bool* open = app.toggles.open("Event log");
   if (!*open) return;
-  first_use_layout(636, 128, 366, 250);
+  first_use_layout("Event log", 636, 128, 366, 250);
   if (!ImGui::Begin("Event log", open)) { ImGui::End(); return; }
   app.ui.window("Event log");
   const GameRecord* rec = app.replaying() ? &app.replay->record : app.playing() ? &app.game->record() : nullptr;

@@ -8,7 +8,7 @@ namespace hexdice::gui {
 void panel_players(App& app) {
   bool* open = app.toggles.open("Players");
   if (!*open) return;
-  first_use_layout(636, 630, 366, 114);
+  first_use_layout("Players", 636, 650, 366, 114);
   if (!ImGui::Begin("Players", open)) { ImGui::End(); return; }
   app.ui.window("Players");
   const BoardView v = app.board_view();

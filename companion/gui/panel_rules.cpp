@@ -9,7 +9,7 @@ namespace hexdice::gui {
 void panel_rules(App& app) {
   bool* open = app.toggles.open("House rules");
   if (!*open) return;
-  first_use_layout(636, 752, 366, 120);
+  first_use_layout("House rules", 636, 772, 366, 120);
   if (!ImGui::Begin("House rules", open)) { ImGui::End(); return; }
   app.ui.window("House rules");
   const Position* p = app.board_position();

@@ -11,7 +11,7 @@ namespace hexdice::gui {
 void panel_solo(App& app) {
   bool* open = app.toggles.open("Solo");
   if (!*open || !app.solo) return;
-  first_use_layout(1010, 408, 582, 232);
+  first_use_layout("Solo", 1010, 408, 582, 232);
   if (!ImGui::Begin("Solo", open)) { ImGui::End(); return; }
   app.ui.window("Solo");
   const solo::SoloGame& g = app.solo->game();

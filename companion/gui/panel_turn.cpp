@@ -8,7 +8,7 @@ namespace hexdice::gui {
 void panel_turn(App& app) {
   bool* open = app.toggles.open("Turn");
   if (!*open) return;
-  first_use_layout(636, 30, 366, 90);
+  first_use_layout("Turn", 636, 30, 366, 90);
   if (!ImGui::Begin("Turn", open)) { ImGui::End(); return; }
   app.ui.window("Turn");
   const BoardView v = app.board_view();

@@ -26,6 +26,11 @@ Rgb player_colour(const std::string& id, int index, Palette palette) {
   return player_colour(id, index, Palette::ColourBlindSafe);
 }
 
+std::string unit_abbrev(int face) {
+  static const char* const kAbbrev[7] = {"?", "Inf", "Arch", "Kngt", "Aslt", "Tank", "Bal"};
+  return valid_face(face) ? kAbbrev[face] : "?";
+}
+
 static std::string unit_label(const Piece& p) {
   std::string s = std::string(unit_stats(p.face).name) + " A" + std::to_string(effective_armor(p));
   if (p.tokens > 0) s += " -" + std::to_string(p.tokens);
@@ -67,7 +72,7 @@ BoardView build_board_view(const Position& pos, const std::vector<std::string>& 
     const Piece& p = pos.at(i);
     if (p.empty()) continue;
     UnitView u{i, p.owner, p.face, std::string(unit_stats(p.face).name), effective_armor(p), p.tokens, p.guard,
-               unit_label(p)};
+               unit_label(p), unit_abbrev(p.face)};
     v.players[static_cast<std::size_t>(p.owner)].army[u.unit]++;
     v.units.push_back(std::move(u));
   }
@@ -289,6 +294,39 @@ GameStats game_stats(const GameRecord& rec) {
   return s;
 }
 
+StatsTable stats_table(const GameStats& s) {
+  StatsTable t;
+  t.summary = std::to_string(s.actions) + " actions, " + std::to_string(s.takebacks) + " takebacks, " +
+              std::to_string(s.annotations) + " annotations";
+  t.rows = {"moves, rerolls, guards", "ranged, special, merges", "combats won, lost", "rolled 1, 2, 3", "rolled 4, 5, 6"};
+  t.cells.assign(t.rows.size(), {});
+  t.words.assign(t.rows.size(), {});
+  auto n = [](int v) { return std::to_string(v); };
+  for (const auto& p : s.players) {
+    t.players.push_back(p.id);
+    auto by = [&](ActionType a) { return p.by_type[static_cast<std::size_t>(a)]; };
+    t.cells[0].push_back(n(by(ActionType::Move)) + "  " + n(by(ActionType::Reroll)) + "  " + n(by(ActionType::Guard)));
+    t.words[0].push_back(p.id + ": " + n(by(ActionType::Move)) + " moves, " + n(by(ActionType::Reroll)) + " rerolls, " +
+                         n(by(ActionType::Guard)) + " guards");
+    t.cells[1].push_back(n(by(ActionType::Ranged)) + "  " + n(by(ActionType::Special)) + "  " + n(by(ActionType::Merge)));
+    t.words[1].push_back(p.id + ": " + n(by(ActionType::Ranged)) + " ranged attacks, " + n(by(ActionType::Special)) +
+                         " special attacks, " + n(by(ActionType::Merge)) + " merges");
+    t.cells[2].push_back(n(p.combats_won) + "  " + n(p.combats_lost));
+    t.words[2].push_back(p.id + ": " + n(p.combats_won) + " combats won, " + n(p.combats_lost) + " lost (attacking or defending)");
+    for (int half = 0; half < 2; ++half) {
+      std::string r, w = p.id + " rolled";
+      for (int f = 1 + 3 * half; f <= 3 + 3 * half; ++f) {
+        const int k = p.rolls[static_cast<std::size_t>(f)];
+        r += (r.empty() ? "" : "  ") + n(k);
+        w += std::string(f > 1 + 3 * half ? "," : "") + " a " + n(f) + " " + n(k) + (k == 1 ? " time" : " times");
+      }
+      t.cells[3 + static_cast<std::size_t>(half)].push_back(r);
+      t.words[3 + static_cast<std::size_t>(half)].push_back(w + " (setup rolls, rerolls, first-player rolls)");
+    }
+  }
+  return t;
+}
+
 std::array<double, 2> apply_homography(const std::array<double, 9>& h, double x, double y) {
   const double w = h[6] * x + h[7] * y + h[8];
   return {(h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w};
@@ -376,6 +414,21 @@ Result<Position> position_from_frame(const Frame& f, int radius) {
     if (auto st = pos->place(*h, owner, d.face, 0, d.guard); !st) continue;
   }
   return pos;
+}
+
+bool RedrawPolicy::should_draw(bool model_changed, bool blinking, double now_s) {
+  const bool blink_due = blinking && now_s - last_blink_ >= 1.0 / p_.blink_hz;
+  if (!model_changed && settle_ == 0 && !blink_due) return false;
+  if (settle_ > 0) --settle_;
+  if (blinking) last_blink_ = now_s;
+  return true;
+}
+
+double RedrawPolicy::wait_s(bool blinking, bool background, double now_s) const {
+  if (settle_ > 0) return 0;
+  double w = background ? p_.busy_poll_s : p_.idle_poll_s;
+  if (blinking) w = std::min(w, std::max(0.0, last_blink_ + 1.0 / p_.blink_hz - now_s));
+  return w;
 }
 
 }  // namespace hexdice::gui

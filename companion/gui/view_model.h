@@ -45,7 +45,12 @@ struct UnitView {
   int tokens = 0;
   bool guard = false;
   std::string label;     // "Knight A1 -1 G": name, effective armor, reduction tokens, guard
+  std::string abbrev;    // the board tile's top line: "Inf", "Arch", "Kngt", "Aslt", "Tank", "Bal"
 };
+// The board tile's name of a unit (the first four letters read "Assa", "Infa", "Bala").
+std::string unit_abbrev(int face);
+// What the board tiles and the live view's labels say, in one line (shown under the board).
+inline constexpr const char* kTileLegend = "A = effective armor, -N = reduction tokens, G = guarding";
 struct PlayerView {
   std::string id, name;
   Rgb colour;
@@ -144,11 +149,25 @@ struct GameStats {
 };
 GameStats game_stats(const GameRecord& rec);
 
-// The replay scrubber: a game and a ply of its current line.
+// The statistics as the History panel shows them: a column per player and five rows
+// (moves, rerolls, guards / ranged, special, merges / combats won, lost / faces 1-3
+// rolled / faces 4-6 rolled), so that they fit the panel at the default window size
+// whatever the number of players; each cell also in words (its tooltip).
+struct StatsTable {
+  std::string summary;                           // "162 actions, 0 takebacks, 2 annotations"
+  std::vector<std::string> players;              // column headers
+  std::vector<std::string> rows;                 // row labels
+  std::vector<std::vector<std::string>> cells;   // [row][player]: "40  3  5"
+  std::vector<std::vector<std::string>> words;   // [row][player]: "red: 40 moves, 3 rerolls, 5 guards"
+};
+StatsTable stats_table(const GameStats& s);
+
+// The replay scrubber: a game and a ply of its current line, and its statistics.
 struct Replay {
   std::int64_t game = 0;
   GameRecord record;
   int ply = 0;
+  StatsTable stats;  // of the whole game, computed when it is opened
   int plies() const { return record.ply(); }
 };
 
@@ -184,5 +203,37 @@ std::array<double, 2> apply_homography(const std::array<double, 9>& h, double x,
 
 // The position the demo frame shows, for the board panel (players by dice colour).
 Result<Position> position_from_frame(const Frame& f, int radius);
+
+// ---- When the window draws (docs/companion.md "Idle") ------------------------------------
+// The window draws a frame only when something changed: input (the frame it arrives in
+// and `settle` more, so that ImGui's hover state and a click's result show) or a new
+// model (a new picture, the referee's view, a hint, a calibration step: App::stamp()),
+// and while a text field blinks (`blink_hz`). Otherwise it waits for events: a new
+// picture wakes it at once, and the model is looked at every `idle_poll_s`, or every
+// `busy_poll_s` while a background job may finish (a hint search, a calibration).
+// No ImGui here.
+class RedrawPolicy {
+ public:
+  struct Params {
+    int settle = 3;              // frames drawn after the last input
+    double blink_hz = 4;         // a text field's cursor
+    double idle_poll_s = 0.1;    // the longest wait for events when nothing happens
+    double busy_poll_s = 0.03;   // while a background job runs
+  };
+  RedrawPolicy() = default;
+  explicit RedrawPolicy(Params p) : p_(p) {}
+  void input() { settle_ = p_.settle; }
+  // Whether to draw now (then the frame is counted): input within the last `settle`
+  // frames, a changed model, or a blinking text field due.
+  bool should_draw(bool model_changed, bool blinking, double now_s);
+  // How long to wait for events before looking again (seconds; 0: do not wait).
+  double wait_s(bool blinking, bool background, double now_s) const;
+  const Params& params() const { return p_; }
+
+ private:
+  Params p_;
+  int settle_ = 1;               // the first frame is drawn
+  double last_blink_ = -1e9;
+};
 
 }  // namespace hexdice::gui

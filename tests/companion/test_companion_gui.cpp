@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -93,6 +94,38 @@ TEST(CompanionGui, OpensOnHistoryAndDemoDrawsEveryPanelAndANonBlankPicture) {
   fs::remove_all(dir);
 }
 
+
+// The History panel at the default window size with a replay open: the list with the
+// scrubber, and the statistics tab, each without scrolling the panel (the statistics
+// were below the fold before they had their own tab).
+TEST(CompanionGui, HistoryListAndStatisticsFitThePanelWithoutScrolling) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  Xvfb x;
+  ASSERT_TRUE(x.start()) << "Xvfb did not start";
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_stats_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path db = dir / "games.sqlite";
+  const std::string base = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
+                           " --history --no-live --db " + db.string() + " --frames 4 ";
+  for (const char* size : {"", "--width 1280 --height 720 "}) {
+    ASSERT_EQ(std::system((base + size + "--dump-ui " + (dir / "list.json").string()).c_str()), 0);
+    auto w = read_dump(dir / "list.json");
+    const auto& list = w["History"];
+    EXPECT_TRUE(hexdice::testing::has(list, "5 games")) << size;
+    EXPECT_TRUE(hexdice::testing::has(list, "replay")) << size;
+    EXPECT_FALSE(any_starts(list, "needs scrolling")) << size << ::testing::PrintToString(list);
+    ASSERT_EQ(std::system((base + size + "--history-stats --dump-ui " + (dir / "stats.json").string()).c_str()), 0);
+    w = read_dump(dir / "stats.json");
+    const auto& stats = w["History"];
+    EXPECT_TRUE(any_starts(stats, "stats: ")) << "the statistics tab is drawn";
+    EXPECT_TRUE(any_starts(stats, "stats combats won, lost: red: ")) << ::testing::PrintToString(stats);
+    EXPECT_TRUE(any_starts(stats, "stats rolled 4, 5, 6: blue rolled a 4 ")) << ::testing::PrintToString(stats);
+    EXPECT_FALSE(any_starts(stats, "needs scrolling")) << size << ::testing::PrintToString(stats);
+  }
+  fs::remove_all(dir);
+}
 
 // The window drives the referee on the bundled demo (no camera): run until the demo's
 // misread, screenshot the live view, and check the panels a user needs at that moment.
@@ -230,5 +263,36 @@ TEST(CompanionGui, HistoryShowsAWholeSoloGameAsOneRow) {
   EXPECT_NE(std::find(hist.begin(), hist.end(), "replay"), hist.end()) << "it opens in the replay";
   EXPECT_TRUE(any_starts(w["Board"], "Replay: ")) << "on the board";
   EXPECT_TRUE(any_starts(w["Event log"], "{Scenario result: ")) << "the log ends with the scenario's result";
+  fs::remove_all(dir);
+}
+
+// The ordinary window (not a screenshot run) draws only when something changes: left
+// alone on the history it draws a handful of frames in 3 s (it drew every frame, as
+// fast as Mesa allowed, before RedrawPolicy), and on the bundled demo it draws the new
+// pictures as they come (10 a second).
+TEST(CompanionGui, IdleWindowDrawsOnlyWhenSomethingChanges) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  Xvfb x;
+  ASSERT_TRUE(x.start()) << "Xvfb did not start";
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_idle_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto run = [&](const std::string& args, const std::string& out) {
+    const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() + " --db " +
+                            (dir / (out + ".sqlite")).string() + " " + args + " >" + (dir / out).string() + " 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream in(dir / out);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(" frames drawn");
+    if (at == std::string::npos) return std::pair<int, std::string>{-1, text};
+    const auto colon = text.rfind(": ", at);
+    return std::pair<int, std::string>{std::stoi(text.substr(colon + 2, at - colon - 2)), text};
+  };
+  const auto [idle, idle_text] = run("--history --no-live --bench-idle 3", "idle.txt");
+  ASSERT_GE(idle, 1) << idle_text;
+  EXPECT_LE(idle, 10) << "nothing changes, yet it redraws:\n" << idle_text;
+  const auto [demo, demo_text] = run("--bench-idle 4", "demo.txt");
+  EXPECT_GE(demo, 10) << "the demo's new pictures are drawn:\n" << demo_text;
   fs::remove_all(dir);
 }

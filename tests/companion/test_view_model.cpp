@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -54,6 +55,23 @@ TEST(ViewModel, BoardViewHasEveryCellUnitLabelsZonesAndBases) {
   const auto& n = v.cells[static_cast<std::size_t>(pos.board().index(Hex{0, -1}))];
   EXPECT_NEAR(n.x, 0.0, 1e-9);
   EXPECT_LT(n.y, 0.0);
+}
+
+// The board tiles' unit names: distinct for the six faces, at most four letters (the
+// first four letters of the names read "Assa", "Infa", "Bala").
+TEST(ViewModel, UnitAbbreviationsAreDistinctAndShort) {
+  std::set<std::string> seen;
+  for (int f = 1; f <= 6; ++f) {
+    const std::string a = unit_abbrev(f);
+    EXPECT_LE(a.size(), 4u) << a;
+    EXPECT_EQ(a[0], unit_stats(f).name[0]) << a << " starts like " << unit_stats(f).name;
+    seen.insert(a);
+  }
+  EXPECT_EQ(seen.size(), 6u);
+  EXPECT_EQ(unit_abbrev(0), "?");
+  Position pos = two_player_position();
+  ASSERT_TRUE(pos.place(pos.board().hex(pos.base_cell(0)), 0, 4, 0, false));
+  EXPECT_EQ(build_board_view(pos, {}, Palette::Dice).units.at(0).abbrev, "Aslt");
 }
 
 TEST(ViewModel, PalettesDifferAndColourBlindSafeIsDistinctPerPlayer) {
@@ -175,6 +193,44 @@ TEST(ViewModel, EventLogAndStatsAgreeWithTheRecord) {
   EXPECT_GE(rolls, 2 * rec.config().dice_per_player);  // at least the armies' first rolls
   for (const auto& l : log)
     if (!l.takeback && !l.annotation) EXPECT_NE(l.text.find(". "), std::string::npos);
+}
+
+// The History panel's statistics table: the same numbers as game_stats, a column per
+// player, five rows whatever the number of players (so it fits the panel), and each cell
+// in words for its tooltip.
+TEST(ViewModel, StatsTableShowsEveryNumberOfGameStatsInFiveRows) {
+  for (int players : {2, 3}) {
+    SampleOptions o;
+    o.seed = 11;
+    o.players = players;
+    const GameStats s = game_stats(sample_game(o));
+    const StatsTable t = stats_table(s);
+    ASSERT_EQ(t.players.size(), static_cast<std::size_t>(players));
+    ASSERT_EQ(t.rows.size(), 5u);
+    ASSERT_EQ(t.cells.size(), 5u);
+    EXPECT_EQ(t.summary.rfind(std::to_string(s.actions) + " actions, ", 0), 0u) << t.summary;
+    for (std::size_t p = 0; p < t.players.size(); ++p) {
+      EXPECT_EQ(t.players[p], s.players[p].id);
+      // Every number of the player, read back from the five cells in order.
+      std::vector<int> shown;
+      for (std::size_t r = 0; r < 5; ++r) {
+        ASSERT_EQ(t.cells[r].size(), t.players.size());
+        std::istringstream in(t.cells[r][p]);
+        for (int v; in >> v;) shown.push_back(v);
+        EXPECT_EQ(t.words[r][p].rfind(s.players[p].id + ":", 0) == 0 || t.words[r][p].rfind(s.players[p].id + " rolled", 0) == 0,
+                  true)
+            << t.words[r][p];
+      }
+      const auto& pp = s.players[p];
+      auto by = [&](ActionType a) { return pp.by_type[static_cast<std::size_t>(a)]; };
+      const std::vector<int> want = {by(ActionType::Move),   by(ActionType::Reroll),  by(ActionType::Guard),
+                                     by(ActionType::Ranged), by(ActionType::Special), by(ActionType::Merge),
+                                     pp.combats_won,         pp.combats_lost,         pp.rolls[1],
+                                     pp.rolls[2],            pp.rolls[3],             pp.rolls[4],
+                                     pp.rolls[5],            pp.rolls[6]};
+      EXPECT_EQ(shown, want) << t.players[p];
+    }
+  }
 }
 
 TEST(ViewModel, HistoryFiltersAndSorts) {
@@ -424,4 +480,36 @@ TEST(LiveModel, DemoTablePictureShowsTheDiceWhereTheGridProjectionPutsThem) {
     if (p.name == "f6") EXPECT_GT(px[2], 150) << "the red die is under its cell's projection";
     else EXPECT_GT(px[0] + px[1] + px[2], 600) << p.name << ": paper";
   }
+}
+
+// The window draws only when something changed: the first frame, input (and `settle`
+// frames after it), a changed model, a blinking text field at its rate; otherwise it
+// waits (idle_poll_s, or busy_poll_s while a background job runs).
+TEST(ViewModel, RedrawPolicyDrawsOnInputOrChangeAndOtherwiseWaits) {
+  RedrawPolicy::Params p;
+  p.settle = 2;
+  p.blink_hz = 4;
+  p.idle_poll_s = 0.1;
+  p.busy_poll_s = 0.02;
+  RedrawPolicy r(p);
+  EXPECT_EQ(r.wait_s(false, false, 0.0), 0.0) << "the first frame is due";
+  EXPECT_TRUE(r.should_draw(false, false, 0.0)) << "the first frame";
+  EXPECT_DOUBLE_EQ(r.wait_s(false, false, 0.0), 0.1);
+  EXPECT_DOUBLE_EQ(r.wait_s(false, true, 0.0), 0.02) << "a hint or calibration may finish: look more often";
+  int drawn = 0;
+  for (int i = 0; i < 100; ++i) drawn += r.should_draw(false, false, 0.01 * i);
+  EXPECT_EQ(drawn, 0) << "nothing changed: nothing drawn";
+  EXPECT_TRUE(r.should_draw(true, false, 1.0)) << "a new picture or view";
+  EXPECT_FALSE(r.should_draw(false, false, 1.01));
+  r.input();
+  EXPECT_EQ(r.wait_s(false, false, 1.02), 0.0);
+  EXPECT_TRUE(r.should_draw(false, false, 1.02));
+  EXPECT_TRUE(r.should_draw(false, false, 1.03)) << "settle frames after the input";
+  EXPECT_FALSE(r.should_draw(false, false, 1.04));
+  // A text field being typed in: its cursor blinks at 4 Hz, no faster.
+  drawn = 0;
+  for (int i = 0; i <= 100; ++i) drawn += r.should_draw(false, true, 2.0 + 0.01 * i);  // one second
+  EXPECT_GE(drawn, 4);
+  EXPECT_LE(drawn, 5);
+  EXPECT_LE(r.wait_s(true, false, 3.0), 0.25);
 }
