@@ -892,6 +892,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     };
     FaceReading fr = read_at(fc);
     const double first_confidence = fr.confidence;
+    // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
+    // show a readable pip layout: a soft or grainy shadow on the paper does not.
+    // (On the first reading: the retries below look for the best square on a die, they
+    // would also find some pip-like layout in a shadow.) Decided before the retries, which
+    // cannot change it: under a hand's shadow most cells were read six times for nothing.
+    if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
+      if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf (conf %.2f)\n", cell.hex.q, cell.hex.r, first_confidence);
+      continue;
+    }
     // A doubtful reading: the face square may be a little off (its position is known to
     // about a patch pixel). Read again at the top mask's own centre and at fc moved by
     // retry_shift_mm along the die's axes; keep the most confident reading.
@@ -916,14 +925,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
     }
 
-    // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
-    // show a readable pip layout: a soft or grainy shadow on the paper does not.
-    // (On the first reading: the retries below look for the best square on a die, they
-    // would also find some pip-like layout in a shadow.)
-    if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
-      if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf\n", cell.hex.q, cell.hex.r);
-      continue;
-    }
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
