@@ -407,6 +407,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t i = 0; i < layout.cells.size(); ++i)
     if (!in_view[i]) obs.hidden.push_back(layout.cells[i].hex);
   obs.board_found = true;
+  // params.stop_when_covered: a cell in view found covered ends the read (cells empty).
+  const std::size_t out_of_view = obs.hidden.size();
+  auto stop_here = [&] { return params.stop_when_covered && obs.hidden.size() > out_of_view; };
   // HEXDICE_READ_DEBUG: one line per die read (DBG), per cell skipped and why (SKIP).
   const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
 
@@ -441,6 +444,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
   }
   laps.lap(&ReadProfile::edges_ms);
+  if (stop_here()) return obs;
   if (params.hand_min_area_mm2 > 0) {
     // Against the paper itself (the white patch may be whiter or bluer than the paper).
     std::vector<cv::Vec3b> pv;
@@ -475,6 +479,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
 
   if (laps.on() && !hm.empty()) ++laps.counts().hand_found;
   laps.lap(&ReadProfile::hand_ms);
+  if (stop_here()) return obs;
   // The top-face plane, rectified: cells' bounding box (mm) at px_per_mm.
   const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
   double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
