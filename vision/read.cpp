@@ -1018,6 +1018,7 @@ Status ReadParams::save(const std::string& path) const {
     if (!fs.isOpened()) return Error{"cannot write " + path};
     fs << "min_markers" << reg.min_markers << "detect_max_side" << reg.detect_max_side
        << "subpixel_window" << reg.subpixel_window << "track_margin" << reg.track_margin
+       << "track_min_side_px" << reg.track_min_side_px
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
@@ -1047,6 +1048,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("detect_max_side", p.reg.detect_max_side);
     get("subpixel_window", p.reg.subpixel_window);
     get("track_margin", p.reg.track_margin);
+    get("track_min_side_px", p.reg.track_min_side_px);
     get("max_reprojection_px", p.reg.max_reprojection_px);
     get("fallback_focal_factor", p.reg.fallback_focal_factor);
     get("pip_diameter", p.face.pip_diameter);
