@@ -280,6 +280,9 @@ void BM_WholeFramePathDemo(benchmark::State& state) {
 // counters are the per-frame median and p99 of the whole FrameReader::see, and the mean
 // per-stage CPU of the heaviest 5% of the frames (heavy_*) and of all frames (all_*).
 // HEXDICE_BENCH_PER_FRAME=1 prints one line per frame (stage times, hand, motion) to stderr.
+// Arg 0: every frame read in full (FrameReader::set_skip_unusable(false)), the reader's own
+// heavy frames; arg 1: as `hexdice referee` reads them (motion frames not read, a read
+// stops at a covered cell); arg 2: no motion skip but the covered stop (a hand held still).
 void BM_DemoReaderStages(benchmark::State& state) {
   const auto frames = demo_frames();
   const auto hands = demo_hands();
@@ -299,7 +302,10 @@ void BM_DemoReaderStages(benchmark::State& state) {
   const int threads = cv::getNumThreads();
   cv::setNumThreads(1);
   for (auto _ : state) {
-    FrameReader reader(vision::standard_sheet());
+    vision::ReadParams rp;
+    rp.stop_when_covered = state.range(0) == 2;
+    FrameReader reader(vision::standard_sheet(), std::nullopt, rp);
+    reader.set_skip_unusable(state.range(0) == 1);
     for (std::size_t i = 0; i < frames.size(); ++i) {
       vision::ReadProfile prof;
       vision::set_read_profile(&prof);
@@ -426,7 +432,7 @@ BENCHMARK(BM_FramePathHand)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SyncChangedView)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_WholeFramePathStill)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_WholeFramePathDemo)->Unit(benchmark::kMillisecond)->Iterations(128);
-BENCHMARK(BM_DemoReaderStages)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_DemoReaderStages)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_LiveCamera30fps)->Unit(benchmark::kMillisecond)->Iterations(2)->UseRealTime();
 
 }  // namespace
