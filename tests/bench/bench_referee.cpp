@@ -22,8 +22,11 @@
 //                         paced by the clock) through the live path of `hexdice referee`:
 //                         LatestFrameGrabber (the reader takes the newest frame) -> FrameReader
 //                         -> Referee::post_frame (threaded worker, drop_when_full). Counters:
-//                         frames delivered, read, dropped (never queued) and the
-//                         frame age when its reading is posted (ms).
+//                         frames delivered, read, dropped (never queued), the
+//                         frame age when its reading is posted (ms), the commits seen and
+//                         lat_ms_max: first delivered frame without a hand -> the frame
+//                         that committed, at 30 fps (add the frame's age for wall time).
+// BM_DemoReaderStages/N   the reader's stages frame by frame on the demo (see below).
 #include <benchmark/benchmark.h>
 #include <time.h>
 #include <unistd.h>
@@ -380,8 +383,10 @@ void BM_LiveCamera30fps(benchmark::State& state) {
     state.SkipWithError("data/demo/frames or start.json missing (tests/render/demo_frames.py)");
     return;
   }
-  double delivered = 0, read = 0, dropped = 0, runs = 0;
-  std::vector<double> age;
+  const auto hands = demo_hands();
+  const auto commands = demo_commands();
+  double delivered = 0, read = 0, dropped = 0, runs = 0, commits = 0;
+  std::vector<double> age, latency;
   for (auto _ : state) {
     const std::string db = fresh_db();
     RefereeParams params;
@@ -400,7 +405,13 @@ void BM_LiveCamera30fps(benchmark::State& state) {
     {
       LatestFrameGrabber grab(src);
       Frame f;
+      int commands_done = 0;  // demo frames whose typed commands (commands.txt) are posted
       while (grab.next(f)) {
+        // The players' commands go in before the first reading of their frame (or later).
+        for (; commands_done <= f.index / 3; ++commands_done) {
+          auto [lo, hi] = commands.equal_range(commands_done);
+          for (auto it = lo; it != hi; ++it) (*ref)->post_command(it->second);
+        }
         Observation o = reader.see(f.image);
         const double now = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         age.push_back(now - f.index * 1000.0 / 30.0);
@@ -411,6 +422,16 @@ void BM_LiveCamera30fps(benchmark::State& state) {
       dropped += grab.dropped();
     }
     (*ref)->stop();
+    // Hand gone -> commit: from the first delivered frame without a hand (per frames.json;
+    // each image is delivered 3 times) to the frame whose reading committed, at 30 fps.
+    if (hands.size() == frames.size())
+      for (const LogLine& l : (*ref)->view().log) {
+        if (l.text.find("(seen, committed)") == std::string::npos) continue;
+        ++commits;
+        int clear = l.frame / 3;
+        while (clear > 0 && !hands[static_cast<std::size_t>(clear - 1)]) --clear;
+        latency.push_back((l.frame - clear * 3) * 1000.0 / 30.0);
+      }
     read += n;
     ++runs;
     ref->reset();
@@ -421,6 +442,8 @@ void BM_LiveCamera30fps(benchmark::State& state) {
   state.counters["read"] = read / std::max(1.0, runs);
   state.counters["dropped"] = dropped / std::max(1.0, runs);
   state.counters["dropped_pct"] = 100.0 * dropped / std::max(1.0, delivered);
+  state.counters["seen_commits"] = commits / std::max(1.0, runs);
+  if (!latency.empty()) state.counters["lat_ms_max"] = *std::max_element(latency.begin(), latency.end());
   if (!age.empty()) {
     state.counters["age_median_ms"] = age[age.size() / 2];
     state.counters["age_p99_ms"] = age[std::min(age.size() - 1, age.size() * 99 / 100)];
