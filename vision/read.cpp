@@ -1,5 +1,7 @@
 #include "vision/read.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,7 +11,63 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/read_profile.h"
+
 namespace hexdice::vision {
+
+// ---- Stage timing (vision/read_profile.h): off unless a sink is set on this thread ----
+namespace {
+thread_local ReadProfile* t_profile = nullptr;
+double thread_cpu_ms() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+// Laps of one read_board call: lap(&ReadProfile::x) adds the time since the last lap to x.
+// The per-cell stage's time has the read_face time taken out when the read ends.
+class StageLaps {
+ public:
+  StageLaps() : sink_(t_profile) {
+    if (sink_) start_ = last_ = thread_cpu_ms();
+  }
+  ~StageLaps() {
+    if (!sink_) return;
+    const double now = thread_cpu_ms();
+    p_.total_ms = now - start_;
+    p_.cells_ms = std::max(0.0, p_.cells_ms - p_.face_ms);
+    p_.reads = 1;
+    sink_->add(p_);
+  }
+  StageLaps(const StageLaps&) = delete;
+  StageLaps& operator=(const StageLaps&) = delete;
+  bool on() const { return sink_ != nullptr; }
+  void lap(double ReadProfile::*slot) {
+    if (!sink_) return;
+    const double now = thread_cpu_ms();
+    p_.*slot += now - last_;
+    last_ = now;
+  }
+  double now() const { return sink_ ? thread_cpu_ms() : 0.0; }
+  void face(double since) {
+    if (!sink_) return;
+    p_.face_ms += thread_cpu_ms() - since;
+    ++p_.face_calls;
+  }
+  ReadProfile& counts() { return p_; }
+
+ private:
+  ReadProfile* sink_;
+  ReadProfile p_;
+  double start_ = 0, last_ = 0;
+};
+}  // namespace
+
+ReadProfile* set_read_profile(ReadProfile* sink) {
+  ReadProfile* old = t_profile;
+  t_profile = sink;
+  return old;
+}
+ReadProfile* read_profile() { return t_profile; }
 
 cv::Vec3f median_bgr(const std::vector<cv::Vec3b>& v) {
   if (v.empty()) return {0, 0, 0};
@@ -286,6 +344,7 @@ cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const
 
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
+  StageLaps laps;
   Observation obs;
   if (image_in.empty() || image_in.cols < 16 || image_in.rows < 16) {
     obs.why_not_found = "empty image";
@@ -311,6 +370,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     image = und;
   }
   obs.pose = register_sheet(image, layout, calib, params.reg, tracker);
+  laps.lap(&ReadProfile::register_ms);
   if (!obs.pose.found) {
     obs.why_not_found = "sheet markers not found";
     return obs;
@@ -347,12 +407,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t i = 0; i < layout.cells.size(); ++i)
     if (!in_view[i]) obs.hidden.push_back(layout.cells[i].hex);
   obs.board_found = true;
+  // params.stop_when_covered: a cell in view found covered ends the read (cells empty).
+  const std::size_t out_of_view = obs.hidden.size();
+  auto stop_here = [&] { return params.stop_when_covered && obs.hidden.size() > out_of_view; };
   // HEXDICE_READ_DEBUG: one line per die read (DBG), per cell skipped and why (SKIP).
   const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
 
   // White reference (the white patch, else the median paper) and each cell's own paper.
   std::vector<cv::Vec3f> papers;
   const cv::Vec3f white = white_reference(image, layout, hp, &papers);
+  laps.lap(&ReadProfile::white_ms);
 
   // Where each cell's paper point appears on the top-face plane, relative to the cell:
   // the direction and length of the dice's visible sides there (mm).
@@ -379,6 +443,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         obs.hidden.push_back(layout.cells[i].hex);
       }
   }
+  laps.lap(&ReadProfile::edges_ms);
+  if (stop_here()) return obs;
   if (params.hand_min_area_mm2 > 0) {
     // Against the paper itself (the white patch may be whiter or bluer than the paper).
     std::vector<cv::Vec3b> pv;
@@ -411,6 +477,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
   }
 
+  if (laps.on() && !hm.empty()) ++laps.counts().hand_found;
+  laps.lap(&ReadProfile::hand_ms);
+  if (stop_here()) return obs;
   // The top-face plane, rectified: cells' bounding box (mm) at px_per_mm.
   const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
   double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
@@ -507,6 +576,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
   }
 
+  laps.lap(&ReadProfile::empty_ms);
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
     if (covered[ci] || !core_occupied[ci]) {
@@ -526,6 +596,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // cell centre (even when pushed aside by a guard token): skip cells where little of
     // it differs from the paper.
     if (!core_occupied[ci]) continue;
+    if (laps.on()) ++laps.counts().cells_examined;
     const cv::Mat patch = warp_patch(roi);
     cv::Mat grid(patch.size(), CV_8U, cv::Scalar(0));
     for (const auto& [p0, p1] : grid_segments) {
@@ -819,10 +890,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::Mat crop;
       cv::warpPerspective(image, crop, cv::Mat(ht * rect_to_mm * shift * a3), cv::Size(canon, canon),
                           cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-      return read_face(crop, params.face);
+      const double f0 = laps.now();
+      FaceReading r = read_face(crop, params.face);
+      laps.face(f0);
+      return r;
     };
     FaceReading fr = read_at(fc);
     const double first_confidence = fr.confidence;
+    // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
+    // show a readable pip layout: a soft or grainy shadow on the paper does not.
+    // (On the first reading: the retries below look for the best square on a die, they
+    // would also find some pip-like layout in a shadow.) Decided before the retries, which
+    // cannot change it: under a hand's shadow most cells were read six times for nothing.
+    if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
+      if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf (conf %.2f)\n", cell.hex.q, cell.hex.r, first_confidence);
+      continue;
+    }
     // A doubtful reading: the face square may be a little off (its position is known to
     // about a patch pixel). Read again at the top mask's own centre and at fc moved by
     // retry_shift_mm along the die's axes; keep the most confident reading.
@@ -847,14 +930,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
     }
 
-    // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
-    // show a readable pip layout: a soft or grainy shadow on the paper does not.
-    // (On the first reading: the retries below look for the best square on a die, they
-    // would also find some pip-like layout in a shadow.)
-    if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
-      if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf\n", cell.hex.q, cell.hex.r);
-      continue;
-    }
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
@@ -918,6 +993,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
     obs.cells.push_back(co);
   }
+  laps.lap(&ReadProfile::cells_ms);
   return obs;
 }
 
@@ -942,6 +1018,7 @@ Status ReadParams::save(const std::string& path) const {
     if (!fs.isOpened()) return Error{"cannot write " + path};
     fs << "min_markers" << reg.min_markers << "detect_max_side" << reg.detect_max_side
        << "subpixel_window" << reg.subpixel_window << "track_margin" << reg.track_margin
+       << "track_min_side_px" << reg.track_min_side_px
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
@@ -971,6 +1048,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("detect_max_side", p.reg.detect_max_side);
     get("subpixel_window", p.reg.subpixel_window);
     get("track_margin", p.reg.track_margin);
+    get("track_min_side_px", p.reg.track_min_side_px);
     get("max_reprojection_px", p.reg.max_reprojection_px);
     get("fallback_focal_factor", p.reg.fallback_focal_factor);
     get("pip_diameter", p.face.pip_diameter);

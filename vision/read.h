@@ -114,6 +114,13 @@ struct ReadParams {
   // board_found = false. Before issue 3's partial views this was 0.98.
   double edge_margin_px = 4.0;
   double min_visible_fraction = 0.0;
+  // For callers that cannot act on a view with a cell covered (the live referee: a hand
+  // in view means nothing is committed, docs/referee.md): when true, read_board returns
+  // as soon as a stage finds a cell in view covered (the printed-edge test, then the skin
+  // mask), with `cells` empty and `hidden` holding at least that cell (not necessarily
+  // all the covered ones). Cells out of the frame do not stop it. Not saved or loaded:
+  // it is the caller's choice, not a tuning of the reader. Default false (a full read).
+  bool stop_when_covered = false;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);

@@ -34,12 +34,17 @@ cv::Ptr<cv::aruco::DetectorParameters> detector_params() {
 using Found = std::map<int, std::array<cv::Point2f, 4>>;
 
 // Detects markers in `gray` (optionally downscaled), corners in `gray` pixels + offset.
-void detect_in(const cv::Mat& gray, int max_side, cv::Point2f offset, Found& out) {
+// `scale` < 1: downscale by that factor instead (the tracker's windows, at the scale the
+// whole frame would be searched at).
+void detect_in(const cv::Mat& gray, int max_side, cv::Point2f offset, Found& out, double force_scale = 0) {
   if (gray.empty() || gray.cols < 8 || gray.rows < 8) return;
   double scale = 1.0;
   cv::Mat work = gray;
   const int side = std::max(gray.cols, gray.rows);
-  if (max_side > 0 && side > max_side) {
+  if (force_scale > 0 && force_scale < 1) {
+    scale = force_scale;
+    cv::resize(gray, work, cv::Size(), scale, scale, cv::INTER_AREA);
+  } else if (max_side > 0 && side > max_side) {
     scale = static_cast<double>(max_side) / side;
     cv::resize(gray, work, cv::Size(), scale, scale, cv::INTER_AREA);
   }
@@ -149,25 +154,62 @@ SheetPose register_sheet(const cv::Mat& image, const SheetLayout& layout, const 
     return n;
   };
 
+  // The scale the whole frame is searched at (detect_max_side), and the smallest marker
+  // side (pixels, at that scale) the tracker last saw.
+  const int long_side = std::max(gray.cols, gray.rows);
+  const double frame_scale =
+      params.detect_max_side > 0 && long_side > params.detect_max_side ? static_cast<double>(params.detect_max_side) / long_side : 1.0;
+  double last_min_side = 0;
+  if (tracker && tracker->has_pose)
+    for (const auto& c : tracker->last.marker_corners) {
+      const double sd = std::min(cv::norm(c[0] - c[1]), cv::norm(c[1] - c[2])) * frame_scale;
+      last_min_side = last_min_side > 0 ? std::min(last_min_side, sd) : sd;
+    }
   Found found;
   bool tracked = false;
   if (tracker && tracker->has_pose && !tracker->last.marker_corners.empty()) {
     const cv::Rect frame(0, 0, gray.cols, gray.rows);
-    for (const auto& c : tracker->last.marker_corners) {
+    // Windows at the whole frame's detection scale when the markers were big enough there
+    // (found on the downscaled frame before): a quarter of the pixels at 720p.
+    // Never below half size: a marker near the frame's edge, in a window cut there, was
+    // missed at a third (1080p) depending on where the window began.
+    const double win_scale = last_min_side >= params.track_min_side_px ? std::max(frame_scale, 0.5) : 1.0;
+    // Every marker of the layout where the last pose puts it (the ones last seen, and the
+    // ones covered then: uncovered, they are tracked again).
+    std::vector<std::array<cv::Point2f, 4>> expected = tracker->last.marker_corners;
+    for (const auto& [id, m] : wanted) {
+      if (std::find(tracker->last.marker_ids.begin(), tracker->last.marker_ids.end(), id) != tracker->last.marker_ids.end())
+        continue;
+      std::array<cv::Point2f, 4> c;
+      for (std::size_t k = 0; k < 4; ++k) {
+        const cv::Point2d p = apply_h(tracker->last.paper_to_image, {m->corners[k].x, m->corners[k].y});
+        c[k] = cv::Point2f(static_cast<float>(p.x), static_cast<float>(p.y));
+      }
+      expected.push_back(c);
+    }
+    for (const auto& c : expected) {
       cv::Rect r = cv::boundingRect(std::vector<cv::Point2f>(c.begin(), c.end()));
       const int grow = static_cast<int>(std::max(r.width, r.height) * params.track_margin) + 4;
       r = cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & frame;
       if (r.area() <= 0) continue;
-      detect_in(gray(r), params.detect_max_side, cv::Point2f(static_cast<float>(r.x), static_cast<float>(r.y)), found);
+      detect_in(gray(r), params.detect_max_side, cv::Point2f(static_cast<float>(r.x), static_cast<float>(r.y)), found,
+                win_scale);
     }
     tracked = usable(found) >= need;
   }
   if (!tracked) {
     found.clear();
     detect_in(gray, params.detect_max_side, {0, 0}, found);
-    // Small (far) markers may vanish in the downscaled copy: look again at full size.
-    const bool downscaled = params.detect_max_side > 0 && std::max(gray.cols, gray.rows) > params.detect_max_side;
-    if (downscaled && usable(found) < static_cast<int>(wanted.size())) detect_in(gray, 0, {0, 0}, found);
+    // Small (far) markers may vanish in the downscaled copy: look again at full size. Not
+    // when the tracker last saw every marker big enough for the downscaled copy: then a
+    // marker missing there is covered (a hand), not small, and the full-size search (about
+    // 4x the time) would run on every frame while it stays covered.
+    const bool downscaled = frame_scale < 1.0;
+    // Every 8th frame in a row without the markers it is done anyway (the camera may have
+    // moved away: markers too small for the copy are then found again).
+    const bool small_markers = !(tracker && tracker->has_pose && last_min_side >= params.track_min_side_px) ||
+                               tracker->frames_since_seen % 8 == 7;
+    if (downscaled && small_markers && usable(found) < static_cast<int>(wanted.size())) detect_in(gray, 0, {0, 0}, found);
   }
   if (tracker) tracker->last_used_tracking = tracked;
 

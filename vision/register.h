@@ -23,6 +23,12 @@ struct RegisterParams {
   // Tracker: search first in windows around the last-known markers, grown by this many
   // marker sizes on each side; the whole frame when that finds fewer than min_markers.
   double track_margin = 1.0;
+  // With a tracker: markers last seen at least this many pixels on a side at the whole
+  // frame's detection scale (detect_max_side) are searched at that scale in their windows
+  // too, and a marker missing from the downscaled frame is taken as covered, not small
+  // (no full-size search but every 8th frame in a row without them). Smaller markers: windows and the full-size search at full
+  // resolution, as before. 0 = always downscale; a huge value = never (the old tracker).
+  double track_min_side_px = 20.0;
   // Reject a pose whose mean marker-corner reprojection error exceeds this (pixels).
   double max_reprojection_px = 6.0;
   // Focal length when no intrinsics are given and the homography cannot tell (a view

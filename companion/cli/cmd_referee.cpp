@@ -129,6 +129,9 @@ int run_referee(const RefereeArgs& a) {
   while (grabber ? grabber->next(f) : (*src)->next(f)) {
     if (images) {
       if (f.image.empty()) continue;
+      // Frames with motion are not read and a read stops at a covered cell: the referee
+      // cannot act on either (frame_source.h); the setup reads in full when covered.
+      reader_path.set_full_read_when_covered(r.in_setup());
       f.obs = reader_path.see(f.image);
     }
     auto [lo, hi] = scripted.equal_range(f.index);

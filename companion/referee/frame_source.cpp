@@ -215,14 +215,27 @@ double motion_fraction(const cv::Mat& prev, const cv::Mat& cur, const MotionPara
 
 FrameReader::FrameReader(vision::SheetLayout layout, std::optional<vision::CalibrationData> calib,
                          vision::ReadParams params, MotionParams motion)
-    : layout_(std::move(layout)), calib_(std::move(calib)), params_(std::move(params)), motion_(motion) {}
+    : layout_(std::move(layout)), calib_(std::move(calib)), params_(std::move(params)), motion_(motion),
+      user_stop_when_covered_(params_.stop_when_covered) {}
 
 Observation FrameReader::see(const cv::Mat& bgr) {
   cv::Mat thumb = motion_thumb(bgr, motion_);
   last_fraction_ = motion_fraction(prev_thumb_, thumb, motion_);
   const bool motion = !prev_thumb_.empty() && last_fraction_ > motion_.min_fraction;
   prev_thumb_ = std::move(thumb);
-  return Observation{vision::read_board(bgr, layout_, calib_ ? &*calib_ : nullptr, params_, &tracker_), motion};
+  if (skip_motion_ && motion) {
+    // The referee cannot act on this frame: no read (the tracker keeps the last pose).
+    ++not_read_;
+    Observation o;
+    o.motion = true;
+    o.not_read = true;
+    o.board_found = tracker_.has_pose;
+    if (tracker_.has_pose) o.pose = tracker_.last;
+    if (!tracker_.has_pose) o.why_not_found = "not read (motion over the sheet)";
+    return o;
+  }
+  params_.stop_when_covered = user_stop_when_covered_ || (skip_motion_ && !full_when_covered_);
+  return Observation{vision::read_board(bgr, layout_, calib_ ? &*calib_ : nullptr, params_, &tracker_), motion, false};
 }
 
 }  // namespace hexdice::referee

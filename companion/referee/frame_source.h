@@ -85,6 +85,19 @@ class FrameReader {
   Observation see(const cv::Mat& bgr);
   // The last frame's motion fraction (diagnostics).
   double last_motion_fraction() const { return last_fraction_; }
+  // Skip the work the referee can never use (default on; docs/referee.md "Frame budget"):
+  // - a frame with motion is not read at all (Referee::process takes any motion frame as a
+  //   hand in view and looks no further): `not_read` is set, `cells` empty, `pose` and
+  //   `board_found` the tracker's last;
+  // - a read stops as soon as a cell in view is covered (ReadParams::stop_when_covered:
+  //   a view with hidden cells is never synced or committed either).
+  // The first still frame after motion is read in full, so the latency hand gone -> commit
+  // is unchanged. Off: every frame is read in full.
+  void set_skip_unusable(bool on) { skip_motion_ = on; }
+  // Only the motion skip, not the covered stop (the setup's dice phases read the map's
+  // cells with a hand over part of it): `hexdice referee` sets this while in its setup.
+  void set_full_read_when_covered(bool on) { full_when_covered_ = on; }
+  int frames_not_read() const { return not_read_; }
 
  private:
   vision::SheetLayout layout_;
@@ -94,6 +107,10 @@ class FrameReader {
   vision::TrackerState tracker_;
   cv::Mat prev_thumb_;
   double last_fraction_ = 0;
+  bool user_stop_when_covered_ = false;  // params.stop_when_covered as given
+  bool skip_motion_ = true;
+  bool full_when_covered_ = false;
+  int not_read_ = 0;
 };
 
 }  // namespace hexdice::referee

@@ -166,12 +166,14 @@ Result<std::unique_ptr<Referee>> Referee::open(const std::string& db_path, const
 Status Referee::restore_setup() {
   const GameRecord& rec = game_->record();
   setup_.reset();
+  in_setup_ = false;
   if (!rec.has_setup() || rec.in_play() || rec.finished()) return {};
   auto cs = CameraSetup::create(rec.config());
   if (!cs) return Error{cs.error()};
   for (const SetupEvent& e : rec.setup().events())
     if (Status st = cs->replay(e); !st) return Error{"setup event of game " + std::to_string(game_->id()) + ": " + st.error()};
   setup_.emplace(std::move(*cs));
+  in_setup_ = true;
   return {};
 }
 
@@ -198,6 +200,7 @@ void Referee::log_setup(const std::vector<SetupEvent>& events, int frame, const 
   // The setup is done: the game is refereed from the next frame on.
   const std::string prompt = setup_ ? setup_->prompt() : std::string("setup done");
   setup_.reset();
+  in_setup_ = false;
   cand_key_.clear();
   acted_key_.clear();
   cand_frames_ = 0;

@@ -24,6 +24,7 @@
 //   note TEXT        an annotation in the record
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -53,6 +54,9 @@ namespace hexdice::referee {
 using ObservedCell = vision::CellObservation;
 struct Observation : vision::Observation {
   bool motion = false;
+  // Set by FrameReader when it did not read this frame's board because the referee cannot
+  // act on it (motion over the sheet): `cells` is then empty and `pose` the last one.
+  bool not_read = false;
 };
 Result<Observation> observation_from_json(const Json& j);
 Json to_json(const Observation& o);
@@ -127,6 +131,10 @@ class Referee {
   void stop();  // processes everything posted, then joins the worker
 
   RefereeView view() const;
+  // True while the game is in its setup phase (any thread, cheap: no view copy). The frame
+  // reader of `hexdice referee` reads in full then (the dice phases use the map's cells
+  // even with a hand over part of it).
+  bool in_setup() const { return in_setup_.load(); }
   // Called (on the worker thread) for every log line, in order.
   void on_log(std::function<void(const LogLine&)> f) { on_log_ = std::move(f); }
 
@@ -158,6 +166,7 @@ class Referee {
   // The setup phase (while the record is not in play): the camera/typed steps, and the
   // still-view state (act once per still period after motion).
   std::optional<CameraSetup> setup_;
+  std::atomic<bool> in_setup_{false};  // setup_.has_value(), for other threads
   int setup_still_frames_ = 0;
   double setup_still_since_ms_ = 0;
   bool setup_acted_ = false;

@@ -22,14 +22,18 @@
 //                         paced by the clock) through the live path of `hexdice referee`:
 //                         LatestFrameGrabber (the reader takes the newest frame) -> FrameReader
 //                         -> Referee::post_frame (threaded worker, drop_when_full). Counters:
-//                         frames delivered, read, dropped (never queued) and the
-//                         frame age when its reading is posted (ms).
+//                         frames delivered, read, dropped (never queued), the
+//                         frame age when its reading is posted (ms), the commits seen and
+//                         lat_ms_max: first delivered frame without a hand -> the frame
+//                         that committed, at 30 fps (add the frame's age for wall time).
+// BM_DemoReaderStages/N   the reader's stages frame by frame on the demo (see below).
 #include <benchmark/benchmark.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -43,6 +47,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/read_profile.h"
 #include "vision/sheet.h"
 
 #include "companion/referee/frame_source.h"
@@ -273,6 +278,79 @@ void BM_WholeFramePathDemo(benchmark::State& state) {
   for (const char* s : {"", "-wal", "-shm"}) std::remove((db + s).c_str());
 }
 
+// Where the demo's frames spend their time, per stage of the reader (vision/read_profile.h),
+// one pass over the 64 frames in order through FrameReader (motion + read_board, tracker):
+// counters are the per-frame median and p99 of the whole FrameReader::see, and the mean
+// per-stage CPU of the heaviest 5% of the frames (heavy_*) and of all frames (all_*).
+// HEXDICE_BENCH_PER_FRAME=1 prints one line per frame (stage times, hand, motion) to stderr.
+// Arg 0: every frame read in full (FrameReader::set_skip_unusable(false)), the reader's own
+// heavy frames; arg 1: as `hexdice referee` reads them (motion frames not read, a read
+// stops at a covered cell); arg 2: no motion skip but the covered stop (a hand held still).
+void BM_DemoReaderStages(benchmark::State& state) {
+  const auto frames = demo_frames();
+  const auto hands = demo_hands();
+  if (frames.empty() || hands.size() != frames.size()) {
+    state.SkipWithError("data/demo/frames or frames.json missing (tests/render/demo_frames.py)");
+    return;
+  }
+  struct Row {
+    double wall, cpu;
+    vision::ReadProfile p;
+    bool motion, read;
+    std::size_t frame;
+  };
+  std::vector<Row> rows;
+  const bool per_frame = std::getenv("HEXDICE_BENCH_PER_FRAME") != nullptr;
+  // One thread, so the reader's thread CPU time is all of it (stage times are per thread).
+  const int threads = cv::getNumThreads();
+  cv::setNumThreads(1);
+  for (auto _ : state) {
+    vision::ReadParams rp;
+    rp.stop_when_covered = state.range(0) == 2;
+    FrameReader reader(vision::standard_sheet(), std::nullopt, rp);
+    reader.set_skip_unusable(state.range(0) == 1);
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      vision::ReadProfile prof;
+      vision::set_read_profile(&prof);
+      const auto t0 = std::chrono::steady_clock::now();
+      const double c0 = cpu_ms();
+      const Observation o = reader.see(frames[i]);
+      const double c1 = cpu_ms();
+      const double w = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      vision::set_read_profile(nullptr);
+      rows.push_back(Row{w, c1 - c0, prof, o.motion, prof.reads > 0, i});
+      if (per_frame && rows.size() <= frames.size())
+        std::fprintf(stderr,
+                     "frame %2zu hand %d motion %d read %d wall %6.2f cpu %6.2f | reg %5.2f white %5.2f edges %5.2f "
+                     "hand %5.2f empty %5.2f cells %5.2f face %5.2f (calls %2d, cells %2d, hand_found %d) hidden %zu found %d\n",
+                     i, static_cast<int>(hands[i]), static_cast<int>(o.motion), prof.reads, w, c1 - c0, prof.register_ms,
+                     prof.white_ms, prof.edges_ms, prof.hand_ms, prof.empty_ms, prof.cells_ms, prof.face_ms, prof.face_calls,
+                     prof.cells_examined, prof.hand_found, o.hidden.size(), static_cast<int>(o.board_found));
+    }
+  }
+  cv::setNumThreads(threads);
+  std::vector<double> wall, cpu;
+  for (const Row& r : rows) wall.push_back(r.wall), cpu.push_back(r.cpu);
+  report(state, wall, cpu);
+  std::vector<const Row*> by_cpu;
+  for (const Row& r : rows) by_cpu.push_back(&r);
+  std::sort(by_cpu.begin(), by_cpu.end(), [](const Row* a, const Row* b) { return a->cpu > b->cpu; });
+  auto mean_of = [&](std::size_t n, const char* prefix) {
+    vision::ReadProfile sum;
+    for (std::size_t k = 0; k < n; ++k) sum.add(by_cpu[k]->p);
+    const double d = std::max<std::size_t>(1, n);
+    const std::string p(prefix);
+    state.counters[p + "read_ms"] = sum.total_ms / d;
+    state.counters[p + "reg_ms"] = sum.register_ms / d;
+    state.counters[p + "hand_ms"] = (sum.hand_ms + sum.edges_ms) / d;
+    state.counters[p + "cells_ms"] = sum.cells_ms / d;
+    state.counters[p + "face_ms"] = sum.face_ms / d;
+    state.counters[p + "face_calls"] = sum.face_calls / d;
+  };
+  mean_of(std::max<std::size_t>(1, by_cpu.size() / 20), "heavy_");
+  mean_of(by_cpu.size(), "all_");
+}
+
 // The demo frames as a camera: each delivered at its 30 fps time (the source blocks like a
 // camera's read), `repeat` times each so the 64 frames last a while.
 class PacedFrames : public FrameSource {
@@ -305,8 +383,10 @@ void BM_LiveCamera30fps(benchmark::State& state) {
     state.SkipWithError("data/demo/frames or start.json missing (tests/render/demo_frames.py)");
     return;
   }
-  double delivered = 0, read = 0, dropped = 0, runs = 0;
-  std::vector<double> age;
+  const auto hands = demo_hands();
+  const auto commands = demo_commands();
+  double delivered = 0, read = 0, dropped = 0, runs = 0, commits = 0;
+  std::vector<double> age, latency;
   for (auto _ : state) {
     const std::string db = fresh_db();
     RefereeParams params;
@@ -325,7 +405,13 @@ void BM_LiveCamera30fps(benchmark::State& state) {
     {
       LatestFrameGrabber grab(src);
       Frame f;
+      int commands_done = 0;  // demo frames whose typed commands (commands.txt) are posted
       while (grab.next(f)) {
+        // The players' commands go in before the first reading of their frame (or later).
+        for (; commands_done <= f.index / 3; ++commands_done) {
+          auto [lo, hi] = commands.equal_range(commands_done);
+          for (auto it = lo; it != hi; ++it) (*ref)->post_command(it->second);
+        }
         Observation o = reader.see(f.image);
         const double now = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         age.push_back(now - f.index * 1000.0 / 30.0);
@@ -336,6 +422,16 @@ void BM_LiveCamera30fps(benchmark::State& state) {
       dropped += grab.dropped();
     }
     (*ref)->stop();
+    // Hand gone -> commit: from the first delivered frame without a hand (per frames.json;
+    // each image is delivered 3 times) to the frame whose reading committed, at 30 fps.
+    if (hands.size() == frames.size())
+      for (const LogLine& l : (*ref)->view().log) {
+        if (l.text.find("(seen, committed)") == std::string::npos) continue;
+        ++commits;
+        int clear = l.frame / 3;
+        while (clear > 0 && !hands[static_cast<std::size_t>(clear - 1)]) --clear;
+        latency.push_back((l.frame - clear * 3) * 1000.0 / 30.0);
+      }
     read += n;
     ++runs;
     ref->reset();
@@ -346,6 +442,8 @@ void BM_LiveCamera30fps(benchmark::State& state) {
   state.counters["read"] = read / std::max(1.0, runs);
   state.counters["dropped"] = dropped / std::max(1.0, runs);
   state.counters["dropped_pct"] = 100.0 * dropped / std::max(1.0, delivered);
+  state.counters["seen_commits"] = commits / std::max(1.0, runs);
+  if (!latency.empty()) state.counters["lat_ms_max"] = *std::max_element(latency.begin(), latency.end());
   if (!age.empty()) {
     state.counters["age_median_ms"] = age[age.size() / 2];
     state.counters["age_p99_ms"] = age[std::min(age.size() - 1, age.size() * 99 / 100)];
@@ -357,6 +455,7 @@ BENCHMARK(BM_FramePathHand)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SyncChangedView)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_WholeFramePathStill)->Unit(benchmark::kMillisecond)->MinTime(3.0);
 BENCHMARK(BM_WholeFramePathDemo)->Unit(benchmark::kMillisecond)->Iterations(128);
+BENCHMARK(BM_DemoReaderStages)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(BM_LiveCamera30fps)->Unit(benchmark::kMillisecond)->Iterations(2)->UseRealTime();
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "vision/dice.h"
 #include "vision/read.h"
+#include "vision/read_profile.h"
 #include "vision/sheet.h"
 #include "vision/reader_synth.h"
 
@@ -35,12 +36,26 @@ void BM_Read(benchmark::State& st) {
   const cv::Mat& img = frame(static_cast<int>(st.range(0)), static_cast<int>(st.range(1)));
   const SheetLayout layout = standard_sheet();
   std::size_t cells = 0;
+  // Per-stage thread CPU time of each read (vision/read_profile.h), as counters (ms/read).
+  ReadProfile prof;
+  set_read_profile(&prof);
   for (auto _ : st) {
     const Observation obs = read_board(img, layout);
     cells = obs.cells.size();
     benchmark::DoNotOptimize(obs);
   }
+  set_read_profile(nullptr);
   st.counters["cells"] = static_cast<double>(cells);
+  const double n = std::max(1, prof.reads);
+  st.counters["reg_ms"] = prof.register_ms / n;
+  st.counters["white_ms"] = prof.white_ms / n;
+  st.counters["edges_ms"] = prof.edges_ms / n;
+  st.counters["hand_ms"] = prof.hand_ms / n;
+  st.counters["empty_ms"] = prof.empty_ms / n;
+  st.counters["cells_ms"] = prof.cells_ms / n;
+  st.counters["face_ms"] = prof.face_ms / n;
+  st.counters["face_calls"] = prof.face_calls / n;
+  st.counters["examined"] = prof.cells_examined / n;
 }
 
 void BM_ReadTracked(benchmark::State& st) {

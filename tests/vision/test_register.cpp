@@ -98,6 +98,70 @@ TEST(Register, AnyTwoMarkersSuffice) {
   EXPECT_FALSE(register_sheet(render_synth_scene(layout, {}, o).image, layout).found);
 }
 
+// The tracker (a video loop): windows round the last markers are searched at the whole
+// frame's detection scale when the markers were big enough there; the pose is the same as
+// a fresh full-frame registration (corners are refined at full resolution either way).
+TEST(Register, TrackedWindowsAtTheDetectionScaleGiveTheSamePose) {
+  const SheetLayout layout = standard_sheet();
+  for (cv::Size size : {cv::Size(1280, 720), cv::Size(1920, 1080)}) {
+    SynthOptions o;
+    o.camera.size = size;
+    o.camera.tilt_deg = 25;
+    const SynthScene sc = render_synth_scene(layout, {}, o);
+    const SheetPose fresh = register_sheet(sc.image, layout);
+    ASSERT_TRUE(fresh.found);
+    TrackerState tracker;
+    ASSERT_TRUE(register_sheet(sc.image, layout, nullptr, {}, &tracker).found);
+    const SheetPose tracked = register_sheet(sc.image, layout, nullptr, {}, &tracker);
+    ASSERT_TRUE(tracked.found);
+    EXPECT_TRUE(tracker.last_used_tracking);
+    EXPECT_EQ(tracked.marker_ids.size(), 4u);
+    EXPECT_LT(max_error(tracked.paper_to_image, fresh.paper_to_image, layout), 0.25) << size;
+    EXPECT_LT(max_error(tracked.paper_to_image, sc.paper_to_image, layout), 2.0) << size;
+  }
+}
+
+// A marker covered while the others are tracked, then uncovered: still tracked, all four
+// back. With the markers far away (too small for the downscaled copy) the full-size search
+// still runs, so they are found at all (with and without a tracker).
+TEST(Register, CoveredMarkerComesBackAndSmallMarkersStillFound) {
+  const SheetLayout layout = standard_sheet();
+  SynthOptions o;
+  o.camera.tilt_deg = 15;
+  TrackerState tracker;
+  ASSERT_TRUE(register_sheet(render_synth_scene(layout, {}, o).image, layout, nullptr, {}, &tracker).found);
+  o.hide_markers = {2};
+  const SheetPose covered = register_sheet(render_synth_scene(layout, {}, o).image, layout, nullptr, {}, &tracker);
+  ASSERT_TRUE(covered.found);
+  EXPECT_EQ(covered.marker_ids.size(), 3u);
+  o.hide_markers = {0, 1, 2};  // too few to track: the last pose is kept
+  EXPECT_TRUE(register_sheet(render_synth_scene(layout, {}, o).image, layout, nullptr, {}, &tracker).found);
+  EXPECT_EQ(tracker.frames_since_seen, 1);
+  o.hide_markers.clear();
+  const SheetPose back = register_sheet(render_synth_scene(layout, {}, o).image, layout, nullptr, {}, &tracker);
+  ASSERT_TRUE(back.found);
+  EXPECT_EQ(back.marker_ids.size(), 4u);
+  EXPECT_EQ(tracker.frames_since_seen, 0);
+
+  // Far: the sheet fills 30% of a 1920 px frame, markers ~18 px at the 640 px copy.
+  SynthOptions far;
+  far.camera.size = {1920, 1080};
+  far.camera.fill = 0.3;
+  const SynthScene sc = render_synth_scene(layout, {}, far);
+  const SheetPose fresh = register_sheet(sc.image, layout);
+  ASSERT_TRUE(fresh.found);
+  ASSERT_GE(fresh.marker_ids.size(), 3u);
+  TrackerState t2;
+  ASSERT_TRUE(register_sheet(sc.image, layout, nullptr, {}, &t2).found);
+  far.hide_markers = {0, 1, 2};
+  EXPECT_TRUE(register_sheet(render_synth_scene(layout, {}, far).image, layout, nullptr, {}, &t2).found);
+  far.hide_markers.clear();
+  const SheetPose again = register_sheet(render_synth_scene(layout, {}, far).image, layout, nullptr, {}, &t2);
+  ASSERT_TRUE(again.found);
+  EXPECT_EQ(again.marker_ids.size(), fresh.marker_ids.size());
+  EXPECT_LT(max_error(again.paper_to_image, sc.paper_to_image, layout), 2.0);
+}
+
 TEST(Register, FocalUnknownStraightDownFallsBack) {
   // A fronto-parallel homography carries no focal information.
   const cv::Matx33d h(2, 0, 100, 0, 2, 50, 0, 0, 1);

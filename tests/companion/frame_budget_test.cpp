@@ -1,0 +1,76 @@
+// The referee's frame budget (docs/referee.md "Frame budget"): FrameReader skips the work
+// the referee can never use (motion frames are not read, a read stops at a covered cell).
+// On the rendered demo game that must change nothing the referee does: the same log line
+// for line (every action, alert and the misread, on the same frames) as with every frame
+// read in full, and only motion frames left unread.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "companion/referee/frame_source.h"
+#include "companion/referee/referee.h"
+#include "cli_runner.h"
+#include "vision/read_profile.h"
+
+namespace hexdice::referee {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DemoRun {
+  std::vector<std::string> log;
+  int not_read = 0, motion_frames = 0, faces = 0;
+  bool finished = false;
+};
+
+DemoRun referee_demo(bool skip) {
+  DemoRun out;
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto src = open_source(demo + "/frames");
+  EXPECT_TRUE(src.ok());
+  if (!src.ok()) return out;
+  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
+  auto commands = parse_frame_commands(hexdice::testing::slurp(demo + "/commands.txt"), "commands.txt");
+  EXPECT_TRUE(start.ok() && commands.ok());
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_budget", skip ? "skip" : "full");
+  auto ref = Referee::open((dir / "game.db").string(), *start);
+  EXPECT_TRUE(ref.ok());
+  FrameReader reader(vision::standard_sheet());
+  reader.set_skip_unusable(skip);
+  vision::ReadProfile prof;
+  vision::set_read_profile(&prof);
+  Frame f;
+  while ((*src)->next(f)) {
+    auto [lo, hi] = commands->equal_range(f.index);
+    for (auto it = lo; it != hi; ++it) (void)(*ref)->command(it->second);
+    const Observation o = reader.see(f.image);
+    out.motion_frames += o.motion;
+    if (o.not_read) EXPECT_TRUE(o.motion) << "frame " << f.index << " not read without motion";
+    (*ref)->process(o, f.index * 100.0, f.index);
+  }
+  vision::set_read_profile(nullptr);
+  out.not_read = reader.frames_not_read();
+  out.faces = prof.face_calls;
+  const RefereeView v = (*ref)->view();
+  for (const LogLine& l : v.log) out.log.push_back(std::to_string(l.frame) + (l.alert ? " ALERT " : " ") + l.text);
+  out.finished = v.finished;
+  ref->reset();
+  fs::remove_all(dir);
+  return out;
+}
+
+TEST(FrameBudget, SkippingUnusableWorkChangesNothingOnTheRenderedDemo) {
+  const DemoRun full = referee_demo(false);
+  const DemoRun lazy = referee_demo(true);
+  ASSERT_FALSE(full.log.empty());
+  EXPECT_TRUE(full.finished);
+  EXPECT_EQ(lazy.log, full.log);
+  EXPECT_EQ(full.not_read, 0);
+  EXPECT_EQ(lazy.not_read, lazy.motion_frames);  // every motion frame, and only those
+  EXPECT_GE(lazy.not_read, 16);                  // the demo's hand passes
+  // The work saved: the hand frames' face reads (full: ~600 read_face calls).
+  EXPECT_LT(lazy.faces * 2, full.faces) << lazy.faces << " vs " << full.faces;
+}
+
+}  // namespace
+}  // namespace hexdice::referee

@@ -1,0 +1,90 @@
+// ReadParams::stop_when_covered (the live referee's frame budget, docs/referee.md): a read
+// that stops once a cell in view is covered. It must stop only where a full read finds a
+// covered cell, report nothing it did not read, and leave every other read unchanged.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "vision/read.h"
+#include "vision/read_profile.h"
+#include "vision/reader_io.h"
+#include "vision/reader_synth.h"
+
+namespace hexdice::vision {
+namespace {
+
+TEST(ReaderBudget, StopWhenCoveredOnlyWhereAFullReadFindsACoveredCell) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  const SheetLayout layout = standard_sheet();
+  ReadParams stop;
+  stop.stop_when_covered = true;
+  int scenes = 0, stopped = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object()) continue;
+    auto img = load_image((dir / j.value("image", "")).string());
+    ASSERT_TRUE(img.ok()) << img.error();
+    ++scenes;
+    const Observation full = read_board(*img, layout);
+    ReadProfile prof;
+    set_read_profile(&prof);
+    const Observation fast = read_board(*img, layout, nullptr, stop);
+    set_read_profile(nullptr);
+    EXPECT_EQ(fast.board_found, full.board_found) << e.path();
+    // Cells off the frame (a partial view) do not stop it; cells covered in view do.
+    std::size_t off_frame = 0;
+    {
+      const double m = 4.0;
+      for (const Hex& h : full.hidden) {
+        const Point c = layout.cell_centre(h);
+        const cv::Point2d p = apply_h(full.pose.paper_to_image, {c.x, c.y});
+        off_frame += !(p.x >= m && p.y >= m && p.x < img->cols - m && p.y < img->rows - m);
+      }
+    }
+    const std::set<std::pair<int, int>> full_hidden = [&] {
+      std::set<std::pair<int, int>> s;
+      for (const Hex& h : full.hidden) s.insert({h.q, h.r});
+      return s;
+    }();
+    const bool was_stopped = prof.face_calls == 0 && fast.cells.empty() && !full.cells.empty();
+    if (was_stopped) {
+      ++stopped;
+      // What it hid, a full read hid too; and a full read found a covered cell in view.
+      for (const Hex& h : fast.hidden) EXPECT_TRUE(full_hidden.count({h.q, h.r})) << e.path();
+      EXPECT_GT(fast.hidden.size(), 0u);
+      EXPECT_GT(full.hidden.size(), off_frame) << e.path();
+    } else {
+      // Not stopped: the very same observation.
+      EXPECT_EQ(to_json(fast).dump(), to_json(full).dump()) << e.path();
+    }
+    if (full.board_found && full.hidden.size() == off_frame)
+      EXPECT_EQ(to_json(fast).dump(), to_json(full).dump()) << "stopped without a covered cell: " << e.path();
+  }
+  EXPECT_GE(scenes, 40);
+  EXPECT_GE(stopped, 6);  // the hand scenes
+}
+
+// A partial view (the map partly off the frame, nothing over it) is read in full.
+TEST(ReaderBudget, PartialViewWithoutAHandIsReadInFull) {
+  const SheetLayout layout = standard_sheet();
+  SynthOptions o;
+  o.camera.shift_mm = {0, 130};  // the bottom part: top markers and cells out of frame
+  o.camera.fill = 1.6;
+  const SynthScene sc = render_synth_scene(layout, random_dice(layout, 30, 7), o);
+  const Observation full = read_board(sc.image, layout);
+  ASSERT_TRUE(full.board_found);
+  ASSERT_FALSE(full.hidden.empty());  // cells off the frame
+  ASSERT_FALSE(full.cells.empty());
+  ReadParams stop;
+  stop.stop_when_covered = true;
+  EXPECT_EQ(to_json(read_board(sc.image, layout, nullptr, stop)).dump(), to_json(full).dump());
+}
+
+}  // namespace
+}  // namespace hexdice::vision
