@@ -325,11 +325,27 @@ DieDetection describe(const cv::Mat& work, const cv::Mat& bg, const cv::Rect& r,
   d.face = face;
   d.confidence = confidence;
   if (in.width >= 4 && in.height >= 4) {
-    const FaceReading fr = read_face(work(in), params.face);
+    cv::Vec3f body;
+    if (params.pip_override_confidence <= 1) {
+      const FaceReading fr = read_face(work(in), params.face);
+      body = fr.body_bgr;
+      if (fr.face > 0 && fr.confidence >= params.pip_override_confidence) d.face = fr.face;
+    } else {
+      // The body colour without reading the face again: the per-channel median of the
+      // middle of the box (the pips are a small part of it).
+      const cv::Rect mid(in.x + in.width / 5, in.y + in.height / 5, std::max(2, in.width * 3 / 5), std::max(2, in.height * 3 / 5));
+      const cv::Mat m = work(mid & cv::Rect(0, 0, work.cols, work.rows)).clone();
+      std::vector<cv::Mat> ch;
+      cv::split(m.reshape(3, 1), ch);
+      for (int k = 0; k < 3; ++k) {
+        std::vector<uchar> v(ch[static_cast<std::size_t>(k)].begin<uchar>(), ch[static_cast<std::size_t>(k)].end<uchar>());
+        std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+        body[k] = v[v.size() / 2];
+      }
+    }
     const cv::Vec3b b = bg.at<cv::Vec3b>(std::min(work.rows - 1, in.y + in.height / 2), std::min(work.cols - 1, in.x + in.width / 2));
     const cv::Vec3f white(std::max<float>(b[0], 20), std::max<float>(b[1], 20), std::max<float>(b[2], 20));
-    d.color = name_color({fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]});
-    if (fr.face > 0 && fr.confidence >= params.pip_override_confidence) d.face = fr.face;
+    d.color = name_color({body[0] / white[0], body[1] / white[1], body[2] / white[2]});
   }
   return d;
 }
@@ -357,6 +373,12 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
     const cv::Point2f fc = c.centre * inv;
     const PipRead r = read_pips(full, cv::Rect2f(fc.x - ps / 2, fc.y - ps / 2, ps, ps), params.pips);
     if (r.face == 0) continue;
+    // The face must be this die's: about centred on the candidate and of its size (a
+    // lone dark speck on wood or a side face's pips near a body are no die).
+    const float side_full = c.side * inv;
+    if (cv::norm(r.centre - fc) > params.lattice_centre * side_full) continue;
+    const float face_size = 3.7f * r.spacing;
+    if (face_size < params.lattice_size_min * side_full || face_size > params.lattice_size_max * side_full) continue;
     const double conf = std::clamp(1.0 - r.fit / std::max(1e-6, params.pips.max_fit), 0.0, 1.0);
     if (conf < params.min_confidence) continue;
     found.push_back({r, c.side, conf});
@@ -475,7 +497,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
                                                 d.c.centre.y - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
                                                 d.c.side * static_cast<float>(params.pip_region_pad),
                                                 d.c.side * static_cast<float>(params.pip_region_pad)), params.pips);
-      if (params.pip_grow > 1) {
+      if (params.pip_grow > 1 && best.face < 6) {  // a wider read wins only with more pips
         const float g = d.c.side * static_cast<float>(params.pip_grow);
         const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips);
         if (wide.face > best.face && cv::norm(wide.centre - d.c.centre) < 0.5f * std::max(d.c.side, 3.7f * wide.spacing))

@@ -90,6 +90,12 @@ struct DiceParams {
   // first, and one whose centre lies within pre_nms_radius x the larger side of one
   // already taken is not read (0 = read every accepted candidate, ~5x slower).
   double pre_nms_radius = 0.6;
+  // Without a model: a lattice read is a die when its face centre lies within
+  // lattice_centre x the candidate side of the candidate's centre and the face (3.7 x
+  // lattice spacing) spans lattice_size_min..max x the candidate side.
+  double lattice_centre = 0.25;
+  double lattice_size_min = 0.5;
+  double lattice_size_max = 1.6;
   // Classifier scores averaged over this many quarter turns of the patch (1..4; its ring
   // features are already about rotation-invariant: 1 reads the same, 4x cheaper).
   int model_turns = 1;
