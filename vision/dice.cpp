@@ -27,13 +27,31 @@ cv::Mat distance_map(const cv::Mat& a, const cv::Mat& b) {
   return d;
 }
 
-void fill_holes(cv::Mat& mask) {
+// Fills the holes of `mask` (background not connected to the border) of at most
+// `max_area` pixels: pips inside a die body, not the floor of a dice tray whose rim
+// happens to be foreground all round (that would make the whole tray one blob).
+void fill_holes(cv::Mat& mask, double max_area) {
   cv::Mat ff = mask.clone();
   cv::Mat pad;
   cv::copyMakeBorder(ff, pad, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
   cv::floodFill(pad, cv::Point(0, 0), cv::Scalar(255));
   cv::Mat holes = ~pad(cv::Rect(1, 1, mask.cols, mask.rows));
+  cv::Mat labels, stats, cents;
+  const int n = cv::connectedComponentsWithStats(holes, labels, stats, cents, 8, CV_32S);
+  for (int i = 1; i < n; ++i)
+    if (stats.at<int>(i, cv::CC_STAT_AREA) > max_area) holes.setTo(0, labels == i);
   mask |= holes;
+}
+
+// The background: the median of the image shrunk by `shrink` over a `median` window,
+// scaled back up (a die is much smaller than the window).
+cv::Mat median_background(const cv::Mat& work, int shrink, int median) {
+  cv::Mat small, bg;
+  const int sh = std::max(1, shrink);
+  cv::resize(work, small, cv::Size(std::max(3, work.cols / sh), std::max(3, work.rows / sh)), 0, 0, cv::INTER_AREA);
+  cv::medianBlur(small, small, median | 1);
+  cv::resize(small, bg, work.size(), 0, 0, cv::INTER_LINEAR);
+  return bg;
 }
 
 }  // namespace
@@ -58,26 +76,98 @@ namespace {
 struct Bodies {
   cv::Mat fg, bg;
   std::vector<cv::Rect> dice;
+  std::vector<DieCandidate> peaks;  // distance-transform maxima of the foreground
 };
+
+// Die centres inside any foreground, however merged (dice touching each other or the rim
+// of a tray): local maxima of the distance to the background, of die size (a square die
+// of side s peaks at s/2), strongest first, one per place.
+std::vector<DieCandidate> distance_peaks(const cv::Mat& fg, double min_px, double max_px, double suppress) {
+  std::vector<DieCandidate> out;
+  cv::Mat dt, dil;
+  cv::distanceTransform(fg, dt, cv::DIST_L2, 3);
+  cv::dilate(dt, dil, cv::getStructuringElement(cv::MORPH_RECT, {5, 5}));
+  struct P {
+    cv::Point2f c;
+    float v;
+  };
+  std::vector<P> ps;
+  const float lo = static_cast<float>(0.35 * min_px), hi = static_cast<float>(0.6 * max_px);
+  for (int y = 0; y < dt.rows; ++y) {
+    const float* d = dt.ptr<float>(y);
+    const float* m = dil.ptr<float>(y);
+    for (int x = 0; x < dt.cols; ++x)
+      if (d[x] >= lo && d[x] <= hi && d[x] >= m[x]) ps.push_back({cv::Point2f(static_cast<float>(x), static_cast<float>(y)), d[x]});
+  }
+  std::stable_sort(ps.begin(), ps.end(), [](const P& a, const P& b) { return a.v > b.v; });
+  for (const auto& p : ps) {
+    // A peak, not a ridge (a tray's rim, a long shadow): 0.7 v away in every direction
+    // the distance has fallen well below v.
+    bool ridge = false;
+    for (int k = 0; k < 8 && !ridge; ++k) {
+      const double a = k * CV_PI / 4;
+      const int x = cvRound(p.c.x + 0.7 * p.v * std::cos(a)), y = cvRound(p.c.y + 0.7 * p.v * std::sin(a));
+      if (x >= 0 && y >= 0 && x < dt.cols && y < dt.rows && dt.at<float>(y, x) > 0.9f * p.v) ridge = true;
+    }
+    if (ridge) continue;
+    bool near = false;
+    for (const auto& o : out)
+      if (cv::norm(o.centre - p.c) < suppress * std::max(o.side, 2 * p.v)) {
+        near = true;
+        break;
+      }
+    if (!near) out.push_back({p.c, 2 * p.v, 2});
+  }
+  return out;
+}
 
 // Die bodies: foreground against a coarse median background, blobs of die size,
 // touching dice split on distance-transform peaks.
-Bodies body_blobs(const cv::Mat& work, const DiceParams& params) {
+Bodies body_blobs(const cv::Mat& work, const DiceParams& params, bool refine) {
   Bodies out;
   const int side = std::max(work.cols, work.rows);
-  cv::Mat small;
-  const int sh = std::max(1, params.bg_shrink);
-  cv::resize(work, small, cv::Size(std::max(3, work.cols / sh), std::max(3, work.rows / sh)), 0, 0, cv::INTER_AREA);
-  cv::medianBlur(small, small, params.bg_median | 1);
-  cv::resize(small, out.bg, work.size(), 0, 0, cv::INTER_LINEAR);
-  const cv::Mat diff = distance_map(work, out.bg);
-  cv::Mat fg = diff > params.fg_distance;
+  out.bg = median_background(work, params.bg_shrink, params.bg_median);
+  cv::Mat fg = distance_map(work, out.bg) > params.fg_distance;
+  if (refine && params.bg_refine > 0) {
+    // Inside a dense cluster of dice the median is die-coloured, so the floor between the
+    // dice differs from it and the cluster becomes one blob. Second pass: the background
+    // again, from the pixels the first pass left as background only (a normalised blur,
+    // so a cluster takes the floor colour round it), and the foreground against that.
+    const int q = 4;
+    cv::Mat keep, small, mask;
+    cv::dilate(fg, keep, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+    keep = keep == 0;
+    const cv::Size ss(std::max(3, work.cols / q), std::max(3, work.rows / q));
+    cv::Mat wf, kf;
+    work.convertTo(wf, CV_32FC3);
+    keep.convertTo(kf, CV_32F, 1.0 / 255);
+    wf.setTo(cv::Scalar::all(0), ~keep);
+    cv::resize(wf, small, ss, 0, 0, cv::INTER_AREA);
+    cv::resize(kf, mask, ss, 0, 0, cv::INTER_AREA);
+    const double sigma = params.bg_refine * side / q;
+    cv::GaussianBlur(small, small, cv::Size(0, 0), sigma);
+    cv::GaussianBlur(mask, mask, cv::Size(0, 0), sigma);
+    cv::Mat bg1s;
+    cv::resize(out.bg, bg1s, ss, 0, 0, cv::INTER_AREA);
+    cv::Mat b2(ss, CV_8UC3);
+    for (int y = 0; y < ss.height; ++y)
+      for (int x = 0; x < ss.width; ++x) {
+        const float m = mask.at<float>(y, x);
+        const cv::Vec3f v = small.at<cv::Vec3f>(y, x);
+        b2.at<cv::Vec3b>(y, x) = m > 0.02f ? cv::Vec3b(cv::saturate_cast<uchar>(v[0] / m), cv::saturate_cast<uchar>(v[1] / m),
+                                                      cv::saturate_cast<uchar>(v[2] / m))
+                                           : bg1s.at<cv::Vec3b>(y, x);
+      }
+    cv::resize(b2, out.bg, work.size(), 0, 0, cv::INTER_LINEAR);
+    fg = distance_map(work, out.bg) > params.fg_distance;
+  }
   cv::morphologyEx(fg, fg, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
   cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
-  fill_holes(fg);
-  out.fg = fg;
-
   const double min_px = params.min_side * side, max_px = params.max_side * side;
+  fill_holes(fg, params.max_hole * max_px * max_px);
+  out.fg = fg;
+  if (params.distance_peaks > 0) out.peaks = distance_peaks(fg, min_px, max_px, params.distance_peaks);
+
   cv::Mat labels, stats, cents;
   const int n = cv::connectedComponentsWithStats(fg, labels, stats, cents, 8, CV_32S);
   std::vector<cv::Rect> boxes;
@@ -191,10 +281,11 @@ void pip_candidates(const std::vector<Pip>& pips, const DiceParams& params, std:
 std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams& params) {
   std::vector<DieCandidate> out;
   if (work.empty()) return out;
-  const Bodies b = body_blobs(work, params);
+  const Bodies b = body_blobs(work, params, false);
   for (const auto& r : b.dice)
     out.push_back({cv::Point2f(r.x + r.width / 2.0f, r.y + r.height / 2.0f),
                    std::sqrt(static_cast<float>(r.area())), 0});
+  out.insert(out.end(), b.peaks.begin(), b.peaks.end());
   cv::Mat gray;
   cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
   const cv::Mat se = cv::getStructuringElement(cv::MORPH_ELLIPSE, {params.pip_hat_size, params.pip_hat_size});
@@ -234,55 +325,82 @@ DieDetection describe(const cv::Mat& work, const cv::Mat& bg, const cv::Rect& r,
   d.face = face;
   d.confidence = confidence;
   if (in.width >= 4 && in.height >= 4) {
-    const FaceReading fr = read_face(work(in), params.face);
+    cv::Vec3f body;
+    if (params.pip_override_confidence <= 1) {
+      const FaceReading fr = read_face(work(in), params.face);
+      body = fr.body_bgr;
+      if (fr.face > 0 && fr.confidence >= params.pip_override_confidence) d.face = fr.face;
+    } else {
+      // The body colour without reading the face again: the per-channel median of the
+      // middle of the box (the pips are a small part of it).
+      const cv::Rect mid(in.x + in.width / 5, in.y + in.height / 5, std::max(2, in.width * 3 / 5), std::max(2, in.height * 3 / 5));
+      const cv::Mat m = work(mid & cv::Rect(0, 0, work.cols, work.rows)).clone();
+      std::vector<cv::Mat> ch;
+      cv::split(m.reshape(3, 1), ch);
+      for (int k = 0; k < 3; ++k) {
+        std::vector<uchar> v(ch[static_cast<std::size_t>(k)].begin<uchar>(), ch[static_cast<std::size_t>(k)].end<uchar>());
+        std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+        body[k] = v[v.size() / 2];
+      }
+    }
     const cv::Vec3b b = bg.at<cv::Vec3b>(std::min(work.rows - 1, in.y + in.height / 2), std::min(work.cols - 1, in.x + in.width / 2));
     const cv::Vec3f white(std::max<float>(b[0], 20), std::max<float>(b[1], 20), std::max<float>(b[2], 20));
-    d.color = name_color({fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]});
-    if (fr.face > 0 && fr.confidence >= params.pip_override_confidence) d.face = fr.face;
+    d.color = name_color({body[0] / white[0], body[1] / white[1], body[2] / white[2]});
   }
   return d;
 }
 
-std::vector<DieDetection> find_dice_pips(const cv::Mat& work, double scale, const DiceParams& params) {
+// Without a model: every body blob and distance peak is read by the lattice pip reader
+// on the full-resolution image (rendered and clean dice: the pips of a die 45 px wide at
+// the working size are only ~4 px there); a candidate is a die when a layout fits.
+// Candidates that read one face are merged, the best-fitting read first.
+std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& work, double scale, const DiceParams& params) {
+  const Bodies bodies = body_blobs(work, params, true);
+  std::vector<DieCandidate> cands;
+  for (const auto& r : bodies.dice)
+    cands.push_back({cv::Point2f(r.x + r.width / 2.0f, r.y + r.height / 2.0f), static_cast<float>(std::max(r.width, r.height)), 0});
+  cands.insert(cands.end(), bodies.peaks.begin(), bodies.peaks.end());
+  struct Found {
+    PipRead read;
+    float side;  // working pixels
+    double score;
+  };
+  std::vector<Found> found;
+  const float inv = static_cast<float>(1.0 / scale);
+  for (const auto& c : cands) {
+    if (c.side < 4) continue;
+    const float ps = c.side * static_cast<float>(params.pip_region_pad) * inv;
+    const cv::Point2f fc = c.centre * inv;
+    const PipRead r = read_pips(full, cv::Rect2f(fc.x - ps / 2, fc.y - ps / 2, ps, ps), params.pips);
+    if (r.face == 0) continue;
+    // The face must be this die's: about centred on the candidate and of its size (a
+    // lone dark speck on wood or a side face's pips near a body are no die).
+    const float side_full = c.side * inv;
+    if (cv::norm(r.centre - fc) > params.lattice_centre * side_full) continue;
+    const float face_size = 3.7f * r.spacing;
+    if (face_size < params.lattice_size_min * side_full || face_size > params.lattice_size_max * side_full) continue;
+    const double conf = std::clamp(1.0 - r.fit / std::max(1e-6, params.pips.max_fit), 0.0, 1.0);
+    if (conf < params.min_confidence) continue;
+    found.push_back({r, c.side, conf});
+  }
+  // More pips first (a face beats one of its pips read alone), then the better fit.
+  std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+    return a.read.face != b.read.face ? a.read.face > b.read.face : a.score > b.score;
+  });
   std::vector<DieDetection> out;
-  const Bodies bodies = body_blobs(work, params);
-  const cv::Mat& fg = bodies.fg;
-  const cv::Mat& bg = bodies.bg;
-  for (const auto& r : bodies.dice) {
-    if (r.width < 4 || r.height < 4) continue;
-    FaceReading fr = read_face(work(r), params.face);
-    {
-      // The die turned square: its blob's rotated rectangle, slightly shrunk to leave
-      // the side faces out, warped to an upright crop. Keep the better-fitting reading.
-      std::vector<cv::Point> pts;
-      cv::findNonZero(fg(r), pts);
-      if (pts.size() >= 10) {
-        cv::RotatedRect rr = cv::minAreaRect(pts);
-        const float sd = std::sqrt(rr.size.width * rr.size.height) * static_cast<float>(params.face_shrink);
-        if (sd >= 6 && std::max(rr.size.width, rr.size.height) < 1.5f * std::min(rr.size.width, rr.size.height)) {
-          const int canon = 48;
-          const double ang = rr.angle * CV_PI / 180;
-          const float sc = sd / canon;
-          const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
-          const float c0 = (canon - 1) / 2.0f;
-          const cv::Point2f fc = rr.center + cv::Point2f(static_cast<float>(r.x), static_cast<float>(r.y));
-          const cv::Matx23f a(ca, -sa, fc.x - ca * c0 + sa * c0, sa, ca, fc.y - sa * c0 - ca * c0);
-          cv::Mat crop;
-          cv::warpAffine(work, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-          const FaceReading fr2 = read_face(crop, params.face);
-          if (fr2.face > 0 && fr2.confidence > fr.confidence) fr = fr2;
-        }
-      }
-    }
-    if (fr.face == 0 || fr.confidence < params.min_confidence) continue;
-    const cv::Vec3b b = bg.at<cv::Vec3b>(std::min(work.rows - 1, r.y + r.height / 2), std::min(work.cols - 1, r.x + r.width / 2));
-    const cv::Vec3f white(std::max<float>(b[0], 20), std::max<float>(b[1], 20), std::max<float>(b[2], 20));
-    DieDetection d;
-    d.box = cv::Rect(cvRound(r.x / scale), cvRound(r.y / scale), cvRound(r.width / scale), cvRound(r.height / scale));
-    d.face = fr.face;
-    d.color = name_color({fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]});
-    d.confidence = fr.confidence;
-    out.push_back(d);
+  std::vector<cv::Point2f> kept_c;
+  std::vector<float> kept_s;
+  for (const auto& f : found) {
+    const cv::Point2f c = f.read.centre * static_cast<float>(scale);
+    bool near = false;
+    for (std::size_t i = 0; i < kept_c.size() && !near; ++i)
+      near = cv::norm(c - kept_c[i]) < params.nms_radius * std::max(f.side, kept_s[i]);
+    if (near) continue;
+    kept_c.push_back(c);
+    kept_s.push_back(f.side);
+    const int h = std::max(2, cvRound(f.side / 2));
+    const cv::Rect r(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h, 2 * h);
+    out.push_back(describe(work, bodies.bg, r, scale, f.read.face, f.score, params));
   }
   return out;
 }
@@ -322,7 +440,12 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (m) model = *m;
     else if (!params.model_path.empty()) return Error{m.error()};
   }
-  if (!model) return find_dice_pips(work, scale, params);
+  if (!model) {
+    cv::Mat full = image;
+    if (image.type() == CV_8UC1) cv::cvtColor(image, full, cv::COLOR_GRAY2BGR);
+    else if (image.type() == CV_8UC4) cv::cvtColor(image, full, cv::COLOR_BGRA2BGR);
+    return find_dice_pips(full, work, scale, params);
+  }
 
   struct Scored {
     DieCandidate c;
@@ -374,7 +497,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
                                                 d.c.centre.y - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
                                                 d.c.side * static_cast<float>(params.pip_region_pad),
                                                 d.c.side * static_cast<float>(params.pip_region_pad)), params.pips);
-      if (params.pip_grow > 1) {
+      if (params.pip_grow > 1 && best.face < 6) {  // a wider read wins only with more pips
         const float g = d.c.side * static_cast<float>(params.pip_grow);
         const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips);
         if (wide.face > best.face && cv::norm(wide.centre - d.c.centre) < 0.5f * std::max(d.c.side, 3.7f * wide.spacing))
@@ -409,14 +532,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (cv::norm(d.s.c.centre - k.s.c.centre) < params.nms_radius * std::max(d.s.c.side, k.s.c.side)) near = true;
     if (!near) kept.push_back(d);
   }
-  cv::Mat bg;
-  {
-    cv::Mat small;
-    const int sh = std::max(1, params.bg_shrink);
-    cv::resize(work, small, cv::Size(std::max(3, work.cols / sh), std::max(3, work.rows / sh)), 0, 0, cv::INTER_AREA);
-    cv::medianBlur(small, small, params.bg_median | 1);
-    cv::resize(small, bg, work.size(), 0, 0, cv::INTER_LINEAR);
-  }
+  const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
   std::vector<DieDetection> out;
   for (const auto& k : kept) {
     const int h = std::max(2, cvRound(k.s.c.side / 2));

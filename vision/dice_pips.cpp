@@ -12,6 +12,18 @@ namespace hexdice::vision {
 namespace {
 
 
+// Ring test directions (16, every 22.5 degrees).
+const std::array<float, 16> kRingCos = [] {
+  std::array<float, 16> c{};
+  for (int i = 0; i < 16; ++i) c[static_cast<std::size_t>(i)] = static_cast<float>(std::cos(i * CV_PI / 8));
+  return c;
+}();
+const std::array<float, 16> kRingSin = [] {
+  std::array<float, 16> c{};
+  for (int i = 0; i < 16; ++i) c[static_cast<std::size_t>(i)] = static_cast<float>(std::sin(i * CV_PI / 8));
+  return c;
+}();
+
 struct Blob {
   cv::Point2f p;
   float sigma = 0;
@@ -178,33 +190,27 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_d
       }
     }
   }
-  // A pip is surrounded by body all round: on a ring just outside it the contrast to its
-  // centre keeps its sign everywhere (a die corner against the background, a streak or
-  // a marbling edge does not).
-  {
-    cv::Mat sm;
-    cv::GaussianBlur(patch, sm, cv::Size(0, 0), 1.0);
-    std::vector<Blob> ok;
-    for (const auto& b : out) {
-      const float r = 1.414f * b.sigma;
-      const float centre = sm.at<float>(std::clamp(cvRound(b.p.y), 0, p.canon - 1), std::clamp(cvRound(b.p.x), 0, p.canon - 1));
-      std::array<float, 16> c{};
-      for (int i = 0; i < 16; ++i) {
-        const double a = i * CV_PI / 8;
-        const int x = std::clamp(cvRound(b.p.x + p.ring * r * std::cos(a)), 0, p.canon - 1);
-        const int y = std::clamp(cvRound(b.p.y + p.ring * r * std::sin(a)), 0, p.canon - 1);
-        const float v = sm.at<float>(y, x) - centre;
-        c[static_cast<std::size_t>(i)] = b.dark ? v : -v;
-      }
-      std::array<float, 16> sorted = c;
-      std::sort(sorted.begin(), sorted.end());
-      const float med = sorted[8];
-      if (med <= 0 || sorted[1] < p.ring_min * med) continue;
-      ok.push_back(b);
-    }
-    out.swap(ok);
-  }
+  // Strongest first; a pip is surrounded by body all round: on a ring just outside it the
+  // contrast to its centre keeps its sign everywhere (a die corner against the background,
+  // a streak or a marbling edge does not). Tested lazily, strongest first, until 40 are
+  // kept (the same blobs as testing all of them first).
   std::stable_sort(out.begin(), out.end(), [](const Blob& a, const Blob& b) { return a.resp > b.resp; });
+  cv::Mat sm;
+  cv::GaussianBlur(patch, sm, cv::Size(0, 0), 1.0);
+  auto ring_ok = [&](const Blob& b) {
+    const float r = 1.414f * b.sigma;
+    const float centre = sm.at<float>(std::clamp(cvRound(b.p.y), 0, p.canon - 1), std::clamp(cvRound(b.p.x), 0, p.canon - 1));
+    std::array<float, 16> c{};
+    for (int i = 0; i < 16; ++i) {
+      const int x = std::clamp(cvRound(b.p.x + p.ring * r * kRingCos[static_cast<std::size_t>(i)]), 0, p.canon - 1);
+      const int y = std::clamp(cvRound(b.p.y + p.ring * r * kRingSin[static_cast<std::size_t>(i)]), 0, p.canon - 1);
+      const float v = sm.at<float>(y, x) - centre;
+      c[static_cast<std::size_t>(i)] = b.dark ? v : -v;
+    }
+    std::sort(c.begin(), c.end());
+    const float med = c[8];
+    return med > 0 && c[1] >= p.ring_min * med;
+  };
   // Same polarity, about the same place and size: keep the strongest.
   std::vector<Blob> kept;
   for (const auto& b : out) {
@@ -215,7 +221,8 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_d
         dup = true;
         break;
       }
-    if (!dup) kept.push_back(b);
+    if (dup || !ring_ok(b)) continue;
+    kept.push_back(b);
     if (kept.size() >= 40) break;
   }
   return kept;
@@ -390,6 +397,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
     std::vector<const Blob*> same;
     for (const auto& b : blobs)
       if (b.kind == pol) same.push_back(&b);
+    std::vector<std::vector<const Blob*>> tried;
     for (int r = 0; r < p.references && r < static_cast<int>(same.size()); ++r) {
       const Blob& ref = *same[static_cast<std::size_t>(r)];
       std::vector<const Blob*> cand;
@@ -397,6 +405,10 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         if (b->sigma <= ref.sigma * p.size_ratio && b->sigma * p.size_ratio >= ref.sigma &&
             b->resp >= p.min_rel_response * ref.resp && static_cast<int>(cand.size()) < p.max_candidates)
           cand.push_back(b);
+      // Another reference often selects the same candidates: their subsets score the same
+      // (the score does not depend on the reference), so they are fitted once.
+      if (std::find(tried.begin(), tried.end(), cand) != tried.end()) continue;
+      tried.push_back(cand);
       const int n = static_cast<int>(cand.size());
       for (int mask = 1; mask < (1 << n); ++mask) {
         const int k = __builtin_popcount(static_cast<unsigned>(mask));

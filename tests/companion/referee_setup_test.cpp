@@ -91,9 +91,10 @@ int count_of(const std::string& text, const std::string& what) {
 TEST(RefereeSetup, LiveFramesKilledMidSetupResumeAndTheGameIsRefereed) {
   const auto dir = temp_dir("live");
   const SetupConfig config = two_players();
-  // What the table does. Army roll: both armies loose beside the sheet.
-  const std::vector<LooseDie> roll = {{"red", 1},  {"red", 2},  {"red", 3},  {"red", 3},  {"red", 5},  {"red", 6},
-                                      {"blue", 6}, {"blue", 6}, {"blue", 5}, {"blue", 4}, {"blue", 2}, {"blue", 1}};
+  // What the table does. Army roll: both armies loose on the table, the rendered roll of
+  // the demo (data/demo/setup_roll.jpg, POV-Ray: red 1 2 3 3 5 6, blue 6 6 5 4 2 1).
+  const cv::Mat roll = cv::imread(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/setup_roll.jpg");
+  ASSERT_FALSE(roll.empty());
   // Red rerolls its 1 and 2 (allowance 2) into 4 4; blue keeps its army (typed: "reroll blue none").
   const std::vector<LooseDie> reroll = {{"red", 4}, {"red", 4}, {"red", 3}, {"red", 3}, {"red", 5}, {"red", 6}};
   const std::vector<int> red_army = {4, 4, 3, 3, 5, 6}, blue_army = {6, 6, 5, 4, 2, 1};
@@ -119,7 +120,7 @@ TEST(RefereeSetup, LiveFramesKilledMidSetupResumeAndTheGameIsRefereed) {
   // Part 1 (killed): roll, reroll, blue's typed decline, red's deployment held long.
   FrameDir a{dir / "a"};
   fs::create_directories(a.dir);
-  a.hold(dice_on_table(roll, 1), 6);
+  a.hold(roll, 6);
   a.hold(dice_on_table(reroll, 4), 6);
   a.hold(sheet_with(red_deployed), 80);
   std::ofstream(dir / "commands_a.txt") << "# blue keeps its army\n13 reroll blue none\n";

@@ -1,0 +1,98 @@
+// find_dice without a model (the library default the referee's setup uses): dice inside a
+// tray whose dark rim rings the floor are found (the floor is no "hole" of the rim to fill),
+// dice pushed together into one blob are each found (distance-transform peaks), and a
+// tight cluster on a light table is read exactly (the second background pass). Drawn dice.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/dice.h"
+#include "vision/die_face.h"
+
+namespace hexdice::vision {
+namespace {
+
+struct Drawn {
+  cv::Point2d c;
+  double deg;
+  int face;
+  bool red;
+};
+
+void draw_die(cv::Mat& img, const Drawn& d, double side) {
+  const cv::Scalar body = d.red ? cv::Scalar(40, 35, 190) : cv::Scalar(165, 65, 25);
+  const double a = d.deg * CV_PI / 180;
+  auto map = [&](cv::Point2f p) {
+    return cv::Point(cvRound(d.c.x + (std::cos(a) * p.x - std::sin(a) * p.y) * side),
+                     cvRound(d.c.y + (std::sin(a) * p.x + std::cos(a) * p.y) * side));
+  };
+  std::vector<cv::Point> q;
+  for (cv::Point2f c : {cv::Point2f(-0.5f, -0.5f), cv::Point2f(0.5f, -0.5f), cv::Point2f(0.5f, 0.5f), cv::Point2f(-0.5f, 0.5f)})
+    q.push_back(map(c));
+  cv::fillConvexPoly(img, q, body, cv::LINE_AA);
+  for (const auto& p : pip_layout(d.face))
+    cv::circle(img, map(p), cvRound(0.09 * side), cv::Scalar(235, 235, 235), cv::FILLED, cv::LINE_AA);
+}
+
+cv::Mat finish(cv::Mat img) {
+  cv::GaussianBlur(img, img, cv::Size(0, 0), 0.8);
+  cv::Mat noise(img.size(), CV_8UC3);
+  cv::randn(noise, cv::Scalar::all(0), cv::Scalar::all(3));
+  return img + noise;
+}
+
+// Each drawn die has one detection on it with its face; nothing else is found.
+void expect_read(const std::vector<DieDetection>& found, const std::vector<Drawn>& dice, double side) {
+  EXPECT_EQ(found.size(), dice.size());
+  std::vector<bool> used(found.size(), false);
+  for (const Drawn& d : dice) {
+    int hit = -1;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      const cv::Point2d c(found[i].box.x + found[i].box.width / 2.0, found[i].box.y + found[i].box.height / 2.0);
+      if (!used[i] && cv::norm(c - d.c) < 0.35 * side) hit = static_cast<int>(i);
+    }
+    ASSERT_GE(hit, 0) << "no die found at " << d.c << " (face " << d.face << ")";
+    used[static_cast<std::size_t>(hit)] = true;
+    EXPECT_EQ(found[static_cast<std::size_t>(hit)].face, d.face) << "at " << d.c;
+    EXPECT_EQ(found[static_cast<std::size_t>(hit)].color, d.red ? "red" : "blue") << "at " << d.c;
+  }
+}
+
+TEST(DiceFind, DiceInATrayWhoseRimRingsTheFloor) {
+  cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(225, 228, 230));  // white table
+  cv::rectangle(img, cv::Rect(200, 80, 880, 560), cv::Scalar(40, 35, 35), 36);  // the tray's dark rim, closed
+  cv::rectangle(img, cv::Rect(218, 98, 844, 524), cv::Scalar(160, 165, 168), cv::FILLED);  // grey floor
+  const std::vector<Drawn> dice = {{{380, 250}, 10, 1, true}, {{560, 300}, 35, 2, false}, {{760, 240}, 62, 3, true},
+                                   {{420, 470}, 80, 4, false}, {{640, 500}, 20, 5, true}, {{880, 450}, 50, 6, false}};
+  for (const auto& d : dice) draw_die(img, d, 70);
+  expect_read(find_dice(finish(img)), dice, 70);
+}
+
+TEST(DiceFind, TouchingDiceAreEachFound) {
+  cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(120, 135, 150));
+  // Pairs of dice pushed together (turned differently, corners overlapping): one
+  // foreground blob per pair. (Dice squared up side by side make one long ridge of the
+  // distance transform, no peak per die: not handled.)
+  std::vector<Drawn> dice;
+  const int faces[] = {1, 2, 3, 4, 5, 6, 6, 5};
+  for (int i = 0; i < 8; ++i)
+    dice.push_back({{300.0 + 78 * (i % 2) + 300 * (i / 4), 220.0 + 240 * ((i / 2) % 2)}, i % 2 ? 25.0 : 0.0, faces[i], i % 2 == 0});
+  for (const auto& d : dice) draw_die(img, d, 72);
+  expect_read(find_dice(finish(img)), dice, 72);
+}
+
+TEST(DiceFind, TightClusterOnALightTable) {
+  cv::Mat img(720, 1280, CV_8UC3, cv::Scalar(215, 218, 220));
+  std::vector<Drawn> dice;
+  const int faces[] = {3, 1, 6, 2, 5, 4, 2, 6, 1, 5, 3, 4};
+  for (int i = 0; i < 12; ++i)
+    dice.push_back({{480.0 + 96 * (i % 4) + 8 * (i / 4), 220.0 + 100 * (i / 4)}, 17.0 * i, faces[i], i < 6});
+  for (const auto& d : dice) draw_die(img, d, 64);
+  expect_read(find_dice(finish(img)), dice, 64);
+}
+
+}  // namespace
+}  // namespace hexdice::vision
