@@ -269,7 +269,13 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     print_face_eval(*r, out);
     out << "eval done: " << r->scenes << " scenes, faces " << (r->counts.empty() ? 0 : r->counts[0].dice) << " dice\n";
   } else if (!a.scenes_dir.empty()) {
-    auto s = eval_scenes(a.scenes_dir, ReadParams{}, a.limit, a.verbose ? &out : nullptr);
+    ReadParams rp;
+    if (!a.params_file.empty()) {
+      auto loaded = ReadParams::load(a.params_file);
+      if (!loaded) return Error{loaded.error()};
+      rp = *loaded;
+    }
+    auto s = eval_scenes(a.scenes_dir, rp, a.limit, a.verbose ? &out : nullptr);
     if (!s) return Error{s.error()};
     out << "scenes: " << s->scenes << "  board_found agrees: " << pct(s->found_ok, s->scenes) << '\n'
         << "occupancy precision: " << pct(s->matched, s->seen_cells) << "  recall: " << pct(s->matched, s->truth_cells)

@@ -24,6 +24,7 @@ struct EvalArgs {
   bool no_model = false;      // --real: pip counting only
   bool oracle_only = false;   // --real: skip detection, score face reading at the labelled boxes
   bool verbose = false;
+  std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)
   std::string dump_faces;     // --faces: write wrongly read crops here
   std::string face_reader = "lattice";  // --faces: lattice | components (FaceParams::lattice)
