@@ -281,27 +281,77 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
   cv::erode(print, pmin, k3);
   cv::dilate(print, pmax, k3);
+  // The light's colour where each part of the sheet lies (a lamp's colour changes over the
+  // sheet; the shade of an arm is lit by the room): from the cells whose print is seen
+  // (five or six edges), their paper over their print, smoothed over ~45 mm, on a 10 mm
+  // grid. Colour is compared under this local light; darkness against the paper's white.
+  cv::Mat light;  // CV_32FC3, per channel, sum 3
+  {
+    std::vector<cv::Point2d> at;
+    std::vector<cv::Vec3f> rho;
+    for (std::size_t i = 0; i < layout.cells.size() && i < cell_papers.size(); ++i) {
+      if (i >= edges.size() || edges[i] < 5) continue;
+      const Point c = layout.cells[i].centre;
+      const int x = cvRound(c.x * s), y = cvRound(c.y * s);
+      if (x < 0 || y < 0 || x >= size.width || y >= size.height) continue;
+      const cv::Vec3b e = print.at<cv::Vec3b>(y, x);
+      cv::Vec3f r;
+      for (int k = 0; k < 3; ++k) r[k] = cell_papers[i][k] / std::max(20.0f, static_cast<float>(e[k]));
+      const float sum = r[0] + r[1] + r[2];
+      if (sum <= 0) continue;
+      at.emplace_back(c.x, c.y);
+      rho.push_back(r * (3.0f / sum));
+    }
+    const double step = 10.0, sigma = 45.0;
+    const int gw = std::max(1, cvCeil(layout.width_mm / step)) + 1, gh = std::max(1, cvCeil(layout.height_mm / step)) + 1;
+    cv::Mat grid(gh, gw, CV_32FC3);
+    cv::Vec3f global(1, 1, 1);
+    {
+      const float sum = paper[0] + paper[1] + paper[2];
+      global = cv::Vec3f(paper[0], paper[1], paper[2]) * (3.0f / sum);
+    }
+    for (int gy = 0; gy < gh; ++gy)
+      for (int gx = 0; gx < gw; ++gx) {
+        cv::Vec3f acc(0, 0, 0);
+        double wsum = 0;
+        for (std::size_t k = 0; k < at.size(); ++k) {
+          const double dx = gx * step - at[k].x, dy = gy * step - at[k].y;
+          const double w = std::exp(-(dx * dx + dy * dy) / (2 * sigma * sigma));
+          acc += rho[k] * static_cast<float>(w);
+          wsum += w;
+        }
+        grid.at<cv::Vec3f>(gy, gx) = wsum > 1e-3 ? acc * static_cast<float>(1.0 / wsum) : global;
+      }
+    cv::resize(grid, light, cv::Size(cvRound((gw - 1) * step * s) + 1, cvRound((gh - 1) * step * s) + 1), 0, 0,
+               cv::INTER_LINEAR);
+    light = light(cv::Rect(0, 0, std::min(light.cols, size.width), std::min(light.rows, size.height))).clone();
+    if (light.size() != size) cv::copyMakeBorder(light, light, 0, size.height - light.rows, 0, size.width - light.cols, cv::BORDER_REPLICATE);
+  }
   cv::Mat diff(size, CV_8U, cv::Scalar(0));
+  cv::Mat ratio(size, CV_32F, cv::Scalar(1));  // luminance over the print's (paper's white = 1)
   const float ip0 = 1.0f / paper[0], ip1 = 1.0f / paper[1], ip2 = 1.0f / paper[2];
   const float dark = static_cast<float>(params.occluder_dark);
   const float c2 = static_cast<float>(params.occluder_chroma * params.occluder_chroma);
   for (int y = 0; y < size.height; ++y) {
     const cv::Vec3b* row = sheet.ptr<cv::Vec3b>(y);
     const cv::Vec3b* pr[3] = {print.ptr<cv::Vec3b>(y), pmin.ptr<cv::Vec3b>(y), pmax.ptr<cv::Vec3b>(y)};
+    const cv::Vec3f* lt = light.ptr<cv::Vec3f>(y);
     uchar* out = diff.ptr<uchar>(y);
     for (int x = 0; x < size.width; ++x) {
       const float b = row[x][0] * ip0, g = row[x][1] * ip1, r = row[x][2] * ip2;
       const float lum = b + 2 * g + r;
       const cv::Vec3b lo = pr[1][x];
       const float lum_lo = (lo[0] + 2 * lo[1] + lo[2]) / 255.0f;
+      ratio.at<float>(y, x) = lum / std::max(0.1f, lum_lo);
       bool d = lum < dark * lum_lo;
       if (!d && lum > 0.4f) {
-        const float sr = b + g + r;
+        const float cb = row[x][0] / lt[x][0], cg = row[x][1] / lt[x][1], cr = row[x][2] / lt[x][2];
+        const float sr = cb + cg + cr + 1e-3f;
         float best = 1e9f;
         for (const cv::Vec3b* pp : pr) {
           const cv::Vec3b e = pp[x];
           const float se = e[0] + e[1] + e[2] + 1e-3f;
-          const float d0 = b / sr - e[0] / se, d1 = g / sr - e[1] / se, d2 = r / sr - e[2] / se;
+          const float d0 = cb / sr - e[0] / se, d1 = cg / sr - e[1] / se, d2 = cr / sr - e[2] / se;
           best = std::min(best, d0 * d0 + d1 * d1 + d2 * d2);
         }
         d = best > c2;
@@ -359,6 +409,45 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
   bool any = false;
   for (int i = 1; i < n; ++i)
     if (stats.at<int>(i, cv::CC_STAT_AREA) > min_px) out.setTo(255, labels == i), any = true;
+  // The soft edge of an arm's shadow (an area light, a room): paper darker than
+  // occluder_penumbra x its print (the grain averaged over 5 mm), joined to the arm or its
+  // shadow and within occluder_penumbra_mm of it. Grainy half-shadow is what the cells'
+  // paper test reads as grey dice.
+  if (any && params.occluder_penumbra > 0) {
+    cv::Mat smooth, soft;
+    cv::blur(ratio, smooth, cv::Size(5, 5));
+    soft = smooth < params.occluder_penumbra;
+    cv::Mat not_out = out == 0, dist_out;
+    cv::distanceTransform(not_out, dist_out, cv::DIST_L2, cv::DIST_MASK_5);
+    soft &= dist_out <= params.occluder_penumbra_mm * s;
+    soft |= out;
+    // Keep the soft parts connected to the arm.
+    cv::Mat sl;
+    const int sn = cv::connectedComponents(soft, sl, 8, CV_32S);
+    std::vector<uchar> keep(static_cast<std::size_t>(sn), 0);
+    for (int y = 0; y < size.height; ++y) {
+      const uchar* o = out.ptr<uchar>(y);
+      const int* l = sl.ptr<int>(y);
+      for (int x = 0; x < size.width; ++x)
+        if (o[x]) keep[static_cast<std::size_t>(l[x])] = 1;
+    }
+    for (int y = 0; y < size.height; ++y) {
+      const int* l = sl.ptr<int>(y);
+      uchar* o = out.ptr<uchar>(y);
+      for (int x = 0; x < size.width; ++x)
+        if (l[x] > 0 && keep[static_cast<std::size_t>(l[x])]) o[x] = 255;
+    }
+    // The markers and patches stay out.
+    for (const auto& m : layout.markers) {
+      Point a{1e9, 1e9}, b{-1e9, -1e9};
+      for (const auto& c : m.corners) {
+        a = {std::min(a.x, c.x), std::min(a.y, c.y)};
+        b = {std::max(b.x, c.x), std::max(b.y, c.y)};
+      }
+      cv::rectangle(out, cv::Point(cvFloor((a.x - 3) * s), cvFloor((a.y - 3) * s)),
+                    cv::Point(cvCeil((b.x + 3) * s), cvCeil((b.y + 3) * s)), cv::Scalar(0), cv::FILLED);
+    }
+  }
   if (!any && !dbg) return {};
   if (params.hand_margin_mm > 0) {
     const int g = std::max(1, cvRound(params.hand_margin_mm * s)) * 2 + 1;
@@ -1145,7 +1234,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -1208,6 +1297,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);
     get("occluder_chroma", p.occluder_chroma);
+    get("occluder_penumbra", p.occluder_penumbra);
+    get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);
     get("grid_line_contrast", p.grid_line_contrast);

@@ -118,7 +118,12 @@ struct ReadParams {
   double occluder_core_mm = 40.0;
   double occluder_min_area_mm2 = 3000.0;
   double occluder_dark = 0.72;
-  double occluder_chroma = 0.045;
+  double occluder_chroma = 0.03;
+  // ... and the soft edge of such a shadow: paper darker than occluder_penumbra x its
+  // print (averaged over 5 mm: the grain of an area light's half-shadow), connected to
+  // the covered part and within occluder_penumbra_mm of it. occluder_penumbra = 0: off.
+  double occluder_penumbra = 0.88;
+  double occluder_penumbra_mm = 60.0;
   // A cell is also covered when more than this fraction of a 5x5 grid over its own paper
   // (+-10.5 mm round the centre, the paper plane) lies under a hand, an arm or its
   // shadow: its paper reference (and so every later test) is not the paper's.
