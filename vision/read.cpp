@@ -310,13 +310,25 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
       const float sum = paper[0] + paper[1] + paper[2];
       global = cv::Vec3f(paper[0], paper[1], paper[2]) * (3.0f / sum);
     }
+    // The Gaussian is separable: exp(-(dx^2 + dy^2) / 2s^2) = ex(gx, k) * ey(gy, k).
+    const std::size_t nk = at.size();
+    std::vector<double> ex(static_cast<std::size_t>(gw) * nk), ey(static_cast<std::size_t>(gh) * nk);
+    for (int gx = 0; gx < gw; ++gx)
+      for (std::size_t k = 0; k < nk; ++k) {
+        const double dx = gx * step - at[k].x;
+        ex[static_cast<std::size_t>(gx) * nk + k] = std::exp(-dx * dx / (2 * sigma * sigma));
+      }
+    for (int gy = 0; gy < gh; ++gy)
+      for (std::size_t k = 0; k < nk; ++k) {
+        const double dy = gy * step - at[k].y;
+        ey[static_cast<std::size_t>(gy) * nk + k] = std::exp(-dy * dy / (2 * sigma * sigma));
+      }
     for (int gy = 0; gy < gh; ++gy)
       for (int gx = 0; gx < gw; ++gx) {
         cv::Vec3f acc(0, 0, 0);
         double wsum = 0;
-        for (std::size_t k = 0; k < at.size(); ++k) {
-          const double dx = gx * step - at[k].x, dy = gy * step - at[k].y;
-          const double w = std::exp(-(dx * dx + dy * dy) / (2 * sigma * sigma));
+        for (std::size_t k = 0; k < nk; ++k) {
+          const double w = ex[static_cast<std::size_t>(gx) * nk + k] * ey[static_cast<std::size_t>(gy) * nk + k];
           acc += rho[k] * static_cast<float>(w);
           wsum += w;
         }
@@ -346,15 +358,18 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
       bool d = lum < dark * lum_lo;
       if (!d && lum > 0.4f) {
         const float cb = row[x][0] / lt[x][0], cg = row[x][1] / lt[x][1], cr = row[x][2] / lt[x][2];
-        const float sr = cb + cg + cr + 1e-3f;
-        float best = 1e9f;
+        const float isr = 1.0f / (cb + cg + cr + 1e-3f);
+        // Against the print, then (only when that differs) its 3x3 neighbourhood's extremes.
+        d = true;
         for (const cv::Vec3b* pp : pr) {
           const cv::Vec3b e = pp[x];
-          const float se = e[0] + e[1] + e[2] + 1e-3f;
-          const float d0 = cb / sr - e[0] / se, d1 = cg / sr - e[1] / se, d2 = cr / sr - e[2] / se;
-          best = std::min(best, d0 * d0 + d1 * d1 + d2 * d2);
+          const float ise = 1.0f / (e[0] + e[1] + e[2] + 1e-3f);
+          const float d0 = cb * isr - e[0] * ise, d1 = cg * isr - e[1] * ise, d2 = cr * isr - e[2] * ise;
+          if (d0 * d0 + d1 * d1 + d2 * d2 <= c2) {
+            d = false;
+            break;
+          }
         }
-        d = best > c2;
       }
       out[x] = d ? 255 : 0;
     }
