@@ -656,6 +656,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // in Observation::hidden; elsewhere the hand's pixels are removed from each cell's
   // foreground, so a die beside the hand is still read and the hand is never a die.
   std::vector<uchar> covered(layout.cells.size(), 0);
+  std::vector<uchar> near_hand(layout.cells.size(), 0);  // cell centre within hand_near_mm of a hand
   for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
   cv::Mat hm;
   std::vector<int> edges;
@@ -705,6 +706,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if ((n_hit > params.hand_cover_fraction * n_all || p_hit > params.hand_paper_cover_fraction * p_all) && !covered[i]) {
           covered[i] = 1;
           obs.hidden.push_back(layout.cells[i].hex);
+        }
+      }
+      if (params.hand_near_mm > 0) {
+        cv::Mat free = hm == 0, dist;
+        cv::distanceTransform(free, dist, cv::DIST_L2, cv::DIST_MASK_5);
+        for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+          const int x = cvRound(layout.cells[i].centre.x * s), y = cvRound(layout.cells[i].centre.y * s);
+          if (x >= 0 && y >= 0 && x < dist.cols && y < dist.rows)
+            near_hand[i] = dist.at<float>(y, x) <= params.hand_near_mm * s;
         }
       }
     }
@@ -1217,6 +1227,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
     obs.cells.push_back(co);
   }
+  // Beside a hand or an arm (its shadow's grain, reflections off the skin), a weak reading
+  // is not trusted: it is hidden (unknown), not reported.
+  if (params.hand_near_min_confidence > 0) {
+    std::vector<CellObservation> kept;
+    for (const auto& c : obs.cells) {
+      const int i = layout.cell_index(c.hex);
+      if (i >= 0 && near_hand[static_cast<std::size_t>(i)] && c.confidence < params.hand_near_min_confidence) {
+        if (debug) std::fprintf(stderr, "SKIP %d,%d nearhand conf %.2f\n", c.hex.q, c.hex.r, c.confidence);
+        obs.hidden.push_back(c.hex);
+      } else {
+        kept.push_back(c);
+      }
+    }
+    obs.cells = std::move(kept);
+  }
   return obs;
 }
 
@@ -1249,7 +1274,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -1313,6 +1338,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluder_dark", p.occluder_dark);
     get("occluder_chroma", p.occluder_chroma);
     get("occluder_penumbra", p.occluder_penumbra);
+    get("hand_near_mm", p.hand_near_mm);
+    get("hand_near_min_confidence", p.hand_near_min_confidence);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);

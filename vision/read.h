@@ -128,6 +128,13 @@ struct ReadParams {
   // (+-10.5 mm round the centre, the paper plane) lies under a hand, an arm or its
   // shadow: its paper reference (and so every later test) is not the paper's.
   double hand_paper_cover_fraction = 0.3;
+  // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
+  // shadow is reported only when its face reads with at least hand_near_min_confidence;
+  // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off
+  // the skin read as weak grey dice (0.31: above the 0.3 cap of the component counter's
+  // fallback, so a die only that fallback supports is not trusted there). 0: off.
+  double hand_near_mm = 30.0;
+  double hand_near_min_confidence = 0.31;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its

@@ -32,11 +32,11 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   // Measured 2026-12-01 (docs/reader.md): found 100%, precision 91.6%, recall 90.2%,
   // colour 95.6%, face 92.7%, guard 93.6%. Recall was 84.2% and face 88.6% before partial
   // views, the white-die tests and the face retries; these floors would have failed then.
-  // Since the occluder mask and the honest scorer (branch hands): precision 98.1%, recall
-  // 95.7% of the scored cells, 91.0% of every visible die (hidden ones counted as missed);
+  // Since the occluder mask and the honest scorer (branch hands): precision 99.8%, recall
+  // 95.7% of the scored cells, 90.8% of every visible die (hidden ones counted as missed);
   // precision was 91.3% and visible recall 94.5% before.
   EXPECT_GE(found, 0.95);
-  EXPECT_GE(precision, 0.96);
+  EXPECT_GE(precision, 0.98);
   EXPECT_GE(recall, 0.93);
   EXPECT_GE(s->recall_visible(), 0.88);
   EXPECT_GE(colour, 0.93);
@@ -62,8 +62,8 @@ TEST(ReaderFixtures, HandDetectionRemovesMostFalseDetections) {
   ASSERT_TRUE(with.ok() && without.ok());
   const int fp_with = with->seen_cells - with->matched, fp_without = without->seen_cells - without->matched;
   EXPECT_GT(fp_without, 100);
-  // 9 of ~180 since the occluder mask (the skin and print-edge cues alone left 46).
-  EXPECT_LT(fp_with * 12, fp_without) << fp_with << " vs " << fp_without;
+  // 1 of ~180 since the occluder mask (the skin and print-edge cues alone left 46).
+  EXPECT_LT(fp_with * 30, fp_without) << fp_with << " vs " << fp_without;
   // Dice lost: since the scorer leaves hidden cells out, a visible die in a cell hidden
   // under the arm's shadow is no longer a miss but is counted in hidden_visible (25
   // measured, all in the hand scenes); beside that, at most a few true dice may go.
@@ -178,13 +178,13 @@ TEST(ReaderFixtures, HandScenesReportNoDieThatIsNotThere) {
   }
 }
 
-// All seven hand scenes together: at most a handful of false dice (46 before the occluder
-// mask, 9 measured), and the price is paid in the hand scenes only.
+// All seven hand scenes together: at most a couple of false dice (46 before the occluder
+// mask, 1 measured: every false detection of the fixtures was in a hand scene).
 TEST(ReaderFixtures, HandScenesAlmostNoFalseDetections) {
   const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
   auto s = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
   ASSERT_TRUE(s.ok()) << s.error();
-  EXPECT_LE(s->seen_cells - s->matched, 14);
+  EXPECT_LE(s->seen_cells - s->matched, 3);
 }
 
 // The scorer's rules (docs/reader.md "How the scorer counts"): a reader that hides every
