@@ -7,11 +7,16 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <string>
+#include <utility>
 
 #include <opencv2/calib3d.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "vision/read_profile.h"
+#include "vision/sheet_render.h"
 
 namespace hexdice::vision {
 
@@ -260,6 +265,287 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
   return hand;
 }
 
+// The expected print of the sheet on the paper plane at s px/mm (BGR, paper = 255):
+// the Hex Dice drawing rendered at 3x and averaged down. Cached per layout geometry (a
+// video loop reads the same sheet every frame); drawing it costs more than a read.
+static cv::Mat expected_print(const SheetLayout& layout, double s, cv::Size size) {
+  static std::mutex mu;
+  static std::vector<std::pair<std::string, cv::Mat>> cache;
+  std::string key = layout.paper + ' ' + std::to_string(layout.width_mm) + ' ' + std::to_string(layout.height_mm) + ' ' +
+                    std::to_string(layout.radius) + ' ' + std::to_string(layout.hex_size_mm) + ' ' +
+                    std::to_string(layout.centre_mm.x) + ' ' + std::to_string(layout.centre_mm.y) + ' ' +
+                    std::to_string(layout.cells.size()) + ' ' + std::to_string(layout.marker_size_mm) + ' ' + std::to_string(s);
+  for (const auto& m : layout.markers) key += ' ' + std::to_string(m.id) + ':' + std::to_string(m.corners[0].x) + ',' + std::to_string(m.corners[0].y);
+  const std::lock_guard<std::mutex> lock(mu);
+  for (const auto& [k, m] : cache)
+    if (k == key && m.size() == size) return m;
+  cv::Mat big = render_sheet(layout, s * 25.4 * 3), out;
+  if (big.empty()) return {};
+  cv::resize(big, out, size, 0, 0, cv::INTER_AREA);
+  if (cache.size() >= 4) cache.erase(cache.begin());
+  cache.emplace_back(key, out);
+  return out;
+}
+
+// Whatever hides the sheet, from the print (issue 3): on the paper plane at hand_px_per_mm,
+// a pixel differs from the expected print when, relative to the paper's white, it is
+// darker than occluder_dark x the print (an arm's shadow, a dark sleeve) or its
+// chromaticity is more than occluder_chroma from the print's (skin of any tone, a
+// coloured sleeve), both against the print's 3x3 neighbourhood (registration). A cell
+// whose own paper has another tint than the drawing while all its printed edges are seen
+// (a board drawn differently, e.g. Wizard Hex) takes its measured tint as the print.
+// What is thick (an opening by a disc of occluder_core_mm: an arm, a sleeve, a palm, the
+// shadow of an arm; never a die, its sides and shadow, nor a cluster of dice on
+// neighbouring cells, which leave paper between them) and larger than
+// occluder_min_area_mm2 is returned (255), grown by hand_margin_mm; empty when none.
+static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp, cv::Vec3f paper,
+                             const std::vector<cv::Vec3f>& cell_papers, const std::vector<int>& edges,
+                             const ReadParams& params) {
+  const double s = params.hand_px_per_mm;
+  const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
+  if (size.area() <= 0 || size.area() > 4'000'000 || params.occluder_core_mm <= 0) return {};
+  cv::Mat print = expected_print(layout, s, size);
+  if (print.empty()) return {};
+  print = print.clone();
+  // Cells printed in another tint than the drawing (all six edges seen: the print is
+  // there, nothing lies over it): the measured tint is the print.
+  for (std::size_t i = 0; i < layout.cells.size() && i < cell_papers.size(); ++i) {
+    if (i >= edges.size() || edges[i] < 6) continue;
+    const Point c = layout.cells[i].centre;
+    const int x = cvRound(c.x * s), y = cvRound(c.y * s);
+    if (x < 0 || y < 0 || x >= size.width || y >= size.height) continue;
+    const cv::Vec3b e = print.at<cv::Vec3b>(y, x);
+    cv::Vec3f m;
+    for (int k = 0; k < 3; ++k) m[k] = std::min(255.0f, 255.0f * cell_papers[i][k] / paper[k]);
+    const float se = e[0] + e[1] + e[2] + 1e-3f, sm = m[0] + m[1] + m[2] + 1e-3f;
+    float d2 = 0;
+    for (int k = 0; k < 3; ++k) d2 += (e[k] / se - m[k] / sm) * (e[k] / se - m[k] / sm);
+    if (d2 < 0.02f * 0.02f) continue;
+    // A shadow is no tint: only a cell as bright as its drawing is taken as printed so.
+    if (m[0] + 2 * m[1] + m[2] < params.occluder_dark * 1.1 * (e[0] + 2 * e[1] + e[2])) continue;
+    std::vector<cv::Point> poly;
+    const auto corners = layout.cell_corners(layout.cells[i].hex);
+    for (const auto& q : corners)  // shrunk by 1.5 mm: the grid line stays the drawing's
+      poly.emplace_back(cvRound((c.x + (q.x - c.x) * (1 - 1.5 / layout.hex_size_mm)) * s),
+                        cvRound((c.y + (q.y - c.y) * (1 - 1.5 / layout.hex_size_mm)) * s));
+    cv::fillConvexPoly(print, poly, cv::Scalar(m[0], m[1], m[2]));
+  }
+  cv::Mat sheet;
+  const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
+  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                      cv::BORDER_CONSTANT, cv::Scalar(paper[0], paper[1], paper[2]));
+  cv::Mat pmin, pmax;
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  cv::erode(print, pmin, k3);
+  cv::dilate(print, pmax, k3);
+  // The light's colour where each part of the sheet lies (a lamp's colour changes over the
+  // sheet; the shade of an arm is lit by the room): from the cells whose print is seen
+  // (five or six edges), their paper over their print, smoothed over ~45 mm, on a 10 mm
+  // grid. Colour is compared under this local light; darkness against the paper's white.
+  cv::Mat light;  // CV_32FC3, per channel, sum 3
+  {
+    std::vector<cv::Point2d> at;
+    std::vector<cv::Vec3f> rho;
+    for (std::size_t i = 0; i < layout.cells.size() && i < cell_papers.size(); ++i) {
+      if (i >= edges.size() || edges[i] < 5) continue;
+      const Point c = layout.cells[i].centre;
+      const int x = cvRound(c.x * s), y = cvRound(c.y * s);
+      if (x < 0 || y < 0 || x >= size.width || y >= size.height) continue;
+      const cv::Vec3b e = print.at<cv::Vec3b>(y, x);
+      cv::Vec3f r;
+      for (int k = 0; k < 3; ++k) r[k] = cell_papers[i][k] / std::max(20.0f, static_cast<float>(e[k]));
+      const float sum = r[0] + r[1] + r[2];
+      if (sum <= 0) continue;
+      at.emplace_back(c.x, c.y);
+      rho.push_back(r * (3.0f / sum));
+    }
+    const double step = 10.0, sigma = 45.0;
+    const int gw = std::max(1, cvCeil(layout.width_mm / step)) + 1, gh = std::max(1, cvCeil(layout.height_mm / step)) + 1;
+    cv::Mat grid(gh, gw, CV_32FC3);
+    cv::Vec3f global(1, 1, 1);
+    {
+      const float sum = paper[0] + paper[1] + paper[2];
+      global = cv::Vec3f(paper[0], paper[1], paper[2]) * (3.0f / sum);
+    }
+    // The Gaussian is separable: exp(-(dx^2 + dy^2) / 2s^2) = ex(gx, k) * ey(gy, k).
+    const std::size_t nk = at.size();
+    std::vector<double> ex(static_cast<std::size_t>(gw) * nk), ey(static_cast<std::size_t>(gh) * nk);
+    for (int gx = 0; gx < gw; ++gx)
+      for (std::size_t k = 0; k < nk; ++k) {
+        const double dx = gx * step - at[k].x;
+        ex[static_cast<std::size_t>(gx) * nk + k] = std::exp(-dx * dx / (2 * sigma * sigma));
+      }
+    for (int gy = 0; gy < gh; ++gy)
+      for (std::size_t k = 0; k < nk; ++k) {
+        const double dy = gy * step - at[k].y;
+        ey[static_cast<std::size_t>(gy) * nk + k] = std::exp(-dy * dy / (2 * sigma * sigma));
+      }
+    for (int gy = 0; gy < gh; ++gy)
+      for (int gx = 0; gx < gw; ++gx) {
+        cv::Vec3f acc(0, 0, 0);
+        double wsum = 0;
+        for (std::size_t k = 0; k < nk; ++k) {
+          const double w = ex[static_cast<std::size_t>(gx) * nk + k] * ey[static_cast<std::size_t>(gy) * nk + k];
+          acc += rho[k] * static_cast<float>(w);
+          wsum += w;
+        }
+        grid.at<cv::Vec3f>(gy, gx) = wsum > 1e-3 ? acc * static_cast<float>(1.0 / wsum) : global;
+      }
+    cv::resize(grid, light, cv::Size(cvRound((gw - 1) * step * s) + 1, cvRound((gh - 1) * step * s) + 1), 0, 0,
+               cv::INTER_LINEAR);
+    light = light(cv::Rect(0, 0, std::min(light.cols, size.width), std::min(light.rows, size.height))).clone();
+    if (light.size() != size) cv::copyMakeBorder(light, light, 0, size.height - light.rows, 0, size.width - light.cols, cv::BORDER_REPLICATE);
+  }
+  cv::Mat diff(size, CV_8U, cv::Scalar(0));
+  cv::Mat ratio(size, CV_32F, cv::Scalar(1));  // luminance over the print's (paper's white = 1)
+  const float ip0 = 1.0f / paper[0], ip1 = 1.0f / paper[1], ip2 = 1.0f / paper[2];
+  const float dark = static_cast<float>(params.occluder_dark);
+  const float c2 = static_cast<float>(params.occluder_chroma * params.occluder_chroma);
+  for (int y = 0; y < size.height; ++y) {
+    const cv::Vec3b* row = sheet.ptr<cv::Vec3b>(y);
+    const cv::Vec3b* pr[3] = {print.ptr<cv::Vec3b>(y), pmin.ptr<cv::Vec3b>(y), pmax.ptr<cv::Vec3b>(y)};
+    const cv::Vec3f* lt = light.ptr<cv::Vec3f>(y);
+    uchar* out = diff.ptr<uchar>(y);
+    for (int x = 0; x < size.width; ++x) {
+      const float b = row[x][0] * ip0, g = row[x][1] * ip1, r = row[x][2] * ip2;
+      const float lum = b + 2 * g + r;
+      const cv::Vec3b lo = pr[1][x];
+      const float lum_lo = (lo[0] + 2 * lo[1] + lo[2]) / 255.0f;
+      ratio.at<float>(y, x) = lum / std::max(0.1f, lum_lo);
+      bool d = lum < dark * lum_lo;
+      if (!d && lum > 0.4f) {
+        const float cb = row[x][0] / lt[x][0], cg = row[x][1] / lt[x][1], cr = row[x][2] / lt[x][2];
+        const float isr = 1.0f / (cb + cg + cr + 1e-3f);
+        // Against the print, then (only when that differs) its 3x3 neighbourhood's extremes.
+        d = true;
+        for (const cv::Vec3b* pp : pr) {
+          const cv::Vec3b e = pp[x];
+          const float ise = 1.0f / (e[0] + e[1] + e[2] + 1e-3f);
+          const float d0 = cb * isr - e[0] * ise, d1 = cg * isr - e[1] * ise, d2 = cr * isr - e[2] * ise;
+          if (d0 * d0 + d1 * d1 + d2 * d2 <= c2) {
+            d = false;
+            break;
+          }
+        }
+      }
+      out[x] = d ? 255 : 0;
+    }
+  }
+  // Markers, the patches and the outer 5 mm (the table beyond a slightly-off edge) are left out.
+  auto blank = [&](Point a, Point b, double grow) {
+    cv::rectangle(diff, cv::Point(cvFloor((a.x - grow) * s), cvFloor((a.y - grow) * s)),
+                  cv::Point(cvCeil((b.x + grow) * s), cvCeil((b.y + grow) * s)), cv::Scalar(0), cv::FILLED);
+  };
+  for (const auto& m : layout.markers) {
+    Point a{1e9, 1e9}, b{-1e9, -1e9};
+    for (const auto& c : m.corners) {
+      a = {std::min(a.x, c.x), std::min(a.y, c.y)};
+      b = {std::max(b.x, c.x), std::max(b.y, c.y)};
+    }
+    blank(a, b, 3.0);
+  }
+  blank(layout.white_patch[0], layout.white_patch[1], 3.0);
+  blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
+  cv::rectangle(diff, cv::Rect(0, 0, size.width, size.height), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
+  // The printed lines and names are not compared (the 3x3 tolerance keeps them as
+  // print): where the print is dark, what differs round them stands for them too, or the
+  // grid would cut an arm's shadow into cell-sized pieces.
+  {
+    cv::Mat closed, grey;
+    cv::morphologyEx(diff, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    cv::cvtColor(pmin, grey, cv::COLOR_BGR2GRAY);
+    diff |= closed & (grey < 200);
+  }
+  // Single noisy pixels (JPEG, the grain of a soft shadow) do not matter; holes in a
+  // shadow's grain are closed.
+  cv::morphologyEx(diff, diff, cv::MORPH_CLOSE, k3);
+  cv::morphologyEx(diff, diff, cv::MORPH_OPEN, k3);
+  const char* dbg = std::getenv("HEXDICE_HAND_DEBUG");
+  const double r = 0.5 * params.occluder_core_mm * s;
+  cv::Mat dist;
+  cv::distanceTransform(diff, dist, cv::DIST_L2, cv::DIST_MASK_5);
+  const cv::Mat core = dist > r;
+  if (cv::countNonZero(core) == 0 && !dbg) return {};
+  // The opening: every pixel within r of the core (a disc of the core's size fits there).
+  cv::Mat thick;
+  {
+    cv::Mat inv = ~core, d2;
+    cv::distanceTransform(inv, d2, cv::DIST_L2, cv::DIST_MASK_5);
+    thick = d2 <= r + 0.5;
+    thick &= diff;
+  }
+  cv::Mat labels, stats, cents;
+  const int n = cv::connectedComponentsWithStats(thick, labels, stats, cents, 8, CV_32S);
+  const double min_px = params.occluder_min_area_mm2 * s * s;
+  cv::Mat out(size, CV_8U, cv::Scalar(0));
+  bool any = false;
+  for (int i = 1; i < n; ++i)
+    if (stats.at<int>(i, cv::CC_STAT_AREA) > min_px) out.setTo(255, labels == i), any = true;
+  // The soft edge of an arm's shadow (an area light, a room): paper darker than
+  // occluder_penumbra x its print (the grain averaged over 5 mm), joined to the arm or its
+  // shadow and within occluder_penumbra_mm of it. Grainy half-shadow is what the cells'
+  // paper test reads as grey dice.
+  if (any && params.occluder_penumbra > 0) {
+    cv::Mat smooth, soft;
+    cv::blur(ratio, smooth, cv::Size(5, 5));
+    soft = smooth < params.occluder_penumbra;
+    cv::Mat not_out = out == 0, dist_out;
+    cv::distanceTransform(not_out, dist_out, cv::DIST_L2, cv::DIST_MASK_5);
+    soft &= dist_out <= params.occluder_penumbra_mm * s;
+    soft |= out;
+    // Keep the soft parts connected to the arm.
+    cv::Mat sl;
+    const int sn = cv::connectedComponents(soft, sl, 8, CV_32S);
+    std::vector<uchar> keep(static_cast<std::size_t>(sn), 0);
+    for (int y = 0; y < size.height; ++y) {
+      const uchar* o = out.ptr<uchar>(y);
+      const int* l = sl.ptr<int>(y);
+      for (int x = 0; x < size.width; ++x)
+        if (o[x]) keep[static_cast<std::size_t>(l[x])] = 1;
+    }
+    for (int y = 0; y < size.height; ++y) {
+      const int* l = sl.ptr<int>(y);
+      uchar* o = out.ptr<uchar>(y);
+      for (int x = 0; x < size.width; ++x)
+        if (l[x] > 0 && keep[static_cast<std::size_t>(l[x])]) o[x] = 255;
+    }
+    // The markers and patches stay out.
+    for (const auto& m : layout.markers) {
+      Point a{1e9, 1e9}, b{-1e9, -1e9};
+      for (const auto& c : m.corners) {
+        a = {std::min(a.x, c.x), std::min(a.y, c.y)};
+        b = {std::max(b.x, c.x), std::max(b.y, c.y)};
+      }
+      cv::rectangle(out, cv::Point(cvFloor((a.x - 3) * s), cvFloor((a.y - 3) * s)),
+                    cv::Point(cvCeil((b.x + 3) * s), cvCeil((b.y + 3) * s)), cv::Scalar(0), cv::FILLED);
+    }
+  }
+  if (!any && !dbg) return {};
+  if (params.hand_margin_mm > 0) {
+    const int g = std::max(1, cvRound(params.hand_margin_mm * s)) * 2 + 1;
+    cv::dilate(out, out, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
+  }
+  if (dbg) {
+    // One picture: the frame on the paper plane, the expected print, what differs, what is thick.
+    cv::Mat d3, t3, all;
+    cv::cvtColor(diff, d3, cv::COLOR_GRAY2BGR);
+    cv::cvtColor(out, t3, cv::COLOR_GRAY2BGR);
+    cv::Mat named;
+    cv::resize(sheet, named, cv::Size(), 2, 2, cv::INTER_LINEAR);
+    for (const auto& c : layout.cells)
+      cv::putText(named, std::to_string(c.hex.q) + "," + std::to_string(c.hex.r),
+                  cv::Point(cvRound(c.centre.x * s * 2) - 14, cvRound(c.centre.y * s * 2) + 4), cv::FONT_HERSHEY_PLAIN, 0.8,
+                  cv::Scalar(0, 0, 255), 1);
+    cv::resize(print, print, cv::Size(), 2, 2, cv::INTER_NEAREST);
+    cv::resize(d3, d3, cv::Size(), 2, 2, cv::INTER_NEAREST);
+    cv::resize(t3, t3, cv::Size(), 2, 2, cv::INTER_NEAREST);
+    cv::hconcat(std::vector<cv::Mat>{named, d3, t3}, all);
+    cv::imwrite(std::string(dbg) + ".png", all);
+    if (!any) return {};
+  }
+  return out;
+}
+
 // How many of each cell's six printed edges are seen (0..6): the grid line is looked
 // for at five points along each edge, across +-1 mm (registration), as a pixel darker by
 // grid_line_contrast than the paper 2.5 mm to both sides. Dice hide at most a couple of
@@ -433,10 +719,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // in Observation::hidden; elsewhere the hand's pixels are removed from each cell's
   // foreground, so a die beside the hand is still read and the hand is never a die.
   std::vector<uchar> covered(layout.cells.size(), 0);
+  std::vector<uchar> near_hand(layout.cells.size(), 0);  // cell centre within hand_near_mm of a hand
   for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
   cv::Mat hm;
+  std::vector<int> edges;
+  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = visible_edges(image, layout, hp, params.grid_line_contrast);
   if (params.hand_max_edges >= 0) {
-    const std::vector<int> edges = visible_edges(image, layout, hp, params.grid_line_contrast);
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
       if (edges[i] <= params.hand_max_edges && !covered[i]) {
         covered[i] = 1;
@@ -445,14 +733,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   }
   laps.lap(&ReadProfile::edges_ms);
   if (stop_here()) return obs;
-  if (params.hand_min_area_mm2 > 0) {
+  if (params.hand_min_area_mm2 > 0 || params.occluder_core_mm > 0) {
     // Against the paper itself (the white patch may be whiter or bluer than the paper).
     std::vector<cv::Vec3b> pv;
     for (const auto& pc : papers)
       pv.emplace_back(cv::saturate_cast<uchar>(pc[0]), cv::saturate_cast<uchar>(pc[1]), cv::saturate_cast<uchar>(pc[2]));
     cv::Vec3f paper = median_bgr(pv);
     for (int k = 0; k < 3; ++k) paper[k] = std::max(paper[k], 20.0f);
-    hm = hand_mask(image, layout, hp, paper, params);
+    if (params.hand_min_area_mm2 > 0) hm = hand_mask(image, layout, hp, paper, params);
+    if (params.occluder_core_mm > 0) {
+      const cv::Mat om = occluder_mask(image, layout, hp, paper, papers, edges, params);
+      if (!om.empty()) {
+        if (hm.empty()) hm = om;
+        else hm |= om;
+      }
+    }
     if (!hm.empty()) {
       const double s = params.hand_px_per_mm;
       const cv::Matx33d paper_inv = hp.inv();
@@ -462,16 +757,29 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       };
       for (std::size_t i = 0; i < layout.cells.size(); ++i) {
         const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
-        int n_hit = 0, n_all = 0;
+        int n_hit = 0, n_all = 0, p_hit = 0, p_all = 0;
         for (double dx = -7.0; dx <= 7.01; dx += 3.5)
           for (double dy = -7.0; dy <= 7.01; dy += 3.5) {
             // The top face as the camera sees it, taken back to the paper plane.
             n_hit += hit(apply_h(paper_inv, apply_h(ht, c + cv::Point2d(dx, dy))));
             ++n_all;
+            // The cell's own paper (its reference colour): a shadow or an arm over it
+            // makes every later test on this cell unreliable.
+            p_hit += hit(c + cv::Point2d(dx * 1.5, dy * 1.5));
+            ++p_all;
           }
-        if (n_hit > params.hand_cover_fraction * n_all && !covered[i]) {
+        if ((n_hit > params.hand_cover_fraction * n_all || p_hit > params.hand_paper_cover_fraction * p_all) && !covered[i]) {
           covered[i] = 1;
           obs.hidden.push_back(layout.cells[i].hex);
+        }
+      }
+      if (params.hand_near_mm > 0) {
+        cv::Mat free = hm == 0, dist;
+        cv::distanceTransform(free, dist, cv::DIST_L2, cv::DIST_MASK_5);
+        for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+          const int x = cvRound(layout.cells[i].centre.x * s), y = cvRound(layout.cells[i].centre.y * s);
+          if (x >= 0 && y >= 0 && x < dist.cols && y < dist.rows)
+            near_hand[i] = dist.at<float>(y, x) <= params.hand_near_mm * s;
         }
       }
     }
@@ -994,6 +1302,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     obs.cells.push_back(co);
   }
   laps.lap(&ReadProfile::cells_ms);
+  // Beside a hand or an arm (its shadow's grain, reflections off the skin), a weak reading
+  // is not trusted: it is hidden (unknown), not reported.
+  if (params.hand_near_min_confidence > 0) {
+    std::vector<CellObservation> kept;
+    for (const auto& c : obs.cells) {
+      const int i = layout.cell_index(c.hex);
+      if (i >= 0 && near_hand[static_cast<std::size_t>(i)] && c.confidence < params.hand_near_min_confidence) {
+        if (debug) std::fprintf(stderr, "SKIP %d,%d nearhand conf %.2f\n", c.hex.q, c.hex.r, c.confidence);
+        obs.hidden.push_back(c.hex);
+      } else {
+        kept.push_back(c);
+      }
+    }
+    obs.cells = std::move(kept);
+  }
   return obs;
 }
 
@@ -1027,7 +1350,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -1086,6 +1409,15 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_hue_min", p.hand_hue_min);
     get("hand_hue_max", p.hand_hue_max);
     get("hand_margin_mm", p.hand_margin_mm);
+    get("hand_paper_cover_fraction", p.hand_paper_cover_fraction);
+    get("occluder_core_mm", p.occluder_core_mm);
+    get("occluder_min_area_mm2", p.occluder_min_area_mm2);
+    get("occluder_dark", p.occluder_dark);
+    get("occluder_chroma", p.occluder_chroma);
+    get("occluder_penumbra", p.occluder_penumbra);
+    get("hand_near_mm", p.hand_near_mm);
+    get("hand_near_min_confidence", p.hand_near_min_confidence);
+    get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);
     get("grid_line_contrast", p.grid_line_contrast);

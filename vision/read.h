@@ -105,6 +105,36 @@ struct ReadParams {
   // printed edges seen (a grid line darker by grid_line_contrast than the paper beside
   // it) is covered: not reported, listed in Observation::hidden. -1 = off.
   int hand_max_edges = 1;
+  // Whatever hides the sheet, from the print (sleeves, arms of any skin tone, an arm's
+  // shadow; docs/reader.md "Hands and arms"): the frame on the paper plane against the
+  // expected print of the sheet (rendered from the layout; a cell whose tint differs
+  // from the drawing while its six printed edges are seen keeps its measured tint). A
+  // pixel differs when darker than occluder_dark x the print (relative to the paper's
+  // white) or its chromaticity is more than occluder_chroma from the print's. The parts
+  // of that mask holding a disc of occluder_core_mm (an arm is ~60-80 mm wide, a palm
+  // ~80 mm; a die with its sides and shadow at most ~16 x 27 mm, neighbouring dice leave
+  // paper between them), over occluder_min_area_mm2 in all, grown by hand_margin_mm, are
+  // covered like the skin mask's hand. occluder_core_mm = 0: off.
+  double occluder_core_mm = 40.0;
+  double occluder_min_area_mm2 = 3000.0;
+  double occluder_dark = 0.72;
+  double occluder_chroma = 0.03;
+  // ... and the soft edge of such a shadow: paper darker than occluder_penumbra x its
+  // print (averaged over 5 mm: the grain of an area light's half-shadow), connected to
+  // the covered part and within occluder_penumbra_mm of it. occluder_penumbra = 0: off.
+  double occluder_penumbra = 0.88;
+  double occluder_penumbra_mm = 60.0;
+  // A cell is also covered when more than this fraction of a 5x5 grid over its own paper
+  // (+-10.5 mm round the centre, the paper plane) lies under a hand, an arm or its
+  // shadow: its paper reference (and so every later test) is not the paper's.
+  double hand_paper_cover_fraction = 0.3;
+  // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
+  // shadow is reported only when its face reads with at least hand_near_min_confidence;
+  // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off
+  // the skin read as weak grey dice (0.31: above the 0.3 cap of the component counter's
+  // fallback, so a die only that fallback supports is not trusted there). 0: off.
+  double hand_near_mm = 30.0;
+  double hand_near_min_confidence = 0.31;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its

@@ -45,6 +45,25 @@ Result<SceneDir> scene_dir(const std::string& dir) {
   return out;
 }
 
+namespace {
+
+// Every cell of the label that holds a die, whether it can be seen or not (occluded, out
+// of view): the dice the reader may rightly list as hidden.
+std::set<Hex> labelled_cells(const nlohmann::json& j) {
+  std::set<Hex> out;
+  if (!j.is_object()) return out;
+  for (const char* key : {"cells", "dice", "units"}) {
+    if (!j.contains(key) || !j[key].is_array()) continue;
+    for (const auto& d : j[key])
+      if (d.is_object() && d.contains("q") && d["q"].is_number_integer() && d.contains("r") && d["r"].is_number_integer())
+        out.insert(Hex{d["q"].get<int>(), d["r"].get<int>()});
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log) {
   auto scenes = scene_dir(dir);
   if (!scenes) return Error{scenes.error()};
@@ -70,18 +89,44 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
     auto image = load_image(img.string());
     if (!image) return Error{image.error()};
     const Observation obs = read_board(*image, layout, nullptr, params);
+    const std::string name = img.filename().string();
     ++s.scenes;
     s.found_ok += obs.board_found == truth->board_found;
+    s.seen_cells += static_cast<int>(obs.cells.size());
+    bool exact = obs.board_found == truth->board_found;
+    // No sheet in the label (too few markers in view, no sheet at all): nothing to find.
+    // Its dice are not truth; anything the reader reports there is a false detection.
+    if (!truth->board_found) {
+      s.not_found_dice += static_cast<int>(truth->cells.size());
+      exact = exact && obs.cells.empty();
+      if (log)
+        for (const auto& c : obs.cells)
+          *log << name << ": false " << c.hex.q << "," << c.hex.r << " " << c.color << " " << c.face
+               << " conf " << c.confidence << " (label: no board)\n";
+      s.exact_boards += exact;
+      continue;
+    }
+    const std::set<Hex> hidden(obs.hidden.begin(), obs.hidden.end());
     std::map<Hex, const CellObservation*> seen;
     for (const auto& c : obs.cells) seen[c.hex] = &c;
-    s.truth_cells += static_cast<int>(truth->cells.size());
-    s.seen_cells += static_cast<int>(obs.cells.size());
-    bool exact = obs.board_found == truth->board_found && obs.cells.size() == truth->cells.size();
+    // Labelled dice in cells the reader says it cannot see: neither hit nor miss, but
+    // counted, and a visible one (in view, not occluded: a truth cell) spoils the board.
+    for (const Hex& h : labelled_cells(j)) s.hidden_dice += hidden.count(h) ? 1 : 0;
+    std::set<Hex> truth_hexes;
     for (const auto& t : truth->cells) {
+      truth_hexes.insert(t.hex);
+      ++s.visible_dice;
+      if (hidden.count(t.hex) && !seen.count(t.hex)) {
+        ++s.hidden_visible;
+        exact = false;
+        if (log) *log << name << ": hidden " << t.hex.q << "," << t.hex.r << " " << t.color << " " << t.face << " (visible)\n";
+        continue;
+      }
+      ++s.truth_cells;
       auto it = seen.find(t.hex);
       if (it == seen.end()) {
         exact = false;
-        if (log) *log << img.filename().string() << ": missed " << t.hex.q << "," << t.hex.r << " " << t.color << " " << t.face << '\n';
+        if (log) *log << name << ": missed " << t.hex.q << "," << t.hex.r << " " << t.color << " " << t.face << '\n';
         continue;
       }
       ++s.matched;
@@ -92,18 +137,17 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
       if (o.color != t.color || o.face != t.face || o.guard != t.guard) {
         exact = false;
         if (log)
-          *log << img.filename().string() << ": " << t.hex.q << "," << t.hex.r << " truth " << t.color << " " << t.face
+          *log << name << ": " << t.hex.q << "," << t.hex.r << " truth " << t.color << " " << t.face
                << (t.guard ? " guard" : "") << " read " << o.color << " " << o.face << (o.guard ? " guard" : "") << '\n';
       }
     }
-    if (log) {
-      std::set<Hex> truth_hexes;
-      for (const auto& t : truth->cells) truth_hexes.insert(t.hex);
-      for (const auto& c : obs.cells)
-        if (!truth_hexes.count(c.hex))
-          *log << img.filename().string() << ": false " << c.hex.q << "," << c.hex.r << " " << c.color << " " << c.face
-               << " conf " << c.confidence << '\n';
-    }
+    for (const auto& c : obs.cells)
+      if (!truth_hexes.count(c.hex)) {
+        exact = false;
+        if (log)
+          *log << name << ": false " << c.hex.q << "," << c.hex.r << " " << c.color << " " << c.face << " conf "
+               << c.confidence << '\n';
+      }
     s.exact_boards += exact;
   }
   if (s.scenes == 0) return Error{"no labelled scenes (image + .json) in " + dir};
@@ -225,10 +269,19 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     print_face_eval(*r, out);
     out << "eval done: " << r->scenes << " scenes, faces " << (r->counts.empty() ? 0 : r->counts[0].dice) << " dice\n";
   } else if (!a.scenes_dir.empty()) {
-    auto s = eval_scenes(a.scenes_dir, ReadParams{}, a.limit, a.verbose ? &out : nullptr);
+    ReadParams rp;
+    if (!a.params_file.empty()) {
+      auto loaded = ReadParams::load(a.params_file);
+      if (!loaded) return Error{loaded.error()};
+      rp = *loaded;
+    }
+    auto s = eval_scenes(a.scenes_dir, rp, a.limit, a.verbose ? &out : nullptr);
     if (!s) return Error{s.error()};
     out << "scenes: " << s->scenes << "  board_found agrees: " << pct(s->found_ok, s->scenes) << '\n'
-        << "occupancy precision: " << pct(s->matched, s->seen_cells) << "  recall: " << pct(s->matched, s->truth_cells) << '\n'
+        << "occupancy precision: " << pct(s->matched, s->seen_cells) << "  recall: " << pct(s->matched, s->truth_cells)
+        << "  (of all visible dice, hidden = missed: " << pct(s->matched, s->visible_dice) << ")\n"
+        << "dice in hidden cells: " << s->hidden_dice << ", of them labelled visible (in view, not occluded): "
+        << s->hidden_visible << "; dice in scenes labelled board_found false (not scored): " << s->not_found_dice << '\n'
         << "colour accuracy: " << pct(s->color_ok, s->matched) << "  face accuracy: " << pct(s->face_ok, s->matched)
         << "  guard accuracy: " << pct(s->guard_ok, s->matched) << '\n'
         << "whole-board exact match: " << pct(s->exact_boards, s->scenes) << '\n'

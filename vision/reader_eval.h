@@ -24,15 +24,32 @@ struct EvalArgs {
   bool no_model = false;      // --real: pip counting only
   bool oracle_only = false;   // --real: skip detection, score face reading at the labelled boxes
   bool verbose = false;
+  std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)
   std::string dump_faces;     // --faces: write wrongly read crops here
   std::string face_reader = "lattice";  // --faces: lattice | components (FaceParams::lattice)
 };
 
+// Scoring rules (docs/reader.md, "How the scorer counts"):
+// - a scene whose label says board_found: false has no truth cells; whatever the reader
+//   reports there is a false detection;
+// - truth cells are the labelled dice in view and not occluded, outside the cells the
+//   reader lists as hidden; a labelled die in a hidden cell is neither hit nor miss, it is
+//   counted in hidden_dice, and in hidden_visible when the label says it could be seen
+//   (in view and not occluded): a board with such a die is not exact;
+// - recall() is over the scored truth cells; recall_visible() over every visible labelled
+//   die (hidden ones counted as missed), so hiding everything cannot look good.
 struct SceneScore {
   int scenes = 0, found_ok = 0;
   int truth_cells = 0, seen_cells = 0, matched = 0;
   int color_ok = 0, face_ok = 0, guard_ok = 0, exact_boards = 0;
+  int visible_dice = 0;    // labelled dice (cells) in view and not occluded, hidden or not
+  int hidden_dice = 0;     // labelled dice (cells) in cells the reader listed as hidden
+  int hidden_visible = 0;  // ... of which the label says visible (in view, not occluded)
+  int not_found_dice = 0;  // labelled dice in scenes labelled board_found: false (not scored)
+  double precision() const { return seen_cells ? static_cast<double>(matched) / seen_cells : 0; }
+  double recall() const { return truth_cells ? static_cast<double>(matched) / truth_cells : 0; }
+  double recall_visible() const { return visible_dice ? static_cast<double>(matched) / visible_dice : 0; }
 };
 
 struct RealCounts {

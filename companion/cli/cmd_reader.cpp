@@ -159,6 +159,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--split", ea->split, "real photos: all | even | odd (by row order of images)");
   ev->add_option("--limit", ea->limit, "at most this many images");
   ev->add_flag("--verbose", ea->verbose, "one line per mistake");
+  ev->add_option("--params", ea->params_file, "--scenes: reader parameters (cv::FileStorage YAML/JSON, any subset)");
   ev->add_option("--model", ea->model, "--real: dice classifier model (default: the shipped one)");
   ev->add_flag("--no-model", ea->no_model, "--real: count pips only (no learned classifier)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");

@@ -32,33 +32,43 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   // Measured 2026-12-01 (docs/reader.md): found 100%, precision 91.6%, recall 90.2%,
   // colour 95.6%, face 92.7%, guard 93.6%. Recall was 84.2% and face 88.6% before partial
   // views, the white-die tests and the face retries; these floors would have failed then.
+  // Since the occluder mask and the honest scorer (branch hands): precision 99.8%, recall
+  // 95.7% of the scored cells, 90.8% of every visible die (hidden ones counted as missed);
+  // precision was 91.3% and visible recall 94.5% before.
   EXPECT_GE(found, 0.95);
-  EXPECT_GE(precision, 0.89);
-  EXPECT_GE(recall, 0.87);
+  EXPECT_GE(precision, 0.98);
+  EXPECT_GE(recall, 0.93);
+  EXPECT_GE(s->recall_visible(), 0.88);
   EXPECT_GE(colour, 0.93);
   EXPECT_GE(face, 0.90);
   EXPECT_GE(guard, 0.91);
 }
 
 // Seven of the scenes have a hand or arm over the sheet. With hand detection off
-// (hand_min_area_mm2 = 0, hand_max_edges = -1) and no face check on shadow-like units
-// (shadow_unit_min_confidence = 0), the cells under it and its shadow are read as dice
-// (about 180 false detections, docs/reader.md); with the defaults at least two thirds
-// of them must go, at the price of only a few true dice beside the hand, and the cells
-// under the hand are listed as hidden in the hand scenes only.
+// (hand_min_area_mm2 = 0, hand_max_edges = -1, occluder_core_mm = 0) and no face check on
+// shadow-like units (shadow_unit_min_confidence = 0), the cells under it and its shadow
+// are read as dice (about 180 false detections, docs/reader.md); with the defaults all but
+// a handful must go, at the price of the visible dice in the arm's shadow (hidden, not
+// read), and the cells under the hand are listed as hidden in the hand scenes only.
 TEST(ReaderFixtures, HandDetectionRemovesMostFalseDetections) {
   const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
   ReadParams off;
   off.hand_min_area_mm2 = 0;
   off.hand_max_edges = -1;
+  off.occluder_core_mm = 0;
   off.shadow_unit_min_confidence = 0;
   auto with = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
   auto without = eval_scenes(dir.string(), off, 0, nullptr);
   ASSERT_TRUE(with.ok() && without.ok());
   const int fp_with = with->seen_cells - with->matched, fp_without = without->seen_cells - without->matched;
   EXPECT_GT(fp_without, 100);
-  EXPECT_LT(fp_with * 3, fp_without) << fp_with << " vs " << fp_without;
-  EXPECT_GE(with->matched + 20, without->matched);
+  // 1 of ~180 since the occluder mask (the skin and print-edge cues alone left 46).
+  EXPECT_LT(fp_with * 30, fp_without) << fp_with << " vs " << fp_without;
+  // Dice lost: since the scorer leaves hidden cells out, a visible die in a cell hidden
+  // under the arm's shadow is no longer a miss but is counted in hidden_visible (25
+  // measured, all in the hand scenes); beside that, at most a few true dice may go.
+  EXPECT_GE(with->matched + with->hidden_visible + 5, without->matched);
+  EXPECT_LE(with->hidden_visible, 32);
 }
 
 TEST(ReaderFixtures, HiddenCellsOnlyWhereAHandIs) {
@@ -134,6 +144,70 @@ TEST(ReaderFixtures, PartialViewReportsTheCellsInView) {
   ASSERT_GE(partial, 1);
   ASSERT_GT(in_view, 5);
   EXPECT_GE(read, in_view * 8 / 10) << read << " of " << in_view;
+}
+
+// A hand scene (issue 3): an arm and its shadow over the sheet, dice beside it. Nothing
+// under the arm, its shadow or its fingers is reported as a die; every die the label
+// calls occluded is hidden (or at least not reported); the dice beside the hand are read.
+TEST(ReaderFixtures, HandScenesReportNoDieThatIsNotThere) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  const SheetLayout layout = standard_sheet();
+  for (const char* name : {"scene_001", "scene_005"}) {
+    std::ifstream in(dir / (std::string(name) + ".json"));
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    ASSERT_TRUE(j.is_object() && j.value("hand", false)) << name;
+    auto img = load_image((dir / j.value("image", "")).string());
+    ASSERT_TRUE(img.ok()) << img.error();
+    const Observation obs = read_board(*img, layout);
+    ASSERT_TRUE(obs.board_found) << name;
+    std::set<Hex> truth, occluded, hidden(obs.hidden.begin(), obs.hidden.end());
+    for (const auto& d : j["dice"]) {
+      const Hex h{d["q"].get<int>(), d["r"].get<int>()};
+      (d.value("occluded", false) || !d.value("in_view", true) ? occluded : truth).insert(h);
+    }
+    ASSERT_FALSE(occluded.empty()) << name;
+    int read = 0;
+    for (const auto& c : obs.cells) {
+      EXPECT_TRUE(truth.count(c.hex)) << name << ": false die at " << c.hex.q << "," << c.hex.r << " (" << c.color << ")";
+      EXPECT_FALSE(occluded.count(c.hex)) << name << ": a die under the hand reported at " << c.hex.q << "," << c.hex.r;
+      read += truth.count(c.hex) ? 1 : 0;
+    }
+    EXPECT_GE(hidden.size(), 10u) << name;  // the arm covers a dozen cells or more
+    // Most visible dice are read (the others are in cells under the arm's shadow, hidden).
+    EXPECT_GE(read * 10, static_cast<int>(truth.size()) * 7) << name << ": " << read << " of " << truth.size();
+  }
+}
+
+// All seven hand scenes together: at most a couple of false dice (46 before the occluder
+// mask, 1 measured: every false detection of the fixtures was in a hand scene).
+TEST(ReaderFixtures, HandScenesAlmostNoFalseDetections) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  auto s = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_LE(s->seen_cells - s->matched, 3);
+}
+
+// The scorer's rules (docs/reader.md "How the scorer counts"): a reader that hides every
+// cell has no misses but cannot look good; scenes labelled board_found false add no truth.
+TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  ReadParams hide_all;
+  hide_all.hand_max_edges = 6;  // every cell counts as covered
+  auto s = eval_scenes(dir.string(), hide_all, 0, nullptr);
+  auto normal = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
+  ASSERT_TRUE(s.ok() && normal.ok());
+  EXPECT_EQ(s->seen_cells, 0);
+  EXPECT_EQ(s->truth_cells, 0);
+  EXPECT_EQ(s->recall_visible(), 0.0);
+  EXPECT_EQ(s->hidden_visible, s->visible_dice);
+  EXPECT_GT(s->visible_dice, 400);
+  EXPECT_EQ(s->visible_dice, normal->visible_dice);
+  // Exact only where there is nothing visible to read: the scenes without a sheet.
+  EXPECT_LE(s->exact_boards, 5);
+  // The three `edge` scenes and two without a sheet are labelled board_found false; their
+  // in-view dice (23) are not truth cells.
+  EXPECT_EQ(normal->not_found_dice, 23);
+  EXPECT_EQ(normal->truth_cells + normal->hidden_visible, normal->visible_dice);
 }
 
 TEST(ReaderFixtures, MissingDirectoryIsAnError) {
