@@ -31,6 +31,18 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
   return true;
 }
 
+cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
+                      double side_mm, int canon) {
+  // Crop pixel (u, v) -> top-plane mm: centre + R(angle) * (u - c, v - c) * side / canon.
+  const double sc = side_mm / canon, ang = angle_deg * CV_PI / 180;
+  const double ca = std::cos(ang) * sc, sa = std::sin(ang) * sc, c0 = (canon - 1) / 2.0;
+  const cv::Matx33d crop_to_mm(ca, -sa, centre_mm.x - ca * c0 + sa * c0, sa, ca, centre_mm.y - sa * c0 - ca * c0, 0, 0, 1);
+  cv::Mat crop;
+  cv::warpPerspective(image, crop, cv::Mat(top_to_image * crop_to_mm), cv::Size(canon, canon),
+                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  return crop;
+}
+
 namespace {
 
 constexpr double kSqrt3 = 1.7320508075688772;
@@ -803,23 +815,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     const double ang = face_rect.angle * CV_PI / 180;
-    const int canon = 48;
-    // The crop covers face_crop_scale x the 16 mm face, so a square a little off the face
-    // or turned still holds every pip (read_face fits any position and spacing).
-    const float sc = static_cast<float>(side * params.face_crop_scale / canon);
-    const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
-    // The crop is taken from the camera image itself (canonical pixel -> patch pixel ->
-    // top-plane mm -> image), not resampled from the patch: the patch may be coarser than
-    // the image (px_per_mm is chosen for segmentation speed), the face needs every pixel.
+    // The crop covers face_crop_scale x the 16 mm face, cut from the camera image itself
+    // (cut_face_crop: crop pixel -> top-plane mm -> image), not resampled from the patch:
+    // the patch may be coarser than the image (px_per_mm is chosen for segmentation
+    // speed), the face needs every pixel.
+    const cv::Matx33d patch_to_mm = rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
     auto read_at = [&](cv::Point2f at) {
-      // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
-      const float c0 = (canon - 1) / 2.0f;
-      const cv::Matx33d a3(ca, -sa, at.x - ca * c0 + sa * c0, sa, ca, at.y - sa * c0 - ca * c0, 0, 0, 1);
-      const cv::Matx33d shift(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
-      cv::Mat crop;
-      cv::warpPerspective(image, crop, cv::Mat(ht * rect_to_mm * shift * a3), cv::Size(canon, canon),
-                          cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-      return read_face(crop, params.face);
+      const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
+      return read_face(cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale), params.face);
     };
     FaceReading fr = read_at(fc);
     const double first_confidence = fr.confidence;
@@ -841,8 +844,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
-      std::fprintf(stderr, "DBG %d,%d top %.1f %.1f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
-                   cell.hex.q, cell.hex.r, img_pt.x, img_pt.y, face_rect.angle, fr.face, fr.confidence,
+      const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
+      std::fprintf(stderr, "DBG %d,%d top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
+                   cell.hex.q, cell.hex.r, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
     }
@@ -888,10 +892,37 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "REJ %d,%d rest %.2f\n", cell.hex.q, cell.hex.r, cv::countNonZero(rest) / unit_area);
       continue;
     }
-    // Guard token: a blue blob of guard size outside the unit's footprint.
+    // Guard token: a blob of deep blue (the token's body: the pale blue print of a tinted
+    // neighbouring cell is blue too, but far less saturated) of about guard size outside
+    // the unit's footprint, standing in this cell: its centre, taken back along
+    // the parallax (its 10 mm top is seen displaced by 6/16 of d; its sides are mostly in
+    // shadow or inside the unit's footprint), within
+    // guard_max_offset_mm of the cell centre (a guard stands 6.5-10 mm from it; a
+    // neighbour's die or token seen across the cell border is further).
     {
       cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
       int n_blue = 0;
+      const float min_sat = static_cast<float>(params.guard_min_saturation);
+      // The print seen through each pixel: the paper point x - d lies in this cell or a
+      // neighbour (a tinted base cell's pale blue): a pixel of that cell's own paper
+      // colour is print, not a token.
+      std::vector<std::size_t> near_cells;
+      for (std::size_t k = 0; k < layout.cells.size(); ++k)
+        if (std::hypot(layout.cells[k].centre.x - cell.centre.x, layout.cells[k].centre.y - cell.centre.y) < 2.2 * hs)
+          near_cells.push_back(k);
+      const float pd2 = static_cast<float>(params.paper_distance * params.paper_distance);
+      auto is_print = [&](int x, int y, const cv::Vec3b& v) {
+        const cv::Point2d mm = apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - displacement[ci];
+        std::size_t best = ci;
+        double bd = 1e18;
+        for (std::size_t k : near_cells) {
+          const double dd = std::hypot(layout.cells[k].centre.x - mm.x, layout.cells[k].centre.y - mm.y);
+          if (dd < bd) bd = dd, best = k;
+        }
+        const cv::Vec3f pp = papers[best];
+        const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
+        return d0 * d0 + d1 * d1 + d2 * d2 <= pd2;
+      };
       for (int y = 0; y < patch.rows; ++y) {
         const uchar* rs = rest.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
@@ -901,17 +932,34 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Vec3b v = pp[x];
           // Blue (hue 175..300) needs blue above red: most pixels stop here, before
           // name_color (which decides).
-          if (!(v[0] / white[0] > v[2] / white[2])) continue;
-          if (name_color({v[0] / white[0], v[1] / white[1], v[2] / white[2]}) == "blue") bl[x] = 255, ++n_blue;
+          const cv::Vec3f rel_px(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+          if (!(rel_px[0] > rel_px[2])) continue;
+          const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+          if (mx <= 1e-3f || (mx - mn) < min_sat * mx) continue;
+          if (name_color(rel_px) == "blue" && !is_print(x, y, v)) bl[x] = 255, ++n_blue;
         }
       }
-      if (n_blue >= 0.35 * guard_area) {
+      if (n_blue >= params.guard_area_min * guard_area) {
         cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
         const int gn = cv::connectedComponentsWithStats(blue, gl, gs, gc, 8, CV_32S);
         for (int i = 1; i < gn; ++i) {
           const double area = gs.at<int>(i, cv::CC_STAT_AREA);
-          if (area >= 0.35 * guard_area && area <= 2.5 * guard_area) co.guard = true;
+          // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
+          // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
+          // point of that range to the cell centre.
+          const cv::Point2d raw = apply_h(rect_to_mm, {gc.at<double>(i, 0) + roi.x, gc.at<double>(i, 1) + roi.y}) -
+                                  cv::Point2d(cell.centre.x, cell.centre.y);
+          const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
+          const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
+          const cv::Point2d g = a + t * ab;
+          const bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
+                          cv::norm(g) <= params.guard_max_offset_mm;
+          if (debug)
+            std::fprintf(stderr, "GUARD %d,%d area %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
+                         area / guard_area, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
+                         displacement[ci].y);
+          co.guard = co.guard || ok;
         }
       }
     }
@@ -948,7 +996,8 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
+       << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -1002,6 +1051,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("unit_max_offset_mm", p.unit_max_offset_mm);
     get("body_distance", p.body_distance);
     get("guard_side_mm", p.guard_side_mm);
+    get("guard_min_saturation", p.guard_min_saturation);
+    get("guard_area_min", p.guard_area_min);
+    get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("hand_rest_area", p.hand_rest_area);
     get("hand_min_area_mm2", p.hand_min_area_mm2);
     get("hand_chroma", p.hand_chroma);

@@ -76,9 +76,18 @@ struct ReadParams {
   double retry_shift_mm = 1.0;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
-  // A guard token: a second blob of this nominal side (mm), area within 0.4..1.8 of it,
-  // named blue.
+  // A guard token: a second blob of this nominal side (mm), area within
+  // guard_area_min..2.5 of it, named blue.
   double guard_side_mm = 10.0;
+  // Guard pixels are blue with at least this saturation ((max - min) / max of the
+  // white-balanced colour; a glared token's top measured ~0.25) and not of the paper colour
+  // of the cell whose print they show (a tinted base cell's pale blue, seen across the
+  // cell border, is print, not a token). The blob's centre, taken back along
+  // the parallax, is within guard_max_offset_mm of the cell centre (a guard stands
+  // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
+  double guard_min_saturation = 0.2;
+  double guard_area_min = 0.2;
+  double guard_max_offset_mm = 12.0;
   // Hand rejection (0 = off, the default): when the non-paper, non-shadow pixels of a
   // cell outside the unit's footprint (top face swept to its base) exceed this many
   // nominal 16x16 mm faces, the cell is taken as covered by a hand and not reported.
@@ -147,6 +156,14 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out);
 // than 0.8 of it (covered, shadowed); each cell's own paper colour in `cell_papers`.
 cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
                           std::vector<cv::Vec3f>* cell_papers = nullptr);
+
+// The face crop read_face reads, as read_board cuts it (and the face harness, face_eval.h):
+// a `canon` px square covering `side_mm` of the top-face plane (`top_to_image`: top-plane
+// mm -> image pixels), centred at `centre_mm` and turned by `angle_deg` (page axes), cut
+// from the camera image in one homography (crop pixel -> top-plane mm -> image).
+inline constexpr int kFaceCropPx = 48;
+cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
+                      double side_mm = 16.0, int canon = kFaceCropPx);
 
 Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
                        const CalibrationData* calib = nullptr, const ReadParams& params = {},
