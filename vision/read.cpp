@@ -8,6 +8,7 @@
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 namespace hexdice::vision {
 
@@ -612,12 +613,127 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
     };
+    // White dice's pips: dark (under core_dark_ratio x the paper's luminance), pip-sized,
+    // roundish blobs off the grid lines, near the cell centre (patch pixels).
+    auto dark_pips = [&]() {
+      const cv::Vec3f pp = papers[ci];
+      const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+      cv::Mat dark(patch.size(), CV_8U, cv::Scalar(0));
+      const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
+      for (int y = 0; y < patch.rows; ++y) {
+        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
+        const uchar* gr = grid.ptr<uchar>(y);
+        uchar* o = dark.ptr<uchar>(y);
+        for (int x = 0; x < patch.cols; ++x) {
+          const double dx = x - centre.x, dy = y - centre.y;
+          if (gr[x] || dx * dx + dy * dy > reach2) continue;
+          o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
+        }
+      }
+      cv::Mat pl, ps, pc;
+      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
+      std::vector<cv::Point2d> pips;
+      for (int i = 1; i < pn; ++i) {
+        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
+        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+        pips.emplace_back(pc.at<double>(i, 0), pc.at<double>(i, 1));
+      }
+      return pips;
+  };
     find_unit(fg);
+    // A guard token beside a white or black die is often the only thing that differs from
+    // the paper (the white top is paper-coloured, the black one shadow-coloured): a blob
+    // under guard_like_area unit faces of deep blue is the token, not the unit. It is
+    // taken out and the unit looked for again (with the shadow pixels, below, if needed).
+    cv::Mat token;
+    // What the unit was before the token was taken out: restored when nothing else is
+    // found (then the blue blob was a blue die seen small, not a token).
+    struct { cv::Mat labels; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
+    if (unit_label >= 0 && unit_area_px < params.guard_like_area * unit_area) {
+      const cv::Mat b = labels == unit_label;
+      const cv::Scalar m = cv::mean(patch, b);
+      const cv::Vec3f rel_b(static_cast<float>(m[0] / white[0]), static_cast<float>(m[1] / white[1]),
+                            static_cast<float>(m[2] / white[2]));
+      const float mx = std::max({rel_b[0], rel_b[1], rel_b[2]}), mn = std::min({rel_b[0], rel_b[1], rel_b[2]});
+      if (mx > 1e-3f && (mx - mn) >= params.guard_min_saturation * mx && name_color(rel_b) == "blue") {
+        // The token's top and its sides: the fg component holding the blob, grown a little.
+        token = fg.clone();
+        cv::Point seed(-1, -1);
+        for (int y = 0; y < b.rows && seed.x < 0; ++y)
+          for (int x = 0; x < b.cols; ++x)
+            if (b.at<uchar>(y, x)) { seed = {x, y}; break; }
+        cv::floodFill(token, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
+        token = token == 128;
+        cv::dilate(token, token, close_k);
+        if (debug) std::fprintf(stderr, "TOKEN %d,%d blob %.2f taken out\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area);
+        token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
+        fg &= ~token;
+        fg_all &= ~token;
+        unit_label = -1;
+        unit_area_px = 0;
+        find_unit(fg);
+      }
+    }
     bool via_shadow = false;
     if (unit_label < 0) {
       clean(fg_all);  // only when needed: most dice are found without the shadow pixels
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
+    }
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0) {
+      // No blob: a white die on white paper (its top paper-coloured, its sides shadow-
+      // coloured) shows only its pips. When the dark pip-sized blobs near the cell centre
+      // form one face and read_face, centred on them, reads that many pips confidently on
+      // a white body, that is the die.
+      const std::vector<cv::Point2d> pips = dark_pips();
+      if (!pips.empty() && pips.size() <= 6) {
+        cv::Point2d m(0, 0);
+        for (const auto& q : pips) m += q;
+        m *= 1.0 / static_cast<double>(pips.size());
+        double spread = 0, far = 0, ang_deg = 0;
+        for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
+        if (pips.size() == 2 || pips.size() == 3) {
+          // The diagonal of the pip grid: the face is turned 45 degrees from it.
+          for (const auto& a : pips)
+            for (const auto& b : pips)
+              if (cv::norm(a - b) > far) far = cv::norm(a - b), ang_deg = std::atan2(b.y - a.y, b.x - a.x) * 180 / CV_PI - 45;
+        } else if (pips.size() >= 4) {
+          std::vector<cv::Point2f> pf(pips.begin(), pips.end());
+          ang_deg = cv::minAreaRect(pf).angle;
+        }
+        if (spread <= 0.27 * face_px * 1.5 && cv::norm(m - centre) <= params.max_face_offset_mm * ppm) {
+          const cv::Point2d m_mm = apply_h(rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1), m);
+          const FaceReading fr = read_face(cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
+          const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+          const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
+          if (debug)
+            std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r, pips.size(), fr.face,
+                         fr.confidence, colour.c_str());
+          if (fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white") {
+            CellObservation co;
+            co.hex = cell.hex;
+            co.face = fr.face;
+            co.color = colour;
+            co.confidence = fr.confidence;
+            co.guard = !token.empty();  // the token taken out above stands beside it
+            if (debug) {
+              const cv::Point2d img_pt = apply_h(ht, m_mm);
+              std::fprintf(stderr, "DBG %d,%d blob 0 top %.1f %.1f mm %.2f %.2f pipunit face %d conf %.2f\n", cell.hex.q, cell.hex.r,
+                           img_pt.x, img_pt.y, m_mm.x, m_mm.y, fr.face, fr.confidence);
+            }
+            obs.cells.push_back(co);
+            continue;
+          }
+        }
+      }
+    }
+    if (unit_label < 0 && token_was.label >= 0) {
+      if (debug) std::fprintf(stderr, "TOKEN %d,%d restored: nothing else there\n", cell.hex.q, cell.hex.r);
+      labels = token_was.labels, unit_label = token_was.label, unit_area_px = token_was.area;
+      fg = token_was.fg, fg_all = token_was.fg_all, via_shadow = false;
+      token.release();
     }
     if (unit_label < 0) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d unit\n", cell.hex.q, cell.hex.r);
@@ -724,6 +840,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         best = i;
       }
     cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
+    if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+      cv::imwrite("/tmp/rd_patch.png", patch); cv::imwrite("/tmp/rd_blob.png", blob_mask); cv::imwrite("/tmp/rd_top.png", top_mask);
+      cv::imwrite("/tmp/rd_region.png", die_region); cv::imwrite("/tmp/rd_shadow.png", shadow);
+    }
     cv::RotatedRect face_rect;
     {
       // The outer contour has the same convex hull as all the mask's pixels (so the same
@@ -776,30 +896,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // the pips' centroid is the face centre.
     if (params.white_pip_locate && name_color(cv::Vec3f(body[0] / white[0], body[1] / white[1], body[2] / white[2]),
                                                calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
-      const cv::Vec3f pp = papers[ci];
-      const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-      cv::Mat dark(patch.size(), CV_8U, cv::Scalar(0));
-      const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
-      for (int y = 0; y < patch.rows; ++y) {
-        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
-        const uchar* gr = grid.ptr<uchar>(y);
-        uchar* o = dark.ptr<uchar>(y);
-        for (int x = 0; x < patch.cols; ++x) {
-          const double dx = x - centre.x, dy = y - centre.y;
-          if (gr[x] || dx * dx + dy * dy > reach2) continue;
-          o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
-        }
-      }
-      cv::Mat pl, ps, pc;
-      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
-      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
-      std::vector<cv::Point2d> pips;
-      for (int i = 1; i < pn; ++i) {
-        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
-        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
-        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
-        pips.emplace_back(pc.at<double>(i, 0), pc.at<double>(i, 1));
-      }
+      const std::vector<cv::Point2d> pips = dark_pips();
       if (!pips.empty() && pips.size() <= 6) {
         cv::Point2d m(0, 0);
         for (const auto& q : pips) m += q;
@@ -842,11 +939,40 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (r2.confidence > fr.confidence) fr = r2, fc = t;
       }
     }
+    // The pips say where the face is: a standard layout is centred on its face, so when
+    // the fitted pips' centre is recentre_min_mm or more off the crop's (the crop cut a
+    // part of the face, or took in a side), the face is read again centred on them, up
+    // to recentre_steps times, while that stays where a die can stand; a re-reading is
+    // kept when its own pips are better centred and it is about as confident.
+    if (params.recentre_min_mm > 0) {
+      const double px_per_crop = side * params.face_crop_scale / kFaceCropPx;  // patch px per crop px
+      const double c0 = (kFaceCropPx - 1) / 2.0, ca = std::cos(ang), sa = std::sin(ang);
+      auto pip_offset = [&](const FaceReading& r) {  // patch px
+        if (r.face <= 0 || r.pips.empty()) return cv::Point2d(0, 0);
+        cv::Point2d m(0, 0);
+        for (const auto& q : r.pips) m += cv::Point2d(q.x - c0, q.y - c0);
+        m *= px_per_crop / static_cast<double>(r.pips.size());
+        return cv::Point2d(ca * m.x - sa * m.y, sa * m.x + ca * m.y);
+      };
+      for (int step = 0; step < params.recentre_steps; ++step) {
+        const cv::Point2d off = pip_offset(fr);
+        if (cv::norm(off) < params.recentre_min_mm * ppm) break;
+        const cv::Point2f t(static_cast<float>(fc.x + off.x), static_cast<float>(fc.y + off.y));
+        if (params.max_face_offset_mm > 0 && cv::norm(cv::Point2d(t) - centre) > params.max_face_offset_mm * ppm) break;
+        const FaceReading r2 = read_at(t);
+        if (debug)
+          std::fprintf(stderr, "RECENTRE %d,%d by %.1f mm: face %d conf %.2f -> face %d conf %.2f off %.1f mm\n", cell.hex.q,
+                       cell.hex.r, cv::norm(off) / ppm, fr.face, fr.confidence, r2.face, r2.confidence,
+                       cv::norm(pip_offset(r2)) / ppm);
+        if (r2.face <= 0 || cv::norm(pip_offset(r2)) >= cv::norm(off) || r2.confidence < 0.7 * fr.confidence) break;
+        fr = r2, fc = t;
+      }
+    }
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
-      std::fprintf(stderr, "DBG %d,%d top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
-                   cell.hex.q, cell.hex.r, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
+      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
+                   cell.hex.q, cell.hex.r, unit_area_px / unit_area, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
     }
@@ -936,7 +1062,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (!(rel_px[0] > rel_px[2])) continue;
           const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
           if (mx <= 1e-3f || (mx - mn) < min_sat * mx) continue;
-          if (name_color(rel_px) == "blue" && !is_print(x, y, v)) bl[x] = 255, ++n_blue;
+          if (name_color(rel_px) == "blue" && !(params.guard_print_test && is_print(x, y, v))) bl[x] = 255, ++n_blue;
         }
       }
       if (n_blue >= params.guard_area_min * guard_area) {
@@ -994,10 +1120,10 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -1046,6 +1172,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     }
     get("retry_confidence", p.retry_confidence);
     get("retry_shift_mm", p.retry_shift_mm);
+    get("recentre_min_mm", p.recentre_min_mm);
+    get("recentre_steps", p.recentre_steps);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);
@@ -1054,6 +1182,13 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
+    get("guard_like_area", p.guard_like_area);
+    {
+      int gpt = p.guard_print_test ? 1 : 0;
+      get("guard_print_test", gpt);
+      p.guard_print_test = gpt != 0;
+    }
+    get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("hand_rest_area", p.hand_rest_area);
     get("hand_min_area_mm2", p.hand_min_area_mm2);
     get("hand_chroma", p.hand_chroma);

@@ -66,6 +66,10 @@ struct ReadParams {
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
   bool white_pip_locate = true;
+  // ... and a cell with no unit blob at all is a white die when those blobs form one face
+  // that read_face, centred on them, reads with as many pips, at least this confident,
+  // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
+  double white_pip_unit_confidence = 0.5;
   // A face read with confidence below retry_confidence is read again with the square at
   // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
   // confident reading is kept. retry_confidence = 0: off. 0.3 since read_face fits the
@@ -74,6 +78,12 @@ struct ReadParams {
   // 18.8 ms at 0.3; fixtures face 91.3% -> 91.1%, dev scenes 94.9% -> 96.2%).
   double retry_confidence = 0.3;
   double retry_shift_mm = 1.0;
+  // When the pips read_face fitted are centred recentre_min_mm or more off the crop's
+  // centre, the face is read again centred on them (at most recentre_steps times, within
+  // max_face_offset_mm of the cell centre); kept when its pips are better centred and it
+  // is at least 0.7 x as confident. recentre_min_mm = 0: off.
+  double recentre_min_mm = 1.0;
+  int recentre_steps = 2;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
   // A guard token: a second blob of this nominal side (mm), area within
@@ -86,8 +96,14 @@ struct ReadParams {
   // the parallax, is within guard_max_offset_mm of the cell centre (a guard stands
   // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
   double guard_min_saturation = 0.2;
+  bool guard_print_test = true;  // false: any blue pixel counts (the test before)
   double guard_area_min = 0.2;
   double guard_max_offset_mm = 12.0;
+  // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
+  // deep blue is a guard token (beside a white or black die that barely differs from the
+  // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
+  // tokens 0.50-0.75, dice 0.8-1.9. 0 = off.
+  double guard_like_area = 0.78;
   // Hand rejection (0 = off, the default): when the non-paper, non-shadow pixels of a
   // cell outside the unit's footprint (top face swept to its base) exceed this many
   // nominal 16x16 mm faces, the cell is taken as covered by a hand and not reported.
