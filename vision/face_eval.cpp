@@ -35,30 +35,6 @@ std::vector<FaceCondition> default_face_conditions() {
   };
 }
 
-cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm,
-                      double angle_deg, double px_per_mm, double side_mm) {
-  // As read_board: a patch of the rectified top plane round the die, then a canonical
-  // crop of the face square resampled from that patch (two bilinear steps).
-  const double ppm = px_per_mm;
-  const int half = cvCeil(side_mm * ppm);  // patch half size: the face and a margin
-  const cv::Matx33d rect_to_mm(1 / ppm, 0, centre_mm.x - half / ppm, 0, 1 / ppm, centre_mm.y - half / ppm, 0, 0, 1);
-  cv::Mat patch;
-  cv::warpPerspective(image, patch, cv::Mat(top_to_image * rect_to_mm), cv::Size(2 * half, 2 * half),
-                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-  const int canon = 48;
-  const double side = side_mm * ppm;
-  const float sc = static_cast<float>(side / canon);
-  const double ang = angle_deg * CV_PI / 180;
-  const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
-  const float c0 = (canon - 1) / 2.0f;
-  // The die centre in patch pixels (pixel centres at integer coordinates).
-  const cv::Point2f fc(static_cast<float>(half), static_cast<float>(half));
-  const cv::Matx23f a(ca, -sa, fc.x - ca * c0 + sa * c0, sa, ca, fc.y - sa * c0 - ca * c0);
-  cv::Mat crop;
-  cv::warpAffine(patch, crop, a, cv::Size(canon, canon), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
-  return crop;
-}
-
 namespace {
 
 struct LabelledDie {
@@ -143,7 +119,7 @@ Result<FaceEvalResult> eval_faces(const std::string& dir, const FaceEvalOptions&
         if (d.top_px != cv::Point2d()) centre = apply_h(pose.top_to_image.inv(), d.top_px * cond.scale);
         const cv::Point2d c = centre + cond.offset_mm * cv::Point2d(std::cos(heading), std::sin(heading));
         const double angle = cond.random_turn ? d.yaw + turn : d.yaw;
-        const cv::Mat crop = cut_face_crop(work, pose.top_to_image, c, angle, opt.px_per_mm, layout.die_height_mm);
+        const cv::Mat crop = cut_face_crop(work, pose.top_to_image, c, angle, layout.die_height_mm);
         const FaceReading fr = read_face(crop, opt.face);
         const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
         const std::string colour = name_color(rel);  // as read_board calls it

@@ -1,9 +1,9 @@
 // Scoring read_face (die_face.h) on its own, independent of the board reader's top-face
 // localisation: `hexdice eval --scenes DIR --faces`. For every labelled die of every
 // scene the sheet is registered as the reader does it (register.h), the die's top face
-// is cut from the plane 16 mm above the paper at the labelled centre and yaw exactly the
-// way read_board cuts it (a patch of that plane at ReadParams::px_per_mm, then a 48 px
-// canonical crop of the 16 mm face), and read_face + name_color are scored per die.
+// is cut from the plane 16 mm above the paper at the labelled centre and yaw with the
+// reader's own cut_face_crop (read.h: the 48 px crop of the 16 mm face straight from the
+// camera image), and read_face + name_color are scored per die.
 // The same dice are then cut again under perturbations (crop centre off by 1-3 mm in a
 // random direction, a random turn, image blur, a smaller image) to check that the
 // reading is robust to localisation error and image quality.
@@ -58,7 +58,6 @@ struct FaceEvalResult {
 struct FaceEvalOptions {
   std::vector<FaceCondition> conditions = default_face_conditions();
   FaceParams face;
-  double px_per_mm = 2.5;  // as ReadParams::px_per_mm
   int limit = 0;           // at most this many scenes (0 = all)
   unsigned seed = 1;       // perturbation directions and turns
   std::string dump_dir;    // when set: wrongly read crops written there as PNG
@@ -68,12 +67,6 @@ struct FaceEvalOptions {
 // dice[].centre_mm, yaw_deg, top_px, in_view, occluded; board.json beside them or the
 // standard sheet). `log`: one line per wrong read.
 Result<FaceEvalResult> eval_faces(const std::string& dir, const FaceEvalOptions& opt, std::ostream* log);
-
-// Cuts the reader's canonical crop (48 px, BGR) of the 16 mm top face centred at
-// `centre_mm` on the top-face plane (`top_to_image`: mm -> image pixels), turned by
-// `angle_deg` (page axes), sampling that plane at `px_per_mm` first as read_board does.
-cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm,
-                      double angle_deg, double px_per_mm = 2.5, double side_mm = 16.0);
 
 // Prints the figures of eval_faces (per condition, face and colour confusion of the first).
 void print_face_eval(const FaceEvalResult& r, std::ostream& out);

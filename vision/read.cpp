@@ -94,6 +94,18 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
   return true;
 }
 
+cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
+                      double side_mm, int canon) {
+  // Crop pixel (u, v) -> top-plane mm: centre + R(angle) * (u - c, v - c) * side / canon.
+  const double sc = side_mm / canon, ang = angle_deg * CV_PI / 180;
+  const double ca = std::cos(ang) * sc, sa = std::sin(ang) * sc, c0 = (canon - 1) / 2.0;
+  const cv::Matx33d crop_to_mm(ca, -sa, centre_mm.x - ca * c0 + sa * c0, sa, ca, centre_mm.y - sa * c0 - ca * c0, 0, 0, 1);
+  cv::Mat crop;
+  cv::warpPerspective(image, crop, cv::Mat(top_to_image * crop_to_mm), cv::Size(canon, canon),
+                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  return crop;
+}
+
 namespace {
 
 constexpr double kSqrt3 = 1.7320508075688772;
@@ -979,12 +991,127 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
     };
+    // White dice's pips: dark (under core_dark_ratio x the paper's luminance), pip-sized,
+    // roundish blobs off the grid lines, near the cell centre (patch pixels).
+    auto dark_pips = [&]() {
+      const cv::Vec3f pp = papers[ci];
+      const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+      cv::Mat dark(patch.size(), CV_8U, cv::Scalar(0));
+      const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
+      for (int y = 0; y < patch.rows; ++y) {
+        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
+        const uchar* gr = grid.ptr<uchar>(y);
+        uchar* o = dark.ptr<uchar>(y);
+        for (int x = 0; x < patch.cols; ++x) {
+          const double dx = x - centre.x, dy = y - centre.y;
+          if (gr[x] || dx * dx + dy * dy > reach2) continue;
+          o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
+        }
+      }
+      cv::Mat pl, ps, pc;
+      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
+      std::vector<cv::Point2d> pips;
+      for (int i = 1; i < pn; ++i) {
+        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
+        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+        pips.emplace_back(pc.at<double>(i, 0), pc.at<double>(i, 1));
+      }
+      return pips;
+  };
     find_unit(fg);
+    // A guard token beside a white or black die is often the only thing that differs from
+    // the paper (the white top is paper-coloured, the black one shadow-coloured): a blob
+    // under guard_like_area unit faces of deep blue is the token, not the unit. It is
+    // taken out and the unit looked for again (with the shadow pixels, below, if needed).
+    cv::Mat token;
+    // What the unit was before the token was taken out: restored when nothing else is
+    // found (then the blue blob was a blue die seen small, not a token).
+    struct { cv::Mat labels; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
+    if (unit_label >= 0 && unit_area_px < params.guard_like_area * unit_area) {
+      const cv::Mat b = labels == unit_label;
+      const cv::Scalar m = cv::mean(patch, b);
+      const cv::Vec3f rel_b(static_cast<float>(m[0] / white[0]), static_cast<float>(m[1] / white[1]),
+                            static_cast<float>(m[2] / white[2]));
+      const float mx = std::max({rel_b[0], rel_b[1], rel_b[2]}), mn = std::min({rel_b[0], rel_b[1], rel_b[2]});
+      if (mx > 1e-3f && (mx - mn) >= params.guard_min_saturation * mx && name_color(rel_b) == "blue") {
+        // The token's top and its sides: the fg component holding the blob, grown a little.
+        token = fg.clone();
+        cv::Point seed(-1, -1);
+        for (int y = 0; y < b.rows && seed.x < 0; ++y)
+          for (int x = 0; x < b.cols; ++x)
+            if (b.at<uchar>(y, x)) { seed = {x, y}; break; }
+        cv::floodFill(token, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
+        token = token == 128;
+        cv::dilate(token, token, close_k);
+        if (debug) std::fprintf(stderr, "TOKEN %d,%d blob %.2f taken out\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area);
+        token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
+        fg &= ~token;
+        fg_all &= ~token;
+        unit_label = -1;
+        unit_area_px = 0;
+        find_unit(fg);
+      }
+    }
     bool via_shadow = false;
     if (unit_label < 0) {
       clean(fg_all);  // only when needed: most dice are found without the shadow pixels
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
+    }
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0) {
+      // No blob: a white die on white paper (its top paper-coloured, its sides shadow-
+      // coloured) shows only its pips. When the dark pip-sized blobs near the cell centre
+      // form one face and read_face, centred on them, reads that many pips confidently on
+      // a white body, that is the die.
+      const std::vector<cv::Point2d> pips = dark_pips();
+      if (!pips.empty() && pips.size() <= 6) {
+        cv::Point2d m(0, 0);
+        for (const auto& q : pips) m += q;
+        m *= 1.0 / static_cast<double>(pips.size());
+        double spread = 0, far = 0, ang_deg = 0;
+        for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
+        if (pips.size() == 2 || pips.size() == 3) {
+          // The diagonal of the pip grid: the face is turned 45 degrees from it.
+          for (const auto& a : pips)
+            for (const auto& b : pips)
+              if (cv::norm(a - b) > far) far = cv::norm(a - b), ang_deg = std::atan2(b.y - a.y, b.x - a.x) * 180 / CV_PI - 45;
+        } else if (pips.size() >= 4) {
+          std::vector<cv::Point2f> pf(pips.begin(), pips.end());
+          ang_deg = cv::minAreaRect(pf).angle;
+        }
+        if (spread <= 0.27 * face_px * 1.5 && cv::norm(m - centre) <= params.max_face_offset_mm * ppm) {
+          const cv::Point2d m_mm = apply_h(rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1), m);
+          const FaceReading fr = read_face(cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
+          const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+          const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
+          if (debug)
+            std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r, pips.size(), fr.face,
+                         fr.confidence, colour.c_str());
+          if (fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white") {
+            CellObservation co;
+            co.hex = cell.hex;
+            co.face = fr.face;
+            co.color = colour;
+            co.confidence = fr.confidence;
+            co.guard = !token.empty();  // the token taken out above stands beside it
+            if (debug) {
+              const cv::Point2d img_pt = apply_h(ht, m_mm);
+              std::fprintf(stderr, "DBG %d,%d blob 0 top %.1f %.1f mm %.2f %.2f pipunit face %d conf %.2f\n", cell.hex.q, cell.hex.r,
+                           img_pt.x, img_pt.y, m_mm.x, m_mm.y, fr.face, fr.confidence);
+            }
+            obs.cells.push_back(co);
+            continue;
+          }
+        }
+      }
+    }
+    if (unit_label < 0 && token_was.label >= 0) {
+      if (debug) std::fprintf(stderr, "TOKEN %d,%d restored: nothing else there\n", cell.hex.q, cell.hex.r);
+      labels = token_was.labels, unit_label = token_was.label, unit_area_px = token_was.area;
+      fg = token_was.fg, fg_all = token_was.fg_all, via_shadow = false;
+      token.release();
     }
     if (unit_label < 0) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d unit\n", cell.hex.q, cell.hex.r);
@@ -1091,6 +1218,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         best = i;
       }
     cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
+    if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+      cv::imwrite("/tmp/rd_patch.png", patch); cv::imwrite("/tmp/rd_blob.png", blob_mask); cv::imwrite("/tmp/rd_top.png", top_mask);
+      cv::imwrite("/tmp/rd_region.png", die_region); cv::imwrite("/tmp/rd_shadow.png", shadow);
+    }
     cv::RotatedRect face_rect;
     {
       // The outer contour has the same convex hull as all the mask's pixels (so the same
@@ -1143,30 +1274,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // the pips' centroid is the face centre.
     if (params.white_pip_locate && name_color(cv::Vec3f(body[0] / white[0], body[1] / white[1], body[2] / white[2]),
                                                calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
-      const cv::Vec3f pp = papers[ci];
-      const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-      cv::Mat dark(patch.size(), CV_8U, cv::Scalar(0));
-      const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
-      for (int y = 0; y < patch.rows; ++y) {
-        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
-        const uchar* gr = grid.ptr<uchar>(y);
-        uchar* o = dark.ptr<uchar>(y);
-        for (int x = 0; x < patch.cols; ++x) {
-          const double dx = x - centre.x, dy = y - centre.y;
-          if (gr[x] || dx * dx + dy * dy > reach2) continue;
-          o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
-        }
-      }
-      cv::Mat pl, ps, pc;
-      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
-      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
-      std::vector<cv::Point2d> pips;
-      for (int i = 1; i < pn; ++i) {
-        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
-        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
-        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
-        pips.emplace_back(pc.at<double>(i, 0), pc.at<double>(i, 1));
-      }
+      const std::vector<cv::Point2d> pips = dark_pips();
       if (!pips.empty() && pips.size() <= 6) {
         cv::Point2d m(0, 0);
         for (const auto& q : pips) m += q;
@@ -1182,22 +1290,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     const double ang = face_rect.angle * CV_PI / 180;
-    const int canon = 48;
-    // The crop covers face_crop_scale x the 16 mm face, so a square a little off the face
-    // or turned still holds every pip (read_face fits any position and spacing).
-    const float sc = static_cast<float>(side * params.face_crop_scale / canon);
-    const float ca = static_cast<float>(std::cos(ang)) * sc, sa = static_cast<float>(std::sin(ang)) * sc;
-    // The crop is taken from the camera image itself (canonical pixel -> patch pixel ->
-    // top-plane mm -> image), not resampled from the patch: the patch may be coarser than
-    // the image (px_per_mm is chosen for segmentation speed), the face needs every pixel.
+    // The crop covers face_crop_scale x the 16 mm face, cut from the camera image itself
+    // (cut_face_crop: crop pixel -> top-plane mm -> image), not resampled from the patch:
+    // the patch may be coarser than the image (px_per_mm is chosen for segmentation
+    // speed), the face needs every pixel.
+    const cv::Matx33d patch_to_mm = rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
     auto read_at = [&](cv::Point2f at) {
-      // canon pixel (u, v) -> patch pixel: centre + R * (u - c, v - c) * sc
-      const float c0 = (canon - 1) / 2.0f;
-      const cv::Matx33d a3(ca, -sa, at.x - ca * c0 + sa * c0, sa, ca, at.y - sa * c0 - ca * c0, 0, 0, 1);
-      const cv::Matx33d shift(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
-      cv::Mat crop;
-      cv::warpPerspective(image, crop, cv::Mat(ht * rect_to_mm * shift * a3), cv::Size(canon, canon),
-                          cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+      const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
+      const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
       const double f0 = laps.now();
       FaceReading r = read_face(crop, params.face);
       laps.face(f0);
@@ -1230,10 +1330,40 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (r2.confidence > fr.confidence) fr = r2, fc = t;
       }
     }
+    // The pips say where the face is: a standard layout is centred on its face, so when
+    // the fitted pips' centre is recentre_min_mm or more off the crop's (the crop cut a
+    // part of the face, or took in a side), the face is read again centred on them, up
+    // to recentre_steps times, while that stays where a die can stand; a re-reading is
+    // kept when its own pips are better centred and it is about as confident.
+    if (params.recentre_min_mm > 0) {
+      const double px_per_crop = side * params.face_crop_scale / kFaceCropPx;  // patch px per crop px
+      const double c0 = (kFaceCropPx - 1) / 2.0, ca = std::cos(ang), sa = std::sin(ang);
+      auto pip_offset = [&](const FaceReading& r) {  // patch px
+        if (r.face <= 0 || r.pips.empty()) return cv::Point2d(0, 0);
+        cv::Point2d m(0, 0);
+        for (const auto& q : r.pips) m += cv::Point2d(q.x - c0, q.y - c0);
+        m *= px_per_crop / static_cast<double>(r.pips.size());
+        return cv::Point2d(ca * m.x - sa * m.y, sa * m.x + ca * m.y);
+      };
+      for (int step = 0; step < params.recentre_steps; ++step) {
+        const cv::Point2d off = pip_offset(fr);
+        if (cv::norm(off) < params.recentre_min_mm * ppm) break;
+        const cv::Point2f t(static_cast<float>(fc.x + off.x), static_cast<float>(fc.y + off.y));
+        if (params.max_face_offset_mm > 0 && cv::norm(cv::Point2d(t) - centre) > params.max_face_offset_mm * ppm) break;
+        const FaceReading r2 = read_at(t);
+        if (debug)
+          std::fprintf(stderr, "RECENTRE %d,%d by %.1f mm: face %d conf %.2f -> face %d conf %.2f off %.1f mm\n", cell.hex.q,
+                       cell.hex.r, cv::norm(off) / ppm, fr.face, fr.confidence, r2.face, r2.confidence,
+                       cv::norm(pip_offset(r2)) / ppm);
+        if (r2.face <= 0 || cv::norm(pip_offset(r2)) >= cv::norm(off) || r2.confidence < 0.7 * fr.confidence) break;
+        fr = r2, fc = t;
+      }
+    }
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
-      std::fprintf(stderr, "DBG %d,%d top %.1f %.1f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
-                   cell.hex.q, cell.hex.r, img_pt.x, img_pt.y, face_rect.angle, fr.face, fr.confidence,
+      const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
+      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
+                   cell.hex.q, cell.hex.r, unit_area_px / unit_area, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
     }
@@ -1271,10 +1401,37 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "REJ %d,%d rest %.2f\n", cell.hex.q, cell.hex.r, cv::countNonZero(rest) / unit_area);
       continue;
     }
-    // Guard token: a blue blob of guard size outside the unit's footprint.
+    // Guard token: a blob of deep blue (the token's body: the pale blue print of a tinted
+    // neighbouring cell is blue too, but far less saturated) of about guard size outside
+    // the unit's footprint, standing in this cell: its centre, taken back along
+    // the parallax (its 10 mm top is seen displaced by 6/16 of d; its sides are mostly in
+    // shadow or inside the unit's footprint), within
+    // guard_max_offset_mm of the cell centre (a guard stands 6.5-10 mm from it; a
+    // neighbour's die or token seen across the cell border is further).
     {
       cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
       int n_blue = 0;
+      const float min_sat = static_cast<float>(params.guard_min_saturation);
+      // The print seen through each pixel: the paper point x - d lies in this cell or a
+      // neighbour (a tinted base cell's pale blue): a pixel of that cell's own paper
+      // colour is print, not a token.
+      std::vector<std::size_t> near_cells;
+      for (std::size_t k = 0; k < layout.cells.size(); ++k)
+        if (std::hypot(layout.cells[k].centre.x - cell.centre.x, layout.cells[k].centre.y - cell.centre.y) < 2.2 * hs)
+          near_cells.push_back(k);
+      const float pd2 = static_cast<float>(params.paper_distance * params.paper_distance);
+      auto is_print = [&](int x, int y, const cv::Vec3b& v) {
+        const cv::Point2d mm = apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - displacement[ci];
+        std::size_t best = ci;
+        double bd = 1e18;
+        for (std::size_t k : near_cells) {
+          const double dd = std::hypot(layout.cells[k].centre.x - mm.x, layout.cells[k].centre.y - mm.y);
+          if (dd < bd) bd = dd, best = k;
+        }
+        const cv::Vec3f pp = papers[best];
+        const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
+        return d0 * d0 + d1 * d1 + d2 * d2 <= pd2;
+      };
       for (int y = 0; y < patch.rows; ++y) {
         const uchar* rs = rest.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
@@ -1284,17 +1441,34 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Vec3b v = pp[x];
           // Blue (hue 175..300) needs blue above red: most pixels stop here, before
           // name_color (which decides).
-          if (!(v[0] / white[0] > v[2] / white[2])) continue;
-          if (name_color({v[0] / white[0], v[1] / white[1], v[2] / white[2]}) == "blue") bl[x] = 255, ++n_blue;
+          const cv::Vec3f rel_px(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+          if (!(rel_px[0] > rel_px[2])) continue;
+          const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+          if (mx <= 1e-3f || (mx - mn) < min_sat * mx) continue;
+          if (name_color(rel_px) == "blue" && !(params.guard_print_test && is_print(x, y, v))) bl[x] = 255, ++n_blue;
         }
       }
-      if (n_blue >= 0.35 * guard_area) {
+      if (n_blue >= params.guard_area_min * guard_area) {
         cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
         const int gn = cv::connectedComponentsWithStats(blue, gl, gs, gc, 8, CV_32S);
         for (int i = 1; i < gn; ++i) {
           const double area = gs.at<int>(i, cv::CC_STAT_AREA);
-          if (area >= 0.35 * guard_area && area <= 2.5 * guard_area) co.guard = true;
+          // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
+          // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
+          // point of that range to the cell centre.
+          const cv::Point2d raw = apply_h(rect_to_mm, {gc.at<double>(i, 0) + roi.x, gc.at<double>(i, 1) + roi.y}) -
+                                  cv::Point2d(cell.centre.x, cell.centre.y);
+          const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
+          const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
+          const cv::Point2d g = a + t * ab;
+          const bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
+                          cv::norm(g) <= params.guard_max_offset_mm;
+          if (debug)
+            std::fprintf(stderr, "GUARD %d,%d area %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
+                         area / guard_area, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
+                         displacement[ci].y);
+          co.guard = co.guard || ok;
         }
       }
     }
@@ -1346,9 +1520,10 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "guard_side_mm" << guard_side_mm << "hand_rest_area" << hand_rest_area
+       << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -1398,11 +1573,23 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     }
     get("retry_confidence", p.retry_confidence);
     get("retry_shift_mm", p.retry_shift_mm);
+    get("recentre_min_mm", p.recentre_min_mm);
+    get("recentre_steps", p.recentre_steps);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);
     get("body_distance", p.body_distance);
     get("guard_side_mm", p.guard_side_mm);
+    get("guard_min_saturation", p.guard_min_saturation);
+    get("guard_area_min", p.guard_area_min);
+    get("guard_max_offset_mm", p.guard_max_offset_mm);
+    get("guard_like_area", p.guard_like_area);
+    {
+      int gpt = p.guard_print_test ? 1 : 0;
+      get("guard_print_test", gpt);
+      p.guard_print_test = gpt != 0;
+    }
+    get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("hand_rest_area", p.hand_rest_area);
     get("hand_min_area_mm2", p.hand_min_area_mm2);
     get("hand_chroma", p.hand_chroma);

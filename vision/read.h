@@ -66,6 +66,10 @@ struct ReadParams {
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
   bool white_pip_locate = true;
+  // ... and a cell with no unit blob at all is a white die when those blobs form one face
+  // that read_face, centred on them, reads with as many pips, at least this confident,
+  // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
+  double white_pip_unit_confidence = 0.5;
   // A face read with confidence below retry_confidence is read again with the square at
   // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
   // confident reading is kept. retry_confidence = 0: off. 0.3 since read_face fits the
@@ -74,11 +78,34 @@ struct ReadParams {
   // 18.8 ms at 0.3; fixtures face 91.3% -> 91.1%, dev scenes 94.9% -> 96.2%).
   double retry_confidence = 0.3;
   double retry_shift_mm = 1.0;
+  // When the pips read_face fitted are centred recentre_min_mm or more off the crop's
+  // centre, the face is read again centred on them (at most recentre_steps times, within
+  // max_face_offset_mm of the cell centre); kept when its pips are better centred and it
+  // is at least 0.7 x as confident. 0 = off, the default: at 1.5 it read 3 more faces of
+  // 487 on the fixtures, 1 more of 435 on dev2, none on dev, and cost ~1.2 ms of BM_Read
+  // at 720p (~6%; docs/reader.md).
+  double recentre_min_mm = 0.0;
+  int recentre_steps = 1;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
-  // A guard token: a second blob of this nominal side (mm), area within 0.4..1.8 of it,
-  // named blue.
+  // A guard token: a second blob of this nominal side (mm), area within
+  // guard_area_min..2.5 of it, named blue.
   double guard_side_mm = 10.0;
+  // Guard pixels are blue with at least this saturation ((max - min) / max of the
+  // white-balanced colour; a glared token's top measured ~0.25) and not of the paper colour
+  // of the cell whose print they show (a tinted base cell's pale blue, seen across the
+  // cell border, is print, not a token). The blob's centre, taken back along
+  // the parallax, is within guard_max_offset_mm of the cell centre (a guard stands
+  // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
+  double guard_min_saturation = 0.2;
+  bool guard_print_test = true;  // false: any blue pixel counts (the test before)
+  double guard_area_min = 0.2;
+  double guard_max_offset_mm = 12.0;
+  // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
+  // deep blue is a guard token (beside a white or black die that barely differs from the
+  // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
+  // tokens 0.50-0.75, dice 0.8-1.9. 0 = off.
+  double guard_like_area = 0.78;
   // Hand rejection (0 = off, the default): when the non-paper, non-shadow pixels of a
   // cell outside the unit's footprint (top face swept to its base) exceed this many
   // nominal 16x16 mm faces, the cell is taken as covered by a hand and not reported.
@@ -184,6 +211,14 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out);
 // than 0.8 of it (covered, shadowed); each cell's own paper colour in `cell_papers`.
 cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
                           std::vector<cv::Vec3f>* cell_papers = nullptr);
+
+// The face crop read_face reads, as read_board cuts it (and the face harness, face_eval.h):
+// a `canon` px square covering `side_mm` of the top-face plane (`top_to_image`: top-plane
+// mm -> image pixels), centred at `centre_mm` and turned by `angle_deg` (page axes), cut
+// from the camera image in one homography (crop pixel -> top-plane mm -> image).
+inline constexpr int kFaceCropPx = 48;
+cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
+                      double side_mm = 16.0, int canon = kFaceCropPx);
 
 Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
                        const CalibrationData* calib = nullptr, const ReadParams& params = {},

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -34,14 +36,15 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   // views, the white-die tests and the face retries; these floors would have failed then.
   // Since the occluder mask and the honest scorer (branch hands): precision 99.8%, recall
   // 95.7% of the scored cells, 90.8% of every visible die (hidden ones counted as missed);
-  // precision was 91.3% and visible recall 94.5% before.
+  // precision was 91.3% and visible recall 94.5% before. Since the print test of guard
+  // pixels (branch faces): colour 98.4%, guard 97.9% (were 97.9% and 93.4%).
   EXPECT_GE(found, 0.95);
   EXPECT_GE(precision, 0.98);
   EXPECT_GE(recall, 0.93);
   EXPECT_GE(s->recall_visible(), 0.88);
-  EXPECT_GE(colour, 0.93);
-  EXPECT_GE(face, 0.90);
-  EXPECT_GE(guard, 0.91);
+  EXPECT_GE(colour, 0.97);
+  EXPECT_GE(face, 0.91);
+  EXPECT_GE(guard, 0.96);
 }
 
 // Seven of the scenes have a hand or arm over the sheet. With hand detection off
@@ -208,6 +211,66 @@ TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
   // in-view dice (23) are not truth cells.
   EXPECT_EQ(normal->not_found_dice, 23);
   EXPECT_EQ(normal->truth_cells + normal->hidden_visible, normal->visible_dice);
+}
+
+// Guard tokens and white dice (issue 3, branch faces): per labelled die in view and not
+// occluded, read by read_board on the committed scenes. Before (main b6a7c9f): 14 phantom
+// guards (mostly the pale blue print of a tinted neighbouring cell) and 18 missed ones, 5
+// white dice (with a guard beside them) read as blue, 45 of the 79 white dice read right
+// (colour and face); these floors would have failed then.
+struct DieCounts {
+  int phantom_guards = 0, missed_guards = 0, white_dice = 0, white_right = 0, white_read_blue = 0;
+};
+DieCounts count_dice(const std::filesystem::path& dir, const ReadParams& params) {
+  DieCounts n;
+  const SheetLayout layout = standard_sheet();
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object() || !j.value("board_found", false)) continue;
+    auto img = load_image((dir / j.value("image", "")).string());
+    if (!img) continue;
+    const Observation obs = read_board(*img, layout, nullptr, params);
+    std::map<Hex, CellObservation> seen;
+    for (const auto& c : obs.cells) seen[c.hex] = c;
+    for (const auto& d : j["dice"]) {
+      if (!d.value("in_view", true) || d.value("occluded", false)) continue;
+      const Hex h{d["q"].get<int>(), d["r"].get<int>()};
+      const bool guard = d.value("guard", false);
+      const std::string colour = d.value("color", std::string());
+      if (colour == "white") ++n.white_dice;
+      const auto it = seen.find(h);
+      if (it == seen.end()) continue;
+      n.phantom_guards += it->second.guard && !guard;
+      n.missed_guards += !it->second.guard && guard;
+      if (colour == "white") {
+        n.white_right += it->second.color == "white" && it->second.face == d["face"].get<int>();
+        n.white_read_blue += it->second.color == "blue";
+      }
+    }
+  }
+  return n;
+}
+
+TEST(ReaderFixtures, GuardTokensAndWhiteDice) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  const DieCounts now = count_dice(dir, ReadParams{});
+  ASSERT_GE(now.white_dice, 70);
+  std::printf("guards: %d phantom, %d missed; white dice: %d of %d right, %d read blue\n", now.phantom_guards,
+              now.missed_guards, now.white_right, now.white_dice, now.white_read_blue);
+  // Measured 2026-12-01 (docs/reader.md): 1 phantom, 9 missed, 52 of 79 white dice right, 4 read blue.
+  EXPECT_LE(now.phantom_guards, 4);
+  EXPECT_LE(now.missed_guards, 10);
+  EXPECT_LE(now.white_read_blue, 4);
+  EXPECT_GE(now.white_right, 49);
+  // The print test is what removes the phantom guards: without it (saturation and position
+  // tests too), the tinted cells' print is read as tokens again.
+  ReadParams loose;
+  loose.guard_min_saturation = 0;
+  loose.guard_max_offset_mm = 1e9;
+  loose.guard_print_test = false;
+  EXPECT_GT(count_dice(dir, loose).phantom_guards, now.phantom_guards + 5);
 }
 
 TEST(ReaderFixtures, MissingDirectoryIsAnError) {
