@@ -68,8 +68,9 @@ TEST(FrameBudget, SkippingUnusableWorkChangesNothingOnTheRenderedDemo) {
   EXPECT_EQ(full.not_read, 0);
   EXPECT_EQ(lazy.not_read, lazy.motion_frames);  // every motion frame, and only those
   EXPECT_GE(lazy.not_read, 16);                  // the demo's hand passes
-  // The work saved: the hand frames' face reads (full: ~600 read_face calls).
-  EXPECT_LT(lazy.faces * 2, full.faces) << lazy.faces << " vs " << full.faces;
+  // The work saved: the hand frames' face reads. Measured 2026-12-01: 234 vs 376 calls
+  // (before the occluder mask hid the arm's cells in a full read too: ~300 vs ~600).
+  EXPECT_LT(lazy.faces * 4, full.faces * 3) << lazy.faces << " vs " << full.faces;
 }
 
 }  // namespace
