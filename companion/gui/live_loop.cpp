@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -164,8 +165,9 @@ std::string LiveLoop::source_error() const {
 void LiveLoop::run() {
   using namespace hexdice::referee;
   const vision::SheetLayout layout = vision::standard_sheet();
-  vision::TrackerState tracker;
-  cv::Mat prev_thumb;
+  // The referee's own frame path (motion frames not read, a read stopped at a covered cell:
+  // docs/referee.md "Frame budget"); made again when the calibration changes.
+  std::optional<FrameReader> reader;
   const cv::Size synth(1280, 720);
   const auto t0 = Clock::now();
   const double fps = opt_.fps > 0 ? opt_.fps : 10;
@@ -184,7 +186,7 @@ void LiveLoop::run() {
         std::lock_guard lk(mu_);
         if (calib_ != cal) {  // a calibration saved from the window: the reader switches to it
           cal = calib_;
-          tracker = {};
+          reader.reset();
           calib_checked_ = false;
         }
       }
@@ -207,12 +209,11 @@ void LiveLoop::run() {
           cview_.last_corners = static_cast<int>(det.corners.size());
         }
       }
-      const vision::Observation seen = vision::read_board(f.image, layout, cal.get(), {}, &tracker);
-      Observation obs;
-      static_cast<vision::Observation&>(obs) = seen;  // the pose too: setup reads dice off the sheet
-      cv::Mat thumb = motion_thumb(f.image);
-      obs.motion = !prev_thumb.empty() && motion_fraction(prev_thumb, thumb) > MotionParams{}.min_fraction;
-      prev_thumb = std::move(thumb);
+      if (!reader) reader.emplace(layout, cal ? std::optional<vision::CalibrationData>(*cal) : std::nullopt);
+      // The setup's dice phases read the map's cells with a hand over part of it.
+      reader->set_full_read_when_covered(ref_->in_setup());
+      Observation obs = reader->see(f.image);  // the pose too: setup reads dice off the sheet
+      const vision::Observation& seen = obs;
       pic.image = f.image;
       pic.frame.registered = seen.pose.found;
       if (seen.pose.found) {
