@@ -174,6 +174,28 @@ cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater)
 
 }  // namespace
 
+// Clears, in a mask on the paper plane at s px/mm, what is printed but is no cell: the
+// markers and the white/grey patches (3 mm round them), and the outer 5 mm, which shows the
+// table beyond the paper when the registration is a little off. The hand and occluder
+// masks both leave these out.
+static void blank_print_marks(cv::Mat& mask, const SheetLayout& layout, double s) {
+  auto blank = [&](Point a, Point b, double grow) {
+    cv::rectangle(mask, cv::Point(cvFloor((a.x - grow) * s), cvFloor((a.y - grow) * s)),
+                  cv::Point(cvCeil((b.x + grow) * s), cvCeil((b.y + grow) * s)), cv::Scalar(0), cv::FILLED);
+  };
+  for (const auto& m : layout.markers) {
+    Point a{1e9, 1e9}, b{-1e9, -1e9};
+    for (const auto& c : m.corners) {
+      a = {std::min(a.x, c.x), std::min(a.y, c.y)};
+      b = {std::max(b.x, c.x), std::max(b.y, c.y)};
+    }
+    blank(a, b, 3.0);
+  }
+  blank(layout.white_patch[0], layout.white_patch[1], 3.0);
+  blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
+  cv::rectangle(mask, cv::Rect(0, 0, mask.cols, mask.rows), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
+}
+
 // Hands and arms over the sheet, on the paper plane at params.hand_px_per_mm (255 =
 // covered, already grown by hand_margin_mm); empty when nothing is found. Markers and the
 // colour patches are printed dark/grey on purpose and are left out.
@@ -206,22 +228,7 @@ static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const 
       out[x] = skin ? 255 : 0;
     }
   }
-  auto blank = [&](Point a, Point b, double grow) {
-    cv::rectangle(mask, cv::Point(cvFloor((a.x - grow) * s), cvFloor((a.y - grow) * s)),
-                  cv::Point(cvCeil((b.x + grow) * s), cvCeil((b.y + grow) * s)), cv::Scalar(0), cv::FILLED);
-  };
-  for (const auto& m : layout.markers) {
-    Point a{1e9, 1e9}, b{-1e9, -1e9};
-    for (const auto& c : m.corners) {
-      a = {std::min(a.x, c.x), std::min(a.y, c.y)};
-      b = {std::max(b.x, c.x), std::max(b.y, c.y)};
-    }
-    blank(a, b, 3.0);
-  }
-  blank(layout.white_patch[0], layout.white_patch[1], 3.0);
-  // The outer 5 mm: with a registration a little off, it shows the table beyond the paper.
-  cv::rectangle(mask, cv::Rect(0, 0, size.width, size.height), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
-  blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
+  blank_print_marks(mask, layout, s);
   // No hand-sized area of skin at all (the usual frame): nothing more to do.
   if (cv::countNonZero(mask) < params.hand_min_area_mm2 * s * s * 0.5) return {};
   const cv::Mat raw = mask.clone();
@@ -443,22 +450,7 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
       out[x] = d ? 255 : 0;
     }
   }
-  // Markers, the patches and the outer 5 mm (the table beyond a slightly-off edge) are left out.
-  auto blank = [&](Point a, Point b, double grow) {
-    cv::rectangle(diff, cv::Point(cvFloor((a.x - grow) * s), cvFloor((a.y - grow) * s)),
-                  cv::Point(cvCeil((b.x + grow) * s), cvCeil((b.y + grow) * s)), cv::Scalar(0), cv::FILLED);
-  };
-  for (const auto& m : layout.markers) {
-    Point a{1e9, 1e9}, b{-1e9, -1e9};
-    for (const auto& c : m.corners) {
-      a = {std::min(a.x, c.x), std::min(a.y, c.y)};
-      b = {std::max(b.x, c.x), std::max(b.y, c.y)};
-    }
-    blank(a, b, 3.0);
-  }
-  blank(layout.white_patch[0], layout.white_patch[1], 3.0);
-  blank(layout.grey_patch[0], layout.grey_patch[1], 3.0);
-  cv::rectangle(diff, cv::Rect(0, 0, size.width, size.height), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
+  blank_print_marks(diff, layout, s);
   // The printed lines and names are not compared (the 3x3 tolerance keeps them as
   // print): where the print is dark, what differs round them stands for them too, or the
   // grid would cut an arm's shadow into cell-sized pieces.
