@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +11,7 @@
 #include "vision/read.h"
 #include "vision/read_profile.h"
 #include "vision/reader_io.h"
+#include "tests/vision/fixture_labels.h"
 #include "vision/reader_synth.h"
 
 namespace hexdice::vision {
@@ -23,11 +23,7 @@ TEST(ReaderBudget, StopWhenCoveredOnlyWhereAFullReadFindsACoveredCell) {
   ReadParams stop;
   stop.stop_when_covered = true;
   int scenes = 0, stopped = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream in(e.path());
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_object()) continue;
+  for (const auto& [path, j] : scene_labels(dir)) {
     auto img = load_image((dir / j.value("image", "")).string());
     ASSERT_TRUE(img.ok()) << img.error();
     ++scenes;
@@ -36,7 +32,7 @@ TEST(ReaderBudget, StopWhenCoveredOnlyWhereAFullReadFindsACoveredCell) {
     set_read_profile(&prof);
     const Observation fast = read_board(*img, layout, nullptr, stop);
     set_read_profile(nullptr);
-    EXPECT_EQ(fast.board_found, full.board_found) << e.path();
+    EXPECT_EQ(fast.board_found, full.board_found) << path;
     // Cells off the frame (a partial view) do not stop it; cells covered in view do.
     std::size_t off_frame = 0;
     {
@@ -59,15 +55,15 @@ TEST(ReaderBudget, StopWhenCoveredOnlyWhereAFullReadFindsACoveredCell) {
     if (was_stopped) {
       ++stopped;
       // What it hid, a full read hid too; and a full read found a covered cell in view.
-      for (const Hex& h : fast.hidden) EXPECT_TRUE(full_hidden.count({h.q, h.r})) << e.path();
+      for (const Hex& h : fast.hidden) EXPECT_TRUE(full_hidden.count({h.q, h.r})) << path;
       EXPECT_GT(fast.hidden.size(), 0u);
-      EXPECT_GT(full.hidden.size(), off_frame) << e.path();
+      EXPECT_GT(full.hidden.size(), off_frame) << path;
     } else {
       // Not stopped: the very same observation.
-      EXPECT_EQ(to_json(fast).dump(), to_json(full).dump()) << e.path();
+      EXPECT_EQ(to_json(fast).dump(), to_json(full).dump()) << path;
     }
     if (full.board_found && full.hidden.size() == off_frame)
-      EXPECT_EQ(to_json(fast).dump(), to_json(full).dump()) << "stopped without a covered cell: " << e.path();
+      EXPECT_EQ(to_json(fast).dump(), to_json(full).dump()) << "stopped without a covered cell: " << path;
   }
   EXPECT_GE(scenes, 40);
   EXPECT_GE(stopped, 6);  // the hand scenes

@@ -14,6 +14,7 @@
 
 #include "vision/reader_eval.h"
 #include "vision/reader_io.h"
+#include "tests/vision/fixture_labels.h"
 
 namespace hexdice::vision {
 namespace {
@@ -78,11 +79,8 @@ TEST(ReaderFixtures, HiddenCellsOnlyWhereAHandIs) {
   const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
   const SheetLayout layout = standard_sheet();
   int hand_scenes = 0, hand_scenes_hidden = 0, other_scenes_hidden = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream in(e.path());
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_object() || !j.value("board_found", false)) continue;
+  for (const auto& [path, j] : scene_labels(dir)) {
+    if (!j.value("board_found", false)) continue;
     auto img = load_image((dir / j.value("image", "")).string());
     ASSERT_TRUE(img.ok()) << img.error();
     const Observation obs = read_board(*img, layout);
@@ -114,18 +112,15 @@ TEST(ReaderFixtures, PartialViewReportsTheCellsInView) {
   const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
   const SheetLayout layout = standard_sheet();
   int partial = 0, in_view = 0, read = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream in(e.path());
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_object() || !j.value("board_found", false) || j.value("hand", false)) continue;
+  for (const auto& [path, j] : scene_labels(dir)) {
+    if (!j.value("board_found", false) || j.value("hand", false)) continue;
     bool some_out = false;
     for (const auto& d : j["dice"]) some_out = some_out || !d.value("in_view", true);
     if (!some_out) continue;
     auto img = load_image((dir / j.value("image", "")).string());
     ASSERT_TRUE(img.ok()) << img.error();
     const Observation obs = read_board(*img, layout);
-    ASSERT_TRUE(obs.board_found) << e.path() << ": " << obs.why_not_found;
+    ASSERT_TRUE(obs.board_found) << path << ": " << obs.why_not_found;
     ++partial;
     EXPECT_FALSE(obs.hidden.empty());
     std::set<Hex> hidden(obs.hidden.begin(), obs.hidden.end()), seen;
@@ -136,7 +131,7 @@ TEST(ReaderFixtures, PartialViewReportsTheCellsInView) {
     for (const auto& d : j["dice"]) {
       const Hex h{d["q"].get<int>(), d["r"].get<int>()};
       if (!d.value("in_view", true)) {
-        EXPECT_TRUE(hidden.count(h)) << e.path() << ": die out of view at " << h.q << "," << h.r << " not hidden";
+        EXPECT_TRUE(hidden.count(h)) << path << ": die out of view at " << h.q << "," << h.r << " not hidden";
         EXPECT_FALSE(seen.count(h));
       } else if (!hidden.count(h)) {
         ++in_view;
@@ -224,11 +219,8 @@ struct DieCounts {
 DieCounts count_dice(const std::filesystem::path& dir, const ReadParams& params) {
   DieCounts n;
   const SheetLayout layout = standard_sheet();
-  for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() != ".json") continue;
-    std::ifstream in(e.path());
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!j.is_object() || !j.value("board_found", false)) continue;
+  for (const auto& [path, j] : scene_labels(dir)) {
+    if (!j.value("board_found", false)) continue;
     auto img = load_image((dir / j.value("image", "")).string());
     if (!img) continue;
     const Observation obs = read_board(*img, layout, nullptr, params);
