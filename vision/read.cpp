@@ -1414,13 +1414,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const float pd2 = static_cast<float>(params.paper_distance * params.paper_distance);
       auto is_print = [&](int x, int y, const cv::Vec3b& v) {
         const cv::Point2d mm = apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - displacement[ci];
-        std::size_t best = ci;
+        std::size_t under = ci;  // the cell the paper point lies in
         double bd = 1e18;
         for (std::size_t k : near_cells) {
-          const double dd = std::hypot(layout.cells[k].centre.x - mm.x, layout.cells[k].centre.y - mm.y);
-          if (dd < bd) bd = dd, best = k;
+          const double dk = std::hypot(layout.cells[k].centre.x - mm.x, layout.cells[k].centre.y - mm.y);
+          if (dk < bd) bd = dk, under = k;
         }
-        const cv::Vec3f pp = papers[best];
+        const cv::Vec3f pp = papers[under];
         const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
         return d0 * d0 + d1 * d1 + d2 * d2 <= pd2;
       };
@@ -1534,6 +1534,12 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
       const cv::FileNode n = fs[key];
       if (!n.empty()) n >> v;
     };
+    // Flags are saved as 0/1 (cv::FileStorage has no bool).
+    auto get_bool = [&](const char* key, bool& v) {
+      int i = v ? 1 : 0;
+      get(key, i);
+      v = i != 0;
+    };
     get("min_markers", p.reg.min_markers);
     get("detect_max_side", p.reg.detect_max_side);
     get("subpixel_window", p.reg.subpixel_window);
@@ -1558,11 +1564,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("core_dark_ratio", p.core_dark_ratio);
     get("max_face_offset_mm", p.max_face_offset_mm);
     get("face_crop_scale", p.face_crop_scale);
-    {
-      int wpl = p.white_pip_locate ? 1 : 0;
-      get("white_pip_locate", wpl);
-      p.white_pip_locate = wpl != 0;
-    }
+    get_bool("white_pip_locate", p.white_pip_locate);
     get("retry_confidence", p.retry_confidence);
     get("retry_shift_mm", p.retry_shift_mm);
     get("recentre_min_mm", p.recentre_min_mm);
@@ -1576,11 +1578,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("guard_like_area", p.guard_like_area);
-    {
-      int gpt = p.guard_print_test ? 1 : 0;
-      get("guard_print_test", gpt);
-      p.guard_print_test = gpt != 0;
-    }
+    get_bool("guard_print_test", p.guard_print_test);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("hand_rest_area", p.hand_rest_area);
     get("hand_min_area_mm2", p.hand_min_area_mm2);
