@@ -15,6 +15,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/mask_ops.h"
 #include "vision/read_profile.h"
 #include "vision/sheet_render.h"
 
@@ -971,7 +972,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         tops = mask;
       }
       cv::Mat stats, cents;
-      const int n = cv::connectedComponentsWithStats(tops, labels, stats, cents, 8, CV_32S);
+      const int n = components_with_stats(tops, labels, stats, cents);
       for (int i = 1; i < n; ++i) {
         const double area = stats.at<int>(i, cv::CC_STAT_AREA);
         const cv::Point2d c(cents.at<double>(i, 0), cents.at<double>(i, 1));
@@ -1001,7 +1002,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
       cv::Mat pl, ps, pc;
-      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+      const int pn = components_with_stats(dark, pl, ps, pc);
       const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
       std::vector<cv::Point2d> pips;
       for (int i = 1; i < pn; ++i) {
@@ -1201,7 +1202,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       top &= near_top;
     }
     cv::Mat tl, ts, tc;
-    const int tn = cv::connectedComponentsWithStats(top, tl, ts, tc, 8, CV_32S);
+    const int tn = components_with_stats(top, tl, ts, tc);
     int best = -1;
     double best_area = 0;
     for (int i = 1; i < tn; ++i)
@@ -1443,7 +1444,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (n_blue >= params.guard_area_min * guard_area) {
         cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
-        const int gn = cv::connectedComponentsWithStats(blue, gl, gs, gc, 8, CV_32S);
+        const int gn = components_with_stats(blue, gl, gs, gc);
         for (int i = 1; i < gn; ++i) {
           const double area = gs.at<int>(i, cv::CC_STAT_AREA);
           // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
