@@ -6,6 +6,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/mask_ops.h"
+
 namespace hexdice::vision {
 
 namespace {
@@ -138,7 +140,7 @@ FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& para
     cv::Mat mask;
     cv::threshold(dist, mask, t, 255, cv::THRESH_BINARY);
     cv::Mat labels, stats, cents;
-    const int n = cv::connectedComponentsWithStats(mask, labels, stats, cents, 8, CV_32S);
+    const int n = components_with_stats(mask, labels, stats, cents);
     std::vector<cv::Point2f> pips;
     std::vector<double> areas;
     int too_big = 0;
