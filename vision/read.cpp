@@ -556,7 +556,7 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
 // grid_line_contrast than the paper 2.5 mm to both sides. Dice hide at most a couple of
 // their cell's edges (their top face seen at a slant); a hand or an arm over the sheet
 // hides every edge under it.
-static std::vector<int> visible_edges(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
+static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp,
                                       double contrast) {
   constexpr int kAlong = 5;
   const double across[] = {-1.0, -0.5, 0.0, 0.5, 1.0, -2.5, 2.5};
@@ -581,8 +581,7 @@ static std::vector<int> visible_edges(const cv::Mat& image, const SheetLayout& l
       }
     }
   }
-  cv::Mat grey, v;
-  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  cv::Mat v;
   cv::remap(grey, v, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
   std::vector<int> out(layout.cells.size(), 0);
   const uchar* p = v.ptr<uchar>(0);
@@ -660,7 +659,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::undistort(image, und, k, calib->camera->dist_coeffs);
     image = und;
   }
-  obs.pose = register_sheet(image, layout, calib, params.reg, tracker);
+  // One grey copy for the registration and the printed-edge test (each converted the
+  // frame on its own: ~0.2 ms at 720p, ~0.5 ms at 1080p).
+  cv::Mat grey;
+  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  obs.pose = register_sheet(grey, layout, calib, params.reg, tracker);
   laps.lap(&ReadProfile::register_ms);
   if (!obs.pose.found) {
     obs.why_not_found = "sheet markers not found";
@@ -728,7 +731,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
   cv::Mat hm;
   std::vector<int> edges;
-  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = visible_edges(image, layout, hp, params.grid_line_contrast);
+  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = visible_edges(grey, layout, hp, params.grid_line_contrast);
   if (params.hand_max_edges >= 0) {
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
       if (edges[i] <= params.hand_max_edges && !covered[i]) {
