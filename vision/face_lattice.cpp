@@ -25,6 +25,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/die_face.h"
+#include "vision/mask_ops.h"
 
 namespace hexdice::vision {
 
@@ -204,7 +205,7 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
       const int f = std::max(1, static_cast<int>(std::lround(params.pip_diameter * kN * params.lattice_local_window / 5.0)));
       cv::Mat small, med;
       cv::resize(canon, small, cv::Size(kN / f, kN / f), 0, 0, cv::INTER_AREA);
-      cv::medianBlur(small, med, 5);
+      median_blur5(small, med);  // = cv::medianBlur(small, med, 5), faster (mask_ops.h)
       cv::resize(med, local, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
     }
     cv::Mat dist(kN, kN, CV_32F);

@@ -1,10 +1,13 @@
 #include "vision/mask_ops.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace hexdice::vision {
@@ -61,6 +64,84 @@ int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, 
     c[1] = area[k] ? static_cast<double>(sy[k]) / a : std::numeric_limits<double>::quiet_NaN();
   }
   return n;
+}
+
+namespace {
+
+// Batcher's odd-even merge sort of 32 wires, cut to the first 25 (the rest would be +inf:
+// their comparators do nothing) and pruned to what decides wire 12, the median.
+std::vector<std::pair<int, int>> median25_network() {
+  std::vector<std::pair<int, int>> net;
+  const int n = 32;
+  for (int p = 1; p < n; p *= 2)
+    for (int k = p; k >= 1; k /= 2)
+      for (int j = k % p; j + k < n; j += 2 * k)
+        for (int i = 0; i < std::min(k, n - j - k); ++i)
+          if ((i + j) / (p * 2) == (i + j + k) / (p * 2)) net.emplace_back(i + j, i + j + k);
+  std::vector<std::pair<int, int>> used;
+  std::vector<bool> need(static_cast<std::size_t>(n), false);
+  need[12] = true;
+  for (auto it = net.rbegin(); it != net.rend(); ++it) {
+    const auto [a, b] = *it;
+    if (b >= 25 || !(need[static_cast<std::size_t>(a)] || need[static_cast<std::size_t>(b)])) continue;
+    need[static_cast<std::size_t>(a)] = need[static_cast<std::size_t>(b)] = true;
+    used.push_back(*it);
+  }
+  std::reverse(used.begin(), used.end());
+  return used;
+}
+
+}  // namespace
+
+void median_blur5(const cv::Mat& src, cv::Mat& dst) {
+  const int cn = src.channels();
+  if (src.depth() != CV_8U || src.empty() || (cn != 1 && cn != 3 && cn != 4)) {
+    cv::medianBlur(src, dst, 5);
+    return;
+  }
+  static const std::vector<std::pair<int, int>> net = median25_network();
+  // The source with 2 replicated pixels round it, and a vector's room past each row.
+  const int rw = src.cols * cn, pw = (src.cols + 4) * cn;
+  const std::size_t stride = static_cast<std::size_t>(pw + 16);
+  std::vector<uchar> pad(stride * static_cast<std::size_t>(src.rows + 4), 0);
+  for (int y = -2; y < src.rows + 2; ++y) {
+    const uchar* s = src.ptr<uchar>(std::clamp(y, 0, src.rows - 1));
+    uchar* p = pad.data() + static_cast<std::size_t>(y + 2) * stride;
+    for (int x = -2; x < src.cols + 2; ++x) {
+      const uchar* v = s + std::clamp(x, 0, src.cols - 1) * cn;
+      for (int k = 0; k < cn; ++k) p[(x + 2) * cn + k] = v[k];
+    }
+  }
+  cv::Mat out(src.size(), src.type());
+  for (int y = 0; y < src.rows; ++y) {
+    uchar* o = out.ptr<uchar>(y);
+    int b = 0;
+#if CV_SIMD128
+    for (; b < rw; b += 16) {
+      // Bytes b..b+15 of the output row (the last chunk may run past it into `tail`).
+      cv::v_uint8x16 w[25];
+      for (int dy = 0; dy < 5; ++dy)
+        for (int dx = 0; dx < 5; ++dx)
+          w[dy * 5 + dx] = cv::v_load(pad.data() + static_cast<std::size_t>(y + dy) * stride + static_cast<std::size_t>(b + dx * cn));
+      for (const auto& [i, j] : net) {
+        const cv::v_uint8x16 lo = cv::v_min(w[i], w[j]), hi = cv::v_max(w[i], w[j]);
+        w[i] = lo;
+        w[j] = hi;
+      }
+      alignas(16) uchar tail[16];
+      cv::v_store(tail, w[12]);
+      std::copy_n(tail, std::min(16, rw - b), o + b);
+    }
+#endif
+    for (; b < rw; ++b) {
+      uchar w[25];
+      for (int dy = 0; dy < 5; ++dy)
+        for (int dx = 0; dx < 5; ++dx) w[dy * 5 + dx] = pad[static_cast<std::size_t>(y + dy) * stride + static_cast<std::size_t>(b + dx * cn)];
+      std::nth_element(w, w + 12, w + 25);
+      o[b] = w[12];
+    }
+  }
+  dst = out;
 }
 
 }  // namespace hexdice::vision

@@ -60,4 +60,29 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
   EXPECT_GT(with_components, 300);  // the masks did have several components
 }
 
+TEST(MaskOps, MedianBlur5MatchesOpenCV) {
+  std::mt19937 rng(11);
+  const cv::Size sizes[] = {{16, 16}, {1, 1}, {3, 2}, {7, 9}, {48, 48}, {21, 5}};
+  int changed = 0;
+  for (int rep = 0; rep < 20; ++rep)
+    for (const cv::Size s : sizes)
+      for (int type : {CV_8UC3, CV_8UC1, CV_8UC4}) {
+        cv::Mat src(s, type);
+        if (rep % 2) {
+          cv::randu(src, 0, 256);
+        } else {  // smooth with a few outliers: many ties, as on a die's face
+          cv::randu(src, 100, 104);
+          for (int k = 0; k < 5; ++k)
+            src.at<uchar>(std::uniform_int_distribution<int>(0, s.height - 1)(rng),
+                          std::uniform_int_distribution<int>(0, s.width * src.channels() - 1)(rng)) = 250;
+        }
+        cv::Mat ref, got;
+        cv::medianBlur(src, ref, 5);
+        median_blur5(src, got);
+        EXPECT_TRUE(same(ref, got)) << s << " type " << type << " rep " << rep;
+        changed += cv::countNonZero(ref.reshape(1) != src.reshape(1)) > 0;
+      }
+  EXPECT_GT(changed, 200);
+}
+
 }  // namespace
