@@ -1,7 +1,9 @@
 #include "vision/mask_ops.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -139,6 +141,60 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst) {
         for (int dx = 0; dx < 5; ++dx) w[dy * 5 + dx] = pad[static_cast<std::size_t>(y + dy) * stride + static_cast<std::size_t>(b + dx * cn)];
       std::nth_element(w, w + 12, w + 25);
       o[b] = w[12];
+    }
+  }
+  dst = out;
+}
+
+void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
+  // As cv::resize: the size from the factor, and its test for an integer reduction.
+  const cv::Size dsize(cv::saturate_cast<int>(src.cols * scale), cv::saturate_cast<int>(src.rows * scale));
+  const double inv = 1.0 / scale;
+  const int iscale = cv::saturate_cast<int>(inv);
+  const bool exact3 = std::abs(inv - iscale) < DBL_EPSILON && iscale == 3 && src.type() == CV_8UC1 &&
+                      dsize.width > 0 && dsize.height > 0 && src.cols == 3 * dsize.width && src.rows == 3 * dsize.height;
+  if (!exact3) {
+    cv::resize(src, dst, cv::Size(), scale, scale, cv::INTER_AREA);
+    return;
+  }
+  cv::Mat out(dsize, CV_8UC1);
+  const float k = 1.f / 9;  // OpenCV: float scale = 1.f / area; D = saturate_cast<uchar>(sum * scale)
+  for (int y = 0; y < dsize.height; ++y) {
+    const uchar* r0 = src.ptr<uchar>(3 * y);
+    const uchar* r1 = src.ptr<uchar>(3 * y + 1);
+    const uchar* r2 = src.ptr<uchar>(3 * y + 2);
+    uchar* o = out.ptr<uchar>(y);
+    int x = 0;
+#if CV_SIMD128
+    const cv::v_float32x4 vk = cv::v_setall_f32(k);
+    for (; x + 16 <= dsize.width; x += 16) {
+      // Bytes 3x, 3x+1, 3x+2 of each row: the three columns of 16 output pixels.
+      cv::v_uint8x16 a[9];
+      cv::v_load_deinterleave(r0 + 3 * x, a[0], a[1], a[2]);
+      cv::v_load_deinterleave(r1 + 3 * x, a[3], a[4], a[5]);
+      cv::v_load_deinterleave(r2 + 3 * x, a[6], a[7], a[8]);
+      cv::v_uint16x8 lo = cv::v_setzero_u16(), hi = cv::v_setzero_u16();
+      for (const auto& v : a) {
+        cv::v_uint16x8 l, h;
+        cv::v_expand(v, l, h);
+        lo += l;
+        hi += h;
+      }
+      cv::v_int32x4 q[4];
+      {
+        cv::v_uint32x4 s0, s1, s2, s3;
+        cv::v_expand(lo, s0, s1);
+        cv::v_expand(hi, s2, s3);
+        const cv::v_uint32x4 s[4] = {s0, s1, s2, s3};
+        for (int i = 0; i < 4; ++i) q[i] = cv::v_round(cv::v_cvt_f32(cv::v_reinterpret_as_s32(s[i])) * vk);
+      }
+      cv::v_store(o + x, cv::v_pack_u(cv::v_pack(q[0], q[1]), cv::v_pack(q[2], q[3])));
+    }
+#endif
+    for (; x < dsize.width; ++x) {
+      int sum = 0;
+      for (const uchar* r : {r0, r1, r2}) sum += r[3 * x] + r[3 * x + 1] + r[3 * x + 2];
+      o[x] = cv::saturate_cast<uchar>(static_cast<float>(sum) * k);
     }
   }
   dst = out;

@@ -8,6 +8,8 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/mask_ops.h"
+
 namespace hexdice::vision {
 
 namespace {
@@ -43,10 +45,10 @@ void detect_in(const cv::Mat& gray, int max_side, cv::Point2f offset, Found& out
   const int side = std::max(gray.cols, gray.rows);
   if (force_scale > 0 && force_scale < 1) {
     scale = force_scale;
-    cv::resize(gray, work, cv::Size(), scale, scale, cv::INTER_AREA);
+    resize_area(gray, work, scale);
   } else if (max_side > 0 && side > max_side) {
     scale = static_cast<double>(max_side) / side;
-    cv::resize(gray, work, cv::Size(), scale, scale, cv::INTER_AREA);
+    resize_area(gray, work, scale);  // = cv::resize INTER_AREA, 3:1 faster (mask_ops.h)
   }
   std::vector<std::vector<cv::Point2f>> corners;
   std::vector<int> ids;

@@ -1,4 +1,5 @@
 // vision/mask_ops.h: each replacement gives exactly what the OpenCV call it replaces gives.
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -83,6 +84,25 @@ TEST(MaskOps, MedianBlur5MatchesOpenCV) {
         changed += cv::countNonZero(ref.reshape(1) != src.reshape(1)) > 0;
       }
   EXPECT_GT(changed, 200);
+}
+
+TEST(MaskOps, ResizeAreaMatchesOpenCV) {
+  // 3:1 (done here) and other factors (passed to OpenCV), sizes that divide and do not.
+  const cv::Size sizes[] = {{1920, 1080}, {48, 33}, {3, 3}, {96, 6}, {100, 50}, {1280, 720}, {7, 301}};
+  int reduced = 0;
+  for (int rep = 0; rep < 2; ++rep)
+    for (const cv::Size s : sizes)
+      for (double scale : {1.0 / 3, 640.0 / std::max(s.width, s.height), 0.5, 0.4}) {
+        cv::Mat src(s, CV_8UC1);
+        cv::randu(src, 0, 256);
+        if (rep == 1) src.setTo(255);  // saturation at the top
+        cv::Mat ref, got;
+        cv::resize(src, ref, cv::Size(), scale, scale, cv::INTER_AREA);
+        resize_area(src, got, scale);
+        EXPECT_TRUE(same(ref, got)) << s << " scale " << scale << " rep " << rep;
+        reduced += ref.cols * 3 == src.cols && ref.rows * 3 == src.rows;
+      }
+  EXPECT_GT(reduced, 6);  // the 3:1 path was taken
 }
 
 }  // namespace
