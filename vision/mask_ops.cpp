@@ -200,4 +200,63 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater) {
+  CV_Assert(bgr.type() == CV_8UC3);
+  cv::Mat m(bgr.size(), CV_8U);
+  const float t2 = static_cast<float>(thr * thr);
+  bool exact = t2 >= 0 && t2 < 16777216.0f;
+  for (int k = 0; k < 3; ++k) exact = exact && ref[k] >= 0 && ref[k] <= 255 && ref[k] == std::floor(ref[k]);
+  if (!exact) {
+    for (int y = 0; y < bgr.rows; ++y) {
+      const cv::Vec3b* p = bgr.ptr<cv::Vec3b>(y);
+      uchar* o = m.ptr<uchar>(y);
+      for (int x = 0; x < bgr.cols; ++x) {
+        const float d0 = p[x][0] - ref[0], d1 = p[x][1] - ref[1], d2 = p[x][2] - ref[2];
+        const bool g = d0 * d0 + d1 * d1 + d2 * d2 > t2;
+        o[x] = (g == greater) ? 255 : 0;
+      }
+    }
+    return m;
+  }
+  // Integer squares summed (<= 3 * 255^2): d2 > t2 <=> d2 > floor(t2).
+  const int lim = static_cast<int>(std::floor(t2));
+  const int r0 = static_cast<int>(ref[0]), r1 = static_cast<int>(ref[1]), r2 = static_cast<int>(ref[2]);
+  for (int y = 0; y < bgr.rows; ++y) {
+    const uchar* p = bgr.ptr<uchar>(y);
+    uchar* o = m.ptr<uchar>(y);
+    int x = 0;
+#if CV_SIMD128
+    const cv::v_int16x8 vr[3] = {cv::v_setall_s16(static_cast<short>(r0)), cv::v_setall_s16(static_cast<short>(r1)),
+                                 cv::v_setall_s16(static_cast<short>(r2))};
+    const cv::v_int32x4 vlim = cv::v_setall_s32(lim);
+    for (; x + 16 <= bgr.cols; x += 16) {
+      cv::v_uint8x16 ch[3];
+      cv::v_load_deinterleave(p + 3 * x, ch[0], ch[1], ch[2]);
+      cv::v_int32x4 s[4] = {cv::v_setzero_s32(), cv::v_setzero_s32(), cv::v_setzero_s32(), cv::v_setzero_s32()};
+      for (int k = 0; k < 3; ++k) {
+        cv::v_uint16x8 lo, hi;
+        cv::v_expand(ch[k], lo, hi);
+        const cv::v_int16x8 dl = cv::v_reinterpret_as_s16(lo) - vr[k], dh = cv::v_reinterpret_as_s16(hi) - vr[k];
+        cv::v_int32x4 a, b, c, d;
+        cv::v_mul_expand(dl, dl, a, b);
+        cv::v_mul_expand(dh, dh, c, d);
+        s[0] += a;
+        s[1] += b;
+        s[2] += c;
+        s[3] += d;
+      }
+      const cv::v_int8x16 g = cv::v_pack(cv::v_pack(cv::v_reinterpret_as_s32(s[0] > vlim), cv::v_reinterpret_as_s32(s[1] > vlim)),
+                                         cv::v_pack(cv::v_reinterpret_as_s32(s[2] > vlim), cv::v_reinterpret_as_s32(s[3] > vlim)));
+      const cv::v_uint8x16 u = cv::v_reinterpret_as_u8(g);  // 255 where above, 0 elsewhere
+      cv::v_store(o + x, greater ? u : ~u);
+    }
+#endif
+    for (; x < bgr.cols; ++x) {
+      const int d0 = p[3 * x] - r0, d1 = p[3 * x + 1] - r1, d2 = p[3 * x + 2] - r2;
+      o[x] = ((d0 * d0 + d1 * d1 + d2 * d2 > lim) == greater) ? 255 : 0;
+    }
+  }
+  return m;
+}
+
 }  // namespace hexdice::vision

@@ -26,4 +26,10 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst);
 // same arithmetic (OpenCV 4.6 vectorises only 2:1; ~1 ms at 1080p); otherwise cv::resize.
 void resize_area(const cv::Mat& src, cv::Mat& dst, double scale);
 
+// 255 where the BGR distance of a CV_8UC3 pixel from `ref` is above `thr` (greater) or
+// at most `thr` (!greater), else 0: the float test (p - ref)^2 summed > float(thr^2).
+// With an integer-valued ref (the reader's paper and body colours are medians of bytes)
+// every term is an exact integer, so it is done in integers 16 pixels at a time.
+cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater);
+
 }  // namespace hexdice::vision

@@ -158,19 +158,9 @@ cv::Mat shadow_mask(const cv::Mat& patch, cv::Vec3f paper, double kmin, double k
   return m;
 }
 
+// 255 where the pixel is further than thr from ref (greater) or within it (mask_ops.h).
 cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater) {
-  cv::Mat m(patch.size(), CV_8U);
-  const float t2 = static_cast<float>(thr * thr);
-  for (int y = 0; y < patch.rows; ++y) {
-    const cv::Vec3b* p = patch.ptr<cv::Vec3b>(y);
-    uchar* o = m.ptr<uchar>(y);
-    for (int x = 0; x < patch.cols; ++x) {
-      const float d0 = p[x][0] - ref[0], d1 = p[x][1] - ref[1], d2 = p[x][2] - ref[2];
-      const bool g = d0 * d0 + d1 * d1 + d2 * d2 > t2;
-      o[x] = (g == greater) ? 255 : 0;
-    }
-  }
-  return m;
+  return color_distance_mask(patch, ref, thr, greater);
 }
 
 }  // namespace

@@ -105,4 +105,45 @@ TEST(MaskOps, ResizeAreaMatchesOpenCV) {
   EXPECT_GT(reduced, 6);  // the 3:1 path was taken
 }
 
+TEST(MaskOps, ColorDistanceMaskMatchesTheFloatTest) {
+  std::mt19937 rng(13);
+  std::uniform_int_distribution<int> byte(0, 255);
+  int above = 0, below = 0;
+  for (int rep = 0; rep < 40; ++rep) {
+    cv::Mat img(std::uniform_int_distribution<int>(1, 90)(rng), std::uniform_int_distribution<int>(1, 90)(rng), CV_8UC3);
+    cv::randu(img, 0, 256);
+    const cv::Mat roi = img(cv::Rect(0, 0, std::max(1, img.cols - 3), img.rows));  // rows not continuous
+    // Integer-valued references (the exact path) and fractional ones (the float path).
+    cv::Vec3f ref(static_cast<float>(byte(rng)), static_cast<float>(byte(rng)), static_cast<float>(byte(rng)));
+    if (rep % 4 == 3) ref += cv::Vec3f(0.5f, 0.25f, 0.0f);
+    for (double thr : {26.0, 55.0, 26.5, 0.0, 300.0, 120.3})
+      for (bool greater : {true, false}) {
+        const cv::Mat got = color_distance_mask(roi, ref, thr, greater);
+        cv::Mat want(roi.size(), CV_8U);
+        const float t2 = static_cast<float>(thr * thr);
+        for (int y = 0; y < roi.rows; ++y)
+          for (int x = 0; x < roi.cols; ++x) {
+            const cv::Vec3b p = roi.at<cv::Vec3b>(y, x);
+            const float d0 = p[0] - ref[0], d1 = p[1] - ref[1], d2 = p[2] - ref[2];
+            want.at<uchar>(y, x) = ((d0 * d0 + d1 * d1 + d2 * d2 > t2) == greater) ? 255 : 0;
+          }
+        EXPECT_TRUE(same(want, got)) << roi.size() << " thr " << thr << " ref " << ref << " rep " << rep;
+        const int n = cv::countNonZero(want);
+        above += n > 0;
+        below += n < want.rows * want.cols;
+      }
+  }
+  EXPECT_GT(above, 100);
+  EXPECT_GT(below, 100);
+}
+
+TEST(MaskOps, ColorDistanceMaskTiesAtTheThreshold) {
+  // (3, 4, 0) from the reference is at distance exactly 5: not above 5, above 4.99.
+  cv::Mat img(1, 40, CV_8UC3, cv::Scalar(13, 24, 50));
+  const cv::Vec3f ref(10, 20, 50);
+  EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 5.0, true)), 0);
+  EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 5.0, false)), 40);
+  EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 4.99, true)), 40);
+}
+
 }  // namespace
