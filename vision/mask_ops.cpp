@@ -1,10 +1,12 @@
 #include "vision/mask_ops.h"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -257,6 +259,144 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
     }
   }
   return m;
+}
+
+namespace {
+
+// A binary mask of at most 128 columns as one 128-bit word per row (bit x = column x).
+__extension__ typedef unsigned __int128 Row128;
+
+// false when the mask has a value other than 0 and 255.
+bool pack_rows(const cv::Mat& src, std::vector<Row128>& rows) {
+  rows.assign(static_cast<std::size_t>(src.rows), 0);
+  for (int y = 0; y < src.rows; ++y) {
+    const uchar* s = src.ptr<uchar>(y);
+    Row128 r = 0;
+    int x = 0;
+#if CV_SIMD128
+    const cv::v_uint8x16 zero = cv::v_setzero_u8(), full = cv::v_setall_u8(255);
+    for (; x + 16 <= src.cols; x += 16) {
+      const cv::v_uint8x16 v = cv::v_load(s + x);
+      if (!cv::v_check_all((v == zero) | (v == full))) return false;
+      r |= static_cast<Row128>(static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) << x;
+    }
+#endif
+    for (; x < src.cols; ++x) {
+      if (s[x] != 0 && s[x] != 255) return false;
+      if (s[x]) r |= static_cast<Row128>(1) << x;
+    }
+    rows[static_cast<std::size_t>(y)] = r;
+  }
+  return true;
+}
+
+void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
+  static const std::array<std::uint64_t, 256> bytes = [] {
+    std::array<std::uint64_t, 256> t{};
+    for (int v = 0; v < 256; ++v)
+      for (int i = 0; i < 8; ++i)
+        if (v & (1 << i)) t[static_cast<std::size_t>(v)] |= std::uint64_t{0xFF} << (8 * i);
+    return t;
+  }();
+  dst.create(static_cast<int>(rows.size()), w, CV_8U);
+  for (int y = 0; y < dst.rows; ++y) {
+    Row128 r = rows[static_cast<std::size_t>(y)];
+    uchar* o = dst.ptr<uchar>(y);
+    int x = 0;
+    for (; x + 8 <= w; x += 8, r >>= 8) {
+      const std::uint64_t v = bytes[static_cast<std::size_t>(r & 0xFF)];
+      std::memcpy(o + x, &v, 8);
+    }
+    for (; x < w; ++x, r >>= 1) o[x] = (r & 1) ? 255 : 0;
+  }
+}
+
+// One erosion (AND; dilate false) or dilation (OR) of w-column rows; `border` outside.
+// dst(x, y) = AND/OR over the kernel's ones (i, j) of src(x + i - ax, y + j - ay).
+void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, bool dilate, const cv::Mat& kernel,
+                cv::Point a, bool border) {
+  const int h = static_cast<int>(in.size()), kw = kernel.cols, kh = kernel.rows, ph = h + kh - 1;
+  const Row128 all = ~static_cast<Row128>(0);
+  const Row128 wmask = w >= 128 ? all : (static_cast<Row128>(1) << w) - 1;
+  const int pw = w + kw - 1;  // <= 128 (checked by the caller)
+  const Row128 pmask = pw >= 128 ? all : (static_cast<Row128>(1) << pw) - 1;
+  // The padded source: P(y', x') = in(y' - ay, x' - ax), `border` outside.
+  std::vector<Row128> p(static_cast<std::size_t>(ph));
+  const Row128 frame = border ? (pmask & ~(wmask << a.x)) : 0;
+  for (int yp = 0; yp < ph; ++yp) {
+    const int y = yp - a.y;
+    p[static_cast<std::size_t>(yp)] = (y >= 0 && y < h) ? ((in[static_cast<std::size_t>(y)] << a.x) | frame) : (border ? pmask : 0);
+  }
+  // The kernel's rows as runs of ones (i0, length), each distinct run once; per run
+  // H(y', x) = AND/OR of P(y', x + i) over the run.
+  std::vector<std::pair<int, int>> runs;
+  std::vector<std::vector<Row128>> hr;
+  out.assign(static_cast<std::size_t>(h), dilate ? 0 : all);
+  for (int j = 0; j < kh; ++j) {
+    const uchar* kr = kernel.ptr<uchar>(j);
+    for (int i = 0; i < kw;) {
+      if (!kr[i]) { ++i; continue; }
+      int e = i;
+      while (e < kw && kr[e]) ++e;
+      const std::pair<int, int> run{i, e - i};
+      std::size_t r = 0;
+      while (r < runs.size() && runs[r] != run) ++r;
+      if (r == runs.size()) {
+        runs.push_back(run);
+        std::vector<Row128> hrow(static_cast<std::size_t>(ph));
+        for (int yp = 0; yp < ph; ++yp) {
+          const Row128 v = p[static_cast<std::size_t>(yp)];
+          Row128 acc = v >> i;
+          for (int k = i + 1; k < e; ++k) acc = dilate ? (acc | (v >> k)) : (acc & (v >> k));
+          hrow[static_cast<std::size_t>(yp)] = acc;
+        }
+        hr.push_back(std::move(hrow));
+      }
+      const std::vector<Row128>& hrow = hr[r];
+      for (int y = 0; y < h; ++y) {
+        Row128& o = out[static_cast<std::size_t>(y)];
+        o = dilate ? (o | hrow[static_cast<std::size_t>(y + j)]) : (o & hrow[static_cast<std::size_t>(y + j)]);
+      }
+      i = e;
+    }
+  }
+  for (auto& o : out) o &= wmask;
+}
+
+}  // namespace
+
+void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::Point anchor, int border_value) {
+  const bool known = op == cv::MORPH_ERODE || op == cv::MORPH_DILATE || op == cv::MORPH_OPEN || op == cv::MORPH_CLOSE;
+  std::vector<Row128> in;
+  if (!known || src.type() != CV_8UC1 || src.empty() || kernel.type() != CV_8UC1 || kernel.empty() ||
+      src.cols + kernel.cols - 1 > 128 || cv::countNonZero(kernel) == 0 ||
+      !(border_value == -1 || border_value == 0 || border_value == 255) || !pack_rows(src, in)) {
+    if (border_value >= 0)
+      cv::morphologyEx(src, dst, op, kernel, anchor, 1, cv::BORDER_CONSTANT, cv::Scalar(border_value));
+    else
+      cv::morphologyEx(src, dst, op, kernel, anchor);
+    return;
+  }
+  if (anchor.x < 0) anchor.x = kernel.cols / 2;
+  if (anchor.y < 0) anchor.y = kernel.rows / 2;
+  // Outside: the given value, else what never wins (1 for the erosion, 0 for the dilation).
+  const bool erode_border = border_value >= 0 ? border_value == 255 : true;
+  const bool dilate_border = border_value >= 0 ? border_value == 255 : false;
+  const int w = src.cols;
+  std::vector<Row128> t, out;
+  switch (op) {
+    case cv::MORPH_ERODE: morph_rows(in, w, out, false, kernel, anchor, erode_border); break;
+    case cv::MORPH_DILATE: morph_rows(in, w, out, true, kernel, anchor, dilate_border); break;
+    case cv::MORPH_OPEN:
+      morph_rows(in, w, t, false, kernel, anchor, erode_border);
+      morph_rows(t, w, out, true, kernel, anchor, dilate_border);
+      break;
+    default:
+      morph_rows(in, w, t, true, kernel, anchor, dilate_border);
+      morph_rows(t, w, out, false, kernel, anchor, erode_border);
+      break;
+  }
+  unpack_rows(out, w, dst);
 }
 
 }  // namespace hexdice::vision

@@ -32,4 +32,14 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale);
 // every term is an exact integer, so it is done in integers 16 pixels at a time.
 cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater);
 
+// cv::morphologyEx(src, dst, op, kernel, anchor) for op MORPH_ERODE, MORPH_DILATE,
+// MORPH_OPEN or MORPH_CLOSE (one iteration) with the same result, for a binary CV_8UC1
+// mask (only 0 and 255) up to 128 - kernel width + 1 columns: each row one 128-bit word,
+// each kernel row's runs of ones as shifts and ANDs (ORs) of whole rows. border_value:
+// what lies outside (BORDER_CONSTANT, 0 or 255); -1 = OpenCV's default, where outside
+// never wins. Any other input (grey levels, wider masks, other types or borders) goes to
+// cv::morphologyEx.
+void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::Point anchor = {-1, -1},
+           int border_value = -1);
+
 }  // namespace hexdice::vision

@@ -942,8 +942,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     fg &= ~shadow;
     const cv::Mat fg_raw = fg.clone();
     auto clean = [&](cv::Mat& mk) {
-      cv::morphologyEx(mk, mk, cv::MORPH_CLOSE, close_k);
-      cv::morphologyEx(mk, mk, cv::MORPH_OPEN, open_k);
+      morph(mk, mk, cv::MORPH_CLOSE, close_k);
+      morph(mk, mk, cv::MORPH_OPEN, open_k);
     };
     clean(fg);
     // Seen from the side, a die's visible side faces run from its top face towards
@@ -960,7 +960,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
         const cv::Point a0(d.x >= 0 ? 0 : kx, d.y >= 0 ? 0 : ky), a1(d.x >= 0 ? kx : 0, d.y >= 0 ? ky : 0);
         cv::line(kern, a0, a1, cv::Scalar(1), 1, cv::LINE_8);
-        cv::erode(mask, tops, kern, a0, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+        morph(mask, tops, cv::MORPH_ERODE, kern, a0, 0);
       } else {
         tops = mask;
       }
@@ -1030,7 +1030,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (b.at<uchar>(y, x)) { seed = {x, y}; break; }
         cv::floodFill(token, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
         token = token == 128;
-        cv::dilate(token, token, close_k);
+        morph(token, token, cv::MORPH_DILATE, close_k);
         if (debug) std::fprintf(stderr, "TOKEN %d,%d blob %.2f taken out\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area);
         token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
         fg &= ~token;
@@ -1126,7 +1126,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     {
       cv::Mat inner;
       const int e = std::max(1, cvRound(1.5 * ppm)) | 1;
-      cv::erode(blob_mask, inner, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
+      morph(blob_mask, inner, cv::MORPH_ERODE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
       if (cv::countNonZero(inner) < 0.2 * unit_area) inner = blob_mask;
       // Luminance (b + 2g + r, 0..1020) histogram -> the band's bounds, in linear time.
       std::vector<int> lum_hist(1021, 0);
@@ -1184,14 +1184,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     // Top face: die pixels near the body colour, pips filled by closing.
     cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region & ~shadow;
-    cv::morphologyEx(top, top, cv::MORPH_CLOSE, close_k);
+    morph(top, top, cv::MORPH_CLOSE, close_k);
     top &= die_region;
     fill_holes(top);
     {
       // Side faces of the body colour: keep to the swept-away top estimate.
       cv::Mat near_top;
       const int e = std::max(1, cvRound(1.5 * ppm)) * 2 + 1;
-      cv::dilate(blob_mask, near_top, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
+      morph(blob_mask, near_top, cv::MORPH_DILATE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
       top &= near_top;
     }
     cv::Mat tl, ts, tc;
@@ -1379,7 +1379,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y));
         cv::fillConvexPoly(square, pv, cv::Scalar(255));
       }
-      cv::dilate(square, foot, kern, a1);
+      morph(square, foot, cv::MORPH_DILATE, kern, a1);
     }
     const cv::Mat rest = fg_raw & ~foot;
     if (params.hand_rest_area > 0 && cv::countNonZero(rest) > params.hand_rest_area * unit_area) {
@@ -1435,7 +1435,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
       if (n_blue >= params.guard_area_min * guard_area) {
-        cv::morphologyEx(blue, blue, cv::MORPH_OPEN, open_k);
+        morph(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
         const int gn = components_with_stats(blue, gl, gs, gc);
         for (int i = 1; i < gn; ++i) {

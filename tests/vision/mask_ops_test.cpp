@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
@@ -144,6 +146,47 @@ TEST(MaskOps, ColorDistanceMaskTiesAtTheThreshold) {
   EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 5.0, true)), 0);
   EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 5.0, false)), 40);
   EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 4.99, true)), 40);
+}
+
+TEST(MaskOps, MorphMatchesOpenCV) {
+  std::mt19937 rng(7);
+  std::vector<std::pair<cv::Mat, cv::Point>> kernels;
+  for (int k : {3, 5, 7, 9}) kernels.emplace_back(cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k, k)), cv::Point(-1, -1));
+  kernels.emplace_back(cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 5)), cv::Point(-1, -1));
+  kernels.emplace_back(cv::getStructuringElement(cv::MORPH_CROSS, cv::Size(5, 3)), cv::Point(1, 2));
+  // The reader's parallax kernels: a line from one corner to the other, anchored at an end.
+  for (const auto& [kx, ky] : {std::pair{6, 2}, {0, 9}, {11, 0}, {3, 7}, {25, 4}, {70, 3}}) {
+    cv::Mat kern(ky + 1, kx + 1, CV_8U, cv::Scalar(0));
+    cv::line(kern, {0, ky}, {kx, 0}, cv::Scalar(1), 1, cv::LINE_8);
+    kernels.emplace_back(kern, cv::Point(0, ky));
+    kernels.emplace_back(kern, cv::Point(kx, 0));
+  }
+  {
+    cv::Mat odd(4, 6, CV_8U);  // gaps in its rows: several runs in one row
+    cv::randu(odd, 0, 2);
+    odd.at<uchar>(0, 0) = 1;
+    kernels.emplace_back(odd, cv::Point(-1, -1));
+  }
+  const cv::Size sizes[] = {{84, 90}, {48, 48}, {64, 10}, {65, 12}, {130, 7}, {17, 33}, {5, 4}, {1, 1}, {37, 1}};
+  int changed = 0;
+  for (int rep = 0; rep < 6; ++rep)
+    for (const cv::Size s : sizes)
+      for (const auto& [kern, anchor] : kernels)
+        for (int op : {cv::MORPH_ERODE, cv::MORPH_DILATE, cv::MORPH_OPEN, cv::MORPH_CLOSE})
+          for (int border : {-1, 0, 255}) {
+            cv::Mat src = random_mask(rng, s);
+            if (rep == 5) cv::randu(src, 0, 256);  // grey levels: passed to OpenCV
+            cv::Mat ref, got = src.clone();
+            if (border >= 0)
+              cv::morphologyEx(src, ref, op, kern, anchor, 1, cv::BORDER_CONSTANT, cv::Scalar(border));
+            else
+              cv::morphologyEx(src, ref, op, kern, anchor);
+            morph(got, got, op, kern, anchor, border);  // in place, as the reader calls it
+            EXPECT_TRUE(same(ref, got)) << s << " op " << op << " border " << border << " kernel " << kern.size()
+                                        << " anchor " << anchor << " rep " << rep;
+            changed += cv::countNonZero(ref != src) > 0;
+          }
+  EXPECT_GT(changed, 1000);  // the operations did change the masks
 }
 
 }  // namespace
