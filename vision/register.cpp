@@ -94,12 +94,6 @@ cv::Matx33d intrinsics_for(const CalibrationData* calib, cv::Size size, bool& ha
 
 }  // namespace
 
-cv::Point2d apply_h(const cv::Matx33d& h, cv::Point2d p) {
-  const cv::Vec3d v = h * cv::Vec3d(p.x, p.y, 1.0);
-  if (std::abs(v[2]) < 1e-12) return {1e9, 1e9};
-  return {v[0] / v[2], v[1] / v[2]};
-}
-
 double estimate_focal(const cv::Matx33d& paper_to_image, cv::Point2d pp) {
   const cv::Matx33d t(1, 0, -pp.x, 0, 1, -pp.y, 0, 0, 1);
   cv::Matx33d h = t * paper_to_image;

@@ -1,4 +1,7 @@
 // Registration: homography from the markers, focal length estimate, the lifted plane.
+#include <cstring>
+#include <random>
+
 #include <gtest/gtest.h>
 
 #include "vision/register.h"
@@ -13,6 +16,23 @@ double max_error(const cv::Matx33d& a, const cv::Matx33d& b, const SheetLayout& 
   for (const auto& c : layout.cells)
     e = std::max(e, cv::norm(apply_h(a, {c.centre.x, c.centre.y}) - apply_h(b, {c.centre.x, c.centre.y})));
   return e;
+}
+
+TEST(Register, ApplyHIsTheMatxProductToTheBit) {
+  // apply_h (inline in register.h) must give the bits of h * (x, y, 1) and the division,
+  // as it did when it used cv::Matx: the reader's results depend on them.
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-2, 2), big(-3000, 3000);
+  for (int rep = 0; rep < 20000; ++rep) {
+    const cv::Matx33d h(u(rng) * 3, u(rng), big(rng), u(rng), u(rng) * 3, big(rng), u(rng) * 1e-3, u(rng) * 1e-3,
+                        1 + u(rng) * 0.1);
+    const cv::Point2d p(big(rng) / 7, big(rng) / 9);
+    const cv::Vec3d v = h * cv::Vec3d(p.x, p.y, 1.0);
+    const cv::Point2d want(v[0] / v[2], v[1] / v[2]);
+    const cv::Point2d got = apply_h(h, p);
+    ASSERT_EQ(std::memcmp(&want, &got, sizeof want), 0) << rep;
+  }
+  EXPECT_EQ(apply_h(cv::Matx33d(1, 0, 0, 0, 1, 0, 0, 0, 0), {1, 1}), cv::Point2d(1e9, 1e9));  // at infinity
 }
 
 TEST(Register, StandardSheetGeometry) {
