@@ -1,7 +1,15 @@
 // `read` of one frame with 20 dice, 1280x720 and 1920x1080, on one core; and one
 // cv::cvtColor BGR->GRAY of the same frame for scale (ratio = read / cvtColor).
 // Targets: 8 ms (720p) and 20 ms (1080p). Also the tracked case (markers searched near
-// the last pose) that a video loop sees, and the sheet-free dice finder.
+// the last pose) that a video loop sees, and the sheet-free dice finder. BM_Read also
+// reports its per-stage CPU times (vision/read_profile.h) and x_cvtColor: a read's thread
+// CPU time over one cvtColor's measured in the same run.
+#include <time.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
 #include <benchmark/benchmark.h>
 
 #include <opencv2/core.hpp>
@@ -38,6 +46,21 @@ void BM_Read(benchmark::State& st) {
   std::size_t cells = 0;
   // Per-stage thread CPU time of each read (vision/read_profile.h), as counters (ms/read).
   ReadProfile prof;
+  // One BGR->grey pass of the same frame, timed here too (median of 31, thread CPU time),
+  // so the ratio read / cvtColor comes from the same run under the same load.
+  std::vector<double> cvt;
+  {
+    cv::Mat gray;
+    for (int i = 0; i < 31; ++i) {
+      timespec a{}, b{};
+      ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+      cv::cvtColor(img, gray, cv::COLOR_BGR2GRAY);
+      ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+      benchmark::DoNotOptimize(gray.data);
+      cvt.push_back(static_cast<double>(b.tv_sec - a.tv_sec) * 1e3 + static_cast<double>(b.tv_nsec - a.tv_nsec) / 1e6);
+    }
+    std::nth_element(cvt.begin(), cvt.begin() + 15, cvt.end());
+  }
   set_read_profile(&prof);
   for (auto _ : st) {
     const Observation obs = read_board(img, layout);
@@ -56,6 +79,8 @@ void BM_Read(benchmark::State& st) {
   st.counters["face_ms"] = prof.face_ms / n;
   st.counters["face_calls"] = prof.face_calls / n;
   st.counters["examined"] = prof.cells_examined / n;
+  st.counters["cvt_ms"] = cvt[15];
+  st.counters["x_cvtColor"] = cvt[15] > 0 ? prof.total_ms / n / cvt[15] : 0;
 }
 
 void BM_ReadTracked(benchmark::State& st) {
