@@ -1141,23 +1141,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // white pips and glare.
     // The die's blob may take in the paper of a neighbouring cell (tinted differently from
     // this cell's, so "not paper" here): pixels of a neighbour's paper colour are no die.
-    cv::Mat other_paper;
-    if (params.face_other_paper) {
-      const double reach = 1.2 * std::sqrt(3.0) * hs;
-      for (std::size_t cj = 0; cj < layout.cells.size(); ++cj) {
-        if (cj == ci || std::hypot(layout.cells[cj].centre.x - cell.centre.x, layout.cells[cj].centre.y - cell.centre.y) > reach) continue;
-        if (cv::norm(papers[cj] - papers[ci]) < 0.5 * params.paper_distance) continue;  // the same paper
-        const cv::Mat m = dist_mask(patch, papers[cj], params.paper_distance, false);
-        if (other_paper.empty()) other_paper = m;
-        else other_paper |= m;
-      }
-      // ... and the sheet's white (its margin and untinted print round the grid).
-      if (cv::norm(white - papers[ci]) >= 0.5 * params.paper_distance) {
-        const cv::Mat m = dist_mask(patch, white, params.paper_distance, false);
-        if (other_paper.empty()) other_paper = m;
-        else other_paper |= m;
-      }
-    }
     cv::Mat body_inner;
     {
       const int e = std::max(1, cvRound(1.5 * ppm)) | 1;
@@ -1222,24 +1205,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return body;
     };
     cv::Vec3f body = body_of(body_inner);
-    // Without the neighbours' paper: kept when the die is then of a colour (a polluted
-    // body came out paper-grey); white and black dice keep the plain body and top mask
-    // (their tops and pips are of the sheet's white or of its shadows).
-    bool try_cut = false;
-    cv::Vec3f body_cut;
-    if (!other_paper.empty()) {
-      const cv::Mat die_only = body_inner & ~other_paper;
-      // Most of the blob must stay, at least a guard token's worth: a white die's blob
-      // with its blue token beside it would otherwise keep only the token.
-      const int n_all = cv::countNonZero(body_inner), n_die = cv::countNonZero(die_only);
-      if (n_die >= 0.6 * unit_area && n_die >= 0.5 * n_all) {
-        const cv::Vec3f b2 = body_of(die_only);
-        const std::string n2 = name_color(cv::Vec3f(b2[0] / white[0], b2[1] / white[1], b2[2] / white[2]),
-                                          calib ? calib->colors : std::vector<ColorSample>{});
-        if (debug) std::fprintf(stderr, "OTHERPAPER %d,%d kept %.2f of %.2f units: %s\n", cell.hex.q, cell.hex.r, n_die / unit_area, n_all / unit_area, n2.c_str());
-        if (n2 != "white" && n2 != "black") body_cut = b2, try_cut = true;
-      }
-    }
+    cv::Mat other_paper;  // the neighbours' paper (face_other_paper), built when needed below
     // The face square for a body colour: its top mask (with the neighbours' paper cut off
     // when use_other_paper), the mask's angle, the square slid over it.
     const double side = face_px;
@@ -1359,17 +1325,56 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return r;
     };
     FaceReading fr = read_at(fc);
-    if (try_cut) {
-      // The body without the neighbours' paper gives another square: the more confident
-      // reading wins (a white die's blob with its blue token beside it also comes out
-      // blue without the white, and reads worse there).
-      const cv::RotatedRect rect0 = face_rect;
-      const cv::Point2f fc0 = fc;
-      locate(body_cut, true, face_rect, fc);
-      const FaceReading fr2 = read_at(fc);
-      if (debug) std::fprintf(stderr, "CUT %d,%d face %d conf %.2f -> face %d conf %.2f\n", cell.hex.q, cell.hex.r, fr.face, fr.confidence, fr2.face, fr2.confidence);
-      if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut;
-      else face_rect = rect0, fc = fc0;
+    // A reading short of certain may come from a square slid over a neighbour's paper: the
+    // die is looked at again without it (face_other_paper; a sure reading is kept as it is,
+    // which saves the masks and a read_face on most dice).
+    if (params.face_other_paper && fr.confidence < 0.9) {
+      {
+        const double reach = 1.2 * std::sqrt(3.0) * hs;
+        for (std::size_t cj = 0; cj < layout.cells.size(); ++cj) {
+          if (cj == ci || std::hypot(layout.cells[cj].centre.x - cell.centre.x, layout.cells[cj].centre.y - cell.centre.y) > reach) continue;
+          if (cv::norm(papers[cj] - papers[ci]) < 0.5 * params.paper_distance) continue;  // the same paper
+          const cv::Mat m = dist_mask(patch, papers[cj], params.paper_distance, false);
+          if (other_paper.empty()) other_paper = m;
+          else other_paper |= m;
+        }
+        // ... and the sheet's white (its margin and untinted print round the grid).
+        if (cv::norm(white - papers[ci]) >= 0.5 * params.paper_distance) {
+          const cv::Mat m = dist_mask(patch, white, params.paper_distance, false);
+          if (other_paper.empty()) other_paper = m;
+          else other_paper |= m;
+        }
+      }
+      // Without the neighbours' paper: kept when the die is then of a colour (a polluted
+      // body came out paper-grey); white and black dice keep the plain body and top mask
+      // (their tops and pips are of the sheet's white or of its shadows).
+      bool try_cut = false;
+      cv::Vec3f body_cut;
+      if (!other_paper.empty()) {
+        const cv::Mat die_only = body_inner & ~other_paper;
+        // Most of the blob must stay, at least a guard token's worth: a white die's blob
+        // with its blue token beside it would otherwise keep only the token.
+        const int n_all = cv::countNonZero(body_inner), n_die = cv::countNonZero(die_only);
+        if (n_die >= 0.6 * unit_area && n_die >= 0.5 * n_all) {
+          const cv::Vec3f b2 = body_of(die_only);
+          const std::string n2 = name_color(cv::Vec3f(b2[0] / white[0], b2[1] / white[1], b2[2] / white[2]),
+                                            calib ? calib->colors : std::vector<ColorSample>{});
+          if (debug) std::fprintf(stderr, "OTHERPAPER %d,%d kept %.2f of %.2f units: %s\n", cell.hex.q, cell.hex.r, n_die / unit_area, n_all / unit_area, n2.c_str());
+          if (n2 != "white" && n2 != "black") body_cut = b2, try_cut = true;
+        }
+      }
+      if (try_cut) {
+        // The body without the neighbours' paper gives another square: the more confident
+        // reading wins (a white die's blob with its blue token beside it also comes out
+        // blue without the white, and reads worse there).
+        const cv::RotatedRect rect0 = face_rect;
+        const cv::Point2f fc0 = fc;
+        locate(body_cut, true, face_rect, fc);
+        const FaceReading fr2 = read_at(fc);
+        if (debug) std::fprintf(stderr, "CUT %d,%d face %d conf %.2f -> face %d conf %.2f\n", cell.hex.q, cell.hex.r, fr.face, fr.confidence, fr2.face, fr2.confidence);
+        if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut;
+        else face_rect = rect0, fc = fc0;
+      }
     }
     const double ang = face_rect.angle * CV_PI / 180;
     const double first_confidence = fr.confidence;
