@@ -95,6 +95,17 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
   return true;
 }
 
+// How far (mm) the centre of a reading's fitted pips is from its crop's centre: a standard
+// layout is centred on its face, so a crop on the face gives ~0, one that took in a side
+// or cut the face gives more.
+static double pip_offset_mm(const FaceReading& r, double crop_side_mm) {
+  if (r.face <= 0 || r.pips.empty()) return 0;
+  const double c0 = (kFaceCropPx - 1) / 2.0;
+  cv::Point2d m(0, 0);
+  for (const auto& q : r.pips) m += cv::Point2d(q.x - c0, q.y - c0);
+  return cv::norm(m) / static_cast<double>(r.pips.size()) * crop_side_mm / kFaceCropPx;
+}
+
 cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
                       double side_mm, int canon) {
   // Crop pixel (u, v) -> top-plane mm: centre + R(angle) * (u - c, v - c) * side / canon.
@@ -1122,12 +1133,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // Body colour: from the top-face estimate (sides swept away), its blended edge
     // eroded off, the 30th..85th luminance percentile of the non-shadow pixels: above shadow and dark pips, below
     // white pips and glare.
-    cv::Vec3f body;
+    // The die's blob may take in the paper of a neighbouring cell (tinted differently from
+    // this cell's, so "not paper" here): pixels of a neighbour's paper colour are no die.
+    cv::Mat body_inner;
     {
-      cv::Mat inner;
       const int e = std::max(1, cvRound(1.5 * ppm)) | 1;
-      morph(blob_mask, inner, cv::MORPH_ERODE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
-      if (cv::countNonZero(inner) < 0.2 * unit_area) inner = blob_mask;
+      morph(blob_mask, body_inner, cv::MORPH_ERODE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
+      if (cv::countNonZero(body_inner) < 0.2 * unit_area) body_inner = blob_mask;
+    }
+    auto body_of = [&](const cv::Mat& inner) {
+      cv::Vec3f body;
       // Luminance (b + 2g + r, 0..1020) histogram -> the band's bounds, in linear time.
       std::vector<int> lum_hist(1021, 0);
       std::size_t n_px = 0;
@@ -1181,12 +1196,25 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (acc > n_band / 2) { body[k] = static_cast<float>(v); break; }
           }
         }
-    }
+      return body;
+    };
+    cv::Vec3f body = body_of(body_inner);
+    cv::Mat other_paper;  // the neighbours' paper (face_other_paper), built when needed below
+    // The face square for a body colour: its top mask (with the neighbours' paper cut off
+    // when use_other_paper), the mask's angle, the square slid over it.
+    const double side = face_px;
+    auto locate = [&](const cv::Vec3f& body_c, bool use_other_paper, cv::RotatedRect& face_rect, cv::Point2f& fc) {
+    // (The body below keeps the indentation it had before it became this lambda.)
     // Top face: die pixels near the body colour, pips filled by closing.
-    cv::Mat top = dist_mask(patch, body, params.body_distance, false) & die_region & ~shadow;
+    cv::Mat top = dist_mask(patch, body_c, params.body_distance, false) & die_region & ~shadow;
     morph(top, top, cv::MORPH_CLOSE, close_k);
     top &= die_region;
     fill_holes(top);
+    if (use_other_paper) {
+      // Paper reached from outside is cut off; pips (holes inside the face) stay filled.
+      const cv::Mat die_only = top & ~other_paper;
+      if (cv::countNonZero(die_only) >= 0.3 * unit_area) top = die_only, fill_holes(top);
+    }
     {
       // Side faces of the body colour: keep to the swept-away top estimate.
       cv::Mat near_top;
@@ -1208,7 +1236,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::imwrite("/tmp/rd_patch.png", patch); cv::imwrite("/tmp/rd_blob.png", blob_mask); cv::imwrite("/tmp/rd_top.png", top_mask);
       cv::imwrite("/tmp/rd_region.png", die_region); cv::imwrite("/tmp/rd_shadow.png", shadow);
     }
-    cv::RotatedRect face_rect;
     {
       // The outer contour has the same convex hull as all the mask's pixels (so the same
       // minimum-area rectangle), at a fraction of the points.
@@ -1222,8 +1249,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // The top plane is metric: the face is a face_px square at the blob's angle. Slide
     // that square (in the die's axes) to where it covers the most top-coloured pixels
     // and the fewest others, so side faces of a similar colour do not pull it off.
-    const double side = face_px;
-    cv::Point2f fc = face_rect.center;
+    fc = face_rect.center;
     {
       const cv::Point2f pc(patch.cols / 2.0f, patch.rows / 2.0f);
       const cv::Mat rot = cv::getRotationMatrix2D(pc, face_rect.angle, 1.0);  // patch -> die axes
@@ -1258,7 +1284,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // it) follows the die's sides and shadow instead. Their pips are what stands out: dark,
     // pip-sized blobs near the cell centre; a standard layout is centred on the face, so
     // the pips' centroid is the face centre.
-    if (params.white_pip_locate && name_color(cv::Vec3f(body[0] / white[0], body[1] / white[1], body[2] / white[2]),
+    if (params.white_pip_locate && name_color(cv::Vec3f(body_c[0] / white[0], body_c[1] / white[1], body_c[2] / white[2]),
                                                calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
       const std::vector<cv::Point2d> pips = dark_pips();
       if (!pips.empty() && pips.size() <= 6) {
@@ -1275,7 +1301,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
     }
-    const double ang = face_rect.angle * CV_PI / 180;
+    };
+    cv::RotatedRect face_rect;
+    cv::Point2f fc;
+    locate(body, false, face_rect, fc);
     // The crop covers face_crop_scale x the 16 mm face, cut from the camera image itself
     // (cut_face_crop: crop pixel -> top-plane mm -> image), not resampled from the patch:
     // the patch may be coarser than the image (px_per_mm is chosen for segmentation
@@ -1290,6 +1319,58 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return r;
     };
     FaceReading fr = read_at(fc);
+    // A reading short of certain may come from a square slid over a neighbour's paper: the
+    // die is looked at again without it (face_other_paper; a sure reading is kept as it is,
+    // which saves the masks and a read_face on most dice).
+    if (params.face_other_paper && fr.confidence < 0.9) {
+      {
+        const double reach = 1.2 * std::sqrt(3.0) * hs;
+        for (std::size_t cj = 0; cj < layout.cells.size(); ++cj) {
+          if (cj == ci || std::hypot(layout.cells[cj].centre.x - cell.centre.x, layout.cells[cj].centre.y - cell.centre.y) > reach) continue;
+          if (cv::norm(papers[cj] - papers[ci]) < 0.5 * params.paper_distance) continue;  // the same paper
+          const cv::Mat m = dist_mask(patch, papers[cj], params.paper_distance, false);
+          if (other_paper.empty()) other_paper = m;
+          else other_paper |= m;
+        }
+        // ... and the sheet's white (its margin and untinted print round the grid).
+        if (cv::norm(white - papers[ci]) >= 0.5 * params.paper_distance) {
+          const cv::Mat m = dist_mask(patch, white, params.paper_distance, false);
+          if (other_paper.empty()) other_paper = m;
+          else other_paper |= m;
+        }
+      }
+      // Without the neighbours' paper: kept when the die is then of a colour (a polluted
+      // body came out paper-grey); white and black dice keep the plain body and top mask
+      // (their tops and pips are of the sheet's white or of its shadows).
+      bool try_cut = false;
+      cv::Vec3f body_cut;
+      if (!other_paper.empty()) {
+        const cv::Mat die_only = body_inner & ~other_paper;
+        // Most of the blob must stay, at least a guard token's worth: a white die's blob
+        // with its blue token beside it would otherwise keep only the token.
+        const int n_all = cv::countNonZero(body_inner), n_die = cv::countNonZero(die_only);
+        if (n_die >= 0.6 * unit_area && n_die >= 0.5 * n_all) {
+          const cv::Vec3f b2 = body_of(die_only);
+          const std::string n2 = name_color(cv::Vec3f(b2[0] / white[0], b2[1] / white[1], b2[2] / white[2]),
+                                            calib ? calib->colors : std::vector<ColorSample>{});
+          if (debug) std::fprintf(stderr, "OTHERPAPER %d,%d kept %.2f of %.2f units: %s\n", cell.hex.q, cell.hex.r, n_die / unit_area, n_all / unit_area, n2.c_str());
+          if (n2 != "white" && n2 != "black") body_cut = b2, try_cut = true;
+        }
+      }
+      if (try_cut) {
+        // The body without the neighbours' paper gives another square: the more confident
+        // reading wins (a white die's blob with its blue token beside it also comes out
+        // blue without the white, and reads worse there).
+        const cv::RotatedRect rect0 = face_rect;
+        const cv::Point2f fc0 = fc;
+        locate(body_cut, true, face_rect, fc);
+        const FaceReading fr2 = read_at(fc);
+        if (debug) std::fprintf(stderr, "CUT %d,%d face %d conf %.2f -> face %d conf %.2f\n", cell.hex.q, cell.hex.r, fr.face, fr.confidence, fr2.face, fr2.confidence);
+        if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut;
+        else face_rect = rect0, fc = fc0;
+      }
+    }
+    const double ang = face_rect.angle * CV_PI / 180;
     const double first_confidence = fr.confidence;
     // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
     // show a readable pip layout: a soft or grainy shadow on the paper does not.
@@ -1345,13 +1426,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         fr = r2, fc = t;
       }
     }
+    if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+      cv::Mat vis = patch.clone();
+      cv::Point2f v[4];
+      cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), face_rect.angle).points(v);
+      for (int i = 0; i < 4; ++i) cv::line(vis, v[i], v[(i + 1) % 4], cv::Scalar(0, 255, 0), 1);
+      cv::line(vis, centre, centre + d, cv::Scalar(255, 0, 255), 1);
+      cv::imwrite("/tmp/rd_face.png", vis);
+    }
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
-      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f\n",
+      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f\n",
                    cell.hex.q, cell.hex.r, unit_area_px / unit_area, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
-                   body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2]);
+                   body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2],
+                   displacement[ci].x, displacement[ci].y, pip_offset_mm(fr, 16.0 * params.face_crop_scale));
     }
 
     CellObservation co;
@@ -1506,7 +1596,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "hand_rest_area" << hand_rest_area
@@ -1563,6 +1653,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("retry_shift_mm", p.retry_shift_mm);
     get("recentre_min_mm", p.recentre_min_mm);
     get("recentre_steps", p.recentre_steps);
+    get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);

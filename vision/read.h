@@ -58,6 +58,9 @@ struct ReadParams {
   // The top face's centre is looked for within this distance (mm, top plane) of the cell
   // centre: a 16 mm die inside a 29.4 mm cell is at most ~7 mm off it. 0 = anywhere.
   double max_face_offset_mm = 7.5;
+  // Pixels of a neighbouring cell's paper colour (tinted unlike this cell's, so they pass
+  // the "not paper" test) are left out of the body colour and the top mask.
+  bool face_other_paper = true;
   // The face crop read by read_face covers this multiple of the 16 mm face side. Measured
   // 2026-12-01 (hexdice eval, fixtures / dev faces): 1.0 91.3% / 94.9%, 1.15 89.4% / 91.7%,
   // 1.3 84.8% / 88.0%: a wider crop lets the neighbour's sides and the print in.

@@ -44,8 +44,29 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   EXPECT_GE(recall, 0.93);
   EXPECT_GE(s->recall_visible(), 0.88);
   EXPECT_GE(colour, 0.97);
-  EXPECT_GE(face, 0.91);
+  // Since the neighbours' paper is left out of the top face (branch topface): face 93.4%
+  // (was 92.1%), colour 98.5% unchanged.
+  EXPECT_GE(face, 0.925);
   EXPECT_GE(guard, 0.96);
+}
+
+// A die's blob takes in the paper of a neighbouring cell tinted unlike its own (or the
+// sheet's white round the grid): "not paper" there. Its body colour came out paper-grey,
+// the top mask spread over the paper and the face square slid off the face (a confident
+// 1 -> 2 most often). Left out (face_other_paper), on the committed scenes: more faces
+// right, no colour lost (measured 2026-12-01: face 431 -> 438 right, colour 461 -> 462).
+TEST(ReaderFixtures, NeighbourPaperLeftOutOfTheTopFace) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  ReadParams off;
+  off.face_other_paper = false;
+  auto before = eval_scenes(dir.string(), off, 0, nullptr);
+  auto now = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
+  ASSERT_TRUE(before.ok()) << before.error();
+  ASSERT_TRUE(now.ok()) << now.error();
+  EXPECT_GE(now->face_ok, before->face_ok + 5);
+  EXPECT_GE(now->color_ok, before->color_ok);
+  EXPECT_GE(now->guard_ok, before->guard_ok);
+  EXPECT_LE(now->seen_cells - now->matched, before->seen_cells - before->matched);  // no new false dice
 }
 
 // Seven of the scenes have a hand or arm over the sheet. With hand detection off
