@@ -887,6 +887,90 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
   }
+  // White dice whose pips miss the 8 mm core (a 2, 3 or 4 has its pips 4-6 mm from the face
+  // centre, and the die may stand 7 mm off the cell centre): their paper-coloured top passes
+  // for paper, but every face shows at least one dark, round, pip-sized dimple. Where the
+  // core test failed, the disc of core_pip_reach_mm round the cell centre (top plane) is
+  // looked at for one: darker than core_dark_ratio x the cell's paper, off the printed grid
+  // lines (drawn where they appear on this plane), its area and shape a pip's. The printed
+  // names are light (165/255, above the ratio) and so not dark. What passes goes to the full
+  // test below, which decides (a pip alone is no die there).
+  if (params.core_pip_reach_mm > 0) {
+    const int rp = cvRound(params.core_pip_reach_mm * ppm), side_px = 2 * rp + 1, stride = side_px + 1;
+    std::vector<std::size_t> todo;
+    for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
+      if (!covered[ci] && !core_occupied[ci]) todo.push_back(ci);
+    if (!todo.empty() && rp > 2) {
+      const int nt = static_cast<int>(todo.size());
+      cv::Mat mx(side_px, stride * nt, CV_32F, cv::Scalar(-1e4f)), my(mx.size(), CV_32F, cv::Scalar(-1e4f));
+      const cv::Matx33d to_img = ht * rect_to_mm;
+      std::vector<cv::Point> origin(todo.size());
+      for (std::size_t k = 0; k < todo.size(); ++k) {
+        const CellMm& cell = layout.cells[todo[k]];
+        origin[k] = {cvRound((cell.centre.x - x0) * ppm) - rp, cvRound((cell.centre.y - y0) * ppm) - rp};
+        for (int j = 0; j < side_px; ++j) {
+          float* px = mx.ptr<float>(j) + k * static_cast<std::size_t>(stride);
+          float* py = my.ptr<float>(j) + k * static_cast<std::size_t>(stride);
+          for (int i = 0; i < side_px; ++i) {
+            const double u = origin[k].x + i, v = origin[k].y + j;
+            const double w = 1.0 / (to_img(2, 0) * u + to_img(2, 1) * v + to_img(2, 2));
+            px[i] = static_cast<float>((to_img(0, 0) * u + to_img(0, 1) * v + to_img(0, 2)) * w);
+            py[i] = static_cast<float>((to_img(1, 0) * u + to_img(1, 1) * v + to_img(1, 2)) * w);
+          }
+        }
+      }
+      cv::Mat tiles;
+      cv::remap(image, tiles, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));
+      // The printed grid on the tiles: each tile's own and its neighbours' edges, shifted.
+      cv::Mat grid(tiles.size(), CV_8U, cv::Scalar(0));
+      const cv::Matx33d paper_to_rect = rect_to_mm.inv() * ht.inv() * hp;
+      const int thick = std::max(1, cvRound(params.grid_line_mm * ppm));
+      for (std::size_t k = 0; k < todo.size(); ++k) {
+        const CellMm& cell = layout.cells[todo[k]];
+        const cv::Point2d shift(k * static_cast<double>(stride) - origin[k].x, -origin[k].y);
+        for (const auto& c : layout.cells) {
+          if (std::hypot(c.centre.x - cell.centre.x, c.centre.y - cell.centre.y) > 2.2 * hs) continue;
+          const auto corners = layout.cell_corners(c.hex);
+          for (int e = 0; e < 6; ++e) {
+            const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
+            const cv::Point2d pa = apply_h(paper_to_rect, {a.x, a.y}) + shift, pb = apply_h(paper_to_rect, {b.x, b.y}) + shift;
+            cv::line(grid, cv::Point(cvRound(pa.x * 4), cvRound(pa.y * 4)), cv::Point(cvRound(pb.x * 4), cvRound(pb.y * 4)),
+                     cv::Scalar(255), thick, cv::LINE_8, 2);
+          }
+        }
+        // Nothing of the next tile: its gap column stays clear.
+        cv::line(grid, cv::Point(static_cast<int>(k) * stride + side_px, 0),
+                 cv::Point(static_cast<int>(k) * stride + side_px, side_px - 1), cv::Scalar(255));
+      }
+      cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0));
+      for (std::size_t k = 0; k < todo.size(); ++k) {
+        const cv::Vec3f pp = papers[todo[k]];
+        const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+        for (int y = 0; y < side_px; ++y) {
+          const cv::Vec3b* row = tiles.ptr<cv::Vec3b>(y) + k * static_cast<std::size_t>(stride);
+          const uchar* gr = grid.ptr<uchar>(y) + k * static_cast<std::size_t>(stride);
+          uchar* o = dark.ptr<uchar>(y) + k * static_cast<std::size_t>(stride);
+          for (int x = 0; x < side_px; ++x) o[x] = !gr[x] && (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
+        }
+      }
+      cv::Mat pl, ps, pc;
+      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
+      for (int i = 1; i < pn; ++i) {
+        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
+        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+        const double cx = pc.at<double>(i, 0), cy = pc.at<double>(i, 1);
+        const int k = static_cast<int>(cx) / stride;
+        if (k < 0 || k >= nt) continue;
+        if (std::hypot(cx - k * stride - rp, cy - rp) > rp) continue;
+        if (debug && !core_occupied[todo[static_cast<std::size_t>(k)]])
+          std::fprintf(stderr, "COREPIP %d,%d pip at %.1f %.1f mm\n", layout.cells[todo[static_cast<std::size_t>(k)]].hex.q,
+                       layout.cells[todo[static_cast<std::size_t>(k)]].hex.r, (cx - k * stride - rp) / ppm, (cy - rp) / ppm);
+        core_occupied[todo[static_cast<std::size_t>(k)]] = 1;
+      }
+    }
+  }
 
   laps.lap(&ReadProfile::empty_ms);
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
@@ -1512,7 +1596,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "hand_rest_area" << hand_rest_area
@@ -1562,6 +1646,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occupied_core_fraction", p.occupied_core_fraction);
     get("core_dark_fraction", p.core_dark_fraction);
     get("core_dark_ratio", p.core_dark_ratio);
+    get("core_pip_reach_mm", p.core_pip_reach_mm);
     get("max_face_offset_mm", p.max_face_offset_mm);
     get("face_crop_scale", p.face_crop_scale);
     get_bool("white_pip_locate", p.white_pip_locate);

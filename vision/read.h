@@ -44,6 +44,10 @@ struct ReadParams {
   // core_dark_ratio x the paper's luminance (pips). core_dark_fraction = 0: off.
   double core_dark_fraction = 0.04;
   double core_dark_ratio = 0.6;
+  // ... or (white dice whose pips miss that core: a 2, 3 or 4 standing off-centre) a dark,
+  // round, pip-sized blob off the printed grid lies within this radius (mm, top plane) of
+  // the cell centre. The full test then decides. 0 = off.
+  double core_pip_reach_mm = 12.0;
   // Opening kernel (mm) that removes grid lines and printed text from that mask.
   double open_mm = 2.5;
   // A unit's top face: blob area between these fractions of the nominal 16x16 mm face.
