@@ -722,16 +722,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // hand_cover_fraction of a 5x5 grid over its 16 mm square) is not read and is listed
   // in Observation::hidden; elsewhere the hand's pixels are removed from each cell's
   // foreground, so a die beside the hand is still read and the hand is never a die.
+  // covered: 0 = read, 1 = hidden (out of view, or its printed edges gone), 2 = under the
+  // skin or occluder mask: most such cells with a die are in an arm's shadow, where the
+  // die is still plainly seen. They are read, and reported only when the die is beyond
+  // doubt (occluded_min_confidence, a body colour no shadow and no skin has); otherwise
+  // they stay hidden.
   std::vector<uchar> covered(layout.cells.size(), 0);
   std::vector<uchar> near_hand(layout.cells.size(), 0);  // cell centre within hand_near_mm of a hand
+  std::vector<uchar> under_skin_cell(layout.cells.size(), 0);  // its die's top seen through the skin mask
   for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
-  cv::Mat hm;
+  cv::Mat hm, skin;  // hm: every cue's mask (skin, occluder); skin: the skin cue's alone
   std::vector<int> edges;
   if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = visible_edges(image, layout, hp, params.grid_line_contrast);
   if (params.hand_max_edges >= 0) {
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
       if (edges[i] <= params.hand_max_edges && !covered[i]) {
-        covered[i] = 1;
+        if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
+        covered[i] = 1;  // nothing of the print seen round it: not a shadow
         obs.hidden.push_back(layout.cells[i].hex);
       }
   }
@@ -745,11 +752,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     cv::Vec3f paper = median_bgr(pv);
     for (int k = 0; k < 3; ++k) paper[k] = std::max(paper[k], 20.0f);
     if (params.hand_min_area_mm2 > 0) hm = hand_mask(image, layout, hp, paper, params);
+    skin = hm;
     if (params.occluder_core_mm > 0) {
       const cv::Mat om = occluder_mask(image, layout, hp, paper, papers, edges, params);
       if (!om.empty()) {
         if (hm.empty()) hm = om;
-        else hm |= om;
+        else hm = hm | om;
       }
     }
     if (!hm.empty()) {
@@ -759,25 +767,41 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const int x = cvRound(mm.x * s), y = cvRound(mm.y * s);
         return x >= 0 && y >= 0 && x < hm.cols && y < hm.rows && hm.at<uchar>(y, x) != 0;
       };
+      auto hit_skin = [&](cv::Point2d mm) {
+        const int x = cvRound(mm.x * s), y = cvRound(mm.y * s);
+        return !skin.empty() && x >= 0 && y >= 0 && x < skin.cols && y < skin.rows && skin.at<uchar>(y, x) != 0;
+      };
       for (std::size_t i = 0; i < layout.cells.size(); ++i) {
         const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
-        int n_hit = 0, n_all = 0, p_hit = 0, p_all = 0;
+        int n_hit = 0, n_all = 0, p_hit = 0, p_all = 0, n_skin = 0;
         for (double dx = -7.0; dx <= 7.01; dx += 3.5)
           for (double dy = -7.0; dy <= 7.01; dy += 3.5) {
             // The top face as the camera sees it, taken back to the paper plane.
-            n_hit += hit(apply_h(paper_inv, apply_h(ht, c + cv::Point2d(dx, dy))));
+            const cv::Point2d seen = apply_h(paper_inv, apply_h(ht, c + cv::Point2d(dx, dy)));
+            n_hit += hit(seen);
+            n_skin += hit_skin(seen);
             ++n_all;
             // The cell's own paper (its reference colour): a shadow or an arm over it
             // makes every later test on this cell unreliable.
             p_hit += hit(c + cv::Point2d(dx * 1.5, dy * 1.5));
             ++p_all;
           }
+        const bool under_skin = n_skin > params.hand_cover_fraction * n_all;
+        if (under_skin) under_skin_cell[i] = 1;
         if ((n_hit > params.hand_cover_fraction * n_all || p_hit > params.hand_paper_cover_fraction * p_all) && !covered[i]) {
-          covered[i] = 1;
+          if (debug)
+            std::fprintf(stderr, "COVER %d,%d top %d/%d paper %d/%d skin %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, n_hit,
+                         n_all, p_hit, p_all, n_skin);
+          covered[i] = params.occluded_min_confidence <= 0 ? 1 : 2;
           obs.hidden.push_back(layout.cells[i].hex);
         }
       }
-      if (params.hand_near_mm > 0) {
+      if (params.hand_near_mm >= std::hypot(layout.width_mm, layout.height_mm)) {
+        // The whole sheet (the default): an arm's shadow need not touch the arm (a lamp
+        // behind it casts it a hand's breadth away), a soft one is too faint for the
+        // occluder mask, and nothing is committed while an arm is in view anyway.
+        std::fill(near_hand.begin(), near_hand.end(), 1);
+      } else if (params.hand_near_mm > 0) {
         cv::Mat free = hm == 0, dist;
         cv::distanceTransform(free, dist, cv::DIST_L2, cv::DIST_MASK_5);
         for (std::size_t i = 0; i < layout.cells.size(); ++i) {
@@ -846,7 +870,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const int q = cvRound(4.0 * ppm), side_px = 2 * q;
     std::vector<std::size_t> todo;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
-      if (!covered[ci]) todo.push_back(ci);
+      if (covered[ci] != 1) todo.push_back(ci);
     if (!todo.empty() && side_px > 0) {
       cv::Mat mx(side_px, side_px * static_cast<int>(todo.size()), CV_32F), my(mx.size(), CV_32F);
       const cv::Matx33d to_img = ht * rect_to_mm;
@@ -899,7 +923,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const int rp = cvRound(params.core_pip_reach_mm * ppm), side_px = 2 * rp + 1, stride = side_px + 1;
     std::vector<std::size_t> todo;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
-      if (!covered[ci] && !core_occupied[ci]) todo.push_back(ci);
+      if (covered[ci] != 1 && !core_occupied[ci]) todo.push_back(ci);
     if (!todo.empty() && rp > 2) {
       const int nt = static_cast<int>(todo.size());
       cv::Mat mx(side_px, stride * nt, CV_32F, cv::Scalar(-1e4f)), my(mx.size(), CV_32F, cv::Scalar(-1e4f));
@@ -973,9 +997,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   }
 
   laps.lap(&ReadProfile::empty_ms);
+  std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
-    if (covered[ci] || !core_occupied[ci]) {
+    if (covered[ci] == 1 || !core_occupied[ci]) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d %s\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r, covered[ci] ? "covered" : "core");
       continue;
     }
@@ -1013,12 +1038,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
              cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
     fg &= ~grid;
-    if (!hm.empty()) {
+    // A cell under the occluder (its die in an arm's shadow) keeps what the masks cover:
+    // the die is in them (the skin cue too takes some shadows for skin). An arm that does
+    // lie over the cell joins the die's blob, which is then too large for a unit: hidden.
+    static const cv::Mat none;
+    const cv::Mat& not_fg = covered[ci] == 2 ? none : hm;
+    if (!not_fg.empty()) {
       const double s = params.hand_px_per_mm;
       const cv::Matx33d shift(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
       const cv::Matx33d to_hand = cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1) * hp.inv() * ht * rect_to_mm * shift;
       cv::Mat hp_patch;
-      cv::warpPerspective(hm, hp_patch, cv::Mat(to_hand), roi.size(), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
+      cv::warpPerspective(not_fg, hp_patch, cv::Mat(to_hand), roi.size(), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
                           cv::BORDER_CONSTANT, cv::Scalar(0));
       fg &= ~hp_patch;
     }
@@ -1136,7 +1166,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
-    if (unit_label < 0 && params.white_pip_unit_confidence > 0) {
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
       // No blob: a white die on white paper (its top paper-coloured, its sides shadow-
       // coloured) shows only its pips. When the dark pip-sized blobs near the cell centre
       // form one face and read_face, centred on them, reads that many pips confidently on
@@ -1549,9 +1579,41 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
+    if (covered[ci] == 2) {
+      // Under the occluder: reported only when beyond doubt, the face read confidently and
+      // a body no shadow on the paper has: darker than occluded_dark_ratio x the cell's own
+      // paper (a black die: its albedo, whatever the light; a shadow keeps the paper's
+      // albedo) or saturated relative to it (a coloured die). A white die in shadow looks
+      // like the shadowed paper: it stays hidden.
+      const cv::Vec3f pp = papers[ci];
+      const cv::Vec3f rp(fr.body_bgr[0] / std::max(pp[0], 1.0f), fr.body_bgr[1] / std::max(pp[1], 1.0f),
+                         fr.body_bgr[2] / std::max(pp[2], 1.0f));
+      const float lum = (rp[0] + 2 * rp[1] + rp[2]) / 4, mx = std::max({rp[0], rp[1], rp[2]}), mn = std::min({rp[0], rp[1], rp[2]});
+      const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+      // Skin is saturated too: a body of skin's hue (hand_hue_min..max) is no die.
+      const float hue_num = 60.0f * (rp[1] - rp[0]), hue_den = rp[2] - rp[0];
+      const bool skin_hue = rp[2] > rp[1] && rp[1] >= rp[0] && hue_num >= params.hand_hue_min * hue_den &&
+                            hue_num <= params.hand_hue_max * hue_den;
+      const bool clean_body = lum < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
+      const bool ok = clean_body && co.confidence >= params.occluded_min_confidence;
+      if (debug)
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, lum, sat, under_skin_cell[ci], skin_hue, ok ? "reported" : "hidden");
+      if (!ok) continue;
+      reread_ok[ci] = 1;
+    }
     obs.cells.push_back(co);
   }
   laps.lap(&ReadProfile::cells_ms);
+  // The cells under the occluder whose die was read beyond doubt are no longer hidden.
+  if (std::find(reread_ok.begin(), reread_ok.end(), 1) != reread_ok.end()) {
+    std::vector<Hex> still;
+    for (const Hex& h : obs.hidden) {
+      const int i = layout.cell_index(h);
+      if (!(i >= 0 && reread_ok[static_cast<std::size_t>(i)])) still.push_back(h);
+    }
+    obs.hidden = std::move(still);
+  }
   // Beside a hand or an arm (its shadow's grain, reflections off the skin), a weak reading
   // is not trusted: it is hidden (unknown), not reported.
   if (params.hand_near_min_confidence > 0) {
@@ -1601,7 +1663,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -1672,6 +1734,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_hue_max", p.hand_hue_max);
     get("hand_margin_mm", p.hand_margin_mm);
     get("hand_paper_cover_fraction", p.hand_paper_cover_fraction);
+    get("occluded_min_confidence", p.occluded_min_confidence);
+    get("occluded_dark_ratio", p.occluded_dark_ratio);
+    get("occluded_saturation", p.occluded_saturation);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);
