@@ -924,78 +924,124 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     std::vector<std::size_t> todo;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
       if (covered[ci] != 1 && !core_occupied[ci]) todo.push_back(ci);
-    if (!todo.empty() && rp > 2) {
-      const int nt = static_cast<int>(todo.size());
-      cv::Mat mx(side_px, stride * nt, CV_32F, cv::Scalar(-1e4f)), my(mx.size(), CV_32F, cv::Scalar(-1e4f));
-      const cv::Matx33d to_img = ht * rect_to_mm;
-      std::vector<cv::Point> origin(todo.size());
-      for (std::size_t k = 0; k < todo.size(); ++k) {
-        const CellMm& cell = layout.cells[todo[k]];
+    const cv::Matx33d to_img = ht * rect_to_mm;
+    // Samples of tiles (side_px square round each cell centre, rect-plane pixels, every
+    // `step`-th) into one map: tiles one below the other (each tile's samples together in
+    // the frame, so the lookups stay in cache), a gap row between them.
+    auto sample_tiles = [&](const std::vector<std::size_t>& cells, int step, cv::Mat& out, std::vector<cv::Point>& origin) {
+      const int n = (side_px + step - 1) / step, st = n + 1;
+      cv::Mat mx(st * static_cast<int>(cells.size()), n, CV_32F, cv::Scalar(-1e4f)), my(mx.size(), CV_32F, cv::Scalar(-1e4f));
+      origin.resize(cells.size());
+      for (std::size_t k = 0; k < cells.size(); ++k) {
+        const CellMm& cell = layout.cells[cells[k]];
         origin[k] = {cvRound((cell.centre.x - x0) * ppm) - rp, cvRound((cell.centre.y - y0) * ppm) - rp};
-        for (int j = 0; j < side_px; ++j) {
-          float* px = mx.ptr<float>(j) + k * static_cast<std::size_t>(stride);
-          float* py = my.ptr<float>(j) + k * static_cast<std::size_t>(stride);
-          for (int i = 0; i < side_px; ++i) {
-            const double u = origin[k].x + i, v = origin[k].y + j;
+        for (int j = 0; j < n; ++j) {
+          float* px = mx.ptr<float>(static_cast<int>(k) * st + j);
+          float* py = my.ptr<float>(static_cast<int>(k) * st + j);
+          const double v = origin[k].y + j * step;
+          for (int i = 0; i < n; ++i) {
+            const double u = origin[k].x + i * step;
             const double w = 1.0 / (to_img(2, 0) * u + to_img(2, 1) * v + to_img(2, 2));
             px[i] = static_cast<float>((to_img(0, 0) * u + to_img(0, 1) * v + to_img(0, 2)) * w);
             py[i] = static_cast<float>((to_img(1, 0) * u + to_img(1, 1) * v + to_img(1, 2)) * w);
           }
         }
       }
-      cv::Mat tiles;
-      cv::remap(image, tiles, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));
-      // The printed grid on the tiles: each tile's own and its neighbours' edges, shifted.
-      cv::Mat grid(tiles.size(), CV_8U, cv::Scalar(0));
-      const cv::Matx33d paper_to_rect = rect_to_mm.inv() * ht.inv() * hp;
-      const int thick = std::max(1, cvRound(params.grid_line_mm * ppm));
-      for (std::size_t k = 0; k < todo.size(); ++k) {
-        const CellMm& cell = layout.cells[todo[k]];
-        const cv::Point2d shift(k * static_cast<double>(stride) - origin[k].x, -origin[k].y);
-        for (const auto& c : layout.cells) {
-          if (std::hypot(c.centre.x - cell.centre.x, c.centre.y - cell.centre.y) > 2.2 * hs) continue;
-          const auto corners = layout.cell_corners(c.hex);
-          for (int e = 0; e < 6; ++e) {
-            const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
-            const cv::Point2d pa = apply_h(paper_to_rect, {a.x, a.y}) + shift, pb = apply_h(paper_to_rect, {b.x, b.y}) + shift;
-            cv::line(grid, cv::Point(cvRound(pa.x * 4), cvRound(pa.y * 4)), cv::Point(cvRound(pb.x * 4), cvRound(pb.y * 4)),
-                     cv::Scalar(255), thick, cv::LINE_8, 2);
+      cv::remap(image, out, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));
+      return st;
+    };
+    if (!todo.empty() && rp > 2) {
+      // On the printed grid: the paper point seen through a rect-plane pixel within
+      // grid_line_mm / 2 of its cell's border (the cells are the Voronoi regions of their
+      // centres: the nearest centre's hexagon holds it). Only dark pixels are asked.
+      const cv::Matx33d rect_to_paper = hp.inv() * ht * rect_to_mm;
+      std::array<cv::Point2d, 6> normal;
+      double inscribed = 0;
+      {
+        const auto corners = layout.cell_corners(layout.cells[0].hex);
+        const cv::Point2d c0(layout.cells[0].centre.x, layout.cells[0].centre.y);
+        for (std::size_t e = 0; e < 6; ++e) {
+          const cv::Point2d m = 0.5 * (cv::Point2d(corners[e].x, corners[e].y) + cv::Point2d(corners[(e + 1) % 6].x, corners[(e + 1) % 6].y)) - c0;
+          inscribed = cv::norm(m);
+          normal[e] = m * (1.0 / std::max(1e-9, inscribed));
+        }
+      }
+      std::vector<std::vector<std::size_t>> near(layout.cells.size());
+      auto on_grid = [&](std::size_t ci, int x, int y) {
+        if (near[ci].empty())
+          for (std::size_t k = 0; k < layout.cells.size(); ++k)
+            if (std::hypot(layout.cells[k].centre.x - layout.cells[ci].centre.x, layout.cells[k].centre.y - layout.cells[ci].centre.y) < 2.2 * hs)
+              near[ci].push_back(k);
+        const cv::Point2d q = apply_h(rect_to_paper, {static_cast<double>(x), static_cast<double>(y)});
+        double best = 1e18;
+        cv::Point2d rel;
+        for (std::size_t k : near[ci]) {
+          const cv::Point2d r(q.x - layout.cells[k].centre.x, q.y - layout.cells[k].centre.y);
+          if (r.dot(r) < best) best = r.dot(r), rel = r;
+        }
+        double out = -1e18;
+        for (const auto& n : normal) out = std::max(out, rel.dot(n));
+        return inscribed - out < 0.5 * params.grid_line_mm;
+      };
+      auto dark_lum = [&](std::size_t ci) {
+        const cv::Vec3f pp = papers[ci];
+        return static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+      };
+      // First every 4th pixel (2 mm; a pip is ~3 mm, ~6 px across): only tiles with a dark sample off the
+      // grid are looked at in full.
+      std::vector<std::size_t> cand;
+      {
+        constexpr int kStep = 4;
+        cv::Mat coarse;
+        std::vector<cv::Point> origin;
+        const int st = sample_tiles(todo, kStep, coarse, origin);
+        const int n = st - 1;
+        for (std::size_t k = 0; k < todo.size(); ++k) {
+          const float dl = dark_lum(todo[k]);
+          bool any = false;
+          for (int j = 0; j < n && !any; ++j) {
+            const cv::Vec3b* row = coarse.ptr<cv::Vec3b>(static_cast<int>(k) * st + j);
+            for (int i = 0; i < n && !any; ++i)
+              any = (row[i][0] + 2 * row[i][1] + row[i][2]) < dl && !on_grid(todo[k], origin[k].x + i * kStep, origin[k].y + j * kStep);
+          }
+          if (any) cand.push_back(todo[k]);
+        }
+      }
+      if (!cand.empty()) {
+        cv::Mat tiles;
+        std::vector<cv::Point> origin;
+        sample_tiles(cand, 1, tiles, origin);
+        cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0));
+        for (std::size_t k = 0; k < cand.size(); ++k) {
+          const float dl = dark_lum(cand[k]);
+          for (int y = 0; y < side_px; ++y) {
+            const cv::Vec3b* row = tiles.ptr<cv::Vec3b>(static_cast<int>(k) * stride + y);
+            uchar* o = dark.ptr<uchar>(static_cast<int>(k) * stride + y);
+            for (int x = 0; x < side_px; ++x)
+              o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dl && !on_grid(cand[k], origin[k].x + x, origin[k].y + y) ? 255 : 0;
           }
         }
-        // Nothing of the next tile: its gap column stays clear.
-        cv::line(grid, cv::Point(static_cast<int>(k) * stride + side_px, 0),
-                 cv::Point(static_cast<int>(k) * stride + side_px, side_px - 1), cv::Scalar(255));
-      }
-      cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0));
-      for (std::size_t k = 0; k < todo.size(); ++k) {
-        const cv::Vec3f pp = papers[todo[k]];
-        const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-        for (int y = 0; y < side_px; ++y) {
-          const cv::Vec3b* row = tiles.ptr<cv::Vec3b>(y) + k * static_cast<std::size_t>(stride);
-          const uchar* gr = grid.ptr<uchar>(y) + k * static_cast<std::size_t>(stride);
-          uchar* o = dark.ptr<uchar>(y) + k * static_cast<std::size_t>(stride);
-          for (int x = 0; x < side_px; ++x) o[x] = !gr[x] && (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
+        cv::Mat pl, ps, pc;
+        const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+        const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
+        const int nt = static_cast<int>(cand.size());
+        for (int i = 1; i < pn; ++i) {
+          const int area = ps.at<int>(i, cv::CC_STAT_AREA);
+          const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
+          if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+          const double cx = pc.at<double>(i, 0), cy = pc.at<double>(i, 1);
+          const int k = static_cast<int>(cy) / stride;
+          if (k < 0 || k >= nt) continue;
+          if (std::hypot(cx - rp, cy - k * stride - rp) > rp) continue;
+          const std::size_t ci = cand[static_cast<std::size_t>(k)];
+          if (debug && !core_occupied[ci])
+            std::fprintf(stderr, "COREPIP %d,%d pip at %.1f %.1f mm\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r,
+                         (cx - rp) / ppm, (cy - k * stride - rp) / ppm);
+          core_occupied[ci] = 1;
         }
-      }
-      cv::Mat pl, ps, pc;
-      const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
-      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
-      for (int i = 1; i < pn; ++i) {
-        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
-        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
-        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
-        const double cx = pc.at<double>(i, 0), cy = pc.at<double>(i, 1);
-        const int k = static_cast<int>(cx) / stride;
-        if (k < 0 || k >= nt) continue;
-        if (std::hypot(cx - k * stride - rp, cy - rp) > rp) continue;
-        if (debug && !core_occupied[todo[static_cast<std::size_t>(k)]])
-          std::fprintf(stderr, "COREPIP %d,%d pip at %.1f %.1f mm\n", layout.cells[todo[static_cast<std::size_t>(k)]].hex.q,
-                       layout.cells[todo[static_cast<std::size_t>(k)]].hex.r, (cx - k * stride - rp) / ppm, (cy - rp) / ppm);
-        core_occupied[todo[static_cast<std::size_t>(k)]] = 1;
       }
     }
   }
-
   laps.lap(&ReadProfile::empty_ms);
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
