@@ -199,15 +199,10 @@ static void blank_print_marks(cv::Mat& mask, const SheetLayout& layout, double s
 // Hands and arms over the sheet, on the paper plane at params.hand_px_per_mm (255 =
 // covered, already grown by hand_margin_mm); empty when nothing is found. Markers and the
 // colour patches are printed dark/grey on purpose and are left out.
-static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp, cv::Vec3f white,
-                  const ReadParams& params) {
+static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Vec3f white, const ReadParams& params) {
   const double s = params.hand_px_per_mm;
-  const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
-  if (size.area() <= 0 || size.area() > 4'000'000) return {};
-  cv::Mat sheet;
-  const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
-  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
-                      cv::BORDER_CONSTANT, cv::Scalar(white[0], white[1], white[2]));
+  const cv::Size size = sheet.size();
+  if (size.area() <= 0) return {};
   cv::Mat mask(size, CV_8U, cv::Scalar(0));
   const float iw0 = 1.0f / white[0], iw1 = 1.0f / white[1], iw2 = 1.0f / white[2];
   const float chroma = static_cast<float>(params.hand_chroma);
@@ -317,7 +312,7 @@ static cv::Mat expected_print(const SheetLayout& layout, double s, cv::Size size
 // shadow of an arm; never a die, its sides and shadow, nor a cluster of dice on
 // neighbouring cells, which leave paper between them) and larger than
 // occluder_min_area_mm2 is returned (255), grown by hand_margin_mm; empty when none.
-static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp, cv::Vec3f paper,
+static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Vec3f paper,
                              const std::vector<cv::Vec3f>& cell_papers, const std::vector<int>& edges,
                              const ReadParams& params) {
   const double s = params.hand_px_per_mm;
@@ -349,10 +344,7 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
                         cvRound((c.y + (q.y - c.y) * (1 - 1.5 / layout.hex_size_mm)) * s));
     cv::fillConvexPoly(print, poly, cv::Scalar(m[0], m[1], m[2]));
   }
-  cv::Mat sheet;
-  const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
-  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                      cv::BORDER_CONSTANT, cv::Scalar(paper[0], paper[1], paper[2]));
+  if (sheet.size() != size) return {};
   cv::Mat pmin, pmax;
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
   cv::erode(print, pmin, k3);
@@ -751,10 +743,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       pv.emplace_back(cv::saturate_cast<uchar>(pc[0]), cv::saturate_cast<uchar>(pc[1]), cv::saturate_cast<uchar>(pc[2]));
     cv::Vec3f paper = median_bgr(pv);
     for (int k = 0; k < 3; ++k) paper[k] = std::max(paper[k], 20.0f);
-    if (params.hand_min_area_mm2 > 0) hm = hand_mask(image, layout, hp, paper, params);
+    // The frame on the paper plane at hand_px_per_mm, once for both masks.
+    cv::Mat sheet;
+    {
+      const double s = params.hand_px_per_mm;
+      const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
+      if (size.area() > 0 && size.area() <= 4'000'000) {
+        const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
+        cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                            cv::BORDER_CONSTANT, cv::Scalar(paper[0], paper[1], paper[2]));
+      }
+    }
+    if (params.hand_min_area_mm2 > 0 && !sheet.empty()) hm = hand_mask(sheet, layout, paper, params);
     skin = hm;
-    if (params.occluder_core_mm > 0) {
-      const cv::Mat om = occluder_mask(image, layout, hp, paper, papers, edges, params);
+    if (params.occluder_core_mm > 0 && !sheet.empty()) {
+      const cv::Mat om = occluder_mask(sheet, layout, paper, papers, edges, params);
       if (!om.empty()) {
         if (hm.empty()) hm = om;
         else hm = hm | om;
