@@ -201,15 +201,10 @@ static void blank_print_marks(cv::Mat& mask, const SheetLayout& layout, double s
 // Hands and arms over the sheet, on the paper plane at params.hand_px_per_mm (255 =
 // covered, already grown by hand_margin_mm); empty when nothing is found. Markers and the
 // colour patches are printed dark/grey on purpose and are left out.
-static cv::Mat hand_mask(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp, cv::Vec3f white,
-                  const ReadParams& params) {
+static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Vec3f white, const ReadParams& params) {
   const double s = params.hand_px_per_mm;
-  const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
-  if (size.area() <= 0 || size.area() > 4'000'000) return {};
-  cv::Mat sheet;
-  const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
-  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
-                      cv::BORDER_CONSTANT, cv::Scalar(white[0], white[1], white[2]));
+  const cv::Size size = sheet.size();
+  if (size.area() <= 0) return {};
   cv::Mat mask(size, CV_8U, cv::Scalar(0));
   const float iw0 = 1.0f / white[0], iw1 = 1.0f / white[1], iw2 = 1.0f / white[2];
   const float chroma = static_cast<float>(params.hand_chroma);
@@ -319,7 +314,7 @@ static cv::Mat expected_print(const SheetLayout& layout, double s, cv::Size size
 // shadow of an arm; never a die, its sides and shadow, nor a cluster of dice on
 // neighbouring cells, which leave paper between them) and larger than
 // occluder_min_area_mm2 is returned (255), grown by hand_margin_mm; empty when none.
-static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp, cv::Vec3f paper,
+static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Vec3f paper,
                              const std::vector<cv::Vec3f>& cell_papers, const std::vector<int>& edges,
                              const ReadParams& params) {
   const double s = params.hand_px_per_mm;
@@ -351,10 +346,7 @@ static cv::Mat occluder_mask(const cv::Mat& image, const SheetLayout& layout, co
                         cvRound((c.y + (q.y - c.y) * (1 - 1.5 / layout.hex_size_mm)) * s));
     cv::fillConvexPoly(print, poly, cv::Scalar(m[0], m[1], m[2]));
   }
-  cv::Mat sheet;
-  const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
-  cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                      cv::BORDER_CONSTANT, cv::Scalar(paper[0], paper[1], paper[2]));
+  if (sheet.size() != size) return {};
   cv::Mat pmin, pmax;
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
   cv::erode(print, pmin, k3);
@@ -727,16 +719,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // hand_cover_fraction of a 5x5 grid over its 16 mm square) is not read and is listed
   // in Observation::hidden; elsewhere the hand's pixels are removed from each cell's
   // foreground, so a die beside the hand is still read and the hand is never a die.
+  // covered: 0 = read, 1 = hidden (out of view, or its printed edges gone), 2 = under the
+  // skin or occluder mask: most such cells with a die are in an arm's shadow, where the
+  // die is still plainly seen. They are read, and reported only when the die is beyond
+  // doubt (occluded_min_confidence, a body colour no shadow and no skin has); otherwise
+  // they stay hidden.
   std::vector<uchar> covered(layout.cells.size(), 0);
   std::vector<uchar> near_hand(layout.cells.size(), 0);  // cell centre within hand_near_mm of a hand
+  std::vector<uchar> under_skin_cell(layout.cells.size(), 0);  // its die's top seen through the skin mask
   for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
-  cv::Mat hm;
+  cv::Mat hm, skin;  // hm: every cue's mask (skin, occluder); skin: the skin cue's alone
   std::vector<int> edges;
   if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = visible_edges(grey, layout, hp, params.grid_line_contrast);
   if (params.hand_max_edges >= 0) {
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
       if (edges[i] <= params.hand_max_edges && !covered[i]) {
-        covered[i] = 1;
+        if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
+        covered[i] = 1;  // nothing of the print seen round it: not a shadow
         obs.hidden.push_back(layout.cells[i].hex);
       }
   }
@@ -749,12 +748,24 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       pv.emplace_back(cv::saturate_cast<uchar>(pc[0]), cv::saturate_cast<uchar>(pc[1]), cv::saturate_cast<uchar>(pc[2]));
     cv::Vec3f paper = median_bgr(pv);
     for (int k = 0; k < 3; ++k) paper[k] = std::max(paper[k], 20.0f);
-    if (params.hand_min_area_mm2 > 0) hm = hand_mask(image, layout, hp, paper, params);
-    if (params.occluder_core_mm > 0) {
-      const cv::Mat om = occluder_mask(image, layout, hp, paper, papers, edges, params);
+    // The frame on the paper plane at hand_px_per_mm, once for both masks.
+    cv::Mat sheet;
+    {
+      const double s = params.hand_px_per_mm;
+      const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
+      if (size.area() > 0 && size.area() <= 4'000'000) {
+        const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
+        cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                            cv::BORDER_CONSTANT, cv::Scalar(paper[0], paper[1], paper[2]));
+      }
+    }
+    if (params.hand_min_area_mm2 > 0 && !sheet.empty()) hm = hand_mask(sheet, layout, paper, params);
+    skin = hm;
+    if (params.occluder_core_mm > 0 && !sheet.empty()) {
+      const cv::Mat om = occluder_mask(sheet, layout, paper, papers, edges, params);
       if (!om.empty()) {
         if (hm.empty()) hm = om;
-        else hm |= om;
+        else hm = hm | om;
       }
     }
     if (!hm.empty()) {
@@ -764,25 +775,41 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const int x = cvRound(mm.x * s), y = cvRound(mm.y * s);
         return x >= 0 && y >= 0 && x < hm.cols && y < hm.rows && hm.at<uchar>(y, x) != 0;
       };
+      auto hit_skin = [&](cv::Point2d mm) {
+        const int x = cvRound(mm.x * s), y = cvRound(mm.y * s);
+        return !skin.empty() && x >= 0 && y >= 0 && x < skin.cols && y < skin.rows && skin.at<uchar>(y, x) != 0;
+      };
       for (std::size_t i = 0; i < layout.cells.size(); ++i) {
         const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
-        int n_hit = 0, n_all = 0, p_hit = 0, p_all = 0;
+        int n_hit = 0, n_all = 0, p_hit = 0, p_all = 0, n_skin = 0;
         for (double dx = -7.0; dx <= 7.01; dx += 3.5)
           for (double dy = -7.0; dy <= 7.01; dy += 3.5) {
             // The top face as the camera sees it, taken back to the paper plane.
-            n_hit += hit(apply_h(paper_inv, apply_h(ht, c + cv::Point2d(dx, dy))));
+            const cv::Point2d seen = apply_h(paper_inv, apply_h(ht, c + cv::Point2d(dx, dy)));
+            n_hit += hit(seen);
+            n_skin += hit_skin(seen);
             ++n_all;
             // The cell's own paper (its reference colour): a shadow or an arm over it
             // makes every later test on this cell unreliable.
             p_hit += hit(c + cv::Point2d(dx * 1.5, dy * 1.5));
             ++p_all;
           }
+        const bool under_skin = n_skin > params.hand_cover_fraction * n_all;
+        if (under_skin) under_skin_cell[i] = 1;
         if ((n_hit > params.hand_cover_fraction * n_all || p_hit > params.hand_paper_cover_fraction * p_all) && !covered[i]) {
-          covered[i] = 1;
+          if (debug)
+            std::fprintf(stderr, "COVER %d,%d top %d/%d paper %d/%d skin %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, n_hit,
+                         n_all, p_hit, p_all, n_skin);
+          covered[i] = params.occluded_min_confidence <= 0 ? 1 : 2;
           obs.hidden.push_back(layout.cells[i].hex);
         }
       }
-      if (params.hand_near_mm > 0) {
+      if (params.hand_near_mm >= std::hypot(layout.width_mm, layout.height_mm)) {
+        // The whole sheet (the default): an arm's shadow need not touch the arm (a lamp
+        // behind it casts it a hand's breadth away), a soft one is too faint for the
+        // occluder mask, and nothing is committed while an arm is in view anyway.
+        std::fill(near_hand.begin(), near_hand.end(), 1);
+      } else if (params.hand_near_mm > 0) {
         cv::Mat free = hm == 0, dist;
         cv::distanceTransform(free, dist, cv::DIST_L2, cv::DIST_MASK_5);
         for (std::size_t i = 0; i < layout.cells.size(); ++i) {
@@ -851,7 +878,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const int q = cvRound(4.0 * ppm), side_px = 2 * q;
     std::vector<std::size_t> todo;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
-      if (!covered[ci]) todo.push_back(ci);
+      if (covered[ci] != 1) todo.push_back(ci);
     if (!todo.empty() && side_px > 0) {
       cv::Mat mx(side_px, side_px * static_cast<int>(todo.size()), CV_32F), my(mx.size(), CV_32F);
       const cv::Matx33d to_img = ht * rect_to_mm;
@@ -892,11 +919,142 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
   }
-
+  // White dice whose pips miss the 8 mm core (a 2, 3 or 4 has its pips 4-6 mm from the face
+  // centre, and the die may stand 7 mm off the cell centre): their paper-coloured top passes
+  // for paper, but every face shows at least one dark, round, pip-sized dimple. Where the
+  // core test failed, the disc of core_pip_reach_mm round the cell centre (top plane) is
+  // looked at for one: darker than core_dark_ratio x the cell's paper, off the printed grid
+  // lines (drawn where they appear on this plane), its area and shape a pip's. The printed
+  // names are light (165/255, above the ratio) and so not dark. What passes goes to the full
+  // test below, which decides (a pip alone is no die there).
+  if (params.core_pip_reach_mm > 0) {
+    const int rp = cvRound(params.core_pip_reach_mm * ppm), side_px = 2 * rp + 1, stride = side_px + 1;
+    std::vector<std::size_t> todo;
+    for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
+      if (covered[ci] != 1 && !core_occupied[ci]) todo.push_back(ci);
+    const cv::Matx33d to_img = ht * rect_to_mm;
+    // Samples of tiles (side_px square round each cell centre, rect-plane pixels, every
+    // `step`-th) into one map: tiles one below the other (each tile's samples together in
+    // the frame, so the lookups stay in cache), a gap row between them.
+    auto sample_tiles = [&](const std::vector<std::size_t>& cells, int step, cv::Mat& out, std::vector<cv::Point>& origin) {
+      const int n = (side_px + step - 1) / step, st = n + 1;
+      cv::Mat mx(st * static_cast<int>(cells.size()), n, CV_32F, cv::Scalar(-1e4f)), my(mx.size(), CV_32F, cv::Scalar(-1e4f));
+      origin.resize(cells.size());
+      for (std::size_t k = 0; k < cells.size(); ++k) {
+        const CellMm& cell = layout.cells[cells[k]];
+        origin[k] = {cvRound((cell.centre.x - x0) * ppm) - rp, cvRound((cell.centre.y - y0) * ppm) - rp};
+        for (int j = 0; j < n; ++j) {
+          float* px = mx.ptr<float>(static_cast<int>(k) * st + j);
+          float* py = my.ptr<float>(static_cast<int>(k) * st + j);
+          const double v = origin[k].y + j * step;
+          for (int i = 0; i < n; ++i) {
+            const double u = origin[k].x + i * step;
+            const double w = 1.0 / (to_img(2, 0) * u + to_img(2, 1) * v + to_img(2, 2));
+            px[i] = static_cast<float>((to_img(0, 0) * u + to_img(0, 1) * v + to_img(0, 2)) * w);
+            py[i] = static_cast<float>((to_img(1, 0) * u + to_img(1, 1) * v + to_img(1, 2)) * w);
+          }
+        }
+      }
+      cv::remap(image, out, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));
+      return st;
+    };
+    if (!todo.empty() && rp > 2) {
+      // On the printed grid: the paper point seen through a rect-plane pixel within
+      // grid_line_mm / 2 of its cell's border (the cells are the Voronoi regions of their
+      // centres: the nearest centre's hexagon holds it). Only dark pixels are asked.
+      const cv::Matx33d rect_to_paper = hp.inv() * ht * rect_to_mm;
+      std::array<cv::Point2d, 6> normal;
+      double inscribed = 0;
+      {
+        const auto corners = layout.cell_corners(layout.cells[0].hex);
+        const cv::Point2d c0(layout.cells[0].centre.x, layout.cells[0].centre.y);
+        for (std::size_t e = 0; e < 6; ++e) {
+          const cv::Point2d m = 0.5 * (cv::Point2d(corners[e].x, corners[e].y) + cv::Point2d(corners[(e + 1) % 6].x, corners[(e + 1) % 6].y)) - c0;
+          inscribed = cv::norm(m);
+          normal[e] = m * (1.0 / std::max(1e-9, inscribed));
+        }
+      }
+      std::vector<std::vector<std::size_t>> near(layout.cells.size());
+      auto on_grid = [&](std::size_t ci, int x, int y) {
+        if (near[ci].empty())
+          for (std::size_t k = 0; k < layout.cells.size(); ++k)
+            if (std::hypot(layout.cells[k].centre.x - layout.cells[ci].centre.x, layout.cells[k].centre.y - layout.cells[ci].centre.y) < 2.2 * hs)
+              near[ci].push_back(k);
+        const cv::Point2d q = apply_h(rect_to_paper, {static_cast<double>(x), static_cast<double>(y)});
+        double best = 1e18;
+        cv::Point2d rel;
+        for (std::size_t k : near[ci]) {
+          const cv::Point2d r(q.x - layout.cells[k].centre.x, q.y - layout.cells[k].centre.y);
+          if (r.dot(r) < best) best = r.dot(r), rel = r;
+        }
+        double out = -1e18;
+        for (const auto& n : normal) out = std::max(out, rel.dot(n));
+        return inscribed - out < 0.5 * params.grid_line_mm;
+      };
+      auto dark_lum = [&](std::size_t ci) {
+        const cv::Vec3f pp = papers[ci];
+        return static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+      };
+      // First every 4th pixel (2 mm; a pip is ~3 mm, ~6 px across): only tiles with a dark sample off the
+      // grid are looked at in full.
+      std::vector<std::size_t> cand;
+      {
+        constexpr int kStep = 4;
+        cv::Mat coarse;
+        std::vector<cv::Point> origin;
+        const int st = sample_tiles(todo, kStep, coarse, origin);
+        const int n = st - 1;
+        for (std::size_t k = 0; k < todo.size(); ++k) {
+          const float dl = dark_lum(todo[k]);
+          bool any = false;
+          for (int j = 0; j < n && !any; ++j) {
+            const cv::Vec3b* row = coarse.ptr<cv::Vec3b>(static_cast<int>(k) * st + j);
+            for (int i = 0; i < n && !any; ++i)
+              any = (row[i][0] + 2 * row[i][1] + row[i][2]) < dl && !on_grid(todo[k], origin[k].x + i * kStep, origin[k].y + j * kStep);
+          }
+          if (any) cand.push_back(todo[k]);
+        }
+      }
+      if (!cand.empty()) {
+        cv::Mat tiles;
+        std::vector<cv::Point> origin;
+        sample_tiles(cand, 1, tiles, origin);
+        cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0));
+        for (std::size_t k = 0; k < cand.size(); ++k) {
+          const float dl = dark_lum(cand[k]);
+          for (int y = 0; y < side_px; ++y) {
+            const cv::Vec3b* row = tiles.ptr<cv::Vec3b>(static_cast<int>(k) * stride + y);
+            uchar* o = dark.ptr<uchar>(static_cast<int>(k) * stride + y);
+            for (int x = 0; x < side_px; ++x)
+              o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dl && !on_grid(cand[k], origin[k].x + x, origin[k].y + y) ? 255 : 0;
+          }
+        }
+        cv::Mat pl, ps, pc;
+        const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+        const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
+        const int nt = static_cast<int>(cand.size());
+        for (int i = 1; i < pn; ++i) {
+          const int area = ps.at<int>(i, cv::CC_STAT_AREA);
+          const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
+          if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+          const double cx = pc.at<double>(i, 0), cy = pc.at<double>(i, 1);
+          const int k = static_cast<int>(cy) / stride;
+          if (k < 0 || k >= nt) continue;
+          if (std::hypot(cx - rp, cy - k * stride - rp) > rp) continue;
+          const std::size_t ci = cand[static_cast<std::size_t>(k)];
+          if (debug && !core_occupied[ci])
+            std::fprintf(stderr, "COREPIP %d,%d pip at %.1f %.1f mm\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r,
+                         (cx - rp) / ppm, (cy - k * stride - rp) / ppm);
+          core_occupied[ci] = 1;
+        }
+      }
+    }
+  }
   laps.lap(&ReadProfile::empty_ms);
+  std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
-    if (covered[ci] || !core_occupied[ci]) {
+    if (covered[ci] == 1 || !core_occupied[ci]) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d %s\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r, covered[ci] ? "covered" : "core");
       continue;
     }
@@ -934,12 +1092,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
              cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
     fg &= ~grid;
-    if (!hm.empty()) {
+    // A cell under the occluder (its die in an arm's shadow) keeps what the masks cover:
+    // the die is in them (the skin cue too takes some shadows for skin). An arm that does
+    // lie over the cell joins the die's blob, which is then too large for a unit: hidden.
+    static const cv::Mat none;
+    const cv::Mat& not_fg = covered[ci] == 2 ? none : hm;
+    if (!not_fg.empty()) {
       const double s = params.hand_px_per_mm;
       const cv::Matx33d shift(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
       const cv::Matx33d to_hand = cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1) * hp.inv() * ht * rect_to_mm * shift;
       cv::Mat hp_patch;
-      cv::warpPerspective(hm, hp_patch, cv::Mat(to_hand), roi.size(), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
+      cv::warpPerspective(not_fg, hp_patch, cv::Mat(to_hand), roi.size(), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
                           cv::BORDER_CONSTANT, cv::Scalar(0));
       fg &= ~hp_patch;
     }
@@ -1057,7 +1220,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
-    if (unit_label < 0 && params.white_pip_unit_confidence > 0) {
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
       // No blob: a white die on white paper (its top paper-coloured, its sides shadow-
       // coloured) shows only its pips. When the dark pip-sized blobs near the cell centre
       // form one face and read_face, centred on them, reads that many pips confidently on
@@ -1549,9 +1712,41 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
+    if (covered[ci] == 2) {
+      // Under the occluder: reported only when beyond doubt, the face read confidently and
+      // a body no shadow on the paper has: darker than occluded_dark_ratio x the cell's own
+      // paper (a black die: its albedo, whatever the light; a shadow keeps the paper's
+      // albedo) or saturated relative to it (a coloured die). A white die in shadow looks
+      // like the shadowed paper: it stays hidden.
+      const cv::Vec3f pp = papers[ci];
+      const cv::Vec3f rp(fr.body_bgr[0] / std::max(pp[0], 1.0f), fr.body_bgr[1] / std::max(pp[1], 1.0f),
+                         fr.body_bgr[2] / std::max(pp[2], 1.0f));
+      const float lum = (rp[0] + 2 * rp[1] + rp[2]) / 4, mx = std::max({rp[0], rp[1], rp[2]}), mn = std::min({rp[0], rp[1], rp[2]});
+      const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+      // Skin is saturated too: a body of skin's hue (hand_hue_min..max) is no die.
+      const float hue_num = 60.0f * (rp[1] - rp[0]), hue_den = rp[2] - rp[0];
+      const bool skin_hue = rp[2] > rp[1] && rp[1] >= rp[0] && hue_num >= params.hand_hue_min * hue_den &&
+                            hue_num <= params.hand_hue_max * hue_den;
+      const bool clean_body = lum < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
+      const bool ok = clean_body && co.confidence >= params.occluded_min_confidence;
+      if (debug)
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, lum, sat, under_skin_cell[ci], skin_hue, ok ? "reported" : "hidden");
+      if (!ok) continue;
+      reread_ok[ci] = 1;
+    }
     obs.cells.push_back(co);
   }
   laps.lap(&ReadProfile::cells_ms);
+  // The cells under the occluder whose die was read beyond doubt are no longer hidden.
+  if (std::find(reread_ok.begin(), reread_ok.end(), 1) != reread_ok.end()) {
+    std::vector<Hex> still;
+    for (const Hex& h : obs.hidden) {
+      const int i = layout.cell_index(h);
+      if (!(i >= 0 && reread_ok[static_cast<std::size_t>(i)])) still.push_back(h);
+    }
+    obs.hidden = std::move(still);
+  }
   // Beside a hand or an arm (its shadow's grain, reflections off the skin), a weak reading
   // is not trusted: it is hidden (unknown), not reported.
   if (params.hand_near_min_confidence > 0) {
@@ -1596,12 +1791,12 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -1646,6 +1841,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occupied_core_fraction", p.occupied_core_fraction);
     get("core_dark_fraction", p.core_dark_fraction);
     get("core_dark_ratio", p.core_dark_ratio);
+    get("core_pip_reach_mm", p.core_pip_reach_mm);
     get("max_face_offset_mm", p.max_face_offset_mm);
     get("face_crop_scale", p.face_crop_scale);
     get_bool("white_pip_locate", p.white_pip_locate);
@@ -1672,6 +1868,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_hue_max", p.hand_hue_max);
     get("hand_margin_mm", p.hand_margin_mm);
     get("hand_paper_cover_fraction", p.hand_paper_cover_fraction);
+    get("occluded_min_confidence", p.occluded_min_confidence);
+    get("occluded_dark_ratio", p.occluded_dark_ratio);
+    get("occluded_saturation", p.occluded_saturation);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);

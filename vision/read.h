@@ -44,6 +44,10 @@ struct ReadParams {
   // core_dark_ratio x the paper's luminance (pips). core_dark_fraction = 0: off.
   double core_dark_fraction = 0.04;
   double core_dark_ratio = 0.6;
+  // ... or (white dice whose pips miss that core: a 2, 3 or 4 standing off-centre) a dark,
+  // round, pip-sized blob off the printed grid lies within this radius (mm, top plane) of
+  // the cell centre. The full test then decides. 0 = off.
+  double core_pip_reach_mm = 12.0;
   // Opening kernel (mm) that removes grid lines and printed text from that mask.
   double open_mm = 2.5;
   // A unit's top face: blob area between these fractions of the nominal 16x16 mm face.
@@ -158,12 +162,28 @@ struct ReadParams {
   // (+-10.5 mm round the centre, the paper plane) lies under a hand, an arm or its
   // shadow: its paper reference (and so every later test) is not the paper's.
   double hand_paper_cover_fraction = 0.3;
+  // A cell covered by the skin or occluder mask (not by the printed-edge test: nothing of
+  // the print seen there) is read all the same: most such cells with a die are in an arm's
+  // shadow, the die plainly visible. Its die is reported only when the face reads with at
+  // least occluded_min_confidence and the body, relative to the cell's own paper, is darker
+  // than occluded_dark_ratio (a black die's albedo; a shadow keeps the paper's: shadow_min
+  // is 0.35) or more saturated than occluded_saturation and not of skin's hue (a coloured
+  // die). Else the cell stays hidden (a white die in shadow looks like the shadowed paper;
+  // an arm over the die makes its blob too large for a unit). occluded_min_confidence = 0:
+  // always hidden (the behaviour before).
+  double occluded_min_confidence = 0.6;
+  double occluded_dark_ratio = 0.36;
+  double occluded_saturation = 0.4;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off
   // the skin read as weak grey dice (0.31: above the 0.3 cap of the component counter's
   // fallback, so a die only that fallback supports is not trusted there). 0: off.
-  double hand_near_mm = 30.0;
+  // Default 1000 (the whole sheet; it was 30): with an arm in view, weak readings are not
+  // trusted anywhere. Its shadow need not touch it (a lamp behind the arm casts it a hand's
+  // breadth away) and a soft one is too faint for the occluder mask; most false dice of hand
+  // scenes were such readings at <= 0.3 (the component counter's cap).
+  double hand_near_mm = 1000.0;
   double hand_near_min_confidence = 0.31;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;

@@ -40,9 +40,11 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   // precision was 91.3% and visible recall 94.5% before. Since the print test of guard
   // pixels (branch faces): colour 98.4%, guard 97.9% (were 97.9% and 93.4%).
   EXPECT_GE(found, 0.95);
+  // Since the pip-reach candidates and the dice read in an arm's shadow (branch
+  // occupancy): precision 99.8%, recall 98.6%, visible recall 95.5% (were 99.8 / 96.7 / 91.8%).
   EXPECT_GE(precision, 0.98);
-  EXPECT_GE(recall, 0.93);
-  EXPECT_GE(s->recall_visible(), 0.88);
+  EXPECT_GE(recall, 0.97);
+  EXPECT_GE(s->recall_visible(), 0.93);
   EXPECT_GE(colour, 0.97);
   // Since the neighbours' paper is left out of the top face (branch topface): face 93.4%
   // (was 92.1%), colour 98.5% unchanged.
@@ -93,7 +95,53 @@ TEST(ReaderFixtures, HandDetectionRemovesMostFalseDetections) {
   // under the arm's shadow is no longer a miss but is counted in hidden_visible (25
   // measured, all in the hand scenes); beside that, at most a few true dice may go.
   EXPECT_GE(with->matched + with->hidden_visible + 5, without->matched);
-  EXPECT_LE(with->hidden_visible, 32);
+  EXPECT_LE(with->hidden_visible, 20);  // 16 since branch occupancy (26 before)
+}
+
+// White dice whose pips miss the 8 mm core (a 2, 3 or 4 standing off the cell centre: the
+// top is paper-coloured, the pips 4-6 mm from the face centre) were never looked at; the
+// pip-reach test (a pip-sized dark blob off the grid within core_pip_reach_mm) makes them
+// candidates. Measured (branch occupancy): 487 dice read with it, 478 without, the same one
+// false detection; 9 of the 11 white dice missed before are read.
+TEST(ReaderFixtures, WhiteDiceOffTheCoreAreCandidates) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  ReadParams off;
+  off.core_pip_reach_mm = 0;
+  auto with = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
+  auto without = eval_scenes(dir.string(), off, 0, nullptr);
+  ASSERT_TRUE(with.ok() && without.ok());
+  EXPECT_GE(with->matched, without->matched + 6) << with->matched << " vs " << without->matched;
+  EXPECT_LE(with->seen_cells - with->matched, without->seen_cells - without->matched);
+}
+
+// A die in an arm's shadow is plainly visible: the cell is read and the die reported when
+// beyond doubt (face confidence >= occluded_min_confidence, a body darker than any shadow
+// or saturated and not skin-hued). Measured (branch occupancy): visible dice in hidden
+// cells 31 -> 16 against always hiding them (occluded_min_confidence = 0), the same one
+// false detection, and no die reported where the label says the hand covers it.
+TEST(ReaderFixtures, DiceInAnArmsShadowAreReported) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  ReadParams hide;
+  hide.occluded_min_confidence = 0;
+  auto with = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
+  auto without = eval_scenes(dir.string(), hide, 0, nullptr);
+  ASSERT_TRUE(with.ok() && without.ok());
+  EXPECT_LE(with->hidden_visible + 10, without->hidden_visible) << with->hidden_visible << " vs " << without->hidden_visible;
+  EXPECT_LE(with->seen_cells - with->matched, without->seen_cells - without->matched);
+  EXPECT_GE(with->matched, without->matched + 10);
+  // Nothing under the hand itself: no reported die where the label has an occluded one.
+  const SheetLayout layout = standard_sheet();
+  int under_hand = 0;
+  for (const auto& [path, j] : scene_labels(dir)) {
+    if (!j.value("hand", false) || !j.value("board_found", false)) continue;
+    auto img = load_image((dir / j.value("image", "")).string());
+    ASSERT_TRUE(img.ok());
+    std::set<Hex> occluded;
+    for (const auto& d : j["dice"])
+      if (d.value("occluded", false) && !d["q"].is_null()) occluded.insert(Hex{d["q"].get<int>(), d["r"].get<int>()});
+    for (const auto& c : read_board(*img, layout).cells) under_hand += occluded.count(c.hex) ? 1 : 0;
+  }
+  EXPECT_EQ(under_hand, 0);
 }
 
 TEST(ReaderFixtures, HiddenCellsOnlyWhereAHandIs) {
