@@ -151,7 +151,7 @@ cv::Mat draw_dark_die(int top, float side_pip_x) {
   cv::rectangle(img, cv::Rect2f(x0, y0, s, s), black, cv::FILLED, cv::LINE_AA);
   const float r = 0.09f * s;
   for (const auto& p : pip_layout(top)) cv::circle(img, cv::Point2f(80 + p.x * s, 62 + p.y * s), cvRound(r), red, cv::FILLED, cv::LINE_AA);
-  cv::ellipse(img, cv::RotatedRect(cv::Point2f(side_pip_x, y0 + s + sh - 5), cv::Size2f(2 * r, 1.4f * r), 0), cv::Scalar::all(235), cv::FILLED,
+  cv::ellipse(img, cv::RotatedRect(cv::Point2f(side_pip_x, y0 + s + sh - 3), cv::Size2f(2 * r, 1.4f * r), 0), cv::Scalar::all(235), cv::FILLED,
               cv::LINE_AA);
   cv::GaussianBlur(img, img, cv::Size(0, 0), 0.8);
   return img;
