@@ -557,7 +557,12 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       // A lone pip may be one pip of a face larger than both squares (a candidate round
       // one pip of a five): read a square round it about a face wide; when a face of more
       // pips is found there and this pip is one of its pips, the candidate is that face.
-      if (params.lone_pip_grow > 0 && best.face == 1 && best.pip_diameter > 0) {
+      // ... but a die body (a blob or a distance peak, not a pip group) whose one pip lies
+      // at its centre is a "1": a pip of a 2, 4 or 5 lies off its die's centre, and the
+      // wider square would pair the pip with a side face's pips.
+      const bool centred_body = params.lone_pip_centred > 0 && d.c.source != 1 &&
+                                cv::norm(best.centre - d.c.centre) < params.lone_pip_centred * d.c.side;
+      if (params.lone_pip_grow > 0 && best.face == 1 && best.pip_diameter > 0 && !centred_body) {
         const float g = best.pip_diameter * static_cast<float>(params.lone_pip_grow);
         const PipRead big = read_pips(work, cv::Rect2f(best.centre.x - g / 2, best.centre.y - g / 2, g, g), params.pips);
         bool mine = false;

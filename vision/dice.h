@@ -91,6 +91,9 @@ struct DiceParams {
   // diameter; when a face of more pips holding that pip is found there, the candidate is
   // that face (a pip of a five is no "1"). 0 = off.
   double lone_pip_grow = 10.0;
+  // Not for a body candidate (blob or distance peak) whose lone pip lies within this
+  // fraction of its side of its centre: that is a "1" (0 = re-read those too).
+  double lone_pip_centred = 0.2;
   // First suppression before reading (speed): accepted candidates are read highest margin
   // first, and one whose centre lies within pre_nms_radius x the larger side of one
   // already taken is not read (0 = read every accepted candidate, ~5x slower).
