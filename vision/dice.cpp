@@ -440,6 +440,7 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
   std::vector<DieDetection> out;
   std::vector<cv::Point2f> kept_c;
   std::vector<float> kept_s;
+  std::vector<const Found*> kept;
   for (const auto& f : found) {
     const cv::Point2f c = f.read.centre * static_cast<float>(scale);
     bool near = false;
@@ -448,9 +449,18 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
     if (near) continue;
     kept_c.push_back(c);
     kept_s.push_back(f.side);
-    const int h = std::max(2, cvRound(f.side / 2));
+    kept.push_back(&f);
+  }
+  // One die, one detection (full-resolution pixels, as the reads).
+  std::vector<FaceSpot> spots;
+  for (const Found* f : kept) spots.push_back({f->read.centre, f->side * inv, f->read.face, f->read, static_cast<float>(f->score)});
+  const std::vector<bool> keep = one_face_per_cube(spots, params);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (!keep[i]) continue;
+    const cv::Point2f c = kept_c[i];
+    const int h = std::max(2, cvRound(kept_s[i] / 2));
     const cv::Rect r(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h, 2 * h);
-    out.push_back(describe(work, bodies.bg, r, scale, f.read.face, f.score, params));
+    out.push_back(describe(work, bodies.bg, r, scale, kept[i]->read.face, kept[i]->score, params));
   }
   return out;
 }
