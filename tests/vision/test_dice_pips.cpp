@@ -174,9 +174,9 @@ TEST(DicePips, SideFacePipsAtTheOutlineOfADarkDie) {
 
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
-// Measured (odd split, all 224 images): byler 81.0%, penlington 100.0% (docs/dice.md,
-// round 4; round 3: 76.1% / 99.3%). Here the first 40 odd images (byler): 76.9%
-// (round 3: 73.1%); pip reader only (no model), floor below.
+// Measured (odd split, all 224 images): byler 84.1%, penlington 99.8% (docs/dice.md,
+// round 6; round 4: 81.0% / 100%). Here the first 40 odd images (byler): 80.0% (280/350;
+// round 4: 76.9%); pip reader only (no model), floor below.
 TEST(DicePips, OracleBoxesOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
@@ -187,7 +187,7 @@ TEST(DicePips, OracleBoxesOnRealPhotos) {
   EXPECT_EQ(s->detections, 0);  // detection skipped
   const double acc = static_cast<double>(s->oracle.pips_ok) / s->oracle.labels;
   std::printf("oracle pip reading: %d/%d\n", s->oracle.pips_ok, s->oracle.labels);
-  EXPECT_GE(acc, 0.74);
+  EXPECT_GE(acc, 0.78);
 }
 
 }  // namespace
