@@ -350,6 +350,56 @@ DieDetection describe(const cv::Mat& work, const cv::Mat& bg, const cv::Rect& r,
   return d;
 }
 
+}  // namespace
+
+// The face's side from its pips (standard dice: lattice spacing 0.27 and pip diameter
+// 0.18 of the side), else the candidate's side.
+float face_size(const FaceSpot& f) {
+  if (f.pips.face > 1 && f.pips.spacing > 0) return 3.7f * f.pips.spacing;
+  if (f.pips.face == 1 && f.pips.pip_diameter > 0) return 5.5f * f.pips.pip_diameter;
+  return f.side;
+}
+
+// One die is one detection: a die seen at an angle shows its top face and one or two
+// side faces, each of which may read as a face. Two faces of one cube lie closer than
+// any two dice can (two dice of side s that do not overlap have their face centres at
+// least s apart; a side face's centre is (s + its foreshortened height) / 2 from the
+// top face's), so detections closer than side_face_radius x the typical face side (the
+// median over the image's detections: the dice of one roll are of one size, and one
+// misread face with a wide lattice does not swallow its neighbours) are one die, and
+// the one kept is the top face (rule below). On the even split, byler (top-down, dice
+// touching) has no two detections closer than 1.1 x the median; penlington's oblique
+// top/side pairs lie at 0.3..1.5.
+std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const DiceParams& params) {
+  const std::size_t n = spots.size();
+  std::vector<bool> keep(n, true);
+  std::vector<float> sizes;
+  for (const auto& f : spots) sizes.push_back(face_size(f));
+  if (sizes.empty() || params.side_face_radius <= 0) return keep;
+  std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
+  const double die = sizes[sizes.size() / 2];
+  // The top face is seen square on, so its pips are round and of full contrast; a side
+  // face's are foreshortened and respond less: the stronger pips win (then the margin).
+  auto better = [&](std::size_t a, std::size_t b) {
+    if (spots[a].pips.strength != spots[b].pips.strength) return spots[a].pips.strength > spots[b].pips.strength;
+    return spots[a].margin > spots[b].margin;
+  };
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), better);
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::size_t i = order[a];
+    if (!keep[i]) continue;
+    for (std::size_t b = a + 1; b < n; ++b) {
+      const std::size_t j = order[b];
+      if (keep[j] && cv::norm(spots[i].centre - spots[j].centre) < params.side_face_radius * die) keep[j] = false;
+    }
+  }
+  return keep;
+}
+
+namespace {
+
 // Without a model: every body blob and distance peak is read by the lattice pip reader
 // on the full-resolution image (rendered and clean dice: the pips of a die 45 px wide at
 // the working size are only ~4 px there); a candidate is a die when a layout fits.
@@ -390,6 +440,7 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
   std::vector<DieDetection> out;
   std::vector<cv::Point2f> kept_c;
   std::vector<float> kept_s;
+  std::vector<const Found*> kept;
   for (const auto& f : found) {
     const cv::Point2f c = f.read.centre * static_cast<float>(scale);
     bool near = false;
@@ -398,9 +449,18 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
     if (near) continue;
     kept_c.push_back(c);
     kept_s.push_back(f.side);
-    const int h = std::max(2, cvRound(f.side / 2));
+    kept.push_back(&f);
+  }
+  // One die, one detection (full-resolution pixels, as the reads).
+  std::vector<FaceSpot> spots;
+  for (const Found* f : kept) spots.push_back({f->read.centre, f->side * inv, f->read.face, f->read, static_cast<float>(f->score)});
+  const std::vector<bool> keep = one_face_per_cube(spots, params);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (!keep[i]) continue;
+    const cv::Point2f c = kept_c[i];
+    const int h = std::max(2, cvRound(kept_s[i] / 2));
     const cv::Rect r(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h, 2 * h);
-    out.push_back(describe(work, bodies.bg, r, scale, f.read.face, f.score, params));
+    out.push_back(describe(work, bodies.bg, r, scale, kept[i]->read.face, kept[i]->score, params));
   }
   return out;
 }
@@ -488,6 +548,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   struct Read {
     Scored s;
     int face;
+    PipRead pips;
   };
   std::vector<Read> reads;
   for (const auto& d : dice) {
@@ -506,13 +567,19 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       // A lone pip may be one pip of a face larger than both squares (a candidate round
       // one pip of a five): read a square round it about a face wide; when a face of more
       // pips is found there and this pip is one of its pips, the candidate is that face.
-      if (params.lone_pip_grow > 0 && best.face == 1 && best.pip_diameter > 0) {
+      // ... but a die body (a blob or a distance peak, not a pip group) whose one pip lies
+      // at its centre is a "1": a pip of a 2, 4 or 5 lies off its die's centre, and the
+      // wider square would pair the pip with a side face's pips.
+      const bool centred_body = params.lone_pip_centred > 0 && d.c.source != 1 &&
+                                cv::norm(best.centre - d.c.centre) < params.lone_pip_centred * d.c.side;
+      if (params.lone_pip_grow > 0 && best.face == 1 && best.pip_diameter > 0 && !centred_body) {
         const float g = best.pip_diameter * static_cast<float>(params.lone_pip_grow);
         const PipRead big = read_pips(work, cv::Rect2f(best.centre.x - g / 2, best.centre.y - g / 2, g, g), params.pips);
         bool mine = false;
         for (const auto& q : big.pips) mine = mine || cv::norm(q - best.centre) < 0.6f * std::max(best.pip_diameter, big.pip_diameter);
         if (big.face > 1 && mine) best = big;
       }
+      r.pips = best;
       if (best.face > 0) {
         r.face = best.face;
         if (best.face > 1) {
@@ -531,6 +598,15 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     for (const auto& k : kept)
       if (cv::norm(d.s.c.centre - k.s.c.centre) < params.nms_radius * std::max(d.s.c.side, k.s.c.side)) near = true;
     if (!near) kept.push_back(d);
+  }
+  if (params.side_face_radius > 0) {
+    std::vector<FaceSpot> spots;
+    for (const auto& k : kept) spots.push_back({k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin});
+    const std::vector<bool> keep = one_face_per_cube(spots, params);
+    std::vector<Read> k2;
+    for (std::size_t i = 0; i < kept.size(); ++i)
+      if (keep[i]) k2.push_back(kept[i]);
+    kept.swap(k2);
   }
   const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
   std::vector<DieDetection> out;

@@ -71,6 +71,11 @@ struct DiceParams {
   // Non-maximum suppression: a die suppresses candidates whose centre is within this
   // fraction of the larger of the two sides.
   double nms_radius = 0.6;
+  // One die, one detection: detections whose centres lie within this fraction of the
+  // image's typical face side (median of the detections' pip-lattice sizes) are faces of
+  // one cube (a top face and a side face seen at an angle); the one with the strongest
+  // pips (seen square on) is kept. 0 = off.
+  double side_face_radius = 1.05;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;
@@ -86,6 +91,9 @@ struct DiceParams {
   // diameter; when a face of more pips holding that pip is found there, the candidate is
   // that face (a pip of a five is no "1"). 0 = off.
   double lone_pip_grow = 10.0;
+  // Not for a body candidate (blob or distance peak) whose lone pip lies within this
+  // fraction of its side of its centre: that is a "1" (0 = re-read those too).
+  double lone_pip_centred = 0.2;
   // First suppression before reading (speed): accepted candidates are read highest margin
   // first, and one whose centre lies within pre_nms_radius x the larger side of one
   // already taken is not read (0 = read every accepted candidate, ~5x slower).
@@ -125,6 +133,21 @@ struct DieCandidate {
 // The working image (long side scaled to work_side) and its scale from the input.
 cv::Mat dice_work_image(const cv::Mat& image_bgr, const DiceParams& params, double& scale);
 std::vector<DieCandidate> dice_candidates(const cv::Mat& work_bgr, const DiceParams& params = {});
+
+// A face found in the image (working pixels) with its pip reading, for
+// one_face_per_cube.
+struct FaceSpot {
+  cv::Point2f centre;
+  float side = 0;
+  int face = 0;
+  PipRead pips;
+  float margin = 0;
+};
+// The face's side from its pips (3.7 x lattice spacing; a lone pip: 5.5 x its
+// diameter), else `side`.
+float face_size(const FaceSpot& f);
+// Which spots to keep so that one die gives one detection (DiceParams::side_face_radius).
+std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const DiceParams& params = {});
 
 struct DieDetection {
   cv::Rect box;  // image pixels

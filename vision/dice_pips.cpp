@@ -383,9 +383,15 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
       if (p.top_face_distance > 0) {
         top = top_face_mask(dist, p.top_face_distance, p.top_face_close, p.top_face_grow);
         if (!top.empty()) {
+          cv::Mat inside;
+          if (p.edge_margin > 0) cv::distanceTransform(top, inside, cv::DIST_L2, 3);
           std::vector<Blob> on;
-          for (const auto& b : blobs)
-            if (top.at<uchar>(std::clamp(cvRound(b.p.y), 0, p.canon - 1), std::clamp(cvRound(b.p.x), 0, p.canon - 1))) on.push_back(b);
+          for (const auto& b : blobs) {
+            const int x = std::clamp(cvRound(b.p.x), 0, p.canon - 1), y = std::clamp(cvRound(b.p.y), 0, p.canon - 1);
+            if (!top.at<uchar>(y, x)) continue;
+            if (p.edge_margin > 0 && inside.at<float>(y, x) < p.edge_margin * b.diameter()) continue;
+            on.push_back(b);
+          }
           blobs.swap(on);
         }
       }

@@ -56,7 +56,7 @@ struct PipParams {
   double max_fit = 0.3;
   // Lattice spacing (centre to edge pip) over pip diameter must lie in this range
   // (standard dice: 0.27 / 0.18 = 1.5).
-  double min_spacing = 0.9;
+  double min_spacing = 0.8;
   double max_spacing = 3.2;
   // A stray candidate at lattice coordinates (|x|,|y| both) below this rejects a layout.
   double face_extent = 1.55;
@@ -81,6 +81,11 @@ struct PipParams {
   double top_face_distance = 20.0;
   double top_face_close = 0.1;
   double top_face_grow = 0.0;
+  // A pip of the top face lies well inside the body-colour region: a blob whose centre is
+  // closer than edge_margin x its diameter to that region's edge is a pip of a side face
+  // seen at the die's outline (a dark die's sides are of its top's colour, so the region
+  // is the whole die), a glint on an edge or a corner. 0 = off.
+  double edge_margin = 0.55;
   // Faces of 4, 5 and 6 pips fix the lattice: its two sides must be within this ratio
   // and |cos| of their angle at most max_side_cos (a square face seen at most so
   // obliquely). Four pips of the top face and two of a side face are no "6".

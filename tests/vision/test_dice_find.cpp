@@ -94,5 +94,46 @@ TEST(DiceFind, TightClusterOnALightTable) {
   expect_read(find_dice(finish(img)), dice, 64);
 }
 
+// A face spot at `c` read as `face` pips with lattice spacing `g` and pip strength `strength`.
+FaceSpot spot(float x, float y, int face, float g, float strength) {
+  FaceSpot f;
+  f.centre = {x, y};
+  f.face = face;
+  f.side = 3.7f * g;
+  f.pips.face = face;
+  f.pips.spacing = g;
+  f.pips.pip_diameter = g / 1.5f;
+  f.pips.strength = strength;
+  return f;
+}
+
+TEST(DiceSideFaces, TopAndSideFaceOfOneDieGiveOneDetection) {
+  // Face side 37 px. A die seen at an angle: its top face (strong round pips) and its
+  // side face 30 px below (weaker, foreshortened pips); a second die 45 px to the right.
+  const std::vector<FaceSpot> spots{spot(100, 100, 2, 10, 40), spot(100, 130, 3, 9, 25), spot(145, 100, 4, 10, 35)};
+  const auto keep = one_face_per_cube(spots);
+  ASSERT_EQ(keep.size(), 3u);
+  EXPECT_TRUE(keep[0]);
+  EXPECT_FALSE(keep[1]);  // the side face
+  EXPECT_TRUE(keep[2]);   // a neighbour touching it is another die
+  // The stronger pips win whichever comes first.
+  const auto keep2 = one_face_per_cube({spots[1], spots[0]});
+  EXPECT_FALSE(keep2[0]);
+  EXPECT_TRUE(keep2[1]);
+}
+
+TEST(DiceSideFaces, AMisreadWideFaceDoesNotSwallowItsNeighbours) {
+  // Four dice side by side 40 px apart (face side 37 px); one is misread with a lattice
+  // three times too wide: the typical size is the median, so all four stay.
+  const std::vector<FaceSpot> spots{spot(100, 100, 5, 10, 30), spot(140, 100, 2, 30, 50), spot(180, 100, 6, 10, 30),
+                                    spot(220, 100, 1, 10, 30)};
+  const auto keep = one_face_per_cube(spots);
+  EXPECT_EQ(std::count(keep.begin(), keep.end(), true), 4);
+  DiceParams off;
+  off.side_face_radius = 0;
+  const auto all = one_face_per_cube({spot(100, 100, 2, 10, 40), spot(100, 110, 3, 9, 25)}, off);
+  EXPECT_EQ(std::count(all.begin(), all.end(), true), 2);
+}
+
 }  // namespace
 }  // namespace hexdice::vision

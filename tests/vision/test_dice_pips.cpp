@@ -136,11 +136,47 @@ TEST(DicePips, ColouredPipsOnADarkBody) {
   EXPECT_LT(grey_ok, 6) << "grey alone reads these: the test no longer shows the colour channel";
 }
 
+// A dark die seen a little from the front: its front side face (10 px high) is about the
+// top's colour (5 levels darker), so the body-colour region is the whole die, and a light
+// pip of the side face shows at the die's outline (its centre 3 px inside, as on byler's
+// photos) beside the top's red pips: with a lone "1" it makes a "2". A top-face pip lies
+// well inside the region (edge_margin); the corner pips of 4, 5, 6 are still read. (With
+// the side pip's centre 5 px inside the outline the "1" is still read as "2": the margin
+// is 0.55 pip diameters.)
+cv::Mat draw_dark_die(int top, float side_pip_x) {
+  const cv::Scalar bg(150, 155, 150), black(35, 35, 35), red(40, 40, 190);
+  cv::Mat img(160, 160, CV_8UC3, bg);
+  const float s = 56, x0 = 80 - s / 2, y0 = 62 - s / 2, sh = 10;
+  cv::rectangle(img, cv::Rect2f(x0, y0, s, s + sh), black - cv::Scalar::all(5), cv::FILLED, cv::LINE_AA);
+  cv::rectangle(img, cv::Rect2f(x0, y0, s, s), black, cv::FILLED, cv::LINE_AA);
+  const float r = 0.09f * s;
+  for (const auto& p : pip_layout(top)) cv::circle(img, cv::Point2f(80 + p.x * s, 62 + p.y * s), cvRound(r), red, cv::FILLED, cv::LINE_AA);
+  cv::ellipse(img, cv::RotatedRect(cv::Point2f(side_pip_x, y0 + s + sh - 3), cv::Size2f(2 * r, 1.4f * r), 0), cv::Scalar::all(235), cv::FILLED,
+              cv::LINE_AA);
+  cv::GaussianBlur(img, img, cv::Size(0, 0), 0.8);
+  return img;
+}
+
+TEST(DicePips, SideFacePipsAtTheOutlineOfADarkDie) {
+  PipParams no_margin;
+  no_margin.edge_margin = 0;
+  int without = 0, n = 0;
+  const cv::Rect2f box(80 - 40, 71 - 40, 80, 80);
+  for (int top = 1; top <= 6; ++top)
+    for (float x : {65.0f, 80.0f, 95.0f}) {
+      const cv::Mat img = draw_dark_die(top, x);
+      EXPECT_EQ(read_pips(img, box).face, top) << "top " << top << ", side pip at x " << x;
+      without += read_pips(img, box, no_margin).face == top;
+      ++n;
+    }
+  EXPECT_LT(without, n) << "without the margin these read right too: the test no longer shows it";
+}
+
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
-// Measured (odd split, all 224 images): byler 81.0%, penlington 100.0% (docs/dice.md,
-// round 4; round 3: 76.1% / 99.3%). Here the first 40 odd images (byler): 76.9%
-// (round 3: 73.1%); pip reader only (no model), floor below.
+// Measured (odd split, all 224 images): byler 84.1%, penlington 99.8% (docs/dice.md,
+// round 6; round 4: 81.0% / 100%). Here the first 40 odd images (byler): 80.0% (280/350;
+// round 4: 76.9%); pip reader only (no model), floor below.
 TEST(DicePips, OracleBoxesOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
@@ -151,7 +187,7 @@ TEST(DicePips, OracleBoxesOnRealPhotos) {
   EXPECT_EQ(s->detections, 0);  // detection skipped
   const double acc = static_cast<double>(s->oracle.pips_ok) / s->oracle.labels;
   std::printf("oracle pip reading: %d/%d\n", s->oracle.pips_ok, s->oracle.labels);
-  EXPECT_GE(acc, 0.74);
+  EXPECT_GE(acc, 0.78);
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ TEST(DiceReal, ShippedModelLoads) {
 
 // A regression floor, not a held-out figure: the shipped model has seen these images
 // (held-out figures, even-trained model scored on odd: docs/dice.md). Measured on the
-// first 30 odd images (all byler), round 4: recall 74.4%, precision 95.4%, face 78.3%
+// first 30 odd images (all byler), round 6: recall 92.9%, precision 95.3%, face 78.0%
+// (round 5: 89.0%, 94.8%, 79.3%); round 4: recall 74.4%, precision 95.4%, face 78.3%
 // (round 3: 77.7%, 94.9%, 72.5%; the face is the lattice pip count where a layout fits;
 // the forest alone read 81.3% of these images it was trained on, 47% of held-out byler
 // dice).
@@ -47,7 +48,7 @@ TEST(DiceReal, ShippedModelOnRealPhotos) {
               s->matched, s->face_ok);
   EXPECT_EQ(s->images, 30);
   EXPECT_GE(s->face_accuracy(), 0.75);
-  EXPECT_GE(s->recall(), 0.71);
+  EXPECT_GE(s->recall(), 0.86);
   EXPECT_GE(s->precision(), 0.92);
 }
 
