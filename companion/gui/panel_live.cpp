@@ -119,16 +119,16 @@ void panel_live(App& app, std::uintptr_t texture) {
     const float lh = ts.y;
     ImVec2 tries[16];
     for (int ring = 0; ring < 2; ++ring) {
-      const float d = static_cast<float>(ring) * (lh + 2);
+      const float out = static_cast<float>(ring) * (lh + 2);
       ImVec2* t = tries + ring * 8;
-      t[0] = {p.x + 8 + d, p.y - lh * 0.5f};
-      t[1] = {p.x - 10 - ts.x - d, p.y - lh * 0.5f};
-      t[2] = {p.x - ts.x * 0.5f, p.y - 6 - lh * 1.5f - d};
-      t[3] = {p.x - ts.x * 0.5f, p.y + 6 + lh * 0.5f + d};
-      t[4] = {p.x + 6 + d, p.y - 6 - lh - d};
-      t[5] = {p.x - 6 - ts.x - d, p.y - 6 - lh - d};
-      t[6] = {p.x + 6 + d, p.y + 6 + d};
-      t[7] = {p.x - 6 - ts.x - d, p.y + 6 + d};
+      t[0] = {p.x + 8 + out, p.y - lh * 0.5f};
+      t[1] = {p.x - 10 - ts.x - out, p.y - lh * 0.5f};
+      t[2] = {p.x - ts.x * 0.5f, p.y - 6 - lh * 1.5f - out};
+      t[3] = {p.x - ts.x * 0.5f, p.y + 6 + lh * 0.5f + out};
+      t[4] = {p.x + 6 + out, p.y - 6 - lh - out};
+      t[5] = {p.x - 6 - ts.x - out, p.y - 6 - lh - out};
+      t[6] = {p.x + 6 + out, p.y + 6 + out};
+      t[7] = {p.x - 6 - ts.x - out, p.y + 6 + out};
     }
     ImVec2 at = tries[0];
     float best = -1;
