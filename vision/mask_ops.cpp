@@ -399,4 +399,148 @@ void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::
   unpack_rows(out, w, dst);
 }
 
+void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
+                           int n, const float ip[3], float dark, float c2, uchar* out, float* ratio) {
+  const float ip0 = ip[0], ip1 = ip[1], ip2 = ip[2];
+  const uchar* pr[3] = {print, pmin, pmax};
+  for (int x = 0; x < n; ++x) {
+    const uchar* px = frame + 3 * x;
+    const float* lt = light + 3 * x;
+    const float b = px[0] * ip0, g = px[1] * ip1, r = px[2] * ip2;
+    const float lum = b + 2 * g + r;
+    const uchar* lo = pmin + 3 * x;
+    const float lum_lo = (lo[0] + 2 * lo[1] + lo[2]) / 255.0f;
+    if (ratio) ratio[x] = lum / std::max(0.1f, lum_lo);
+    bool d = lum < dark * lum_lo;
+    if (!d && lum > 0.4f) {
+      const float cb = px[0] / lt[0], cg = px[1] / lt[1], cr = px[2] / lt[2];
+      const float isr = 1.0f / (cb + cg + cr + 1e-3f);
+      d = true;
+      for (const uchar* pp : pr) {
+        const uchar* e = pp + 3 * x;
+        const float ise = 1.0f / (e[0] + e[1] + e[2] + 1e-3f);
+        const float d0 = cb * isr - e[0] * ise, d1 = cg * isr - e[1] * ise, d2 = cr * isr - e[2] * ise;
+        if (d0 * d0 + d1 * d1 + d2 * d2 <= c2) {
+          d = false;
+          break;
+        }
+      }
+    }
+    out[x] = d ? 255 : 0;
+  }
+}
+
+void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
+                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio) {
+  int x = 0;
+#if CV_SIMD128
+  using cv::v_float32x4;
+  const v_float32x4 vip0 = cv::v_setall_f32(ip[0]), vip1 = cv::v_setall_f32(ip[1]), vip2 = cv::v_setall_f32(ip[2]);
+  const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f), floor01 = cv::v_setall_f32(0.1f);
+  const v_float32x4 vdark = cv::v_setall_f32(dark), vc2 = cv::v_setall_f32(c2), lum_min = cv::v_setall_f32(0.4f);
+  const v_float32x4 one = cv::v_setall_f32(1.0f), eps = cv::v_setall_f32(1e-3f);
+  // The 16 pixels' channel k as four groups of 4 floats (exact: bytes).
+  auto widen = [](const cv::v_uint8x16& v, v_float32x4 f[4]) {
+    cv::v_uint16x8 lo, hi;
+    cv::v_expand(v, lo, hi);
+    cv::v_uint32x4 a, b, c, d;
+    cv::v_expand(lo, a, b);
+    cv::v_expand(hi, c, d);
+    f[0] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a));
+    f[1] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(b));
+    f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
+    f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
+  };
+  for (; x + 16 <= n; x += 16) {
+    cv::v_uint8x16 c8[3];
+    v_float32x4 f[3][4], p[3][3][4];  // frame channel k; print j channel k
+    cv::v_load_deinterleave(frame + 3 * x, c8[0], c8[1], c8[2]);
+    for (int k = 0; k < 3; ++k) widen(c8[k], f[k]);
+    const uchar* prs[3] = {print, pmin, pmax};
+    for (int j = 0; j < 3; ++j) {
+      cv::v_load_deinterleave(prs[j] + 3 * x, c8[0], c8[1], c8[2]);
+      for (int k = 0; k < 3; ++k) widen(c8[k], p[j][k]);
+    }
+    cv::v_int32x4 dm[4];
+    for (int q = 0; q < 4; ++q) {
+      v_float32x4 l0, l1, l2;
+      cv::v_load_deinterleave(light + 3 * (x + 4 * q), l0, l1, l2);
+      const v_float32x4 b = f[0][q] * vip0, g = f[1][q] * vip1, r = f[2][q] * vip2;
+      const v_float32x4 lum = b + two * g + r;
+      // (lo0 + 2 lo1 + lo2) is an integer below 2^24: exact in float whichever way summed.
+      const v_float32x4 lum_lo = (p[1][0][q] + two * p[1][1][q] + p[1][2][q]) / c255;
+      if (ratio) cv::v_store(ratio + x + 4 * q, lum / cv::v_max(floor01, lum_lo));
+      const v_float32x4 dk = lum < vdark * lum_lo;
+      // The lanes whose colour decides (not dark, lit enough); none: no colour test.
+      const v_float32x4 need = ~dk & (lum > lum_min);
+      v_float32x4 d = dk;
+      if (cv::v_check_any(cv::v_reinterpret_as_s32(need))) {
+        const v_float32x4 cb = f[0][q] / l0, cg = f[1][q] / l1, cr = f[2][q] / l2;
+        const v_float32x4 isr = one / (cb + cg + cr + eps);
+        const v_float32x4 sb = cb * isr, sg = cg * isr, sr = cr * isr;
+        v_float32x4 match = cv::v_setzero_f32() != cv::v_setzero_f32();  // all false
+        for (int j = 0; j < 3; ++j) {
+          // e0 + e1 + e2: an exact integer as in the scalar code.
+          const v_float32x4 ise = one / (p[j][0][q] + p[j][1][q] + p[j][2][q] + eps);
+          const v_float32x4 d0 = sb - p[j][0][q] * ise, d1 = sg - p[j][1][q] * ise, d2 = sr - p[j][2][q] * ise;
+          match = match | ((d0 * d0 + d1 * d1 + d2 * d2) <= vc2);
+          // As the scalar loop stops at the first print that matches: once every lane that
+          // needs it has matched, the other prints cannot change the result.
+          if (cv::v_check_all(cv::v_reinterpret_as_s32(match | ~need))) break;
+        }
+        d = d | (need & ~match);
+      }
+      dm[q] = cv::v_reinterpret_as_s32(d);
+    }
+    cv::v_store(reinterpret_cast<schar*>(out + x), cv::v_pack(cv::v_pack(dm[0], dm[1]), cv::v_pack(dm[2], dm[3])));
+  }
+#endif
+  if (x < n)
+    occluder_diff_row_ref(frame + 3 * x, print + 3 * x, pmin + 3 * x, pmax + 3 * x, light + 3 * x, n - x, ip, dark, c2,
+                          out + x, ratio ? ratio + x : nullptr);
+}
+
+void skin_row_ref(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out) {
+  const float iw0 = iw[0], iw1 = iw[1], iw2 = iw[2];
+  for (int x = 0; x < n; ++x) {
+    const uchar* px = bgr + 3 * x;
+    const float b = px[0] * iw0, g = px[1] * iw1, r = px[2] * iw2;
+    const float num = 60.0f * (g - b), den = r - b;
+    const bool skin = (r > g) & (g >= b) & (r > 0.06f) & (den > chroma * r) & (num >= hue_min * den) & (num <= hue_max * den);
+    out[x] = skin ? 255 : 0;
+  }
+}
+
+void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out) {
+  int x = 0;
+#if CV_SIMD128
+  using cv::v_float32x4;
+  const v_float32x4 v0 = cv::v_setall_f32(iw[0]), v1 = cv::v_setall_f32(iw[1]), v2 = cv::v_setall_f32(iw[2]);
+  const v_float32x4 k60 = cv::v_setall_f32(60.0f), rmin = cv::v_setall_f32(0.06f), vch = cv::v_setall_f32(chroma);
+  const v_float32x4 hmin = cv::v_setall_f32(hue_min), hmax = cv::v_setall_f32(hue_max);
+  for (; x + 16 <= n; x += 16) {
+    cv::v_uint8x16 c8[3];
+    cv::v_load_deinterleave(bgr + 3 * x, c8[0], c8[1], c8[2]);
+    cv::v_uint32x4 w[3][4];
+    for (int k = 0; k < 3; ++k) {
+      cv::v_uint16x8 lo, hi;
+      cv::v_expand(c8[k], lo, hi);
+      cv::v_expand(lo, w[k][0], w[k][1]);
+      cv::v_expand(hi, w[k][2], w[k][3]);
+    }
+    cv::v_int32x4 m[4];
+    for (int q = 0; q < 4; ++q) {
+      const v_float32x4 b = cv::v_cvt_f32(cv::v_reinterpret_as_s32(w[0][q])) * v0;
+      const v_float32x4 g = cv::v_cvt_f32(cv::v_reinterpret_as_s32(w[1][q])) * v1;
+      const v_float32x4 r = cv::v_cvt_f32(cv::v_reinterpret_as_s32(w[2][q])) * v2;
+      const v_float32x4 num = k60 * (g - b), den = r - b;
+      const v_float32x4 skin = (r > g) & (g >= b) & (r > rmin) & (den > vch * r) & (num >= hmin * den) & (num <= hmax * den);
+      m[q] = cv::v_reinterpret_as_s32(skin);
+    }
+    cv::v_store(reinterpret_cast<schar*>(out + x), cv::v_pack(cv::v_pack(m[0], m[1]), cv::v_pack(m[2], m[3])));
+  }
+#endif
+  if (x < n) skin_row_ref(bgr + 3 * x, n - x, iw, chroma, hue_min, hue_max, out + x);
+}
+
 }  // namespace hexdice::vision

@@ -42,4 +42,27 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
 void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::Point anchor = {-1, -1},
            int border_value = -1);
 
+// One row of read.cpp's occluder comparison (occluder_mask), n pixels: the frame on the
+// paper plane (BGR), the expected print and its 3x3 minimum and maximum (BGR), the local
+// light (3 floats a pixel), 1 / the paper's white (ip), occluder_dark and occluder_chroma^2.
+// ratio[x] = the pixel's luminance over the print minimum's (at least 0.1); out[x] = 255
+// when the pixel is darker than dark x that, or (luminance above 0.4) its chromaticity
+// under the light is more than sqrt(c2) from each of the three prints', else 0.
+// ratio may be nullptr (not wanted: one division a pixel less).
+// occluder_diff_row_ref is the per-pixel loop it replaces (branches, one pixel at a
+// time); occluder_diff_row does the same float operations in the same order on 16 pixels
+// at a time without branches, so both give the same bits (tests/vision/mask_ops_test.cpp).
+void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
+                           int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
+void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
+                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
+
+// One row of read.cpp's skin test (hand_mask), n BGR pixels: with b, g, r the channels
+// times iw (1 / the paper's white), out[x] = 255 when r > g >= b, r > 0.06, r - b >
+// chroma x r and the hue 60 (g - b) / (r - b) is within hue_min..hue_max (without the
+// division), else 0. skin_row_ref is the loop it replaces; skin_row does the same float
+// operations on 16 pixels at a time (the same bytes: tests/vision/mask_ops_test.cpp).
+void skin_row_ref(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
+void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
+
 }  // namespace hexdice::vision

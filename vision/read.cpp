@@ -206,25 +206,13 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
   const cv::Size size = sheet.size();
   if (size.area() <= 0) return {};
   cv::Mat mask(size, CV_8U, cv::Scalar(0));
-  const float iw0 = 1.0f / white[0], iw1 = 1.0f / white[1], iw2 = 1.0f / white[2];
+  const float iw[3] = {1.0f / white[0], 1.0f / white[1], 1.0f / white[2]};
   const float chroma = static_cast<float>(params.hand_chroma);
   const float hue_min = static_cast<float>(params.hand_hue_min), hue_max = static_cast<float>(params.hand_hue_max);
-  for (int y = 0; y < size.height; ++y) {
-    const cv::Vec3b* row = sheet.ptr<cv::Vec3b>(y);
-    uchar* out = mask.ptr<uchar>(y);
-    for (int x = 0; x < size.width; ++x) {
-      const float b = row[x][0] * iw0, g = row[x][1] * iw1, r = row[x][2] * iw2;
-      // Skin: red > green > blue with the hue (0 red, 60 yellow) in hand_hue_min..max
-      // whatever the shading; dice are red (hue ~0), yellow (~55), green, blue, white or
-      // black, and printed tints are pale.
-      // hue = 60 (g - b) / (r - b) within hue_min..hue_max, without the division and
-      // without branches (the loop vectorises).
-      const float num = 60.0f * (g - b), den = r - b;
-      const bool skin = (r > g) & (g >= b) & (r > 0.06f) & (den > chroma * r) & (num >= hue_min * den) &
-                        (num <= hue_max * den);
-      out[x] = skin ? 255 : 0;
-    }
-  }
+  // Skin: red > green > blue with the hue (0 red, 60 yellow) in hand_hue_min..max
+  // whatever the shading; dice are red (hue ~0), yellow (~55), green, blue, white or
+  // black, and printed tints are pale. 16 pixels at a time (mask_ops.h).
+  for (int y = 0; y < size.height; ++y) skin_row(sheet.ptr<uchar>(y), size.width, iw, chroma, hue_min, hue_max, mask.ptr<uchar>(y));
   blank_print_marks(mask, layout, s);
   // No hand-sized area of skin at all (the usual frame): nothing more to do.
   if (cv::countNonZero(mask) < params.hand_min_area_mm2 * s * s * 0.5) return {};
@@ -410,40 +398,16 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     if (light.size() != size) cv::copyMakeBorder(light, light, 0, size.height - light.rows, 0, size.width - light.cols, cv::BORDER_REPLICATE);
   }
   cv::Mat diff(size, CV_8U, cv::Scalar(0));
-  cv::Mat ratio(size, CV_32F, cv::Scalar(1));  // luminance over the print's (paper's white = 1)
-  const float ip0 = 1.0f / paper[0], ip1 = 1.0f / paper[1], ip2 = 1.0f / paper[2];
+  const float ip[3] = {1.0f / paper[0], 1.0f / paper[1], 1.0f / paper[2]};
   const float dark = static_cast<float>(params.occluder_dark);
   const float c2 = static_cast<float>(params.occluder_chroma * params.occluder_chroma);
-  for (int y = 0; y < size.height; ++y) {
-    const cv::Vec3b* row = sheet.ptr<cv::Vec3b>(y);
-    const cv::Vec3b* pr[3] = {print.ptr<cv::Vec3b>(y), pmin.ptr<cv::Vec3b>(y), pmax.ptr<cv::Vec3b>(y)};
-    const cv::Vec3f* lt = light.ptr<cv::Vec3f>(y);
-    uchar* out = diff.ptr<uchar>(y);
-    for (int x = 0; x < size.width; ++x) {
-      const float b = row[x][0] * ip0, g = row[x][1] * ip1, r = row[x][2] * ip2;
-      const float lum = b + 2 * g + r;
-      const cv::Vec3b lo = pr[1][x];
-      const float lum_lo = (lo[0] + 2 * lo[1] + lo[2]) / 255.0f;
-      ratio.at<float>(y, x) = lum / std::max(0.1f, lum_lo);
-      bool d = lum < dark * lum_lo;
-      if (!d && lum > 0.4f) {
-        const float cb = row[x][0] / lt[x][0], cg = row[x][1] / lt[x][1], cr = row[x][2] / lt[x][2];
-        const float isr = 1.0f / (cb + cg + cr + 1e-3f);
-        // Against the print, then (only when that differs) its 3x3 neighbourhood's extremes.
-        d = true;
-        for (const cv::Vec3b* pp : pr) {
-          const cv::Vec3b e = pp[x];
-          const float ise = 1.0f / (e[0] + e[1] + e[2] + 1e-3f);
-          const float d0 = cb * isr - e[0] * ise, d1 = cg * isr - e[1] * ise, d2 = cr * isr - e[2] * ise;
-          if (d0 * d0 + d1 * d1 + d2 * d2 <= c2) {
-            d = false;
-            break;
-          }
-        }
-      }
-      out[x] = d ? 255 : 0;
-    }
-  }
+  // Per pixel (mask_ops.h, 16 at a time): darker than dark x the print's 3x3 minimum, or
+  // (lit enough) its chromaticity under the local light far from the print's, its 3x3
+  // minimum's and maximum's (registration). The luminance ratio is wanted only for an
+  // arm's penumbra, below: computed there, by the same function, when there is an arm.
+  for (int y = 0; y < size.height; ++y)
+    occluder_diff_row(sheet.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y),
+                      size.width, ip, dark, c2, diff.ptr<uchar>(y), nullptr);
   blank_print_marks(diff, layout, s);
   // The printed lines and names are not compared (the 3x3 tolerance keeps them as
   // print): where the print is dark, what differs round them stands for them too, or the
@@ -485,6 +449,13 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // paper test reads as grey dice.
   if (any && params.occluder_penumbra > 0) {
     cv::Mat smooth, soft;
+    cv::Mat ratio(size, CV_32F);  // luminance over the print's 3x3 minimum (paper's white = 1)
+    {
+      std::vector<uchar> scratch(static_cast<std::size_t>(size.width));
+      for (int y = 0; y < size.height; ++y)
+        occluder_diff_row(sheet.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y),
+                          size.width, ip, dark, c2, scratch.data(), ratio.ptr<float>(y));
+    }
     cv::blur(ratio, smooth, cv::Size(5, 5));
     soft = smooth < params.occluder_penumbra;
     cv::Mat not_out = out == 0, dist_out;

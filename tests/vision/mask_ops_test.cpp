@@ -190,3 +190,100 @@ TEST(MaskOps, MorphMatchesOpenCV) {
 }
 
 }  // namespace
+
+namespace {
+
+// read.cpp's occluder comparison, 16 pixels at a time, against its one-pixel-at-a-time
+// loop: the same mask bytes and the same ratio bits on frames that match the print, are
+// shadowed, tinted, or random, at widths that leave a tail of every length.
+TEST(MaskOps, OccluderDiffRowMatchesThePerPixelLoop) {
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> byte(0, 255), kind(0, 4), noise(-6, 6);
+  std::uniform_real_distribution<float> lightd(0.6f, 1.4f), shade(0.1f, 0.9f);
+  const float ip[3] = {1.0f / 231.0f, 1.0f / 236.0f, 1.0f / 229.0f};
+  int dark_hits = 0, chroma_hits = 0, matched = 0, dim = 0;
+  for (int n : {1, 7, 15, 16, 17, 31, 33, 64, 421}) {
+    for (int rep = 0; rep < 20; ++rep) {
+      std::vector<uchar> frame(3 * n), print(3 * n), pmin(3 * n), pmax(3 * n), out0(n), out1(n);
+      std::vector<float> light(3 * n), r0(n), r1(n);
+      for (int x = 0; x < n; ++x) {
+        const int k = kind(rng);
+        float l[3] = {lightd(rng), lightd(rng), lightd(rng)};
+        const float sum = l[0] + l[1] + l[2];
+        const float sh = k == 1 ? shade(rng) : 1.0f;
+        for (int c = 0; c < 3; ++c) {
+          // 0-2: paper or tints; 3: anything; 4: a printed line (dark, seen as such)
+          const int p = k == 3 ? byte(rng) : k == 4 ? byte(rng) % 30 : 150 + byte(rng) % 106;
+          print[3 * x + c] = static_cast<uchar>(p);
+          pmin[3 * x + c] = static_cast<uchar>(std::max(0, p - byte(rng) % (k == 4 ? 4 : 40)));
+          pmax[3 * x + c] = static_cast<uchar>(std::min(255, p + byte(rng) % 40));
+          light[3 * x + c] = l[c] * 3.0f / sum;
+          int v = k == 2 ? byte(rng) : static_cast<int>(p * sh * 0.9f) + noise(rng);  // 2: tinted / random
+          if (k == 3) v = byte(rng);
+          frame[3 * x + c] = cv::saturate_cast<uchar>(v);
+        }
+      }
+      if (rep == 0) std::fill(light.begin(), light.end(), 0.0f);  // no light: inf and NaN, same either way
+      const float dark = 0.72f, c2 = 0.035f * 0.035f;
+      occluder_diff_row_ref(frame.data(), print.data(), pmin.data(), pmax.data(), light.data(), n, ip, dark, c2, out0.data(), r0.data());
+      occluder_diff_row(frame.data(), print.data(), pmin.data(), pmax.data(), light.data(), n, ip, dark, c2, out1.data(), r1.data());
+      ASSERT_EQ(0, std::memcmp(out0.data(), out1.data(), out0.size())) << "n " << n << " rep " << rep;
+      ASSERT_EQ(0, std::memcmp(r0.data(), r1.data(), r0.size() * sizeof(float))) << "n " << n << " rep " << rep;
+      std::vector<uchar> out2(n, 7);  // without the ratio: the same mask
+      occluder_diff_row(frame.data(), print.data(), pmin.data(), pmax.data(), light.data(), n, ip, dark, c2, out2.data(), nullptr);
+      ASSERT_EQ(0, std::memcmp(out0.data(), out2.data(), out0.size())) << "n " << n << " rep " << rep;
+      for (int x = 0; x < n; ++x) {
+        const uchar* f = &frame[3 * x];
+        const uchar* lo = &pmin[3 * x];
+        const float lum = f[0] * ip[0] + 2 * f[1] * ip[1] + f[2] * ip[2];
+        const float lum_lo = (lo[0] + 2 * lo[1] + lo[2]) / 255.0f;
+        if (lum < dark * lum_lo) ++dark_hits;
+        else if (lum <= 0.4f) ++dim;
+        else if (out0[x]) ++chroma_hits;
+        else ++matched;
+      }
+    }
+  }
+  // Every outcome of the comparison was exercised.
+  EXPECT_GT(dark_hits, 100);
+  EXPECT_GT(chroma_hits, 100);
+  EXPECT_GT(matched, 100);
+  EXPECT_GT(dim, 20);
+}
+
+}  // namespace
+
+namespace {
+
+// read.cpp's skin test, 16 pixels at a time, against its one-pixel loop: the same bytes
+// on random colours and on skin-like ones (r > g > b at every shade), every tail length.
+TEST(MaskOps, SkinRowMatchesThePerPixelLoop) {
+  std::mt19937 rng(12);
+  std::uniform_int_distribution<int> byte(0, 255), kind(0, 1);
+  std::uniform_real_distribution<float> shade(0.05f, 1.0f), gr(0.4f, 0.95f), br(0.2f, 1.0f);
+  const float iw[3] = {1.0f / 228.0f, 1.0f / 235.0f, 1.0f / 240.0f};
+  int skin = 0, other = 0;
+  for (int n : {1, 9, 16, 17, 40, 47, 420}) {
+    for (int rep = 0; rep < 20; ++rep) {
+      std::vector<uchar> bgr(3 * n), out0(n), out1(n, 7);
+      for (int x = 0; x < n; ++x) {
+        if (kind(rng)) {
+          const float r = 255 * shade(rng), g = r * gr(rng), b = g * br(rng);
+          bgr[3 * x] = cv::saturate_cast<uchar>(b);
+          bgr[3 * x + 1] = cv::saturate_cast<uchar>(g);
+          bgr[3 * x + 2] = cv::saturate_cast<uchar>(r);
+        } else {
+          for (int c = 0; c < 3; ++c) bgr[3 * x + c] = static_cast<uchar>(byte(rng));
+        }
+      }
+      skin_row_ref(bgr.data(), n, iw, 0.10f, 12.0f, 40.0f, out0.data());
+      skin_row(bgr.data(), n, iw, 0.10f, 12.0f, 40.0f, out1.data());
+      ASSERT_EQ(0, std::memcmp(out0.data(), out1.data(), out0.size())) << "n " << n << " rep " << rep;
+      for (uchar v : out0) (v ? skin : other)++;
+    }
+  }
+  EXPECT_GT(skin, 200);
+  EXPECT_GT(other, 200);
+}
+
+}  // namespace
