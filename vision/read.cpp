@@ -1122,9 +1122,43 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
     };
+    // Pip-sized, roundish blobs of a mask near the cell centre (patch pixels). With
+    // reject_side, blobs squeezed along the parallax direction d are left out: a side
+    // face seen on the top plane is foreshortened along d (to |d| / face_px of its size),
+    // so its pips are too, while the top face's pips are round.
+    auto pip_blobs = [&](const cv::Mat& mask, bool reject_side) {
+      cv::Mat pl, ps, pc;
+      const int pn = components_with_stats(mask, pl, ps, pc);
+      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
+      std::vector<cv::Point2d> pips;
+      if (pn <= 1) return pips;
+      // Second moments per component along d and across it.
+      const double dn = cv::norm(d);
+      const cv::Point2d du = dn > 1e-6 ? d * (1.0 / dn) : cv::Point2d(1, 0);
+      std::vector<double> sdd(static_cast<std::size_t>(pn), 0.0), spp(static_cast<std::size_t>(pn), 0.0);
+      const bool shape = reject_side && dn > 0.15 * face_px && dn < 0.8 * face_px;
+      if (shape)
+        for (int y = 0; y < pl.rows; ++y) {
+          const int* l = pl.ptr<int>(y);
+          for (int x = 0; x < pl.cols; ++x) {
+            if (l[x] <= 0) continue;
+            const double dx = x - pc.at<double>(l[x], 0), dy = y - pc.at<double>(l[x], 1);
+            const double a = dx * du.x + dy * du.y, b = -dx * du.y + dy * du.x;
+            sdd[static_cast<std::size_t>(l[x])] += a * a, spp[static_cast<std::size_t>(l[x])] += b * b;
+          }
+        }
+      for (int i = 1; i < pn; ++i) {
+        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
+        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
+        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
+        if (shape && sdd[static_cast<std::size_t>(i)] < params.side_pip_squeeze * spp[static_cast<std::size_t>(i)]) continue;
+        pips.emplace_back(pc.at<double>(i, 0), pc.at<double>(i, 1));
+      }
+      return pips;
+    };
     // White dice's pips: dark (under core_dark_ratio x the paper's luminance), pip-sized,
     // roundish blobs off the grid lines, near the cell centre (patch pixels).
-    auto dark_pips = [&]() {
+    auto dark_pips = [&](bool reject_side = false) {
       const cv::Vec3f pp = papers[ci];
       const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
       cv::Mat dark(patch.size(), CV_8U, cv::Scalar(0));
@@ -1139,17 +1173,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
         }
       }
-      cv::Mat pl, ps, pc;
-      const int pn = components_with_stats(dark, pl, ps, pc);
-      const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
-      std::vector<cv::Point2d> pips;
-      for (int i = 1; i < pn; ++i) {
-        const int area = ps.at<int>(i, cv::CC_STAT_AREA);
-        const int w = ps.at<int>(i, cv::CC_STAT_WIDTH), h = ps.at<int>(i, cv::CC_STAT_HEIGHT);
-        if (area < 0.3 * pip_area || area > 2.5 * pip_area || std::max(w, h) > 2 * std::min(w, h) + 1) continue;
-        pips.emplace_back(pc.at<double>(i, 0), pc.at<double>(i, 1));
-      }
-      return pips;
+      return pip_blobs(dark, reject_side);
   };
     find_unit(fg);
     // A guard token beside a white or black die is often the only thing that differs from
@@ -1504,6 +1528,66 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         else face_rect = rect0, fc = fc0;
       }
     }
+    // White and black dice: the top is paper- or shadow-coloured, so the square slid over
+    // the top mask may sit on the sides and the shadow. Their pips are what stands out (dark
+    // on white, light on black): the round pip-sized blobs of the die's polarity near the
+    // cell centre, side-face pips (squeezed along d) left out, give the face centre (a
+    // standard layout is centred on its face). The face is read there and that reading is
+    // kept when it counts as many pips as were found and is confident enough: two
+    // independent counts agreeing.
+    if (params.pip_look_confidence > 0) {
+      const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
+      auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
+      const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
+      for (const bool dark_polarity : {true, false}) {
+        const std::string want = dark_polarity ? "white" : "black";
+        if (nb != want && nr != want) continue;
+        std::vector<cv::Point2d> pips;
+        if (dark_polarity) {
+          pips = dark_pips(true);
+        } else {
+          // Light pips: pixels brighter than pip_light_ratio x the paper inside the die's
+          // region with its holes filled (a white pip is paper-like: a hole in "not paper").
+          cv::Mat filled = die_region.clone();
+          fill_holes(filled);
+          const cv::Vec3f pp = papers[ci];
+          const float light_lum = static_cast<float>(params.pip_light_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+          const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
+          cv::Mat light(patch.size(), CV_8U, cv::Scalar(0));
+          for (int y = 0; y < patch.rows; ++y) {
+            const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
+            const uchar* f = filled.ptr<uchar>(y);
+            uchar* o = light.ptr<uchar>(y);
+            for (int x = 0; x < patch.cols; ++x) {
+              const double dx = x - centre.x, dy = y - centre.y;
+              if (!f[x] || dx * dx + dy * dy > reach2) continue;
+              o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) > light_lum ? 255 : 0;
+            }
+          }
+          pips = pip_blobs(light, true);
+        }
+        // A lone light blob on a black die may be a glare spot: two at least.
+        if (pips.size() < (dark_polarity ? 1u : 2u) || pips.size() > 6) continue;
+        cv::Point2d m(0, 0);
+        for (const auto& q : pips) m += q;
+        m *= 1.0 / static_cast<double>(pips.size());
+        double spread = 0;
+        for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
+        if (spread > 0.27 * face_px * 1.5 || cv::norm(m - centre) > params.max_face_offset_mm * ppm) continue;
+        const cv::Point2f at(static_cast<float>(m.x), static_cast<float>(m.y));
+        if (cv::norm(at - fc) < 0.25 * ppm) continue;  // already read there
+        const FaceReading r2 = read_at(at);
+        const bool agree = r2.face == static_cast<int>(pips.size());
+        if (debug)
+          std::fprintf(stderr, "PIPLOOK %d,%d %s %zu pips moved %.1f mm: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q,
+                       cell.hex.r, want.c_str(), pips.size(), cv::norm(at - fc) / ppm, fr.face, fr.confidence, r2.face,
+                       r2.confidence, agree && r2.confidence >= params.pip_look_confidence && r2.confidence >= fr.confidence ? " agree" : "");
+        if (agree && r2.confidence >= params.pip_look_confidence && r2.confidence >= fr.confidence && (fr.face != r2.face || r2.confidence > fr.confidence)) {
+          fr = r2, fc = at;
+          break;
+        }
+      }
+    }
     const double ang = face_rect.angle * CV_PI / 180;
     const double first_confidence = fr.confidence;
     // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
@@ -1765,7 +1849,7 @@ Status ReadParams::save(const std::string& path) const {
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -1832,6 +1916,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
+    get("pip_look_confidence", p.pip_look_confidence);
+    get("pip_light_ratio", p.pip_light_ratio);
+    get("side_pip_squeeze", p.side_pip_squeeze);
     get("hand_rest_area", p.hand_rest_area);
     get("hand_min_area_mm2", p.hand_min_area_mm2);
     get("hand_chroma", p.hand_chroma);

@@ -73,6 +73,14 @@ struct ReadParams {
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
   bool white_pip_locate = true;
+  // White and black dice (by body colour or first reading): read again centred on the round
+  // pip-sized blobs of the die's polarity (dark pips; light ones, brighter than
+  // pip_light_ratio x the paper, inside the die's region), side-face pips (second moment
+  // along d under side_pip_squeeze x the one across it) left out; that reading is kept when
+  // it counts as many pips as were found, at least this confident. 0 = off.
+  double pip_look_confidence = 0.5;
+  double pip_light_ratio = 0.6;
+  double side_pip_squeeze = 0.25;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
