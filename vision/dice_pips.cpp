@@ -442,8 +442,12 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         }
         if (stray) continue;
         const double off = cv::norm(f.c - cv::Point2f(c0, c0)) / p.canon;
+        // A "2" sums two responses, so a lone strong pip with a weak neighbour (a side
+        // face's pip at the outline, a glint, a marbling spot) outscored the lone "1":
+        // a pair must beat it by 1 / two_weight.
         const double score = (p.mean_score ? rsum / k : rsum) * (1.0 - 0.5 * f.fit / p.max_fit) *
-                             (1.0 - std::clamp(p.centre_weight * (off - p.centre_free), 0.0, 0.9));
+                             (1.0 - std::clamp(p.centre_weight * (off - p.centre_free), 0.0, 0.9)) *
+                             (k == 2 ? p.two_weight : 1.0);
         if (score > best_score) {
           best_score = score;
           out.face = k;
