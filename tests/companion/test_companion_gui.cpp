@@ -38,14 +38,25 @@ using hexdice::testing::any_contains;
 
 }  // namespace
 
-TEST(CompanionGui, OpensOnHistoryAndDemoDrawsEveryPanelAndANonBlankPicture) {
+// Every window test: skipped without the companion binary or Xvfb; an Xvfb server of its
+// own and a fresh temporary directory named after the test.
+class CompanionGui : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+    if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+    ASSERT_TRUE(x.start()) << "Xvfb did not start";
+    dir = fs::temp_directory_path() /
+          ("hexdice_gui_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
   const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
-  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
-  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
   Xvfb x;
-  ASSERT_TRUE(x.start()) << "Xvfb did not start";
-  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  fs::path dir;
+};
+
+TEST_F(CompanionGui, OpensOnHistoryAndDemoDrawsEveryPanelAndANonBlankPicture) {
   const fs::path png = dir / "shot.png", ui = dir / "ui.json", db = dir / "games.sqlite";
   const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
                           " --history --db " + db.string() + " --frames 8 --screenshot " + png.string() +
@@ -98,14 +109,7 @@ TEST(CompanionGui, OpensOnHistoryAndDemoDrawsEveryPanelAndANonBlankPicture) {
 // The History panel at the default window size with a replay open: the list with the
 // scrubber, and the statistics tab, each without scrolling the panel (the statistics
 // were below the fold before they had their own tab).
-TEST(CompanionGui, HistoryListAndStatisticsFitThePanelWithoutScrolling) {
-  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
-  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
-  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
-  Xvfb x;
-  ASSERT_TRUE(x.start()) << "Xvfb did not start";
-  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_stats_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+TEST_F(CompanionGui, HistoryListAndStatisticsFitThePanelWithoutScrolling) {
   const fs::path db = dir / "games.sqlite";
   const std::string base = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
                            " --history --no-live --db " + db.string() + " --frames 4 ";
@@ -129,14 +133,7 @@ TEST(CompanionGui, HistoryListAndStatisticsFitThePanelWithoutScrolling) {
 
 // The window drives the referee on the bundled demo (no camera): run until the demo's
 // misread, screenshot the live view, and check the panels a user needs at that moment.
-TEST(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsProposal) {
-  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
-  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
-  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
-  Xvfb x;
-  ASSERT_TRUE(x.start()) << "Xvfb did not start";
-  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_live_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+TEST_F(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsProposal) {
   const fs::path png = dir / "live.png", ui = dir / "ui.json", db = dir / "games.sqlite";
   const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
                           " --db " + db.string() + " --fps 0 --until-frame 48 --frames 3 --screenshot " + png.string() +
@@ -165,14 +162,7 @@ TEST(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsProp
 }
 
 // A hint on request, and solo play: the Enemy Turn says which die to move and why.
-TEST(CompanionGui, HintOnRequestAndSoloEnemyTurnExplained) {
-  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
-  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
-  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
-  Xvfb x;
-  ASSERT_TRUE(x.start()) << "Xvfb did not start";
-  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_solo_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+TEST_F(CompanionGui, HintOnRequestAndSoloEnemyTurnExplained) {
   const fs::path db = dir / "games.sqlite";
   const std::string base = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() + " --db " +
                            db.string() + " --frames 3 ";
@@ -227,13 +217,7 @@ TEST(CompanionGui, HintOnRequestAndSoloEnemyTurnExplained) {
 
 // A whole solo game (`hexdice solo --db`: 38 actions that were 23 linked games before
 // schema 4) is one row in the History panel, and it replays on the board.
-TEST(CompanionGui, HistoryShowsAWholeSoloGameAsOneRow) {
-  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
-  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
-  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
-  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_solo_history_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+TEST_F(CompanionGui, HistoryShowsAWholeSoloGameAsOneRow) {
   const fs::path db = dir / "games.sqlite";
   const std::string scen = std::string(HEXDICE_SOURCE_DIR) + "/data/scenarios/01-first-steps.json";
   ASSERT_EQ(std::system(((fs::path(HEXDICE_BIN_DIR) / "hexdice").string() + " solo --scenario " + scen +
@@ -250,8 +234,6 @@ TEST(CompanionGui, HistoryShowsAWholeSoloGameAsOneRow) {
     actions = games->front().actions;
     EXPECT_GT(actions, 20);
   }
-  Xvfb x;
-  ASSERT_TRUE(x.start()) << "Xvfb did not start";
   const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
                           " --history --no-live --db " + db.string() + " --frames 3 --dump-ui " + (dir / "ui.json").string() +
                           " 2>" + (dir / "err.txt").string();
@@ -270,14 +252,7 @@ TEST(CompanionGui, HistoryShowsAWholeSoloGameAsOneRow) {
 // alone on the history it draws a handful of frames in 3 s (it drew every frame, as
 // fast as Mesa allowed, before RedrawPolicy), and on the bundled demo it draws the new
 // pictures as they come (10 a second).
-TEST(CompanionGui, IdleWindowDrawsOnlyWhenSomethingChanges) {
-  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
-  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
-  if (!on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
-  Xvfb x;
-  ASSERT_TRUE(x.start()) << "Xvfb did not start";
-  const fs::path dir = fs::temp_directory_path() / ("hexdice_gui_idle_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+TEST_F(CompanionGui, IdleWindowDrawsOnlyWhenSomethingChanges) {
   auto run = [&](const std::string& args, const std::string& out) {
     const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() + " --db " +
                             (dir / (out + ".sqlite")).string() + " " + args + " >" + (dir / out).string() + " 2>&1";
