@@ -311,14 +311,22 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   cv::Mat print = expected_print(layout, s, size);
   if (print.empty()) return {};
   print = print.clone();
+  // The print's colour at the centre of cell i, when at least min_edges of its printed
+  // edges are seen and that centre lies on the print.
+  auto seen_print = [&](std::size_t i, int min_edges, cv::Vec3b& e) {
+    if (i >= edges.size() || edges[i] < min_edges) return false;
+    const Point c = layout.cells[i].centre;
+    const int x = cvRound(c.x * s), y = cvRound(c.y * s);
+    if (x < 0 || y < 0 || x >= size.width || y >= size.height) return false;
+    e = print.at<cv::Vec3b>(y, x);
+    return true;
+  };
   // Cells printed in another tint than the drawing (all six edges seen: the print is
   // there, nothing lies over it): the measured tint is the print.
   for (std::size_t i = 0; i < layout.cells.size() && i < cell_papers.size(); ++i) {
-    if (i >= edges.size() || edges[i] < 6) continue;
+    cv::Vec3b e;
+    if (!seen_print(i, 6, e)) continue;
     const Point c = layout.cells[i].centre;
-    const int x = cvRound(c.x * s), y = cvRound(c.y * s);
-    if (x < 0 || y < 0 || x >= size.width || y >= size.height) continue;
-    const cv::Vec3b e = print.at<cv::Vec3b>(y, x);
     cv::Vec3f m;
     for (int k = 0; k < 3; ++k) m[k] = std::min(255.0f, 255.0f * cell_papers[i][k] / paper[k]);
     const float se = e[0] + e[1] + e[2] + 1e-3f, sm = m[0] + m[1] + m[2] + 1e-3f;
@@ -348,11 +356,9 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     std::vector<cv::Point2d> at;
     std::vector<cv::Vec3f> rho;
     for (std::size_t i = 0; i < layout.cells.size() && i < cell_papers.size(); ++i) {
-      if (i >= edges.size() || edges[i] < 5) continue;
+      cv::Vec3b e;
+      if (!seen_print(i, 5, e)) continue;
       const Point c = layout.cells[i].centre;
-      const int x = cvRound(c.x * s), y = cvRound(c.y * s);
-      if (x < 0 || y < 0 || x >= size.width || y >= size.height) continue;
-      const cv::Vec3b e = print.at<cv::Vec3b>(y, x);
       cv::Vec3f r;
       for (int k = 0; k < 3; ++k) r[k] = cell_papers[i][k] / std::max(20.0f, static_cast<float>(e[k]));
       const float sum = r[0] + r[1] + r[2];
