@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <optional>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -1164,22 +1165,42 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     };
     // White dice's pips: dark (under core_dark_ratio x the paper's luminance), pip-sized,
     // roundish blobs off the grid lines, near the cell centre (patch pixels).
+    // The patch pixels within a face's pips' reach of the cell centre (a die's centre within
+    // max_face_offset_mm, its pips within the pip grid's half-diagonal of it) for which
+    // take(where, luminance b + 2g + r) holds; where is the row of `where` at that pixel.
+    auto near_centre_mask = [&](const cv::Mat& where, auto&& take) {
+      const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
+      cv::Mat out(patch.size(), CV_8U, cv::Scalar(0));
+      for (int y = 0; y < patch.rows; ++y) {
+        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
+        const uchar* w = where.ptr<uchar>(y);
+        uchar* o = out.ptr<uchar>(y);
+        for (int x = 0; x < patch.cols; ++x) {
+          const double dx = x - centre.x, dy = y - centre.y;
+          if (dx * dx + dy * dy > reach2) continue;
+          o[x] = take(w[x], row[x][0] + 2 * row[x][1] + row[x][2]) ? 255 : 0;
+        }
+      }
+      return out;
+    };
+    // The centre of the face the pips lie on: their centroid (a standard layout is centred
+    // on its face), when there are 1-6, all on one face (at most the pip grid's
+    // half-diagonal from it) and on a face where a die can stand; none otherwise.
+    auto pips_face_centre = [&](const std::vector<cv::Point2d>& pips) -> std::optional<cv::Point2d> {
+      if (pips.empty() || pips.size() > 6) return std::nullopt;
+      cv::Point2d m(0, 0);
+      for (const auto& q : pips) m += q;
+      m *= 1.0 / static_cast<double>(pips.size());
+      double spread = 0;
+      for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
+      if (spread > 0.27 * face_px * 1.5 || cv::norm(m - centre) > params.max_face_offset_mm * ppm) return std::nullopt;
+      return m;
+    };
     auto dark_pips = [&](bool reject_side = false) {
       const cv::Vec3f pp = papers[ci];
       const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-      cv::Mat dark(patch.size(), CV_8U, cv::Scalar(0));
-      const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
-      for (int y = 0; y < patch.rows; ++y) {
-        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
-        const uchar* gr = grid.ptr<uchar>(y);
-        uchar* o = dark.ptr<uchar>(y);
-        for (int x = 0; x < patch.cols; ++x) {
-          const double dx = x - centre.x, dy = y - centre.y;
-          if (gr[x] || dx * dx + dy * dy > reach2) continue;
-          o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum ? 255 : 0;
-        }
-      }
-      return pip_blobs(dark, reject_side);
+      // Off the grid lines (grid set), darker than dark_lum.
+      return pip_blobs(near_centre_mask(grid, [&](uchar on_grid, int lum) { return !on_grid && lum < dark_lum; }), reject_side);
   };
     find_unit(fg);
     // A guard token beside a white or black die is often the only thing that differs from
@@ -1227,12 +1248,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // form one face and read_face, centred on them, reads that many pips confidently on
       // a white body, that is the die.
       const std::vector<cv::Point2d> pips = dark_pips();
-      if (!pips.empty() && pips.size() <= 6) {
-        cv::Point2d m(0, 0);
-        for (const auto& q : pips) m += q;
-        m *= 1.0 / static_cast<double>(pips.size());
-        double spread = 0, far = 0, ang_deg = 0;
-        for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
+      if (const std::optional<cv::Point2d> at = pips_face_centre(pips)) {
+        const cv::Point2d m = *at;
+        double far = 0, ang_deg = 0;
         if (pips.size() == 2 || pips.size() == 3) {
           // The diagonal of the pip grid: the face is turned 45 degrees from it.
           for (const auto& a : pips)
@@ -1242,7 +1260,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           std::vector<cv::Point2f> pf(pips.begin(), pips.end());
           ang_deg = cv::minAreaRect(pf).angle;
         }
-        if (spread <= 0.27 * face_px * 1.5 && cv::norm(m - centre) <= params.max_face_offset_mm * ppm) {
+        {
           const cv::Point2d m_mm = apply_h(rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1), m);
           const FaceReading fr = read_face(cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
           const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
@@ -1451,18 +1469,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (params.white_pip_locate && name_color(cv::Vec3f(body_c[0] / white[0], body_c[1] / white[1], body_c[2] / white[2]),
                                                calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
       const std::vector<cv::Point2d> pips = dark_pips();
-      if (!pips.empty() && pips.size() <= 6) {
-        cv::Point2d m(0, 0);
-        for (const auto& q : pips) m += q;
-        m *= 1.0 / static_cast<double>(pips.size());
-        double spread = 0;
-        for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
-        // All on one face (at most the half-diagonal of the pip grid from its centre) and
-        // the face where a die can stand.
-        if (spread <= 0.27 * face_px * 1.5 && cv::norm(m - centre) <= params.max_face_offset_mm * ppm) {
-          if (debug) std::fprintf(stderr, "PIPS %d,%d %zu moved %.1f px\n", cell.hex.q, cell.hex.r, pips.size(), cv::norm(m - cv::Point2d(fc)));
-          fc = cv::Point2f(static_cast<float>(m.x), static_cast<float>(m.y));
-        }
+      if (const std::optional<cv::Point2d> m = pips_face_centre(pips)) {
+        if (debug) std::fprintf(stderr, "PIPS %d,%d %zu moved %.1f px\n", cell.hex.q, cell.hex.r, pips.size(), cv::norm(*m - cv::Point2d(fc)));
+        fc = cv::Point2f(static_cast<float>(m->x), static_cast<float>(m->y));
       }
     }
     };
@@ -1558,29 +1567,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           fill_holes(filled);
           const cv::Vec3f pp = papers[ci];
           const float light_lum = static_cast<float>(params.pip_light_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-          const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
-          cv::Mat light(patch.size(), CV_8U, cv::Scalar(0));
-          for (int y = 0; y < patch.rows; ++y) {
-            const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
-            const uchar* f = filled.ptr<uchar>(y);
-            uchar* o = light.ptr<uchar>(y);
-            for (int x = 0; x < patch.cols; ++x) {
-              const double dx = x - centre.x, dy = y - centre.y;
-              if (!f[x] || dx * dx + dy * dy > reach2) continue;
-              o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) > light_lum ? 255 : 0;
-            }
-          }
-          pips = pip_blobs(light, true);
+          pips = pip_blobs(near_centre_mask(filled, [&](uchar in_die, int lum) { return in_die && lum > light_lum; }), true);
         }
         // A lone light blob on a black die may be a glare spot: two at least.
-        if (pips.size() < (dark_polarity ? 1u : 2u) || pips.size() > 6) continue;
-        cv::Point2d m(0, 0);
-        for (const auto& q : pips) m += q;
-        m *= 1.0 / static_cast<double>(pips.size());
-        double spread = 0;
-        for (const auto& q : pips) spread = std::max(spread, cv::norm(q - m));
-        if (spread > 0.27 * face_px * 1.5 || cv::norm(m - centre) > params.max_face_offset_mm * ppm) continue;
-        const cv::Point2f at(static_cast<float>(m.x), static_cast<float>(m.y));
+        if (!dark_polarity && pips.size() < 2) continue;
+        const std::optional<cv::Point2d> m = pips_face_centre(pips);
+        if (!m) continue;
+        const cv::Point2f at(static_cast<float>(m->x), static_cast<float>(m->y));
         if (cv::norm(at - fc) < 0.25 * ppm) continue;  // already read there
         const FaceReading r2 = read_at(at);
         const bool agree = r2.face == static_cast<int>(pips.size());
