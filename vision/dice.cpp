@@ -599,7 +599,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (cv::norm(d.s.c.centre - k.s.c.centre) < params.nms_radius * std::max(d.s.c.side, k.s.c.side)) near = true;
     if (!near) kept.push_back(d);
   }
-  if (params.side_face_radius > 0) {
+  {
+    // One die, one detection (one_face_per_cube keeps all when side_face_radius is 0).
     std::vector<FaceSpot> spots;
     for (const auto& k : kept) spots.push_back({k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin});
     const std::vector<bool> keep = one_face_per_cube(spots, params);
