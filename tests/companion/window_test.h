@@ -2,6 +2,7 @@
 // end), and the reader of the window's --dump-ui file (window title -> labels drawn).
 #pragma once
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,26 +25,38 @@ inline bool on_path(const char* prog) {
   return std::system((std::string("command -v ") + prog + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-// An Xvfb server on a free display, stopped by its own pid at the end.
+// An Xvfb server on a free display, stopped by its own pid at the end. Xvfb picks the
+// display itself and writes its number to a pipe (-displayfd): choosing a display by its
+// missing lock file raced when two tests started at once (the second server exited on
+// the first's display, whose socket then made the second test take it for its own).
 class Xvfb {
  public:
   bool start() {
-    for (int d = 90 + static_cast<int>(::getpid() % 50); d < 200; ++d) {
-      if (std::filesystem::exists("/tmp/.X11-unix/X" + std::to_string(d)) || std::filesystem::exists("/tmp/.X" + std::to_string(d) + "-lock")) continue;
-      pid_ = ::fork();
-      if (pid_ == 0) {
-        const std::string disp = ":" + std::to_string(d);
-        ::execlp("Xvfb", "Xvfb", disp.c_str(), "-screen", "0", "1600x900x24", "-nolisten", "tcp",
-                 static_cast<char*>(nullptr));
-        ::_exit(127);
-      }
-      for (int i = 0; i < 100; ++i) {
-        if (std::filesystem::exists("/tmp/.X11-unix/X" + std::to_string(d))) { display_ = ":" + std::to_string(d); return true; }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-      stop();
+    int fds[2];
+    if (::pipe(fds) != 0) return false;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::close(fds[0]);
+      const std::string fd = std::to_string(fds[1]);
+      ::execlp("Xvfb", "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1600x900x24", "-nolisten", "tcp",
+               static_cast<char*>(nullptr));
+      ::_exit(127);
     }
-    return false;
+    ::close(fds[1]);
+    std::string number;
+    if (pid_ > 0) {
+      pollfd pfd{fds[0], POLLIN, 0};
+      char c = 0;
+      // Up to 10 s for the number and its newline.
+      while (::poll(&pfd, 1, 10000) > 0 && ::read(fds[0], &c, 1) == 1 && c != '\n') number += c;
+    }
+    ::close(fds[0]);
+    if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos) {
+      stop();
+      return false;
+    }
+    display_ = ":" + number;
+    return true;
   }
   void stop() {
     if (pid_ > 0) { ::kill(pid_, SIGTERM); ::waitpid(pid_, nullptr, 0); }
