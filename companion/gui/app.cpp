@@ -102,6 +102,7 @@ App::App(const Options& o) {
     LiveOptions lo;
     lo.fps = o.fps;
     lo.last_frame = o.last_frame;
+    lo.calibrate_camera = o.calibrate_camera;
     lo.commands = o.commands;
     lo.db_path = settings.db_path;
     lo.on_picture = o.wake;

@@ -110,6 +110,7 @@ class App {
                               // panel saves there; default <config dir>/calibration.json, loaded when present
     double fps = 10;
     int last_frame = -1;      // the referee's source stops after this frame (scripted screenshots)
+    bool calibrate_camera = false;  // collect ChArUco views from the first frame (--calibrate-camera)
     bool no_live = false;     // do not start the referee (history and digital board only)
     std::string solo;         // a scenario file: solo play against the companion
     std::uint64_t seed = 1;   // the solo game's virtual dice

@@ -139,6 +139,7 @@ Result<std::unique_ptr<LiveLoop>> LiveLoop::open(const LiveOptions& o) {
   l->cview_.path = o.calib_path;
   l->cview_.loaded = o.calib.has_value();
   if (o.calib) l->cview_.loaded_summary = calib_summary(*o.calib);
+  if (o.calibrate_camera) l->start_camera_calibration();
   l->ref_->start();
   l->capture_ = std::thread([p = l.get()] { p->run(); });
   return l;

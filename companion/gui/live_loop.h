@@ -49,6 +49,10 @@ struct LiveOptions {
   std::string calib_path;
   double fps = 10;           // pacing of files (live cameras run at their own rate)
   int last_frame = -1;       // stop reading after this frame (scripted screenshots); -1: to the end
+  // Start the camera calibration before the capture thread reads its first frame, so a
+  // file source offers every one of its views (--calibrate-camera); the Camera panel's
+  // button starts it later, on whatever the camera shows from then on.
+  bool calibrate_camera = false;
   // Called on the capture thread after each new picture (the window wakes up to draw it
   // instead of polling for it); empty: nothing.
   std::function<void()> on_picture;

@@ -196,6 +196,7 @@ int main(int argc, char** argv) {
   else io.FontGlobalScale = backend.content_scale();
 
   o.wake = [] { Backend::wake(); };  // a new camera picture ends the window's wait for events
+  o.calibrate_camera = want_calibrate;  // views from the first frame on (a file source is read at once)
   App app(o);
   const std::string settings_path = cfg + "/settings.json";
   if (!headless_run && bench_idle == 0) load_settings(app, settings_path);
@@ -229,8 +230,9 @@ int main(int argc, char** argv) {
     }
     app.interaction.click(*p, p->board().index(*h));
   }
-  if (want_calibrate && app.live) app.live->start_camera_calibration();
   const auto calib_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
+  bool calib_saved = false;  // --save-calib: saved, else the run ends with the reason and exit 1
+  std::string save_error;
   if (want_confirm) app.confirm();
   if (want_enemy) app.enemy_turn(false);
   bool hint_pending = want_hint;
@@ -377,7 +379,8 @@ int main(int argc, char** argv) {
       if (want_colors) waiting = waiting || !colours_pressed || c.colors_running || (!c.colors && c.colors_error.empty());
       const bool all_in = (!want_calibrate || c.camera) && (!want_colors || c.colors);
       if (!waiting && want_save_calib && all_in && c.saved.empty()) {
-        if (Status st = app.live->save_calibration(); !st) std::fprintf(stderr, "hexdice: %s\n", st.error().c_str());
+        if (Status st = app.live->save_calibration(); !st) save_error = st.error();
+        else calib_saved = true;
         continue;  // one more frame to draw the saved state
       }
       if (waiting) {
@@ -422,5 +425,15 @@ int main(int argc, char** argv) {
   }
   backend.free_texture(texture);
   if (!headless_run && bench_frames == 0 && bench_idle == 0) save_settings(app, settings_path);
+  if (headless_run && want_save_calib && !calib_saved) {  // asked to calibrate and save: say why not
+    const CalibView& c = app.calib;
+    std::string why = !save_error.empty()                         ? save_error
+                      : !app.live                                 ? "no camera or image source"
+                      : want_calibrate && !c.camera_error.empty() ? "camera calibration: " + c.camera_error
+                      : want_colors && !c.colors_error.empty()    ? "colour calibration: " + c.colors_error
+                                                                  : "the calibration did not finish within 180 s";
+    std::fprintf(stderr, "hexdice: nothing saved: %s\n", why.c_str());
+    return 1;
+  }
   return 0;
 }

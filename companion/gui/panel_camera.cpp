@@ -58,7 +58,10 @@ void calibration_section(App& app) {
                 c.camera->intrinsics.camera_matrix(1, 2));
     app.ui.label("rms");
   }
-  if (!c.camera_error.empty()) text_wrapped_coloured(1, 0.4f, 0.4f, "Camera: " + c.camera_error);
+  if (!c.camera_error.empty()) {
+    text_wrapped_coloured(1, 0.4f, 0.4f, "Camera: " + c.camera_error);
+    app.ui.label("camera error: " + c.camera_error);
+  }
   if (c.colors_running) ImGui::Text("Colours: sampling...");
   if (!c.colors && !c.colors_running)
     hint("Colours: put a red die on f2 (north base) and a blue die on f10 (south base), then Calibrate colours.");

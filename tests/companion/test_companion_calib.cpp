@@ -87,7 +87,7 @@ struct ColourRun {
 };
 
 ColourRun run_colours(const std::string& name, const std::vector<hexdice::vision::SynthDie>& dice, cv::Vec3d cast,
-                      bool hide_markers = false) {
+                      bool hide_markers = false, const std::string& press = "--calibrate-colours") {
   ColourRun out;
   const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
   hexdice::testing::Xvfb x;
@@ -110,7 +110,7 @@ ColourRun run_colours(const std::string& name, const std::vector<hexdice::vision
   out.calib = dir / "calib.json";
   const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
                           " --source " + (dir / "pics").string() + " --db " + (dir / "games.sqlite").string() +
-                          " --calib " + out.calib.string() + " --calibrate-colours --save-calib --fps 0 --frames 3" +
+                          " --calib " + out.calib.string() + " " + press + " --save-calib --fps 0 --frames 3" +
                           " --screenshot " + (dir / "colours.png").string() + " --dump-ui " + ui.string() + " 2>" +
                           (dir / "err.txt").string();
   out.rc = std::system(cmd.c_str());
@@ -165,10 +165,27 @@ TEST(CompanionCalib, ColourCalibrationWithoutTheSheetInViewSaysSoAndSavesNothing
   if (!hexdice::testing::on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
   using hexdice::vision::SynthDie;
   const ColourRun r = run_colours("nosheet", {{{0, -4}, "red", 3}, {{0, 4}, "blue", 5}}, {1, 1, 1}, true);
-  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.rc, 0);  // asked to save, nothing to save: one line that says why
+  EXPECT_EQ(r.err, "hexdice: nothing saved: colour calibration: sheet markers not found (need at least 2)\n") << r.err;
   EXPECT_TRUE(hexdice::testing::any_contains(r.camera, "colours error: sheet markers not found"))
       << ::testing::PrintToString(r.camera);
   EXPECT_FALSE(hexdice::testing::any_starts(r.camera, "colours sampled"));
+  EXPECT_FALSE(hexdice::testing::has(r.camera, "calibration saved"));
+  EXPECT_FALSE(fs::exists(r.calib));
+}
+
+// "Calibrate camera" on a source with no ChArUco board in it (sheet photos): the run ends
+// with the reason on one line and a non-zero exit, the panel shows it, nothing is saved.
+TEST(CompanionCalib, CameraCalibrationWithoutChArUcoViewsSaysWhyAndSavesNothing) {
+  const fs::path bin = fs::path(HEXDICE_BIN_DIR) / "hexdice-companion";
+  if (!fs::exists(bin)) GTEST_SKIP() << "hexdice-companion not built (HEXDICE_GUI=OFF)";
+  if (!hexdice::testing::on_path("Xvfb")) GTEST_SKIP() << "Xvfb not installed";
+  const ColourRun r = run_colours("nocharuco", {{{0, -4}, "red", 3}}, {1, 1, 1}, false, "--calibrate-camera");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_EQ(r.err, "hexdice: nothing saved: camera calibration: the source ended with 0 views kept; at least 5 are needed\n")
+      << r.err;
+  EXPECT_TRUE(hexdice::testing::any_contains(r.camera, "camera error: the source ended with 0 views kept"))
+      << ::testing::PrintToString(r.camera);
   EXPECT_FALSE(hexdice::testing::has(r.camera, "calibration saved"));
   EXPECT_FALSE(fs::exists(r.calib));
 }
