@@ -1,6 +1,7 @@
 #include "vision/die_face.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -60,7 +61,40 @@ std::vector<cv::Point2f> pip_layout(int face, int variant) {
   }
 }
 
-double layout_fit(const std::vector<cv::Point2f>& pips, double side) {
+namespace {
+// cos / sin of 0, 3, ..., 177 degrees, as layout_fit's loop computed them.
+struct TurnTable {
+  std::array<float, 60> c{}, s{};
+  TurnTable() {
+    for (int deg = 0, i = 0; deg < 180; deg += 3, ++i) {
+      c[static_cast<std::size_t>(i)] = std::cos(static_cast<float>(deg * CV_PI / 180));
+      s[static_cast<std::size_t>(i)] = std::sin(static_cast<float>(deg * CV_PI / 180));
+    }
+  }
+};
+const TurnTable kTurns;
+
+// chamfer(a, b) of the same points with the same result: the nearest point by squared
+// distance, one square root per point (sqrt is monotonic and correctly rounded, so the
+// root of the least square is the least root), no allocation.
+double chamfer_fast(const cv::Point2f* a, std::size_t na, const cv::Point2f* b, std::size_t nb) {
+  auto one_way = [](const cv::Point2f* x, std::size_t nx, const cv::Point2f* y, std::size_t ny) {
+    double s = 0;
+    for (std::size_t i = 0; i < nx; ++i) {
+      double best = std::numeric_limits<double>::max();
+      for (std::size_t j = 0; j < ny; ++j) {
+        const cv::Point2f d = x[i] - y[j];
+        best = std::min(best, static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y);
+      }
+      s += std::sqrt(best);
+    }
+    return s / static_cast<double>(std::max<std::size_t>(1, nx));
+  };
+  return 0.5 * (one_way(a, na, b, nb) + one_way(b, nb, a, na));
+}
+}  // namespace
+
+static double layout_fit_impl(const std::vector<cv::Point2f>& pips, double side, bool reference) {
   const int n = static_cast<int>(pips.size());
   if (n < 1 || n > 6 || side <= 0) return 1.0;
   // Every standard layout is centred on the face: the pips' centroid lies near the
@@ -84,16 +118,27 @@ double layout_fit(const std::vector<cv::Point2f>& pips, double side) {
   std::vector<cv::Point2f> pn(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) pn[i] = p[i] * static_cast<float>(rr / rp);
   double best = std::numeric_limits<double>::max();
-  for (int deg = 0; deg < 180; deg += 3) {
-    const float c = std::cos(static_cast<float>(deg * CV_PI / 180)), s = std::sin(static_cast<float>(deg * CV_PI / 180));
-    std::vector<cv::Point2f> rot(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - s * ref[i].y, s * ref[i].x + c * ref[i].y};
-    best = std::min(best, chamfer(pn, rot));
+  if (reference) {
+    for (int deg = 0; deg < 180; deg += 3) {
+      const float c = std::cos(static_cast<float>(deg * CV_PI / 180)), s = std::sin(static_cast<float>(deg * CV_PI / 180));
+      std::vector<cv::Point2f> rot(ref.size());
+      for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - s * ref[i].y, s * ref[i].x + c * ref[i].y};
+      best = std::min(best, chamfer(pn, rot));
+    }
+  } else {
+    std::array<cv::Point2f, 6> rot;
+    for (std::size_t t = 0; t < kTurns.c.size(); ++t) {
+      const float c = kTurns.c[t], s = kTurns.s[t];
+      for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - s * ref[i].y, s * ref[i].x + c * ref[i].y};
+      best = std::min(best, chamfer_fast(pn.data(), pn.size(), rot.data(), ref.size()));
+    }
   }
   return best + penalty + centring;
 }
 
-FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params) {
+double layout_fit(const std::vector<cv::Point2f>& pips, double side) { return layout_fit_impl(pips, side, false); }
+
+static FaceReading read_face_components_impl(const cv::Mat& crop_bgr, const FaceParams& params, bool reference) {
   FaceReading out;
   if (crop_bgr.empty() || crop_bgr.type() != CV_8UC3 || crop_bgr.cols < 4 || crop_bgr.rows < 4) return out;
   cv::Mat canon;
@@ -103,7 +148,23 @@ FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& para
   const cv::Rect inner(b, b, kCanon - 2 * b, kCanon - 2 * b);
   // Body colour: per-channel median of the inner part (pips cover < 20% of a face).
   cv::Vec3f body;
-  {
+  if (!reference) {
+    // The same element as the sort below (index n/2 of each channel's sorted values),
+    // from a histogram.
+    std::array<std::array<int, 256>, 3> hist{};
+    int n = 0;
+    for (int y = inner.y; y < inner.y + inner.height; ++y) {
+      const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
+      for (int x = inner.x; x < inner.x + inner.width; ++x, ++n)
+        for (int k = 0; k < 3; ++k) ++hist[static_cast<std::size_t>(k)][row[x][k]];
+    }
+    for (int k = 0; k < 3; ++k) {
+      int acc = 0, v = 0;
+      while (v < 255 && acc + hist[static_cast<std::size_t>(k)][static_cast<std::size_t>(v)] <= n / 2)
+        acc += hist[static_cast<std::size_t>(k)][static_cast<std::size_t>(v++)];
+      body[k] = static_cast<float>(v);
+    }
+  } else {
     std::vector<uchar> ch[3];
     for (int y = inner.y; y < inner.y + inner.height; ++y)
       for (int x = inner.x; x < inner.x + inner.width; ++x) {
@@ -157,7 +218,7 @@ FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& para
     // Pips of one die are about the same size.
     double amin = *std::min_element(areas.begin(), areas.end()), amax = *std::max_element(areas.begin(), areas.end());
     const double uneven = amax > 3.5 * amin ? 0.1 : 0.0;
-    const double fit = layout_fit(pips, kCanon);
+    const double fit = layout_fit_impl(pips, kCanon, reference);
     const double score = fit + uneven + 0.05 * too_big;
     if (score < best_score) {
       best_score = score;
@@ -178,15 +239,40 @@ FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& para
     const cv::Mat dog = g1 - g2;
     double dmax = 0;
     cv::minMaxLoc(dog(inner), nullptr, &dmax);
-    cv::Mat dil;
     const int nms = std::max(3, cvRound(pip_d * 1.1)) | 1;
-    cv::dilate(dog, dil, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(nms, nms)));
+    const cv::Mat nms_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(nms, nms));
     std::vector<std::pair<float, cv::Point2f>> peaks;
-    for (int y = inner.y; y < inner.y + inner.height; ++y)
-      for (int x = inner.x; x < inner.x + inner.width; ++x) {
-        const float v = dog.at<float>(y, x);
-        if (v > 0 && v >= dil.at<float>(y, x)) peaks.emplace_back(v, cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
+    if (reference) {
+      cv::Mat dil;
+      cv::dilate(dog, dil, nms_k);
+      for (int y = inner.y; y < inner.y + inner.height; ++y)
+        for (int x = inner.x; x < inner.x + inner.width; ++x) {
+          const float v = dog.at<float>(y, x);
+          if (v > 0 && v >= dil.at<float>(y, x)) peaks.emplace_back(v, cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
+        }
+    } else {
+      // v >= its dilation by the kernel <=> no pixel under the kernel (within the image:
+      // dilate's default border never wins) is greater: asked only where v > 0, and
+      // given up at the first greater one.
+      std::vector<cv::Point> offs;
+      for (int ky = 0; ky < nms_k.rows; ++ky)
+        for (int kx = 0; kx < nms_k.cols; ++kx)
+          if (nms_k.at<uchar>(ky, kx)) offs.emplace_back(kx - nms_k.cols / 2, ky - nms_k.rows / 2);
+      for (int y = inner.y; y < inner.y + inner.height; ++y) {
+        const float* row = dog.ptr<float>(y);
+        for (int x = inner.x; x < inner.x + inner.width; ++x) {
+          const float v = row[x];
+          if (!(v > 0)) continue;
+          bool peak = true;
+          for (const cv::Point& o : offs) {
+            const int xx = x + o.x, yy = y + o.y;
+            if (xx < 0 || yy < 0 || xx >= dog.cols || yy >= dog.rows) continue;
+            if (dog.at<float>(yy, xx) > v) { peak = false; break; }
+          }
+          if (peak) peaks.emplace_back(v, cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
+        }
       }
+    }
     std::sort(peaks.begin(), peaks.end(), [](const auto& l, const auto& r) { return l.first > r.first; });
     const double floor_abs = params.min_contrast * 0.25;
     for (double rel : {0.45, 0.3, 0.6}) {
@@ -194,7 +280,7 @@ FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& para
       for (const auto& [v, pt] : peaks)
         if (v >= rel * dmax && v >= floor_abs) pips.push_back(pt);
       if (pips.empty() || pips.size() > 6) continue;
-      const double score = layout_fit(pips, kCanon) + 0.02;  // ties go to the component reading
+      const double score = layout_fit_impl(pips, kCanon, reference) + 0.02;  // ties go to the component reading
       if (score < best_score) {
         best_score = score;
         out.face = static_cast<int>(pips.size());
@@ -208,6 +294,13 @@ FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& para
   const float sx = static_cast<float>(crop_bgr.cols) / kCanon, sy = static_cast<float>(crop_bgr.rows) / kCanon;
   for (auto& p : out.pips) p = {(p.x + 0.5f) * sx - 0.5f, (p.y + 0.5f) * sy - 0.5f};
   return out;
+}
+
+FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params) {
+  return read_face_components_impl(crop_bgr, params, false);
+}
+FaceReading read_face_components_reference(const cv::Mat& crop_bgr, const FaceParams& params) {
+  return read_face_components_impl(crop_bgr, params, true);
 }
 
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {

@@ -86,6 +86,11 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params = {});
 // The two readers behind read_face, whatever params.lattice says.
 FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params = {});
 FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params = {});
+// The same two readers as they were computed before the speed work of branch speed3
+// (OpenCV's dilations, sorts, the per-hypothesis coarse search): kept to check, bit for
+// bit, that the faster forms above give the same readings (tests/vision/mask_ops_test.cpp).
+FaceReading read_face_lattice_reference(const cv::Mat& crop_bgr, const FaceParams& params = {});
+FaceReading read_face_components_reference(const cv::Mat& crop_bgr, const FaceParams& params = {});
 
 // The standard layout of `face` (1..6) in face-side units, centre (0,0), pips on a
 // 3x3 grid at +-0.27; `variant` 1 gives the other diagonal / the 90 degree turn.

@@ -122,6 +122,32 @@ inline void sample(const Maps& m, const Pose& p, std::array<float, 9>& v) {
   sample_cs(m, p.cx, p.cy, std::cos(p.th) * p.a, std::sin(p.th) * p.a, v);
 }
 
+// Each pixel's maximum over the (2r+1)^2 square round it within the image: cv::dilate
+// with a rectangular kernel and its default border (outside never wins), exactly.
+void box_max(const cv::Mat& src, int r, cv::Mat& dst) {
+  cv::Mat tmp(src.size(), CV_32F);
+  dst.create(src.size(), CV_32F);
+  const int w = src.cols, h = src.rows;
+  for (int y = 0; y < h; ++y) {
+    const float* s = src.ptr<float>(y);
+    float* t = tmp.ptr<float>(y);
+    for (int x = 0; x < w; ++x) {
+      float mx = s[x];
+      for (int k = std::max(0, x - r); k <= std::min(w - 1, x + r); ++k) mx = std::max(mx, s[k]);
+      t[x] = mx;
+    }
+  }
+  for (int y = 0; y < h; ++y) {
+    float* d = dst.ptr<float>(y);
+    const float* t0 = tmp.ptr<float>(y);
+    for (int x = 0; x < w; ++x) d[x] = t0[x];
+    for (int k = std::max(0, y - r); k <= std::min(h - 1, y + r); ++k) {
+      const float* t = tmp.ptr<float>(k);
+      for (int x = 0; x < w; ++x) d[x] = std::max(d[x], t[x]);
+    }
+  }
+}
+
 // The strongest response peak on the face that the hypothesis at this pose leaves
 // unexplained (further than 0.45 a from each of its pips).
 // "On the face": within face_radius of the crop centre or lattice_radius of the lattice's.
@@ -144,9 +170,109 @@ float unexplained(const Maps& m, const Pose& p, std::uint16_t on, float face_rad
   return -std::numeric_limits<float>::max();
 }
 
+// The coarse search (every hypothesis keeps its best pose): 4 spacings x 10 angles x the
+// centres within smax on a 3 px grid. The reference form: each hypothesis's margin from
+// its index lists at every pose.
+void coarse_search_ref(const Maps& m, const FaceParams& params, float mid, float amin, float amax, float smax,
+                       std::array<Pose, kHyps.size()>& best_pose, std::array<float, kHyps.size()>& best_m) {
+  std::array<float, 9> v{};
+  const int na = 4;
+  const float sstep = 3.0f, tstep = static_cast<float>(CV_PI / 20);  // 3 px, 9 degrees
+  for (int ia = 0; ia < na; ++ia) {
+    const float a = amin + (amax - amin) * static_cast<float>(ia) / (na - 1);
+    for (float th = 0; th < static_cast<float>(CV_PI / 2) - 1e-4f; th += tstep) {
+      const float c = std::cos(th) * a, sn = std::sin(th) * a;
+      for (float dy = -smax; dy <= smax + 1e-3f; dy += sstep)
+        for (float dx = -smax; dx <= smax + 1e-3f; dx += sstep) {
+          if (dx * dx + dy * dy > smax * smax * 1.01f) continue;
+          sample_cs(m, mid + dx, mid + dy, c, sn, v, params.lattice_coarse5);
+          for (std::size_t h = 0; h < kHyps.size(); ++h) {
+            const float mg = margin_fast(v, h);
+            if (mg > best_m[h]) {
+              best_m[h] = mg;
+              best_pose[h] = Pose{mid + dx, mid + dy, th, a};
+            }
+          }
+        }
+    }
+  }
+}
+
+// The same search with the same results (bit for bit), ~3x cheaper: the poses in the same
+// order with the same float operations (the loop variables accumulated as before), each
+// lattice row's y, its bounds test and row offset once per centre row instead of per
+// pose, and the nine margins from shared minima and maxima (a minimum or maximum of
+// floats is exact whatever the order; the responses hold no NaN and no -0).
+void coarse_search(const Maps& m, const FaceParams& params, float mid, float amin, float amax, float smax,
+                   std::array<Pose, kHyps.size()>& best_pose, std::array<float, kHyps.size()>& best_m) {
+  const float* data = (params.lattice_coarse5 ? m.rmax5 : m.rmax).ptr<float>(0);
+  const int na = 4;
+  const float sstep = 3.0f, tstep = static_cast<float>(CV_PI / 20);  // 3 px, 9 degrees
+  float offs[64];
+  int n_off = 0;
+  for (float d = -smax; d <= smax + 1e-3f && n_off < 64; d += sstep) offs[n_off++] = d;
+  const float lim = smax * smax * 1.01f;
+  for (int ia = 0; ia < na; ++ia) {
+    const float a = amin + (amax - amin) * static_cast<float>(ia) / (na - 1);
+    for (float th = 0; th < static_cast<float>(CV_PI / 2) - 1e-4f; th += tstep) {
+      const float c = std::cos(th) * a, sn = std::sin(th) * a;
+      // c * i and s * i for i = -1, 0, 1, as sample_cs multiplies them.
+      const float ci[3] = {c * -1.0f, c * 0.0f, c * 1.0f}, si[3] = {sn * -1.0f, sn * 0.0f, sn * 1.0f};
+      for (int iy = 0; iy < n_off; ++iy) {
+        const float dy = offs[iy];
+        const float cy = mid + dy;
+        int row[9];
+        bool yok[9];
+        for (int j = -1, k = 0; j <= 1; ++j)
+          for (int i = -1; i <= 1; ++i, ++k) {
+            const float y = cy + si[i + 1] + ci[j + 1] + 0.5f;
+            yok[k] = y >= 0 && y < kN;
+            row[k] = yok[k] ? static_cast<int>(y) * kN : 0;
+          }
+        for (int ix = 0; ix < n_off; ++ix) {
+          const float dx = offs[ix];
+          if (dx * dx + dy * dy > lim) continue;
+          const float cx = mid + dx;
+          float v[9];
+          for (int j = -1, k = 0; j <= 1; ++j)
+            for (int i = -1; i <= 1; ++i, ++k) {
+              const float x = cx + ci[i + 1] - si[j + 1] + 0.5f;
+              v[k] = (yok[k] && x >= 0 && x < kN) ? data[row[k] + static_cast<int>(x)] : kOutside;
+            }
+          // Lattice positions: 0 2 6 8 corners, 4 centre, 1 7 / 3 5 the middles of the
+          // rows / columns. The hypotheses' on-sets (kHyps): {4}, {0,8}, {2,6}, {0,4,8},
+          // {2,4,6}, corners, corners+4, corners+3,5, corners+1,7.
+          const float m08 = std::min(v[0], v[8]), M08 = std::max(v[0], v[8]);
+          const float m26 = std::min(v[2], v[6]), M26 = std::max(v[2], v[6]);
+          const float M17 = std::max(v[1], v[7]), M35 = std::max(v[3], v[5]);
+          const float m17 = std::min(v[1], v[7]), m35 = std::min(v[3], v[5]);
+          const float ME = std::max(M17, M35), MC = std::max(M08, M26), mC = std::min(m08, m26);
+          const float c4 = v[4];
+          const float mg[9] = {
+              c4 - std::max(MC, ME),
+              m08 - std::max(std::max(M26, ME), c4),
+              m26 - std::max(std::max(M08, ME), c4),
+              std::min(m08, c4) - std::max(M26, ME),
+              std::min(m26, c4) - std::max(M08, ME),
+              mC - std::max(ME, c4),
+              std::min(mC, c4) - ME,
+              std::min(mC, m35) - std::max(M17, c4),
+              std::min(mC, m17) - std::max(M35, c4),
+          };
+          for (std::size_t h = 0; h < kHyps.size(); ++h)
+            if (mg[h] > best_m[h]) {
+              best_m[h] = mg[h];
+              best_pose[h] = Pose{mid + dx, mid + dy, th, a};
+            }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
-FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params) {
+static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FaceParams& params, bool reference) {
   FaceReading out;
   if (crop_bgr.empty() || crop_bgr.type() != CV_8UC3 || crop_bgr.cols < 4 || crop_bgr.rows < 4) return out;
   cv::Mat canon;
@@ -249,9 +375,14 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
         o[x] = std::max(0.0f, std::min(r[x], static_cast<float>(params.lattice_blob_gain) * -l2));
       }
     }
-    cv::dilate(m.r, m.rmax, cv::Mat());
+    if (reference) {
+      cv::dilate(m.r, m.rmax, cv::Mat());
+      cv::dilate(m.r, m.rmax5, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    } else {
+      box_max(m.r, 1, m.rmax);  // the same maxima (a maximum is exact in any order)
+      box_max(m.r, 2, m.rmax5);
+    }
     cv::Mat& nms = m.rmax5;
-    cv::dilate(m.r, nms, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
     for (int y = 2; y < kN - 2; ++y) {
       const float* r = m.r.ptr<float>(y);
       const float* n = nms.ptr<float>(y);
@@ -268,26 +399,10 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
   std::array<float, kHyps.size()> best_m;
   best_m.fill(-std::numeric_limits<float>::max());
   std::array<float, 9> v{};
+  if (reference) coarse_search_ref(m, params, mid, amin, amax, smax, best_pose, best_m);
+  else coarse_search(m, params, mid, amin, amax, smax, best_pose, best_m);
   const int na = 4;
   const float sstep = 3.0f, tstep = static_cast<float>(CV_PI / 20);  // 3 px, 9 degrees
-  for (int ia = 0; ia < na; ++ia) {
-    const float a = amin + (amax - amin) * static_cast<float>(ia) / (na - 1);
-    for (float th = 0; th < static_cast<float>(CV_PI / 2) - 1e-4f; th += tstep) {
-      const float c = std::cos(th) * a, sn = std::sin(th) * a;
-      for (float dy = -smax; dy <= smax + 1e-3f; dy += sstep)
-        for (float dx = -smax; dx <= smax + 1e-3f; dx += sstep) {
-          if (dx * dx + dy * dy > smax * smax * 1.01f) continue;
-          sample_cs(m, mid + dx, mid + dy, c, sn, v, params.lattice_coarse5);
-          for (std::size_t h = 0; h < kHyps.size(); ++h) {
-            const float mg = margin_fast(v, h);
-            if (mg > best_m[h]) {
-              best_m[h] = mg;
-              best_pose[h] = Pose{mid + dx, mid + dy, th, a};
-            }
-          }
-        }
-    }
-  }
   // Refinement round by round, per hypothesis that has any margin at all (the others
   // cannot win: their final score is <= 0).
   // Only the four best hypotheses of the coarse search are refined.
@@ -398,4 +513,13 @@ FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params)
   return out;
 }
 
+}  // namespace hexdice::vision
+
+namespace hexdice::vision {
+FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params) {
+  return read_face_lattice_impl(crop_bgr, params, false);
+}
+FaceReading read_face_lattice_reference(const cv::Mat& crop_bgr, const FaceParams& params) {
+  return read_face_lattice_impl(crop_bgr, params, true);
+}
 }  // namespace hexdice::vision

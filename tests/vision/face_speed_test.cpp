@@ -1,0 +1,116 @@
+// The face readers' faster forms (branch speed3) against their reference forms, kept in
+// vision/die_face.cpp and face_lattice.cpp: the same reading, bit for bit (face, pips,
+// confidence, body colour, pip polarity), on faces of every count, colour, turn, offset,
+// blur, glare and noise, on crops of rendered scenes (dice, paper, grid, shadows) and on
+// random noise, with the default parameters and with the speed options switched.
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <opencv2/imgproc.hpp>
+
+#include "tests/vision/face_synth.h"
+#include "vision/die_face.h"
+#include "vision/read.h"
+#include "vision/reader_synth.h"
+#include "vision/sheet.h"
+
+namespace {
+
+using namespace hexdice::vision;
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// "" when equal, else what differs.
+std::string differs(const FaceReading& a, const FaceReading& b) {
+  if (a.face != b.face) return "face " + std::to_string(a.face) + " vs " + std::to_string(b.face);
+  if (!same_bits(a.confidence, b.confidence)) return "confidence " + std::to_string(a.confidence) + " vs " + std::to_string(b.confidence);
+  if (a.pip_polarity != b.pip_polarity) return "polarity";
+  for (int k = 0; k < 3; ++k)
+    if (!same_bits(a.body_bgr[k], b.body_bgr[k])) return "body";
+  if (a.pips.size() != b.pips.size()) return "pip count";
+  for (std::size_t i = 0; i < a.pips.size(); ++i)
+    if (!same_bits(a.pips[i].x, b.pips[i].x) || !same_bits(a.pips[i].y, b.pips[i].y)) return "pip position";
+  return "";
+}
+
+std::vector<cv::Mat> test_crops() {
+  std::vector<cv::Mat> out;
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<double> u(0, 1);
+  const char* colours[] = {"red", "blue", "green", "yellow", "white", "black"};
+  for (int rep = 0; rep < 8; ++rep)
+    for (int face = 1; face <= 6; ++face)
+      for (const char* c : colours) {
+        hexdice::vision::testing::SynthFace f;
+        f.face = face;
+        f.colour = c;
+        f.face_px = 14 + 14 * u(rng);
+        f.angle_deg = 90 * u(rng);
+        f.off_x = 0.2 * (u(rng) - 0.5);
+        f.off_y = 0.2 * (u(rng) - 0.5);
+        f.blur_px = rep % 3 == 0 ? 1.5 * u(rng) : 0;
+        f.noise = 8 * u(rng);
+        f.glare = rep % 2 ? u(rng) : 0;
+        f.shade = 0.5 + 0.5 * u(rng);
+        out.push_back(hexdice::vision::testing::synth_face_crop(f, &rng));
+      }
+  // Crops of a rendered scene anywhere on the board: dice, part of a die, paper, grid lines.
+  {
+    const SheetLayout layout = standard_sheet();
+    SynthOptions o;
+    o.camera.size = {1280, 720};
+    o.camera.tilt_deg = 25;
+    o.seed = 5;
+    const SynthScene scene = render_synth_scene(layout, random_dice(layout, 24, 5), o);
+    const Observation obs = read_board(scene.image, layout);
+    if (obs.pose.found)
+      for (std::size_t i = 0; i < layout.cells.size(); i += 2)
+        for (double dx : {-6.0, 0.0, 5.0})
+          out.push_back(cut_face_crop(scene.image, obs.pose.top_to_image,
+                                      cv::Point2d(layout.cells[i].centre.x + dx, layout.cells[i].centre.y - dx / 2), 7.0 * dx,
+                                      16.0 * ReadParams{}.face_crop_scale));
+  }
+  for (int i = 0; i < 40; ++i) {
+    cv::Mat noise(kFaceCropPx, kFaceCropPx, CV_8UC3);
+    cv::randu(noise, cv::Scalar::all(0), cv::Scalar::all(i % 2 ? 256 : 60));
+    out.push_back(noise);
+  }
+  out.push_back(cv::Mat(kFaceCropPx, kFaceCropPx, CV_8UC3, cv::Scalar(128, 128, 128)));  // flat: no response at all
+  return out;
+}
+
+TEST(FaceSpeed, LatticeReaderGivesTheReferenceReadingBitForBit) {
+  const std::vector<cv::Mat> crops = test_crops();
+  ASSERT_GT(crops.size(), 300u);
+  FaceParams coarse5;
+  coarse5.lattice_coarse5 = true;
+  coarse5.lattice_refine_top4 = true;
+  int read = 0;
+  for (const FaceParams& p : {FaceParams{}, coarse5})
+    for (std::size_t i = 0; i < crops.size(); ++i) {
+      const FaceReading a = read_face_lattice(crops[i], p), b = read_face_lattice_reference(crops[i], p);
+      EXPECT_EQ(differs(a, b), "") << "crop " << i;
+      read += a.face > 0;
+    }
+  EXPECT_GT(read, static_cast<int>(crops.size()));  // most crops give a face: the comparison covers readings
+}
+
+TEST(FaceSpeed, ComponentReaderGivesTheReferenceReadingBitForBit) {
+  const std::vector<cv::Mat> crops = test_crops();
+  FaceParams no_peaks;
+  no_peaks.use_peaks = false;
+  int read = 0;
+  for (const FaceParams& p : {FaceParams{}, no_peaks})
+    for (std::size_t i = 0; i < crops.size(); ++i) {
+      const FaceReading a = read_face_components(crops[i], p), b = read_face_components_reference(crops[i], p);
+      EXPECT_EQ(differs(a, b), "") << "crop " << i;
+      read += a.face > 0;
+    }
+  EXPECT_GT(read, static_cast<int>(crops.size()));
+}
+
+}  // namespace
