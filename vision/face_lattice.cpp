@@ -122,32 +122,6 @@ inline void sample(const Maps& m, const Pose& p, std::array<float, 9>& v) {
   sample_cs(m, p.cx, p.cy, std::cos(p.th) * p.a, std::sin(p.th) * p.a, v);
 }
 
-// Each pixel's maximum over the (2r+1)^2 square round it within the image: cv::dilate
-// with a rectangular kernel and its default border (outside never wins), exactly.
-void box_max(const cv::Mat& src, int r, cv::Mat& dst) {
-  cv::Mat tmp(src.size(), CV_32F);
-  dst.create(src.size(), CV_32F);
-  const int w = src.cols, h = src.rows;
-  for (int y = 0; y < h; ++y) {
-    const float* s = src.ptr<float>(y);
-    float* t = tmp.ptr<float>(y);
-    for (int x = 0; x < w; ++x) {
-      float mx = s[x];
-      for (int k = std::max(0, x - r); k <= std::min(w - 1, x + r); ++k) mx = std::max(mx, s[k]);
-      t[x] = mx;
-    }
-  }
-  for (int y = 0; y < h; ++y) {
-    float* d = dst.ptr<float>(y);
-    const float* t0 = tmp.ptr<float>(y);
-    for (int x = 0; x < w; ++x) d[x] = t0[x];
-    for (int k = std::max(0, y - r); k <= std::min(h - 1, y + r); ++k) {
-      const float* t = tmp.ptr<float>(k);
-      for (int x = 0; x < w; ++x) d[x] = std::max(d[x], t[x]);
-    }
-  }
-}
-
 // The strongest response peak on the face that the hypothesis at this pose leaves
 // unexplained (further than 0.45 a from each of its pips).
 // "On the face": within face_radius of the crop centre or lattice_radius of the lattice's.
@@ -375,14 +349,9 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
         o[x] = std::max(0.0f, std::min(r[x], static_cast<float>(params.lattice_blob_gain) * -l2));
       }
     }
-    if (reference) {
-      cv::dilate(m.r, m.rmax, cv::Mat());
-      cv::dilate(m.r, m.rmax5, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
-    } else {
-      box_max(m.r, 1, m.rmax);  // the same maxima (a maximum is exact in any order)
-      box_max(m.r, 2, m.rmax5);
-    }
+    cv::dilate(m.r, m.rmax, cv::Mat());
     cv::Mat& nms = m.rmax5;
+    cv::dilate(m.r, nms, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
     for (int y = 2; y < kN - 2; ++y) {
       const float* r = m.r.ptr<float>(y);
       const float* n = nms.ptr<float>(y);

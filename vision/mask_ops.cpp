@@ -543,4 +543,109 @@ void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hu
   if (x < n) skin_row_ref(bgr + 3 * x, n - x, iw, chroma, hue_min, hue_max, out + x);
 }
 
+void shadow_row_ref(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out) {
+  const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
+  const float pc0 = paper[0] / ps, pc1 = paper[1] / ps, pc2 = paper[2] / ps;
+  for (int x = 0; x < n; ++x) {
+    if (!where[x]) continue;
+    const uchar* p = bgr + 3 * x;
+    const float s = p[0] + p[1] + p[2] + 1e-3f;
+    const float k = s / ps;
+    const float c0 = p[0] / s - pc0, c1 = p[1] / s - pc1, c2 = p[2] / s - pc2;
+    const bool grey = c0 * c0 + c1 * c1 + c2 * c2 < 0.0016f;  // chromaticity within 0.04
+    out[x] = (grey && k >= kmin && k <= kmax) ? 255 : 0;
+  }
+}
+
+void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out) {
+  int x = 0;
+#if CV_SIMD128
+  using cv::v_float32x4;
+  const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
+  const v_float32x4 vps = cv::v_setall_f32(ps), eps = cv::v_setall_f32(1e-3f), lim = cv::v_setall_f32(0.0016f);
+  const v_float32x4 pc[3] = {cv::v_setall_f32(paper[0] / ps), cv::v_setall_f32(paper[1] / ps), cv::v_setall_f32(paper[2] / ps)};
+  // k >= kmin (a double) <=> k >= the least float not below kmin; k <= kmax likewise.
+  float kmin_f = static_cast<float>(kmin), kmax_f = static_cast<float>(kmax);
+  if (static_cast<double>(kmin_f) < kmin) kmin_f = std::nextafter(kmin_f, std::numeric_limits<float>::infinity());
+  if (static_cast<double>(kmax_f) > kmax) kmax_f = std::nextafter(kmax_f, -std::numeric_limits<float>::infinity());
+  const v_float32x4 vkmin = cv::v_setall_f32(kmin_f), vkmax = cv::v_setall_f32(kmax_f);
+  for (; x + 16 <= n; x += 16) {
+    cv::v_uint8x16 c8[3];
+    cv::v_load_deinterleave(bgr + 3 * x, c8[0], c8[1], c8[2]);
+    cv::v_uint32x4 w[3][4];
+    for (int k = 0; k < 3; ++k) {
+      cv::v_uint16x8 lo, hi;
+      cv::v_expand(c8[k], lo, hi);
+      cv::v_expand(lo, w[k][0], w[k][1]);
+      cv::v_expand(hi, w[k][2], w[k][3]);
+    }
+    cv::v_int32x4 m[4];
+    for (int q = 0; q < 4; ++q) {
+      // p0 + p1 + p2 in integers (as the scalar code's int sum), then + 1e-3f.
+      const cv::v_int32x4 isum = cv::v_reinterpret_as_s32(w[0][q] + w[1][q] + w[2][q]);
+      const v_float32x4 s = cv::v_cvt_f32(isum) + eps;
+      const v_float32x4 k = s / vps;
+      const v_float32x4 c0 = cv::v_cvt_f32(cv::v_reinterpret_as_s32(w[0][q])) / s - pc[0];
+      const v_float32x4 c1 = cv::v_cvt_f32(cv::v_reinterpret_as_s32(w[1][q])) / s - pc[1];
+      const v_float32x4 c2 = cv::v_cvt_f32(cv::v_reinterpret_as_s32(w[2][q])) / s - pc[2];
+      const v_float32x4 d = c0 * c0 + c1 * c1 + c2 * c2;
+      m[q] = cv::v_reinterpret_as_s32((d < lim) & (k >= vkmin) & (k <= vkmax));
+    }
+    const cv::v_uint8x16 res = cv::v_reinterpret_as_u8(cv::v_pack(cv::v_pack(m[0], m[1]), cv::v_pack(m[2], m[3])));
+    const cv::v_uint8x16 wh = cv::v_load(where + x) != cv::v_setzero_u8();
+    // Where `where` is 0 the scalar loop leaves out[x] as it was.
+    const cv::v_uint8x16 old = cv::v_load(out + x);
+    cv::v_store(out + x, cv::v_select(wh, res, old));
+  }
+#endif
+  if (x < n) shadow_row_ref(bgr + 3 * x, where + x, n - x, paper, kmin, kmax, out + x);
+}
+
+void fill_holes_fast(cv::Mat& mask) {
+  CV_Assert(mask.type() == CV_8UC1);
+  const int w = mask.cols, h = mask.rows;
+  if (w == 0 || h == 0) return;
+  // The zero pixels' 4-connected components (one labelling); those with a pixel on the
+  // border are what the padded flood fill reaches: they stay 0, everything else is 255.
+  cv::Mat labels;
+  const int n = cv::connectedComponents(mask == 0, labels, 4, CV_32S);
+  std::vector<uchar> outside(static_cast<std::size_t>(n), 0);
+  for (int x = 0; x < w; ++x) outside[static_cast<std::size_t>(labels.at<int>(0, x))] = outside[static_cast<std::size_t>(labels.at<int>(h - 1, x))] = 1;
+  for (int y = 0; y < h; ++y) outside[static_cast<std::size_t>(labels.at<int>(y, 0))] = outside[static_cast<std::size_t>(labels.at<int>(y, w - 1))] = 1;
+  outside[0] = 0;  // label 0: the mask's own (nonzero) pixels
+  for (int y = 0; y < h; ++y) {
+    const int* l = labels.ptr<int>(y);
+    uchar* m = mask.ptr<uchar>(y);
+    for (int x = 0; x < w; ++x) m[x] = outside[static_cast<std::size_t>(l[x])] ? 0 : 255;
+  }
+}
+
+void box_sum(const cv::Mat& src, int k, cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1 && k >= 1);
+  const int w = src.cols, h = src.rows, a = k / 2;
+  // Integral image in double (exact for such inputs), zero outside.
+  cv::Mat sat(h + 1, w + 1, CV_64F, cv::Scalar(0));
+  for (int y = 0; y < h; ++y) {
+    const float* s = src.ptr<float>(y);
+    const double* up = sat.ptr<double>(y);
+    double* o = sat.ptr<double>(y + 1);
+    double row = 0;
+    for (int x = 0; x < w; ++x) {
+      row += static_cast<double>(s[x]);
+      o[x + 1] = up[x + 1] + row;
+    }
+  }
+  dst.create(src.size(), CV_32F);
+  for (int y = 0; y < h; ++y) {
+    const int y0 = std::clamp(y - a, 0, h), y1 = std::clamp(y - a + k, 0, h);
+    const double* r0 = sat.ptr<double>(y0);
+    const double* r1 = sat.ptr<double>(y1);
+    float* d = dst.ptr<float>(y);
+    for (int x = 0; x < w; ++x) {
+      const int x0 = std::clamp(x - a, 0, w), x1 = std::clamp(x - a + k, 0, w);
+      d[x] = static_cast<float>(r1[x1] - r1[x0] - r0[x1] + r0[x0]);
+    }
+  }
+}
+
 }  // namespace hexdice::vision

@@ -65,4 +65,23 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
 void skin_row_ref(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
 void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
 
+// One row of read.cpp's shadow mask (the paper colour scaled down, same chromaticity):
+// where where[x] != 0, out[x] = 255 when the pixel's chromaticity is within 0.04 of the
+// paper's and its brightness over the paper's is within kmin..kmax, else 0; out[x] is left
+// as it is where where[x] == 0. shadow_row_ref is the per-pixel loop it replaces;
+// shadow_row does the same float operations 16 pixels at a time (the same bytes).
+void shadow_row_ref(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out);
+void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out);
+
+// read.cpp's fill_holes (a copy padded with one zero pixel flood-filled from its corner,
+// 4-connected, its complement ORed in) with the same result: 0 where a zero pixel is
+// 4-connected to the border through zero pixels, 255 everywhere else. CV_8UC1.
+void fill_holes_fast(cv::Mat& mask);
+
+// cv::boxFilter(src, dst, CV_32F, {k, k}, {-1, -1}, false, cv::BORDER_CONSTANT) for a
+// CV_32FC1 image whose window sums are exact in double (OpenCV sums floats in double):
+// the read's face-square scores (+-1), where any order of the sums gives the same bits.
+// By an integral image instead of OpenCV's running sums (~6x faster on a 90 px patch).
+void box_sum(const cv::Mat& src, int k, cv::Mat& dst);
+
 }  // namespace hexdice::vision

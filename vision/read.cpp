@@ -141,32 +141,18 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
   return median_bgr(upper);
 }
 
-void fill_holes(cv::Mat& mask) {
-  cv::Mat pad;
-  cv::copyMakeBorder(mask, pad, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
-  cv::floodFill(pad, cv::Point(0, 0), cv::Scalar(255));
-  mask |= ~pad(cv::Rect(1, 1, mask.cols, mask.rows));
-}
+// Holes of a mask filled: what a flood fill from outside does not reach (mask_ops.h: the
+// padded cv::floodFill's result, without the copies).
+void fill_holes(cv::Mat& mask) { fill_holes_fast(mask); }
 
 // Shadows on the paper (and grey side faces): the paper colour scaled down, same
 // chromaticity.
 cv::Mat shadow_mask(const cv::Mat& patch, cv::Vec3f paper, double kmin, double kmax, const cv::Mat& where) {
   cv::Mat m(patch.size(), CV_8U, cv::Scalar(0));
-  const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
-  const cv::Vec3f pc(paper[0] / ps, paper[1] / ps, paper[2] / ps);
-  for (int y = 0; y < patch.rows; ++y) {
-    const cv::Vec3b* p = patch.ptr<cv::Vec3b>(y);
-    uchar* o = m.ptr<uchar>(y);
-    const uchar* w = where.ptr<uchar>(y);
-    for (int x = 0; x < patch.cols; ++x) {
-      if (!w[x]) continue;
-      const float s = p[x][0] + p[x][1] + p[x][2] + 1e-3f;
-      const float k = s / ps;
-      const float c0 = p[x][0] / s - pc[0], c1 = p[x][1] / s - pc[1], c2 = p[x][2] / s - pc[2];
-      const bool grey = c0 * c0 + c1 * c1 + c2 * c2 < 0.0016f;  // chromaticity within 0.04
-      o[x] = (grey && k >= kmin && k <= kmax) ? 255 : 0;
-    }
-  }
+  const float pp[3] = {paper[0], paper[1], paper[2]};
+  // Per pixel where `where` is set: chromaticity within 0.04 of the paper's, brightness
+  // kmin..kmax of it (mask_ops.h, 16 pixels at a time).
+  for (int y = 0; y < patch.rows; ++y) shadow_row(patch.ptr<uchar>(y), where.ptr<uchar>(y), patch.cols, pp, kmin, kmax, m.ptr<uchar>(y));
   return m;
 }
 
@@ -401,7 +387,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
       }
     cv::resize(grid, light, cv::Size(cvRound((gw - 1) * step * s) + 1, cvRound((gh - 1) * step * s) + 1), 0, 0,
                cv::INTER_LINEAR);
-    light = light(cv::Rect(0, 0, std::min(light.cols, size.width), std::min(light.rows, size.height))).clone();
+    light = light(cv::Rect(0, 0, std::min(light.cols, size.width), std::min(light.rows, size.height)));  // a view: read row by row
     if (light.size() != size) cv::copyMakeBorder(light, light, 0, size.height - light.rows, 0, size.width - light.cols, cv::BORDER_REPLICATE);
   }
   cv::Mat diff(size, CV_8U, cv::Scalar(0));
@@ -956,7 +942,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       auto on_grid = [&](std::size_t ci, int x, int y) {
         if (near[ci].empty())
           for (std::size_t k = 0; k < layout.cells.size(); ++k)
-            if (std::hypot(layout.cells[k].centre.x - layout.cells[ci].centre.x, layout.cells[k].centre.y - layout.cells[ci].centre.y) < 2.2 * hs)
+            if (std::pow(layout.cells[k].centre.x - layout.cells[ci].centre.x, 2) +
+                    std::pow(layout.cells[k].centre.y - layout.cells[ci].centre.y, 2) <
+                std::pow(2.2 * hs, 2))
               near[ci].push_back(k);
         const cv::Point2d q = apply_h(rect_to_paper, {static_cast<double>(x), static_cast<double>(y)});
         double best = 1e18;
@@ -1008,7 +996,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
         }
         cv::Mat pl, ps, pc;
-        const int pn = cv::connectedComponentsWithStats(dark, pl, ps, pc, 8, CV_32S);
+        const int pn = components_with_stats(dark, pl, ps, pc);  // = cv::connectedComponentsWithStats (mask_ops.h)
         const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
         const int nt = static_cast<int>(cand.size());
         for (int i = 1; i < pn; ++i) {
@@ -1441,7 +1429,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
       const int k = std::max(3, cvRound(side));
       cv::Mat sum;
-      cv::boxFilter(srot, sum, CV_32F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_CONSTANT);
+      box_sum(srot, k, sum);  // = cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1 (mask_ops.h)
       // A 16 mm die standing in its cell has its centre within max_face_offset_mm of the
       // cell centre (a 29.4 mm cell across the flats): the square is slid only there, so a
       // guard token or a neighbour's side of a similar colour cannot pull it further.
@@ -1710,15 +1698,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // colour is print, not a token.
       std::vector<std::size_t> near_cells;
       for (std::size_t k = 0; k < layout.cells.size(); ++k)
-        if (std::hypot(layout.cells[k].centre.x - cell.centre.x, layout.cells[k].centre.y - cell.centre.y) < 2.2 * hs)
+        if (std::pow(layout.cells[k].centre.x - cell.centre.x, 2) + std::pow(layout.cells[k].centre.y - cell.centre.y, 2) <
+            std::pow(2.2 * hs, 2))  // no cell centre lies near 2.2 hs (neighbours: 1.73 hs, then 3 hs)
           near_cells.push_back(k);
       const float pd2 = static_cast<float>(params.paper_distance * params.paper_distance);
       auto is_print = [&](int x, int y, const cv::Vec3b& v) {
         const cv::Point2d mm = apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - displacement[ci];
         std::size_t under = ci;  // the cell the paper point lies in
         double bd = 1e18;
-        for (std::size_t k : near_cells) {
-          const double dk = std::hypot(layout.cells[k].centre.x - mm.x, layout.cells[k].centre.y - mm.y);
+        for (std::size_t k : near_cells) {  // the nearest centre (squared distances: no hypot per pixel)
+          const double ex = layout.cells[k].centre.x - mm.x, ey = layout.cells[k].centre.y - mm.y;
+          const double dk = ex * ex + ey * ey;
           if (dk < bd) bd = dk, under = k;
         }
         const cv::Vec3f pp = papers[under];

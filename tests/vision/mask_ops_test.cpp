@@ -286,4 +286,82 @@ TEST(MaskOps, SkinRowMatchesThePerPixelLoop) {
   EXPECT_GT(other, 200);
 }
 
+// read.cpp's fill_holes as it was: a padded copy flood-filled from its corner.
+void fill_holes_padded(cv::Mat& mask) {
+  cv::Mat pad;
+  cv::copyMakeBorder(mask, pad, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+  cv::floodFill(pad, cv::Point(0, 0), cv::Scalar(255));
+  mask |= ~pad(cv::Rect(1, 1, mask.cols, mask.rows));
+}
+
+TEST(MaskOps, FillHolesFastMatchesThePaddedFloodFill) {
+  std::mt19937 rng(17);
+  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}};
+  int filled = 0;
+  for (int rep = 0; rep < 80; ++rep)
+    for (const cv::Size sz : sizes) {
+      cv::Mat m = random_mask(rng, sz);
+      if (rep == 0) m.setTo(255);
+      if (rep == 1) m.setTo(0);
+      if (rep % 5 == 2)  // rings: holes for sure
+        for (int i = 0; i < 4; ++i)
+          cv::circle(m, {static_cast<int>(rng() % (sz.width + 1)), static_cast<int>(rng() % (sz.height + 1))}, 3 + static_cast<int>(rng() % 12),
+                     cv::Scalar(255), 1 + static_cast<int>(rng() % 3));
+      cv::Mat a = m.clone(), b = m.clone();
+      fill_holes_padded(a);
+      fill_holes_fast(b);
+      EXPECT_TRUE(same(a, b)) << sz << " rep " << rep;
+      filled += cv::countNonZero(a) > cv::countNonZero(m);
+    }
+  EXPECT_GT(filled, 100);  // many masks had holes to fill
+}
+
+TEST(MaskOps, BoxSumMatchesBoxFilterOnTheFaceScores) {
+  // As read.cpp's face-square slide makes them: a mask as +-1 (convertTo), turned by
+  // warpAffine (nearest, outside -1).
+  std::mt19937 rng(29);
+  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {120, 110}};
+  for (int rep = 0; rep < 30; ++rep)
+    for (const cv::Size sz : sizes)
+      for (int k : {3, 4, 31, 32, 33, 40}) {
+        const cv::Mat m = random_mask(rng, sz);
+        cv::Mat score, srot;
+        m.convertTo(score, CV_32F, 2.0 / 255.0, -1.0);
+        const cv::Mat rot = cv::getRotationMatrix2D(cv::Point2f(sz.width / 2.0f, sz.height / 2.0f), static_cast<double>(rng() % 3600) / 10.0, 1.0);
+        cv::warpAffine(score, srot, rot, sz, cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
+        cv::Mat a, b;
+        cv::boxFilter(srot, a, CV_32F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_CONSTANT);
+        box_sum(srot, k, b);
+        EXPECT_TRUE(same(a, b)) << sz << " k " << k << " rep " << rep;
+      }
+}
+
+TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
+  std::mt19937 rng(31);
+  std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
+  int shadow = 0, other = 0;
+  const float papers[][3] = {{200, 210, 205}, {120.5f, 180, 230}, {240, 240, 240}, {60, 64, 70}};
+  for (int rep = 0; rep < 300; ++rep) {
+    const int n = 1 + rep % 97;
+    const float* paper = papers[rep % 4];
+    std::vector<uchar> px(static_cast<std::size_t>(3 * n)), where(static_cast<std::size_t>(n));
+    for (int x = 0; x < n; ++x) {
+      // Half of them the paper scaled (shadows, some at the kmin / kmax bounds), half random.
+      const double k = coin(rng) ? (rep % 7) * 0.1 + 0.2 : -1;
+      for (int c = 0; c < 3; ++c)
+        px[static_cast<std::size_t>(3 * x + c)] = k > 0 ? cv::saturate_cast<uchar>(paper[c] * k + coin(rng) - 1) : static_cast<uchar>(byte(rng));
+      where[static_cast<std::size_t>(x)] = coin(rng) ? 255 : 0;
+    }
+    for (const auto& [kmin, kmax] : {std::pair{0.3, 0.75}, {0.5, 0.5}, {0.2, 0.9}}) {
+      std::vector<uchar> a(static_cast<std::size_t>(n), 7), b(static_cast<std::size_t>(n), 7);
+      shadow_row_ref(px.data(), where.data(), n, paper, kmin, kmax, a.data());
+      shadow_row(px.data(), where.data(), n, paper, kmin, kmax, b.data());
+      EXPECT_EQ(a, b) << "rep " << rep << " n " << n;
+      for (uchar v : a) (v == 255 ? shadow : other) += 1;
+    }
+  }
+  EXPECT_GT(shadow, 500);  // both outcomes well represented
+  EXPECT_GT(other, 500);
+}
+
 }  // namespace
