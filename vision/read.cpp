@@ -259,9 +259,14 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
 // The expected print of the sheet on the paper plane at s px/mm (BGR, paper = 255):
 // the Hex Dice drawing rendered at 3x and averaged down. Cached per layout geometry (a
 // video loop reads the same sheet every frame); drawing it costs more than a read.
-static cv::Mat expected_print(const SheetLayout& layout, double s, cv::Size size) {
+struct ExpectedPrint {
+  cv::Mat print;       // BGR, paper = 255
+  cv::Mat pmin, pmax;  // its 3x3 minimum and maximum (registration tolerance)
+  cv::Mat dark;        // pmin's grey level < 200: printed lines and names
+};
+static ExpectedPrint expected_print(const SheetLayout& layout, double s, cv::Size size) {
   static std::mutex mu;
-  static std::vector<std::pair<std::string, cv::Mat>> cache;
+  static std::vector<std::pair<std::string, ExpectedPrint>> cache;
   std::string key = layout.paper + ' ' + std::to_string(layout.width_mm) + ' ' + std::to_string(layout.height_mm) + ' ' +
                     std::to_string(layout.radius) + ' ' + std::to_string(layout.hex_size_mm) + ' ' +
                     std::to_string(layout.centre_mm.x) + ' ' + std::to_string(layout.centre_mm.y) + ' ' +
@@ -269,10 +274,19 @@ static cv::Mat expected_print(const SheetLayout& layout, double s, cv::Size size
   for (const auto& m : layout.markers) key += ' ' + std::to_string(m.id) + ':' + std::to_string(m.corners[0].x) + ',' + std::to_string(m.corners[0].y);
   const std::lock_guard<std::mutex> lock(mu);
   for (const auto& [k, m] : cache)
-    if (k == key && m.size() == size) return m;
-  cv::Mat big = render_sheet(layout, s * 25.4 * 3), out;
+    if (k == key && m.print.size() == size) return m;
+  cv::Mat big = render_sheet(layout, s * 25.4 * 3);
   if (big.empty()) return {};
-  cv::resize(big, out, size, 0, 0, cv::INTER_AREA);
+  ExpectedPrint out;
+  cv::resize(big, out.print, size, 0, 0, cv::INTER_AREA);
+  // What occluder_mask derives from the print, once per sheet (a frame whose cells show
+  // the drawing's own tints, the usual one, uses these as they are).
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  cv::erode(out.print, out.pmin, k3);
+  cv::dilate(out.print, out.pmax, k3);
+  cv::Mat grey;
+  cv::cvtColor(out.pmin, grey, cv::COLOR_BGR2GRAY);
+  out.dark = grey < 200;
   if (cache.size() >= 4) cache.erase(cache.begin());
   cache.emplace_back(key, out);
   return out;
@@ -295,9 +309,10 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   const double s = params.hand_px_per_mm;
   const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
   if (size.area() <= 0 || size.area() > 4'000'000 || params.occluder_core_mm <= 0) return {};
-  cv::Mat print = expected_print(layout, s, size);
+  const ExpectedPrint expected = expected_print(layout, s, size);
+  cv::Mat print = expected.print;  // shared with the cache: copied before a cell is tinted
   if (print.empty()) return {};
-  print = print.clone();
+  bool tinted = false;
   // The print's colour at the centre of cell i, when at least min_edges of its printed
   // edges are seen and that centre lies on the print.
   auto seen_print = [&](std::size_t i, int min_edges, cv::Vec3b& e) {
@@ -327,13 +342,19 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     for (const auto& q : corners)  // shrunk by 1.5 mm: the grid line stays the drawing's
       poly.emplace_back(cvRound((c.x + (q.x - c.x) * (1 - 1.5 / layout.hex_size_mm)) * s),
                         cvRound((c.y + (q.y - c.y) * (1 - 1.5 / layout.hex_size_mm)) * s));
+    if (!tinted) print = print.clone(), tinted = true;
     cv::fillConvexPoly(print, poly, cv::Scalar(m[0], m[1], m[2]));
   }
   if (sheet.size() != size) return {};
-  cv::Mat pmin, pmax;
+  cv::Mat pmin = expected.pmin, pmax = expected.pmax, print_dark = expected.dark;
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
-  cv::erode(print, pmin, k3);
-  cv::dilate(print, pmax, k3);
+  if (tinted) {
+    cv::erode(print, pmin, k3);
+    cv::dilate(print, pmax, k3);
+    cv::Mat grey;
+    cv::cvtColor(pmin, grey, cv::COLOR_BGR2GRAY);
+    print_dark = grey < 200;
+  }
   // The light's colour where each part of the sheet lies (a lamp's colour changes over the
   // sheet; the shade of an arm is lit by the room): from the cells whose print is seen
   // (five or six edges), their paper over their print, smoothed over ~45 mm, on a 10 mm
@@ -406,10 +427,9 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // print): where the print is dark, what differs round them stands for them too, or the
   // grid would cut an arm's shadow into cell-sized pieces.
   {
-    cv::Mat closed, grey;
+    cv::Mat closed;
     cv::morphologyEx(diff, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
-    cv::cvtColor(pmin, grey, cv::COLOR_BGR2GRAY);
-    diff |= closed & (grey < 200);
+    diff |= closed & print_dark;
   }
   // Single noisy pixels (JPEG, the grain of a soft shadow) do not matter; holes in a
   // shadow's grain are closed.
