@@ -22,6 +22,7 @@
 #include <functional>
 #include <limits>
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "vision/die_face.h"
@@ -313,7 +314,34 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
       const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
       const cv::Vec3b* loc = local.empty() ? nullptr : local.ptr<cv::Vec3b>(y);
       float* d = dist.ptr<float>(y);
-      for (int x = 0; x < kN; ++x) {
+      int x = 0;
+#if CV_SIMD128
+      if (loc && !reference) {
+        // The same operations on 16 pixels at a time: byte differences (exact in float),
+        // squares summed in the same order, sqrt correctly rounded in both forms.
+        for (; x + 16 <= kN; x += 16) {
+          cv::v_uint8x16 a8[3], b8[3];
+          cv::v_load_deinterleave(reinterpret_cast<const uchar*>(row + x), a8[0], a8[1], a8[2]);
+          cv::v_load_deinterleave(reinterpret_cast<const uchar*>(loc + x), b8[0], b8[1], b8[2]);
+          cv::v_float32x4 df[3][4];
+          for (int c = 0; c < 3; ++c) {
+            cv::v_uint16x8 al, ah, bl, bh;
+            cv::v_expand(a8[c], al, ah);
+            cv::v_expand(b8[c], bl, bh);
+            cv::v_uint32x4 a32[4], b32[4];
+            cv::v_expand(al, a32[0], a32[1]);
+            cv::v_expand(ah, a32[2], a32[3]);
+            cv::v_expand(bl, b32[0], b32[1]);
+            cv::v_expand(bh, b32[2], b32[3]);
+            for (int q = 0; q < 4; ++q)
+              df[c][q] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a32[q])) - cv::v_cvt_f32(cv::v_reinterpret_as_s32(b32[q]));
+          }
+          for (int q = 0; q < 4; ++q)
+            cv::v_store(d + x + 4 * q, cv::v_sqrt(df[0][q] * df[0][q] + df[1][q] * df[1][q] + df[2][q] * df[2][q]));
+        }
+      }
+#endif
+      for (; x < kN; ++x) {
         const cv::Vec3f ref = loc ? cv::Vec3f(loc[x][0], loc[x][1], loc[x][2]) : body0;
         const float d0 = row[x][0] - ref[0], d1 = row[x][1] - ref[1], d2 = row[x][2] - ref[2];
         d[x] = std::sqrt(d0 * d0 + d1 * d1 + d2 * d2);

@@ -623,27 +623,39 @@ void fill_holes_fast(cv::Mat& mask) {
 void box_sum(const cv::Mat& src, int k, cv::Mat& dst) {
   CV_Assert(src.type() == CV_32FC1 && k >= 1);
   const int w = src.cols, h = src.rows, a = k / 2;
-  // Integral image in double (exact for such inputs), zero outside.
-  cv::Mat sat(h + 1, w + 1, CV_64F, cv::Scalar(0));
+  // Separable window sums in double, zero outside (exact for such inputs, so the order of
+  // the additions does not matter): each row's sums over [x - a, x - a + k), then each
+  // column's of those.
+  cv::Mat rows(h, w, CV_64F);
   for (int y = 0; y < h; ++y) {
     const float* s = src.ptr<float>(y);
-    const double* up = sat.ptr<double>(y);
-    double* o = sat.ptr<double>(y + 1);
-    double row = 0;
+    double* o = rows.ptr<double>(y);
+    double acc = 0;
+    for (int x = 0; x < std::min(w, k - a); ++x) acc += static_cast<double>(s[x]);  // window of x = 0
     for (int x = 0; x < w; ++x) {
-      row += static_cast<double>(s[x]);
-      o[x + 1] = up[x + 1] + row;
+      o[x] = acc;
+      const int in = x - a + k, out = x - a;  // the window of x + 1 gains `in`, loses `out`
+      if (in < w) acc += static_cast<double>(s[in]);
+      if (out >= 0) acc -= static_cast<double>(s[out]);
     }
   }
   dst.create(src.size(), CV_32F);
+  std::vector<double> acc(static_cast<std::size_t>(w), 0.0);
+  for (int y = 0; y < std::min(h, k - a); ++y) {
+    const double* r = rows.ptr<double>(y);
+    for (int x = 0; x < w; ++x) acc[static_cast<std::size_t>(x)] += r[x];
+  }
   for (int y = 0; y < h; ++y) {
-    const int y0 = std::clamp(y - a, 0, h), y1 = std::clamp(y - a + k, 0, h);
-    const double* r0 = sat.ptr<double>(y0);
-    const double* r1 = sat.ptr<double>(y1);
     float* d = dst.ptr<float>(y);
-    for (int x = 0; x < w; ++x) {
-      const int x0 = std::clamp(x - a, 0, w), x1 = std::clamp(x - a + k, 0, w);
-      d[x] = static_cast<float>(r1[x1] - r1[x0] - r0[x1] + r0[x0]);
+    for (int x = 0; x < w; ++x) d[x] = static_cast<float>(acc[static_cast<std::size_t>(x)]);
+    const int in = y - a + k, out = y - a;
+    if (in < h) {
+      const double* r = rows.ptr<double>(in);
+      for (int x = 0; x < w; ++x) acc[static_cast<std::size_t>(x)] += r[x];
+    }
+    if (out >= 0) {
+      const double* r = rows.ptr<double>(out);
+      for (int x = 0; x < w; ++x) acc[static_cast<std::size_t>(x)] -= r[x];
     }
   }
 }
