@@ -176,12 +176,13 @@ struct ReadParams {
   // least occluded_min_confidence and the body, relative to the cell's own paper, is darker
   // than occluded_dark_ratio (a black die's albedo; a shadow keeps the paper's: shadow_min
   // is 0.35) or more saturated than occluded_saturation and not of skin's hue (a coloured
-  // die). Else the cell stays hidden (a white die in shadow looks like the shadowed paper;
+  // die; 0.25, was 0.4: a shadowed paper keeps its own paper's chromaticity, ~0, while a
+  // green die in an arm's shade under warm light measured 0.30). Else the cell stays hidden (a white die in shadow looks like the shadowed paper;
   // an arm over the die makes its blob too large for a unit). occluded_min_confidence = 0:
   // always hidden (the behaviour before).
   double occluded_min_confidence = 0.6;
   double occluded_dark_ratio = 0.36;
-  double occluded_saturation = 0.4;
+  double occluded_saturation = 0.25;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off
