@@ -1792,10 +1792,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool skin_hue = rp[2] > rp[1] && rp[1] >= rp[0] && hue_num >= params.hand_hue_min * hue_den &&
                             hue_num <= params.hand_hue_max * hue_den;
       const bool clean_body = lum < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
-      const bool ok = clean_body && co.confidence >= params.occluded_min_confidence;
+      // A white (or pale) die in the shade: as bright as its cell's own shaded paper, its
+      // dark pips (a black die's are light) in a standard layout of two or more read beyond
+      // doubt (one dark spot may be grain or a reflection's edge). Against the lit sheet's
+      // white its body looks grey or black: a grey body is named white.
+      const bool white_in_shade = params.occluded_white_min_confidence > 0 && !clean_body && !skin_hue &&
+                                  lum >= params.occluded_white_ratio && co.face >= 2 && fr.pip_polarity < 0 &&
+                                  co.confidence >= params.occluded_white_min_confidence;
+      if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
+      const bool ok = (clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade;
       if (debug)
         std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
-                     co.face, co.confidence, lum, sat, under_skin_cell[ci], skin_hue, ok ? "reported" : "hidden");
+                     co.face, co.confidence, lum, sat, under_skin_cell[ci], skin_hue, ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
       if (!ok) continue;
       reread_ok[ci] = 1;
     }
@@ -1812,13 +1820,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     obs.hidden = std::move(still);
   }
   // Beside a hand or an arm (its shadow's grain, reflections off the skin), a weak reading
-  // is not trusted: it is hidden (unknown), not reported.
-  if (params.hand_near_min_confidence > 0) {
+  // is not trusted: it is hidden (unknown), not reported. Anywhere, a die needs a top face
+  // with pips in a standard layout: a blob whose face fits none (below min_die_confidence;
+  // the paper of a tinted cell under a light gradient, a shadow's grain) is no die we can
+  // name; it is hidden, not reported (nor called empty: a die's pips may be lost to blur).
+  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
-      if (i >= 0 && near_hand[static_cast<std::size_t>(i)] && c.confidence < params.hand_near_min_confidence) {
-        if (debug) std::fprintf(stderr, "SKIP %d,%d nearhand conf %.2f\n", c.hex.q, c.hex.r, c.confidence);
+      const bool weak_near = params.hand_near_min_confidence > 0 && i >= 0 && near_hand[static_cast<std::size_t>(i)] &&
+                             c.confidence < params.hand_near_min_confidence;
+      if (weak_near || c.confidence < params.min_die_confidence) {
+        if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, weak_near ? "nearhand" : "noface", c.confidence);
         obs.hidden.push_back(c.hex);
       } else {
         kept.push_back(c);
@@ -1860,7 +1873,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -1938,6 +1951,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_min_confidence", p.occluded_min_confidence);
     get("occluded_dark_ratio", p.occluded_dark_ratio);
     get("occluded_saturation", p.occluded_saturation);
+    get("occluded_white_min_confidence", p.occluded_white_min_confidence);
+    get("occluded_white_ratio", p.occluded_white_ratio);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);
@@ -1945,6 +1960,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluder_penumbra", p.occluder_penumbra);
     get("hand_near_mm", p.hand_near_mm);
     get("hand_near_min_confidence", p.hand_near_min_confidence);
+    get("min_die_confidence", p.min_die_confidence);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);

@@ -176,12 +176,20 @@ struct ReadParams {
   // least occluded_min_confidence and the body, relative to the cell's own paper, is darker
   // than occluded_dark_ratio (a black die's albedo; a shadow keeps the paper's: shadow_min
   // is 0.35) or more saturated than occluded_saturation and not of skin's hue (a coloured
-  // die). Else the cell stays hidden (a white die in shadow looks like the shadowed paper;
+  // die; 0.25, was 0.4: a shadowed paper keeps its own paper's chromaticity, ~0, while a
+  // green die in an arm's shade under warm light measured 0.30). Else the cell stays hidden (a white die in shadow looks like the shadowed paper;
   // an arm over the die makes its blob too large for a unit). occluded_min_confidence = 0:
   // always hidden (the behaviour before).
   double occluded_min_confidence = 0.6;
   double occluded_dark_ratio = 0.36;
-  double occluded_saturation = 0.4;
+  double occluded_saturation = 0.25;
+  // ... or, a white or pale die in the shade: its body at least occluded_white_ratio x its
+  // cell's own (shaded) paper, grey or pale, two or more dark pips (a black die's are light)
+  // read with at least occluded_white_min_confidence; a grey body is then named white (it
+  // looks grey or black against the lit sheet's white). The shaded paper's own grain read
+  // at most 0.78 with two or more pips on the own renders, 1.0 as a one. 0 = off.
+  double occluded_white_min_confidence = 0.9;
+  double occluded_white_ratio = 0.75;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off
@@ -193,6 +201,12 @@ struct ReadParams {
   // scenes were such readings at <= 0.3 (the component counter's cap).
   double hand_near_mm = 1000.0;
   double hand_near_min_confidence = 0.31;
+  // Anywhere (an arm in view or not), a reading below min_die_confidence (no standard pip
+  // layout fits the face: an unreadable face is 0.05) is hidden (unknown), not reported: a
+  // die is a top face with pips, and such blobs were the paper of tinted cells under a
+  // light gradient. The weakest true die on the fixtures and own renders read 0.156.
+  // 0 = off (reported, the behaviour before).
+  double min_die_confidence = 0.1;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its
