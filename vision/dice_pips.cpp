@@ -30,6 +30,7 @@ struct Blob {
   float resp = 0;
   bool dark = true;
   int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour
+  cv::Vec3f colour{0, 0, 0};  // BGR (or grey) at the centre, lightly smoothed
   float diameter() const { return 2.83f * sigma; }
 };
 
@@ -397,6 +398,15 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
       }
     }
   }
+  if (p.max_colour_spread > 0) {
+    cv::Mat sm;
+    cv::GaussianBlur(cpatch, sm, cv::Size(0, 0), 1.0);
+    for (auto& b : blobs) {
+      const int x = std::clamp(cvRound(b.p.x), 0, p.canon - 1), y = std::clamp(cvRound(b.p.y), 0, p.canon - 1);
+      if (sm.channels() == 3) b.colour = sm.at<cv::Vec3f>(y, x);
+      else b.colour = cv::Vec3f::all(sm.at<float>(y, x));
+    }
+  }
   const float c0 = (p.canon - 1) / 2.0f;
   double best_score = 0;
   for (int pol = 0; pol < (colour ? 3 : 2); ++pol) {
@@ -421,12 +431,24 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         if (k > 6) continue;
         std::vector<cv::Point2f> pts;
         float dsum = 0, rsum = 0;
+        cv::Vec3f cmin = cv::Vec3f::all(1e9f), cmax = cv::Vec3f::all(-1e9f);
         for (int i = 0; i < n; ++i)
           if (mask & (1 << i)) {
-            pts.push_back(cand[static_cast<std::size_t>(i)]->p);
-            dsum += cand[static_cast<std::size_t>(i)]->diameter();
-            rsum += cand[static_cast<std::size_t>(i)]->resp;
+            const Blob& b = *cand[static_cast<std::size_t>(i)];
+            pts.push_back(b.p);
+            dsum += b.diameter();
+            rsum += b.resp;
+            for (int c = 0; c < 3; ++c) {
+              cmin[c] = std::min(cmin[c], b.colour[c]);
+              cmax[c] = std::max(cmax[c], b.colour[c]);
+            }
           }
+        // The pips of one face are of one colour: a lone red "1" with a glint, or a red
+        // pip with the white marbling of a blue die, are no "2".
+        if (k > 1 && p.max_colour_spread > 0) {
+          const cv::Vec3f e = cmax - cmin;
+          if (std::sqrt(e.dot(e) / 3.0f) > p.max_colour_spread) continue;
+        }
         const float d = dsum / static_cast<float>(k);
         const Fit f = fit_layout(pts, d, p);
         if (!f.ok) continue;

@@ -99,6 +99,13 @@ struct PipParams {
   double max_side_cos = 0.5;
   // Absolute floor on the normalised LoG response (grey levels).
   double min_response = 6.0;
+  // The pips of one face are of one colour: a subset of 2..6 whose pips' colours (BGR at
+  // their centres, lightly smoothed; the per-channel range over sqrt 3) spread more than
+  // this many grey levels is no face. A red "1" on a dark die with a white glint or the
+  // white marbling beside it, a white pip and a dark fleck of a translucent die. 0 = off.
+  // (Even split, oracle boxes, byler: off 85.3%, 30 85.0%, 45 86.4%, 50 86.6%, 60 86.4%,
+  // 70 86.6%, 90 85.9%; penlington 99.3% from 40 up.)
+  double max_colour_spread = 60.0;
 };
 
 struct PipRead {

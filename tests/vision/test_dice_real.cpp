@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iterator>
 
+#include <unistd.h>
+
 #include <opencv2/imgcodecs.hpp>
 
 #include "vision/dice.h"
@@ -32,7 +34,8 @@ TEST(DiceReal, ShippedModelLoads) {
 
 // A regression floor, not a held-out figure: the shipped model has seen these images
 // (held-out figures, even-trained model scored on odd: docs/dice.md). Measured on the
-// first 30 odd images (all byler), round 6: recall 92.9%, precision 95.3%, face 78.0%
+// first 30 odd images (all byler), round 8: recall 94.2%, precision 96.7%, face 82.1%;
+// round 6: recall 92.9%, precision 95.3%, face 78.0%
 // (round 5: 89.0%, 94.8%, 79.3%); round 4: recall 74.4%, precision 95.4%, face 78.3%
 // (round 3: 77.7%, 94.9%, 72.5%; the face is the lattice pip count where a layout fits;
 // the forest alone read 81.3% of these images it was trained on, 47% of held-out byler
@@ -50,6 +53,46 @@ TEST(DiceReal, ShippedModelOnRealPhotos) {
   EXPECT_GE(s->face_accuracy(), 0.75);
   EXPECT_GE(s->recall(), 0.86);
   EXPECT_GE(s->precision(), 0.92);
+}
+
+// Penlington's webcam photos show keyboard keys, laptop labels and the dice's side faces,
+// which the forest let through with one or two trees' votes over not-a-die; a die now
+// needs three trees more (DiceParams::min_margin 0.0625). Here the first 40 odd penlington
+// photos (a CSV of their rows beside a link to the images) with the shipped model: fewer
+// detections, at most one die fewer matched (measured: 160 -> 148 detections, 105 -> 104 of
+// 105 dice matched; the shipped model has seen these photos, held-out figures: docs/dice.md).
+TEST(DiceReal, FewVotesAreNoDie) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  auto odd = load_real_images(real_dir().string(), "odd");
+  ASSERT_TRUE(odd.ok()) << odd.error();
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_pen_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::create_symlink(real_dir() / "images", dir / "images");
+  {
+    std::ofstream csv(dir / "labels.csv");
+    csv << "image,x_min,y_min,x_max,y_max,face,color,box_kind\n";
+    int n = 0;
+    for (const auto& im : *odd) {
+      if (im.source != "penlington" || n >= 40) continue;
+      ++n;
+      for (const auto& l : im.labels)
+        csv << im.name << ',' << l.box.x << ',' << l.box.y << ',' << l.box.br().x << ',' << l.box.br().y << ',' << l.face
+            << ",white," << (l.top_face ? "top_face" : "die") << '\n';
+    }
+  }
+  DiceParams with, without;
+  with.model_path = without.model_path = shipped_model();
+  with.use_model = without.use_model = true;
+  without.min_margin = 0;
+  auto a = eval_real((dir / "labels.csv").string(), "all", 0, with, nullptr);
+  auto b = eval_real((dir / "labels.csv").string(), "all", 0, without, nullptr);
+  fs::remove_all(dir);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::printf("min_margin 0.0625: %d detections, %d matched; 0: %d, %d (of %d dice)\n", a->detections, a->matched, b->detections,
+              b->matched, a->labels);
+  EXPECT_EQ(a->images, 40);
+  EXPECT_LT(a->detections, b->detections);
+  EXPECT_GE(a->matched, b->matched - 1);
 }
 
 TEST(DiceReal, SplitsArePartitionOfLabels) {
