@@ -1550,7 +1550,45 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // standard layout is centred on its face). The face is read there and that reading is
     // kept when it counts as many pips as were found and is confident enough: two
     // independent counts agreeing.
-    if (params.pip_look_confidence > 0) {
+    bool fine_looked = false;  // the camera-resolution look below found the face
+    if (params.pip_look_confidence > 0 && params.fine_pip_look) {
+      const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
+      auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
+      const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
+      const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
+      const cv::Matx33d mm_to_patch = patch_to_mm.inv();
+      for (const bool dark_polarity : {true, false}) {
+        const std::string want = dark_polarity ? "white" : "black";
+        // A white die's blue guard token may be its blob's body (the white top is paper-like).
+        const bool token_body = dark_polarity && (nb == "blue" || nr == "blue");
+        if (nb != want && nr != want && !token_body) continue;
+        const cv::Vec3f pp = papers[ci];
+        const float thr = static_cast<float>(dark_polarity ? params.core_dark_ratio : params.pip_light_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+        const std::vector<cv::Point2d> pips =
+            find_plane_pips(image, ht, c_mm, params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5, dark_polarity, thr, displacement[ci]);
+        const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, displacement[ci]);
+        int tried = 0;
+        for (const TopFacePips& h : hyps) {
+          if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
+          ++tried;
+          const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
+          const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+          const FaceReading r2 = read_at(at);
+          const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want;
+          if (debug)
+            std::fprintf(stderr, "FINEPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
+                         cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
+                         fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
+          if (agree) {
+            fr = r2, fc = at, fine_looked = true;
+            break;
+          }
+        }
+        if (fine_looked) break;
+      }
+    }
+    if (params.pip_look_confidence > 0 && !fine_looked) {
       const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
       auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
@@ -1848,7 +1886,7 @@ Status ReadParams::save(const std::string& path) const {
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -1916,6 +1954,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("guard_print_test", p.guard_print_test);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("pip_look_confidence", p.pip_look_confidence);
+    get_bool("fine_pip_look", p.fine_pip_look);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);
     get("hand_rest_area", p.hand_rest_area);
