@@ -230,8 +230,16 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
 std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
                                          double radius_mm, bool dark_pips, float lum_threshold, cv::Point2d parallax_mm,
                                          const PlanePipParams& params) {
-  std::vector<cv::Point2d> out;
-  if (image_bgr.empty() || image_bgr.type() != CV_8UC3 || radius_mm <= 0 || params.px_per_mm <= 0) return out;
+  auto all = find_plane_pips(image_bgr, plane_to_image, centre_mm, radius_mm, dark_pips, std::vector<float>{lum_threshold}, parallax_mm, params);
+  return all.empty() ? std::vector<cv::Point2d>{} : all[0];
+}
+
+std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
+                                                      cv::Point2d centre_mm, double radius_mm, bool dark_pips,
+                                                      const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
+                                                      const PlanePipParams& params) {
+  std::vector<std::vector<cv::Point2d>> all(lum_thresholds.size());
+  if (image_bgr.empty() || image_bgr.type() != CV_8UC3 || radius_mm <= 0 || params.px_per_mm <= 0) return all;
   const double s = params.px_per_mm;
   const int n = static_cast<int>(std::ceil(2 * radius_mm * s)) + 1;
   const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
@@ -241,13 +249,22 @@ std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Mat
   cv::warpPerspective(image_bgr, plane, cv::Mat(to_image), cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
                       cv::BORDER_REPLICATE);
   const double rc = radius_mm * s, mid = (n - 1) / 2.0;
-  cv::Mat on(n, n, CV_8U, cv::Scalar(0)), lum_ok(n, n, CV_8U, cv::Scalar(0));  // lum_ok: of the pips' polarity
+  cv::Mat lum_img(n, n, CV_16U);
   for (int y = 0; y < n; ++y) {
     const cv::Vec3b* row = plane.ptr<cv::Vec3b>(y);
+    ushort* l = lum_img.ptr<ushort>(y);
+    for (int x = 0; x < n; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
+  }
+  for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
+  const float lum_threshold = lum_thresholds[ti];
+  std::vector<cv::Point2d>& out = all[ti];
+  cv::Mat on(n, n, CV_8U, cv::Scalar(0)), lum_ok(n, n, CV_8U, cv::Scalar(0));  // lum_ok: of the pips' polarity
+  for (int y = 0; y < n; ++y) {
+    const ushort* row = lum_img.ptr<ushort>(y);
     uchar* m = on.ptr<uchar>(y);
     uchar* l = lum_ok.ptr<uchar>(y);
     for (int x = 0; x < n; ++x) {
-      const int lum = row[x][0] + 2 * row[x][1] + row[x][2];
+      const int lum = row[x];
       const bool pol = dark_pips ? lum < lum_threshold : lum > lum_threshold;
       l[x] = pol ? 255 : 0;
       const double dx = x - mid, dy = y - mid;
@@ -301,7 +318,8 @@ std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Mat
     if (squeeze_test && sdd < k * spp) continue;
     out.emplace_back(o.x + cx / s, o.y + cy / s);
   }
-  return out;
+  }
+  return all;
 }
 
 namespace {

@@ -115,6 +115,11 @@ struct PlanePipParams {
 std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
                                          double radius_mm, bool dark_pips, float lum_threshold, cv::Point2d parallax_mm,
                                          const PlanePipParams& params = {});
+// The same for several thresholds at once (one sampling of the plane): one list per threshold.
+std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
+                                                      cv::Point2d centre_mm, double radius_mm, bool dark_pips,
+                                                      const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
+                                                      const PlanePipParams& params = {});
 // One top face the pips may come from: its centre (the centroid of a standard layout) and
 // how many pips it holds.
 struct TopFacePips {

@@ -1560,13 +1560,28 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
         // A white die's blue guard token may be its blob's body (the white top is paper-like).
-        const bool token_body = dark_polarity && (nb == "blue" || nr == "blue");
+        // (Not when the blue reading is sure: that is a blue die.)
+        const bool token_body = dark_polarity && (nb == "blue" || nr == "blue") && fr.confidence < 0.9;
         if (nb != want && nr != want && !token_body) continue;
         const cv::Vec3f pp = papers[ci];
-        const float thr = static_cast<float>(dark_polarity ? params.core_dark_ratio : params.pip_light_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-        const std::vector<cv::Point2d> pips =
+        const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
+        // Thresholds (x the cell's paper): the first as the patch look's; light pips on a
+        // glared black top (the top up to ~0.7 of the paper) need the higher ones; dark pips
+        // in shade a lower one (not higher: the printed cell names are ~0.65 of the paper).
+        std::vector<float> thr;
+        const double r0 = dark_polarity ? params.core_dark_ratio : params.pip_light_ratio;
+        for (const double f : dark_polarity ? std::vector<double>{1.0, 0.75} : std::vector<double>{1.0, 1.25, 1.5})
+          thr.push_back(static_cast<float>(std::min(0.95, r0 * f) * paper_lum));
+        const std::vector<std::vector<cv::Point2d>> pips_at =
             find_plane_pips(image, ht, c_mm, params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5, dark_polarity, thr, displacement[ci]);
+        for (std::size_t ti = 0; ti < thr.size() && !fine_looked; ++ti) {
+        const std::vector<cv::Point2d>& pips = pips_at[ti];
         const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, displacement[ci]);
+        if (debug && hyps.empty()) {
+          std::fprintf(stderr, "FINEPIP %d,%d %s thr %.2f %zu pips, no face:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size());
+          for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
+          std::fprintf(stderr, "\n");
+        }
         int tried = 0;
         for (const TopFacePips& h : hyps) {
           if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
@@ -1575,7 +1590,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
           const FaceReading r2 = read_at(at);
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
-          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want;
+          // One pip alone is the weakest evidence (a print mark on the paper, a glare spot on a
+          // black top): it must also be at least as sure as the first reading.
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
+                             (h.count > 1 || r2.confidence >= fr.confidence);
           if (debug)
             std::fprintf(stderr, "FINEPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
@@ -1584,6 +1602,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             fr = r2, fc = at, fine_looked = true;
             break;
           }
+        }
         }
         if (fine_looked) break;
       }
