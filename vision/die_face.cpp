@@ -298,7 +298,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     cv::Mat comp = labels(box) == i, grown;
     cv::dilate(comp, grown, ring_k);
     int n_ring = 0, n_other = 0;
-    double sdd = 0, spp = 0;
+    double sdd = 0, spp = 0, sdp = 0;
     for (int y = 0; y < box.height; ++y) {
       const uchar* g = grown.ptr<uchar>(y);
       const uchar* c = comp.ptr<uchar>(y);
@@ -307,7 +307,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
         if (c[x]) {
           const double dx = box.x + x - cx, dy = box.y + y - cy;
           const double a = dx * du.x + dy * du.y, b = -dx * du.y + dy * du.x;
-          sdd += a * a, spp += b * b;
+          sdd += a * a, spp += b * b, sdp += a * b;
         } else if (g[x]) {
           ++n_ring;
           if (!l[box.x + x]) ++n_other;
@@ -316,6 +316,13 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     }
     if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
     if (squeeze_test && sdd < k * spp) continue;
+    // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
+    // piece of a printed line broken up by the threshold is not, though its box is square.
+    {
+      const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
+      const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
+      if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
+    }
     out.emplace_back(o.x + cx / s, o.y + cy / s);
   }
   }

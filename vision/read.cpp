@@ -1242,6 +1242,81 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2) {
+      // No blob, the pips at the camera's resolution (find_plane_pips, as the pip look
+      // below): a set of them that is one standard layout, read there as that many pips on
+      // a white body, is a white die. A lone pip where the printed lines are seen (where
+      // they meet, a dark round spot reads as a white 1): this look gives up, the patch look
+      // below decides as before.
+      const cv::Point2d c_mm = apply_h(rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1), centre);
+      const cv::Vec3f pp = papers[ci];
+      const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
+      const std::vector<float> thr{static_cast<float>(params.core_dark_ratio * paper_lum),
+                                   static_cast<float>(0.75 * params.core_dark_ratio * paper_lum)};
+      const std::vector<std::vector<cv::Point2d>> pips_at =
+          find_plane_pips(image, ht, c_mm, params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5, true, thr, displacement[ci]);
+      bool found = false, give_up = false;
+      for (std::size_t ti = 0; ti < thr.size() && !found && !give_up; ++ti) {
+        int tried = 0;
+        for (const TopFacePips& h : top_face_hypotheses(pips_at[ti], displacement[ci])) {
+          if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
+          ++tried;
+          // The crop along the face's axes: the pips' minimum rectangle (4-6), their diagonal
+          // turned 45 degrees (2-3).
+          std::vector<cv::Point2f> members;
+          for (const auto& q : pips_at[ti])
+            if (cv::norm(q - h.centre_mm) <= 0.44 * 16.0) members.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
+          double ang_deg = 0, far = 0;
+          if (members.size() == 2 || members.size() == 3) {
+            for (const auto& a : members)
+              for (const auto& b : members)
+                if (cv::norm(a - b) > far) far = cv::norm(a - b), ang_deg = std::atan2(b.y - a.y, b.x - a.x) * 180 / CV_PI - 45;
+          } else if (members.size() >= 4) {
+            ang_deg = cv::minAreaRect(members).angle;
+          }
+          const FaceReading fr = read_face(cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
+          const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+          const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
+          bool on_print = false;  // a lone pip where the printed lines are seen
+          if (h.count == 1) {
+            const cv::Point2d at = apply_h((rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1)).inv(), h.centre_mm);
+            const int rr = std::max(1, cvRound(1.5 * ppm));
+            for (int yy = cvRound(at.y) - rr; yy <= cvRound(at.y) + rr && !on_print; ++yy)
+              for (int xx = cvRound(at.x) - rr; xx <= cvRound(at.x) + rr && !on_print; ++xx)
+                on_print = xx >= 0 && yy >= 0 && xx < grid.cols && yy < grid.rows && grid.at<uchar>(yy, xx) &&
+                           std::hypot(xx - at.x, yy - at.y) <= rr;
+          }
+          if (on_print) {
+            give_up = true;
+            break;
+          }
+          const bool ok = fr.face == h.count && colour == "white" && fr.confidence >= params.white_pip_unit_confidence;
+          if (debug)
+          {
+            std::fprintf(stderr, "FINEUNIT %d,%d thr %.2f face of %d at %.1f %.1f mm: face %d conf %.2f %s%s pips", cell.hex.q, cell.hex.r,
+                         thr[ti] / paper_lum, h.count, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence, colour.c_str(), ok ? " ok" : "");
+            for (const auto& q : members) std::fprintf(stderr, " (%.1f %.1f)", q.x, q.y);
+            std::fprintf(stderr, "\n");
+          }
+          if (!ok) continue;
+          CellObservation co;
+          co.hex = cell.hex;
+          co.face = fr.face;
+          co.color = colour;
+          co.confidence = fr.confidence;
+          co.guard = !token.empty();  // the token taken out above stands beside it
+          if (debug) {
+            const cv::Point2d img_pt = apply_h(ht, h.centre_mm);
+            std::fprintf(stderr, "DBG %d,%d blob 0 top %.1f %.1f mm %.2f %.2f fineunit face %d conf %.2f\n", cell.hex.q, cell.hex.r,
+                         img_pt.x, img_pt.y, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence);
+          }
+          obs.cells.push_back(co);
+          found = true;
+          break;
+        }
+      }
+      if (found) continue;
+    }
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
       // No blob: a white die on white paper (its top paper-coloured, its sides shadow-
       // coloured) shows only its pips. When the dark pip-sized blobs near the cell centre
@@ -1559,9 +1634,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Matx33d mm_to_patch = patch_to_mm.inv();
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
-        // A white die's blue guard token may be its blob's body (the white top is paper-like).
+        // A white or black die's blue guard token may be its blob's body (the white top is paper-like, the black one shadow-like).
         // (Not when the blue reading is sure: that is a blue die.)
-        const bool token_body = dark_polarity && (nb == "blue" || nr == "blue") && fr.confidence < 0.9;
+        const bool token_body = (nb == "blue" || nr == "blue") && fr.confidence < 0.9;
         if (nb != want && nr != want && !token_body) continue;
         const cv::Vec3f pp = papers[ci];
         const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
