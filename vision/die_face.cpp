@@ -250,7 +250,13 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
                       cv::BORDER_REPLICATE);
   const double rc = radius_mm * s, mid = (n - 1) / 2.0;
   cv::Mat lum_img(n, n, CV_16U);
+  // The search disc's span on each row.
+  std::vector<int> x0(static_cast<std::size_t>(n)), x1(static_cast<std::size_t>(n));
   for (int y = 0; y < n; ++y) {
+    const double dy = y - mid, w2 = rc * rc - dy * dy;
+    const double w = w2 >= 0 ? std::sqrt(w2) : -1;
+    x0[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::max(0, static_cast<int>(std::ceil(mid - w)));
+    x1[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::min(n, static_cast<int>(std::floor(mid + w)) + 1);
     const cv::Vec3b* row = plane.ptr<cv::Vec3b>(y);
     ushort* l = lum_img.ptr<ushort>(y);
     for (int x = 0; x < n; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
@@ -263,13 +269,14 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     const ushort* row = lum_img.ptr<ushort>(y);
     uchar* m = on.ptr<uchar>(y);
     uchar* l = lum_ok.ptr<uchar>(y);
-    for (int x = 0; x < n; ++x) {
-      const int lum = row[x];
-      const bool pol = dark_pips ? lum < lum_threshold : lum > lum_threshold;
-      l[x] = pol ? 255 : 0;
-      const double dx = x - mid, dy = y - mid;
-      m[x] = pol && dx * dx + dy * dy <= rc * rc ? 255 : 0;
-    }
+    const int t = static_cast<int>(std::ceil(lum_threshold));  // lum < t <=> lum < threshold (integer lum)
+    const int tf = static_cast<int>(std::floor(lum_threshold));  // lum > tf <=> lum > threshold
+    if (dark_pips)
+      for (int x = 0; x < n; ++x) l[x] = row[x] < t ? 255 : 0;
+    else
+      for (int x = 0; x < n; ++x) l[x] = row[x] > tf ? 255 : 0;
+    const int a = x0[static_cast<std::size_t>(y)], b = x1[static_cast<std::size_t>(y)];
+    for (int x = a; x < b; ++x) m[x] = l[x];
   }
   cv::Mat labels, stats, cents;
   const int nc = cv::connectedComponentsWithStats(on, labels, stats, cents, 8, CV_32S);

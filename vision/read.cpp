@@ -1242,7 +1242,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
-    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2) {
+    // (Only where the patch shows a dark pip-sized blob at all: most cells that get here are
+    // empty paper.)
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2 && !dark_pips().empty()) {
       // No blob, the pips at the camera's resolution (find_plane_pips, as the pip look
       // below): a set of them that is one standard layout, read there as that many pips on
       // a white body, is a white die. A lone pip where the printed lines are seen (where
@@ -1647,9 +1649,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const double r0 = dark_polarity ? params.core_dark_ratio : params.pip_light_ratio;
         for (const double f : dark_polarity ? std::vector<double>{1.0, 0.75} : std::vector<double>{1.0, 1.25, 1.5})
           thr.push_back(static_cast<float>(std::min(0.95, r0 * f) * paper_lum));
-        const std::vector<std::vector<cv::Point2d>> pips_at =
-            find_plane_pips(image, ht, c_mm, params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5, dark_polarity, thr, displacement[ci]);
+        // The first threshold alone first (most dice are settled there), the others together
+        // only when needed.
+        const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+        std::vector<std::vector<cv::Point2d>> pips_at =
+            find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr[0]}, displacement[ci]);
         for (std::size_t ti = 0; ti < thr.size() && !fine_looked; ++ti) {
+        if (ti == pips_at.size()) {
+          const auto more = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>(thr.begin() + 1, thr.end()), displacement[ci]);
+          pips_at.insert(pips_at.end(), more.begin(), more.end());
+        }
         const std::vector<cv::Point2d>& pips = pips_at[ti];
         const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, displacement[ci]);
         if (debug && hyps.empty()) {
@@ -1663,6 +1672,24 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           ++tried;
           const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
           const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+          // The first reading already says this, there (within 1.5 mm): it stands, unread again.
+          if (h.count == fr.face && nr == want && fr.confidence >= params.pip_look_confidence && cv::norm(at - fc) < 1.5 * ppm) {
+            if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, want.c_str(), h.count, fr.face, fr.confidence);
+            fine_looked = true;
+            break;
+          }
+          if (cv::norm(at - fc) < 0.5 * ppm) continue;  // already read there
+          if (nb != want && nr != want) {
+            // Only the token said so: the body round this centre (the patch's pixels within
+            // 5 mm, off the dark and light extremes) must be of the die's colour, or this is
+            // a blue die's own face (its pips are light too).
+            std::vector<cv::Vec3b> px;
+            const int rr = cvRound(5.0 * ppm);
+            for (int yy = std::max(0, cvRound(at.y) - rr); yy <= std::min(patch.rows - 1, cvRound(at.y) + rr); ++yy)
+              for (int xx = std::max(0, cvRound(at.x) - rr); xx <= std::min(patch.cols - 1, cvRound(at.x) + rr); ++xx)
+                if (std::hypot(xx - at.x, yy - at.y) <= rr) px.push_back(patch.at<cv::Vec3b>(yy, xx));
+            if (px.empty() || name_color(rel_of(median_bgr(px)), samples) != want) continue;
+          }
           const FaceReading r2 = read_at(at);
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
           // One pip alone is the weakest evidence (a print mark on the paper, a glare spot on a
