@@ -237,19 +237,22 @@ std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Mat
 std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
                                                       cv::Point2d centre_mm, double radius_mm, bool dark_pips,
                                                       const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
-                                                      const PlanePipParams& params) {
+                                                      const PlanePipParams& params, PlaneSample* cache) {
   std::vector<std::vector<cv::Point2d>> all(lum_thresholds.size());
   if (image_bgr.empty() || image_bgr.type() != CV_8UC3 || radius_mm <= 0 || params.px_per_mm <= 0) return all;
   const double s = params.px_per_mm;
   const int n = static_cast<int>(std::ceil(2 * radius_mm * s)) + 1;
   const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
   // Sample pixel (x, y) -> plane mm -> image.
-  const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
-  cv::Mat plane;
-  cv::warpPerspective(image_bgr, plane, cv::Mat(to_image), cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                      cv::BORDER_REPLICATE);
   const double rc = radius_mm * s, mid = (n - 1) / 2.0;
-  cv::Mat lum_img(n, n, CV_16U);
+  const bool reuse = cache && cache->radius_mm == radius_mm && cache->centre_mm == centre_mm && cache->lum.rows == n;
+  cv::Mat plane;
+  if (!reuse) {
+    const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
+    cv::warpPerspective(image_bgr, plane, cv::Mat(to_image), cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                        cv::BORDER_REPLICATE);
+  }
+  cv::Mat lum_img = reuse ? cache->lum : cv::Mat(n, n, CV_16U);
   // The search disc's span on each row.
   std::vector<int> x0(static_cast<std::size_t>(n)), x1(static_cast<std::size_t>(n));
   for (int y = 0; y < n; ++y) {
@@ -257,10 +260,12 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     const double w = w2 >= 0 ? std::sqrt(w2) : -1;
     x0[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::max(0, static_cast<int>(std::ceil(mid - w)));
     x1[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::min(n, static_cast<int>(std::floor(mid + w)) + 1);
+    if (reuse) continue;
     const cv::Vec3b* row = plane.ptr<cv::Vec3b>(y);
     ushort* l = lum_img.ptr<ushort>(y);
     for (int x = 0; x < n; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
   }
+  if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
   for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
   const float lum_threshold = lum_thresholds[ti];
   std::vector<cv::Point2d>& out = all[ti];

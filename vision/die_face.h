@@ -115,11 +115,18 @@ struct PlanePipParams {
 std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
                                          double radius_mm, bool dark_pips, float lum_threshold, cv::Point2d parallax_mm,
                                          const PlanePipParams& params = {});
+// The plane's sampling (luminance), kept between calls for the same die.
+struct PlaneSample {
+  cv::Mat lum;  // CV_16U, b + 2g + r
+  cv::Point2d centre_mm{0, 0};
+  double radius_mm = -1;
+};
 // The same for several thresholds at once (one sampling of the plane): one list per threshold.
+// With `cache`, a sampling of the same disc made by an earlier call is used again.
 std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
                                                       cv::Point2d centre_mm, double radius_mm, bool dark_pips,
                                                       const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
-                                                      const PlanePipParams& params = {});
+                                                      const PlanePipParams& params = {}, PlaneSample* cache = nullptr);
 // One top face the pips may come from: its centre (the centroid of a standard layout) and
 // how many pips it holds.
 struct TopFacePips {

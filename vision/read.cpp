@@ -1634,6 +1634,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
       const cv::Matx33d mm_to_patch = patch_to_mm.inv();
+      PlaneSample plane_sample;  // one sampling of the top plane for both polarities
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
         // A white or black die's blue guard token may be its blob's body (the white top is paper-like, the black one shadow-like).
@@ -1653,10 +1654,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // only when needed.
         const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
         std::vector<std::vector<cv::Point2d>> pips_at =
-            find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr[0]}, displacement[ci]);
+            find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr[0]}, displacement[ci], PlanePipParams{}, &plane_sample);
         for (std::size_t ti = 0; ti < thr.size() && !fine_looked; ++ti) {
         if (ti == pips_at.size()) {
-          const auto more = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>(thr.begin() + 1, thr.end()), displacement[ci]);
+          const auto more = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>(thr.begin() + 1, thr.end()),
+                                            displacement[ci], PlanePipParams{}, &plane_sample);
           pips_at.insert(pips_at.end(), more.begin(), more.end());
         }
         const std::vector<cv::Point2d>& pips = pips_at[ti];
