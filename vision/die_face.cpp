@@ -284,7 +284,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     for (int x = a; x < b; ++x) m[x] = l[x];
   }
   cv::Mat labels, stats, cents;
-  const int nc = cv::connectedComponentsWithStats(on, labels, stats, cents, 8, CV_32S);
+  const int nc = components_with_stats(on, labels, stats, cents);
   const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
   const double dn = cv::norm(parallax_mm);
   const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
