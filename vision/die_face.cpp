@@ -320,6 +320,206 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
   return r;
 }
 
+std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
+                                         double radius_mm, bool dark_pips, float lum_threshold, cv::Point2d parallax_mm,
+                                         const PlanePipParams& params) {
+  auto all = find_plane_pips(image_bgr, plane_to_image, centre_mm, radius_mm, dark_pips, std::vector<float>{lum_threshold}, parallax_mm, params);
+  return all.empty() ? std::vector<cv::Point2d>{} : all[0];
+}
+
+std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
+                                                      cv::Point2d centre_mm, double radius_mm, bool dark_pips,
+                                                      const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
+                                                      const PlanePipParams& params, PlaneSample* cache) {
+  std::vector<std::vector<cv::Point2d>> all(lum_thresholds.size());
+  if (image_bgr.empty() || image_bgr.type() != CV_8UC3 || radius_mm <= 0 || params.px_per_mm <= 0) return all;
+  const double s = params.px_per_mm;
+  const int n = static_cast<int>(std::ceil(2 * radius_mm * s)) + 1;
+  const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
+  // Sample pixel (x, y) -> plane mm -> image.
+  const double rc = radius_mm * s, mid = (n - 1) / 2.0;
+  const bool reuse = cache && cache->radius_mm == radius_mm && cache->centre_mm == centre_mm && cache->lum.rows == n;
+  cv::Mat plane;
+  if (!reuse) {
+    const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
+    cv::warpPerspective(image_bgr, plane, cv::Mat(to_image), cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                        cv::BORDER_REPLICATE);
+  }
+  cv::Mat lum_img = reuse ? cache->lum : cv::Mat(n, n, CV_16U);
+  // The search disc's span on each row.
+  std::vector<int> x0(static_cast<std::size_t>(n)), x1(static_cast<std::size_t>(n));
+  for (int y = 0; y < n; ++y) {
+    const double dy = y - mid, w2 = rc * rc - dy * dy;
+    const double w = w2 >= 0 ? std::sqrt(w2) : -1;
+    x0[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::max(0, static_cast<int>(std::ceil(mid - w)));
+    x1[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::min(n, static_cast<int>(std::floor(mid + w)) + 1);
+    if (reuse) continue;
+    const cv::Vec3b* row = plane.ptr<cv::Vec3b>(y);
+    ushort* l = lum_img.ptr<ushort>(y);
+    for (int x = 0; x < n; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
+  }
+  if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
+  for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
+  const float lum_threshold = lum_thresholds[ti];
+  std::vector<cv::Point2d>& out = all[ti];
+  cv::Mat on(n, n, CV_8U, cv::Scalar(0)), lum_ok(n, n, CV_8U, cv::Scalar(0));  // lum_ok: of the pips' polarity
+  for (int y = 0; y < n; ++y) {
+    const ushort* row = lum_img.ptr<ushort>(y);
+    uchar* m = on.ptr<uchar>(y);
+    uchar* l = lum_ok.ptr<uchar>(y);
+    const int t = static_cast<int>(std::ceil(lum_threshold));  // lum < t <=> lum < threshold (integer lum)
+    const int tf = static_cast<int>(std::floor(lum_threshold));  // lum > tf <=> lum > threshold
+    if (dark_pips)
+      for (int x = 0; x < n; ++x) l[x] = row[x] < t ? 255 : 0;
+    else
+      for (int x = 0; x < n; ++x) l[x] = row[x] > tf ? 255 : 0;
+    const int a = x0[static_cast<std::size_t>(y)], b = x1[static_cast<std::size_t>(y)];
+    for (int x = a; x < b; ++x) m[x] = l[x];
+  }
+  cv::Mat labels, stats, cents;
+  const int nc = components_with_stats(on, labels, stats, cents);
+  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
+  const double dn = cv::norm(parallax_mm);
+  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
+  // A side face seen on this plane is foreshortened along the parallax to k = |d| / face of
+  // its size, its pips' second moment along d to k^2 of the one across; a top pip's are
+  // equal. Split at k (their geometric mean) while the two are well apart.
+  const double k = dn / params.face_mm;
+  const bool squeeze_test = k > 0.15 && k < 0.7;
+  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
+  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  for (int i = 1; i < nc; ++i) {
+    const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+    const int bx = stats.at<int>(i, cv::CC_STAT_LEFT), by = stats.at<int>(i, cv::CC_STAT_TOP);
+    const int bw = stats.at<int>(i, cv::CC_STAT_WIDTH), bh = stats.at<int>(i, cv::CC_STAT_HEIGHT);
+    if (area < params.area_min * pip_area || area > params.area_max * pip_area) continue;
+    if (std::max(bw, bh) > 2 * std::min(bw, bh) + 2) continue;
+    const double cx = cents.at<double>(i, 0), cy = cents.at<double>(i, 1);
+    // Cut by the search disc: not known whole.
+    if (std::hypot(cx - mid, cy - mid) + 0.5 * std::max(bw, bh) > rc - 1) continue;
+    // An island: its ring is of the other polarity (a pip on its die's body; a print mark
+    // or the shadow's rim is not ringed by the body).
+    const cv::Rect box = cv::Rect(bx - ring, by - ring, bw + 2 * ring, bh + 2 * ring) & cv::Rect(0, 0, n, n);
+    cv::Mat comp = labels(box) == i, grown;
+    cv::dilate(comp, grown, ring_k);
+    int n_ring = 0, n_other = 0;
+    double sdd = 0, spp = 0, sdp = 0;
+    for (int y = 0; y < box.height; ++y) {
+      const uchar* g = grown.ptr<uchar>(y);
+      const uchar* c = comp.ptr<uchar>(y);
+      const uchar* l = lum_ok.ptr<uchar>(box.y + y);
+      for (int x = 0; x < box.width; ++x) {
+        if (c[x]) {
+          const double dx = box.x + x - cx, dy = box.y + y - cy;
+          const double a = dx * du.x + dy * du.y, b = -dx * du.y + dy * du.x;
+          sdd += a * a, spp += b * b, sdp += a * b;
+        } else if (g[x]) {
+          ++n_ring;
+          if (!l[box.x + x]) ++n_other;
+        }
+      }
+    }
+    if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
+    if (squeeze_test && sdd < k * spp) continue;
+    // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
+    // piece of a printed line broken up by the threshold is not, though its box is square.
+    {
+      const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
+      const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
+      if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
+    }
+    out.emplace_back(o.x + cx / s, o.y + cy / s);
+  }
+  }
+  return all;
+}
+
+namespace {
+// Mean distance (face units) of pips (plane mm, any order) from the standard layout of
+// their count at the face's size, best turned; a large value when the scale is more than
+// 20% off.
+double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm) {
+  const int n = static_cast<int>(pips_mm.size());
+  if (n < 1 || n > 6) return 1.0;
+  if (n == 1) return 0.0;
+  std::vector<cv::Point2f> p;
+  for (const auto& q : pips_mm) p.emplace_back(static_cast<float>(q.x / face_mm), static_cast<float>(q.y / face_mm));
+  p = centred(p);
+  const auto ref = pip_layout(n);
+  const double rp = rms(p), rr = rms(ref);
+  if (rp <= 0 || rp < 0.8 * rr || rp > 1.2 * rr) return 1.0;
+  double best = std::numeric_limits<double>::max();
+  for (int deg = 0; deg < 180; deg += 2) {
+    const float c = std::cos(static_cast<float>(deg * CV_PI / 180)), sn = std::sin(static_cast<float>(deg * CV_PI / 180));
+    std::vector<cv::Point2f> rot(ref.size());
+    for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - sn * ref[i].y, sn * ref[i].x + c * ref[i].y};
+    best = std::min(best, chamfer(p, rot));
+  }
+  return best;
+}
+}  // namespace
+
+std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm, double face_mm) {
+  std::vector<TopFacePips> out;
+  if (pips_mm.empty() || face_mm <= 0) return out;
+  // A face's pips lie within 0.27 * sqrt(2) = 0.38 face of its centre; a side face's nearest
+  // pips are >= 0.5 face from it (beyond the top's edge): gather within 0.44 face.
+  const double reach = 0.44 * face_mm;
+  std::vector<unsigned> seen, valid;
+  // Seeds: each pip, each pair's midpoint (a 2 or 4 has no pip at its centre; its
+  // diagonal's midpoint is the centre), all the pips' centroid.
+  std::vector<cv::Point2d> seeds(pips_mm.begin(), pips_mm.end());
+  const std::size_t np = std::min<std::size_t>(pips_mm.size(), 32);
+  cv::Point2d all(0, 0);
+  for (std::size_t i = 0; i < np; ++i) {
+    all += pips_mm[i];
+    for (std::size_t j = i + 1; j < np; ++j) seeds.push_back(0.5 * (pips_mm[i] + pips_mm[j]));
+  }
+  seeds.push_back(all * (1.0 / static_cast<double>(np)));
+  for (const auto& seed : seeds) {
+    cv::Point2d m = seed;
+    unsigned set = 0;
+    for (int it = 0; it < 6; ++it) {
+      unsigned now = 0;
+      cv::Point2d sum(0, 0);
+      int cnt = 0;
+      for (std::size_t j = 0; j < pips_mm.size() && j < 32; ++j)
+        if (cv::norm(pips_mm[j] - m) <= reach) now |= 1u << j, sum += pips_mm[j], ++cnt;
+      if (cnt == 0) break;
+      m = sum * (1.0 / cnt);
+      if (now == set) break;
+      set = now;
+    }
+    if (set == 0 || std::find(seen.begin(), seen.end(), set) != seen.end()) continue;
+    seen.push_back(set);
+    std::vector<cv::Point2d> members;
+    for (std::size_t j = 0; j < pips_mm.size() && j < 32; ++j)
+      if (set & (1u << j)) members.push_back(pips_mm[j]);
+    const double fit = metric_layout_fit(members, face_mm);
+    if (fit > 0.06) continue;
+    out.push_back({m, static_cast<int>(members.size()), fit});
+    valid.push_back(set);
+  }
+  // A part of a face is no face: a set within another valid set goes (one corner of a 4).
+  {
+    std::vector<TopFacePips> kept;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      bool part = false;
+      for (std::size_t j = 0; j < out.size() && !part; ++j)
+        part = j != i && valid[j] != valid[i] && (valid[i] & valid[j]) == valid[i];
+      if (!part) kept.push_back(out[i]);
+    }
+    out.swap(kept);
+  }
+  const double dn = cv::norm(parallax_mm);
+  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(0, 0);
+  std::sort(out.begin(), out.end(), [&](const TopFacePips& a, const TopFacePips& b) {
+    if (a.count != b.count) return a.count > b.count;
+    return a.centre_mm.dot(du) < b.centre_mm.dot(du);
+  });
+  return out;
+}
+
 std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples, int pip_polarity) {
   if (!samples.empty()) {
     // Nearest sample on lightness and chromaticity (illumination-robust-ish).

@@ -99,6 +99,53 @@ std::vector<cv::Point2f> pip_layout(int face, int variant = 0);
 // their count, pips given in crop pixels for a face of `side` pixels. Large = no fit.
 double layout_fit(const std::vector<cv::Point2f>& pips, double side);
 
+// --- Pips on the plane of a die's top face, at the camera's own resolution ---
+// (the board reader's white/black pip look: its 2 px/mm patch merges the close pips of a
+// 4/5/6 and loses small dark pips, docs/reader.md "whiteblack2").
+struct PlanePipParams {
+  double px_per_mm = 6.0;   // the plane is sampled this finely (above any camera's px/mm at the dice; 4 let a false white 1 through on dev2)
+  double face_mm = 16.0;    // the die's side
+  double pip_mm = 2.9;      // pip diameter (0.18 x the side)
+  double area_min = 0.3, area_max = 2.5;  // accepted blob area, x the pip's
+  double ring_mm = 0.8;     // a pip is an island: the ring this wide round it ...
+  double ring_fraction = 0.75;  // ... is this much of the other polarity (the body)
+};
+// Centres (plane mm) of the pip-shaped islands of one polarity within radius_mm of
+// centre_mm on the plane that plane_to_image maps (mm -> image pixels): dark_pips: blobs
+// of luminance (b + 2g + r) below lum_threshold ringed by lighter pixels (a white die's
+// pips); else blobs above it ringed by darker ones (a black die's). parallax_mm: where the
+// die's base appears on this plane (its sides are seen from the top face towards it): a
+// blob squeezed along it by about the side faces' foreshortening (|parallax| / face) is a
+// side face's pip and left out.
+std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
+                                         double radius_mm, bool dark_pips, float lum_threshold, cv::Point2d parallax_mm,
+                                         const PlanePipParams& params = {});
+// The plane's sampling (luminance), kept between calls for the same die.
+struct PlaneSample {
+  cv::Mat lum;  // CV_16U, b + 2g + r
+  cv::Point2d centre_mm{0, 0};
+  double radius_mm = -1;
+};
+// The same for several thresholds at once (one sampling of the plane): one list per threshold.
+// With `cache`, a sampling of the same disc made by an earlier call is used again.
+std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
+                                                      cv::Point2d centre_mm, double radius_mm, bool dark_pips,
+                                                      const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
+                                                      const PlanePipParams& params = {}, PlaneSample* cache = nullptr);
+// One top face the pips may come from: its centre (the centroid of a standard layout) and
+// how many pips it holds.
+struct TopFacePips {
+  cv::Point2d centre_mm;
+  int count = 0;
+  double fit = 0;  // mean distance (face units) from the metric standard layout of `count`
+};
+// The sets of pips (plane mm) that are one standard layout at the face's real size (the
+// plane is metric: pip offset 0.27 x face, scale within +-20%), each set being every pip
+// within the face's reach of its centre. Most pips first, then the one furthest against
+// the parallax (a die's top face is at the far end of its sides): the top face first.
+std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm,
+                                             double face_mm = 16.0);
+
 // Colour naming. `bgr_rel` is the body colour divided by the paper/background white.
 // Uses calibrated samples when given, else the six built-in colours.
 // `pip_polarity` (FaceReading::pip_polarity), when known, decides white (dark pips) from

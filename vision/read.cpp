@@ -1250,6 +1250,83 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
+    // (Only where the patch shows a dark pip-sized blob at all: most cells that get here are
+    // empty paper.)
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2 && !dark_pips().empty()) {
+      // No blob, the pips at the camera's resolution (find_plane_pips, as the pip look
+      // below): a set of them that is one standard layout, read there as that many pips on
+      // a white body, is a white die. A lone pip where the printed lines are seen (where
+      // they meet, a dark round spot reads as a white 1): this look gives up, the patch look
+      // below decides as before.
+      const cv::Point2d c_mm = apply_h(rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1), centre);
+      const cv::Vec3f pp = papers[ci];
+      const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
+      const std::vector<float> thr{static_cast<float>(params.core_dark_ratio * paper_lum),
+                                   static_cast<float>(0.75 * params.core_dark_ratio * paper_lum)};
+      const std::vector<std::vector<cv::Point2d>> pips_at =
+          find_plane_pips(image, ht, c_mm, params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5, true, thr, displacement[ci]);
+      bool found = false, give_up = false;
+      for (std::size_t ti = 0; ti < thr.size() && !found && !give_up; ++ti) {
+        int tried = 0;
+        for (const TopFacePips& h : top_face_hypotheses(pips_at[ti], displacement[ci])) {
+          if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
+          ++tried;
+          // The crop along the face's axes: the pips' minimum rectangle (4-6), their diagonal
+          // turned 45 degrees (2-3).
+          std::vector<cv::Point2f> members;
+          for (const auto& q : pips_at[ti])
+            if (cv::norm(q - h.centre_mm) <= 0.44 * 16.0) members.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
+          double ang_deg = 0, far = 0;
+          if (members.size() == 2 || members.size() == 3) {
+            for (const auto& a : members)
+              for (const auto& b : members)
+                if (cv::norm(a - b) > far) far = cv::norm(a - b), ang_deg = std::atan2(b.y - a.y, b.x - a.x) * 180 / CV_PI - 45;
+          } else if (members.size() >= 4) {
+            ang_deg = cv::minAreaRect(members).angle;
+          }
+          const FaceReading fr = read_face(cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
+          const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+          const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
+          bool on_print = false;  // a lone pip where the printed lines are seen
+          if (h.count == 1) {
+            const cv::Point2d at = apply_h((rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1)).inv(), h.centre_mm);
+            const int rr = std::max(1, cvRound(1.5 * ppm));
+            for (int yy = cvRound(at.y) - rr; yy <= cvRound(at.y) + rr && !on_print; ++yy)
+              for (int xx = cvRound(at.x) - rr; xx <= cvRound(at.x) + rr && !on_print; ++xx)
+                on_print = xx >= 0 && yy >= 0 && xx < grid.cols && yy < grid.rows && grid.at<uchar>(yy, xx) &&
+                           std::hypot(xx - at.x, yy - at.y) <= rr;
+          }
+          if (on_print) {
+            give_up = true;
+            break;
+          }
+          const bool ok = fr.face == h.count && colour == "white" && fr.confidence >= params.white_pip_unit_confidence;
+          if (debug)
+          {
+            std::fprintf(stderr, "FINEUNIT %d,%d thr %.2f face of %d at %.1f %.1f mm: face %d conf %.2f %s%s pips", cell.hex.q, cell.hex.r,
+                         thr[ti] / paper_lum, h.count, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence, colour.c_str(), ok ? " ok" : "");
+            for (const auto& q : members) std::fprintf(stderr, " (%.1f %.1f)", q.x, q.y);
+            std::fprintf(stderr, "\n");
+          }
+          if (!ok) continue;
+          CellObservation co;
+          co.hex = cell.hex;
+          co.face = fr.face;
+          co.color = colour;
+          co.confidence = fr.confidence;
+          co.guard = !token.empty();  // the token taken out above stands beside it
+          if (debug) {
+            const cv::Point2d img_pt = apply_h(ht, h.centre_mm);
+            std::fprintf(stderr, "DBG %d,%d blob 0 top %.1f %.1f mm %.2f %.2f fineunit face %d conf %.2f\n", cell.hex.q, cell.hex.r,
+                         img_pt.x, img_pt.y, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence);
+          }
+          obs.cells.push_back(co);
+          found = true;
+          break;
+        }
+      }
+      if (found) continue;
+    }
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
       // No blob: a white die on white paper (its top paper-coloured, its sides shadow-
       // coloured) shows only its pips. When the dark pip-sized blobs near the cell centre
@@ -1558,7 +1635,91 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // standard layout is centred on its face). The face is read there and that reading is
     // kept when it counts as many pips as were found and is confident enough: two
     // independent counts agreeing.
-    if (params.pip_look_confidence > 0) {
+    bool fine_looked = false;  // the camera-resolution look below found the face
+    if (params.pip_look_confidence > 0 && params.fine_pip_look) {
+      const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
+      auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
+      const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
+      const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
+      const cv::Matx33d mm_to_patch = patch_to_mm.inv();
+      PlaneSample plane_sample;  // one sampling of the top plane for both polarities
+      for (const bool dark_polarity : {true, false}) {
+        const std::string want = dark_polarity ? "white" : "black";
+        // A white or black die's blue guard token may be its blob's body (the white top is paper-like, the black one shadow-like).
+        // (Not when the blue reading is sure: that is a blue die.)
+        const bool token_body = (nb == "blue" || nr == "blue") && fr.confidence < 0.9;
+        if (nb != want && nr != want && !token_body) continue;
+        const cv::Vec3f pp = papers[ci];
+        const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
+        // Thresholds (x the cell's paper): the first as the patch look's; light pips on a
+        // glared black top (the top up to ~0.7 of the paper) need the higher ones; dark pips
+        // in shade a lower one (not higher: the printed cell names are ~0.65 of the paper).
+        std::vector<float> thr;
+        const double r0 = dark_polarity ? params.core_dark_ratio : params.pip_light_ratio;
+        for (const double f : dark_polarity ? std::vector<double>{1.0, 0.75} : std::vector<double>{1.0, 1.25, 1.5})
+          thr.push_back(static_cast<float>(std::min(0.95, r0 * f) * paper_lum));
+        // The first threshold alone first (most dice are settled there), the others together
+        // only when needed.
+        const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+        std::vector<std::vector<cv::Point2d>> pips_at =
+            find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr[0]}, displacement[ci], PlanePipParams{}, &plane_sample);
+        for (std::size_t ti = 0; ti < thr.size() && !fine_looked; ++ti) {
+        if (ti == pips_at.size()) {
+          const auto more = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>(thr.begin() + 1, thr.end()),
+                                            displacement[ci], PlanePipParams{}, &plane_sample);
+          pips_at.insert(pips_at.end(), more.begin(), more.end());
+        }
+        const std::vector<cv::Point2d>& pips = pips_at[ti];
+        const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, displacement[ci]);
+        if (debug && hyps.empty()) {
+          std::fprintf(stderr, "FINEPIP %d,%d %s thr %.2f %zu pips, no face:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size());
+          for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
+          std::fprintf(stderr, "\n");
+        }
+        int tried = 0;
+        for (const TopFacePips& h : hyps) {
+          if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
+          ++tried;
+          const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
+          const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+          // The first reading already says this, there (within 1.5 mm): it stands, unread again.
+          if (h.count == fr.face && nr == want && fr.confidence >= params.pip_look_confidence && cv::norm(at - fc) < 1.5 * ppm) {
+            if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, want.c_str(), h.count, fr.face, fr.confidence);
+            fine_looked = true;
+            break;
+          }
+          if (cv::norm(at - fc) < 0.5 * ppm) continue;  // already read there
+          if (nb != want && nr != want) {
+            // Only the token said so: the body round this centre (the patch's pixels within
+            // 5 mm, off the dark and light extremes) must be of the die's colour, or this is
+            // a blue die's own face (its pips are light too).
+            std::vector<cv::Vec3b> px;
+            const int rr = cvRound(5.0 * ppm);
+            for (int yy = std::max(0, cvRound(at.y) - rr); yy <= std::min(patch.rows - 1, cvRound(at.y) + rr); ++yy)
+              for (int xx = std::max(0, cvRound(at.x) - rr); xx <= std::min(patch.cols - 1, cvRound(at.x) + rr); ++xx)
+                if (std::hypot(xx - at.x, yy - at.y) <= rr) px.push_back(patch.at<cv::Vec3b>(yy, xx));
+            if (px.empty() || name_color(rel_of(median_bgr(px)), samples) != want) continue;
+          }
+          const FaceReading r2 = read_at(at);
+          const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+          // One pip alone is the weakest evidence (a print mark on the paper, a glare spot on a
+          // black top): it must also be at least as sure as the first reading.
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
+                             (h.count > 1 || r2.confidence >= fr.confidence);
+          if (debug)
+            std::fprintf(stderr, "FINEPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
+                         cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
+                         fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
+          if (agree) {
+            fr = r2, fc = at, fine_looked = true;
+            break;
+          }
+        }
+        }
+        if (fine_looked) break;
+      }
+    }
+    if (params.pip_look_confidence > 0 && !fine_looked) {
       const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
       auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
@@ -1871,7 +2032,7 @@ Status ReadParams::save(const std::string& path) const {
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -1939,6 +2100,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("guard_print_test", p.guard_print_test);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("pip_look_confidence", p.pip_look_confidence);
+    get_bool("fine_pip_look", p.fine_pip_look);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);
     get("hand_rest_area", p.hand_rest_area);

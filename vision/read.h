@@ -81,6 +81,15 @@ struct ReadParams {
   double pip_look_confidence = 0.5;
   double pip_light_ratio = 0.6;
   double side_pip_squeeze = 0.25;
+  // That look with the pips found at the camera's resolution on the top plane
+  // (find_plane_pips, die_face.h: islands of the die's polarity, sampled at 6 px/mm) and
+  // grouped into standard layouts at the face's real size (top_face_hypotheses): the top
+  // face's set (most pips, furthest against the parallax) is read there, and that reading
+  // is kept, whatever the first one's confidence, when it counts as many pips, is at least
+  // pip_look_confidence and names the die's colour (white for dark pips, black for light);
+  // also tried for a blue body or reading (a white die's guard token taken for its body).
+  // The patch look above is then skipped; false: only the patch look.
+  bool fine_pip_look = true;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.

@@ -1,0 +1,138 @@
+// The white/black pip look's pieces (die_face.h): find_plane_pips (pip-shaped islands of
+// one polarity on the top plane at the camera's resolution, side-face pips left out) and
+// top_face_hypotheses (the pips grouped into standard layouts at the face's real size, the
+// top face first), on synthetic top-plane views of a die drawn at 3 px/mm.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/die_face.h"
+
+namespace hexdice::vision {
+namespace {
+
+constexpr double kPx = 3.0;  // image px per plane mm
+const cv::Matx33d kPlaneToImage(kPx, 0, 0, 0, kPx, 0, 0, 0, 1);
+
+cv::Point to_px(cv::Point2d mm) { return {cvRound(mm.x * kPx * 16), cvRound(mm.y * kPx * 16)}; }  // 4 fractional bits
+
+struct DrawnDie {
+  cv::Mat image;
+  std::vector<cv::Point2d> top_pips;  // plane mm
+};
+
+// A die seen on its top plane: the 16 mm top (body grey level), turned by angle, centred at
+// c; when d is given, the side face towards d (the top's edge facing it, swept along d, a
+// little darker) with that face's pips squeezed along d, as a tilted camera sees them; a
+// printed grid line through the scene. Pips of `pip` grey, blurred a little.
+DrawnDie draw_die(int face, double angle_deg, cv::Point2d c, cv::Point2d d, int body, int side, int pip, int paper = 225) {
+  DrawnDie out;
+  out.image = cv::Mat(240, 240, CV_8UC3, cv::Scalar(paper, paper, paper));
+  cv::line(out.image, to_px({2, 70}), to_px({78, 62}), cv::Scalar(60, 60, 60), cvRound(0.6 * kPx), cv::LINE_AA, 4);
+  const double a = angle_deg * CV_PI / 180, ca = std::cos(a), sa = std::sin(a);
+  auto on_top = [&](double u, double v) { return c + cv::Point2d(ca * u - sa * v, sa * u + ca * v); };
+  if (cv::norm(d) > 0) {
+    // The edge at u = +8 (choose the die's turn so it faces d) swept along d.
+    const cv::Point2d e0 = on_top(8, -8), e1 = on_top(8, 8);
+    std::vector<cv::Point> quad{to_px(e0), to_px(e1), to_px(e1 + d), to_px(e0 + d)};
+    cv::fillConvexPoly(out.image, quad, cv::Scalar(side, side, side), cv::LINE_AA, 4);
+    // Its pips (a 5): on the side face at lateral v and height h below the top edge.
+    const double k = cv::norm(d) / 16;
+    const cv::Point2d du = d * (1.0 / cv::norm(d));
+    for (const auto& [v, h] : std::vector<std::pair<double, double>>{{-4.32, 3.68}, {4.32, 3.68}, {0, 8}, {-4.32, 12.32}, {4.32, 12.32}}) {
+      const cv::Point2d p = on_top(8, v) + d * (h / 16);
+      const double ang = std::atan2(du.y, du.x) * 180 / CV_PI;
+      cv::ellipse(out.image, cv::RotatedRect(cv::Point2f(static_cast<float>(p.x * kPx), static_cast<float>(p.y * kPx)),
+                                             cv::Size2f(static_cast<float>(2.9 * k * kPx), static_cast<float>(2.9 * kPx)),
+                                             static_cast<float>(ang)),
+                  cv::Scalar(pip, pip, pip), cv::FILLED, cv::LINE_AA);
+    }
+  }
+  std::vector<cv::Point> sq;
+  for (const auto& [u, v] : std::vector<std::pair<double, double>>{{-8, -8}, {8, -8}, {8, 8}, {-8, 8}}) sq.push_back(to_px(on_top(u, v)));
+  cv::fillConvexPoly(out.image, sq, cv::Scalar(body, body, body), cv::LINE_AA, 4);
+  for (const cv::Point2f& q : pip_layout(face)) {
+    const cv::Point2d p = on_top(q.x * 16, q.y * 16);
+    out.top_pips.push_back(p);
+    cv::circle(out.image, to_px(p), cvRound(1.45 * kPx * 16), cv::Scalar(pip, pip, pip), cv::FILLED, cv::LINE_AA, 4);
+  }
+  cv::GaussianBlur(out.image, out.image, cv::Size(0, 0), 0.7);
+  return out;
+}
+
+double nearest(const std::vector<cv::Point2d>& v, cv::Point2d p) {
+  double best = 1e9;
+  for (const auto& q : v) best = std::min(best, cv::norm(q - p));
+  return best;
+}
+
+// White dice (dark pips) and black dice (light pips), every face, turned, off the search
+// centre: exactly the top face's pips are found, and the first hypothesis is that face.
+TEST(PlanePips, TopPipsOfWhiteAndBlackDiceAtAnyTurn) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(0, 1);
+  int n = 0, found_exact = 0, first_right = 0;
+  for (const bool white : {true, false})
+    for (int face = 1; face <= 6; ++face)
+      for (int i = 0; i < 6; ++i) {
+        const double ang = 90 * u(rng);
+        const cv::Point2d c(40 + 8 * (u(rng) - 0.5), 40 + 8 * (u(rng) - 0.5));
+        const DrawnDie die = white ? draw_die(face, ang, c, {}, 240, 0, 20) : draw_die(face, ang, c, {}, 15, 0, 235);
+        const float thr = 0.6f * 4 * 225;
+        const auto pips = find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, white, thr, {0, 0});
+        ++n;
+        bool exact = pips.size() == die.top_pips.size();
+        for (const auto& p : die.top_pips) exact = exact && nearest(pips, p) < 0.5;
+        found_exact += exact;
+        const auto hyps = top_face_hypotheses(pips, {0, 0});
+        if (!hyps.empty() && hyps[0].count == face && cv::norm(hyps[0].centre_mm - c) < 0.5) ++first_right;
+        else ADD_FAILURE() << (white ? "white " : "black ") << face << " at " << ang << " deg: " << pips.size() << " pips, "
+                           << (hyps.empty() ? 0 : hyps[0].count);
+      }
+  EXPECT_EQ(found_exact, n);
+  EXPECT_EQ(first_right, n);
+}
+
+// Seen from the side (parallax d, 0.3-0.6 of the face): the side face's pips, squeezed
+// along d, are left out; the top face is read alone, whatever its count.
+TEST(PlanePips, SideFacePipsAreLeftOut) {
+  for (const double k : {0.3, 0.45, 0.6})
+    for (int face = 1; face <= 6; ++face) {
+      const cv::Point2d c(40, 38), d(k * 16, 0);
+      const DrawnDie die = draw_die(face, 0, c, d, 240, 170, 20);
+      const auto pips = find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, true, 0.6f * 4 * 225, d);
+      EXPECT_EQ(pips.size(), static_cast<std::size_t>(face)) << "k " << k << " face " << face;
+      const auto hyps = top_face_hypotheses(pips, d);
+      ASSERT_FALSE(hyps.empty()) << "k " << k << " face " << face;
+      EXPECT_EQ(hyps[0].count, face);
+      EXPECT_LT(cv::norm(hyps[0].centre_mm - c), 0.5);
+    }
+  // Without the squeeze test (no parallax given) the side pips are found too: the test is
+  // what removes them.
+  const cv::Point2d d(0.45 * 16, 0);
+  const DrawnDie die = draw_die(2, 0, {40, 38}, d, 240, 170, 20);
+  EXPECT_GT(find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, true, 0.6f * 4 * 225, {0, 0}).size(), 2u);
+}
+
+// Not pips: a grid line, the paper round a black die (light but not an island), blank
+// faces; a set of pips at the wrong scale is no face.
+TEST(PlanePips, NoPipsWhereThereAreNone) {
+  cv::Mat paper(240, 240, CV_8UC3, cv::Scalar(225, 225, 225));
+  cv::line(paper, {0, 200}, {239, 170}, cv::Scalar(60, 60, 60), 2);
+  EXPECT_TRUE(find_plane_pips(paper, kPlaneToImage, {40, 40}, 15, true, 540, {0, 0}).empty());
+  EXPECT_TRUE(find_plane_pips(paper, kPlaneToImage, {40, 40}, 15, false, 540, {0, 0}).empty());
+  cv::Mat blank(240, 240, CV_8UC3, cv::Scalar(225, 225, 225));
+  cv::rectangle(blank, cv::Rect(96, 96, 48, 48), cv::Scalar(15, 15, 15), cv::FILLED);
+  EXPECT_TRUE(find_plane_pips(blank, kPlaneToImage, {40, 40}, 15, false, 540, {0, 0}).empty());
+  EXPECT_TRUE(find_plane_pips(cv::Mat(), kPlaneToImage, {40, 40}, 15, true, 540, {0, 0}).empty());
+  // Four pips on a square of 6 mm (a 16 mm die's are 8.64 apart): no face of 4.
+  const std::vector<cv::Point2d> small{{37, 37}, {43, 37}, {37, 43}, {43, 43}};
+  for (const auto& h : top_face_hypotheses(small, {0, 0})) EXPECT_NE(h.count, 4);
+  EXPECT_TRUE(top_face_hypotheses({}, {0, 0}).empty());
+}
+
+}  // namespace
+}  // namespace hexdice::vision
