@@ -103,6 +103,15 @@ struct ReadParams {
   int recentre_steps = 1;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
+  // Coloured dice (the first reading's body, from the crop, names a colour): when the
+  // square covers under colour_cover_min of the die's pixels of that colour (pips filled),
+  // it is slid again over them and read; kept when it covers >= colour_cover_gain more,
+  // reads the same colour and is >= colour_cover_confidence. 0 = off.
+  double colour_cover_min = 0.85;
+  double colour_cover_gain = 0.1;
+  double colour_cover_confidence = 0.5;
+  double colour_cover_min_after = 0.65;
+  double colour_cover_lum = 0.7;
   // A guard token: a second blob of this nominal side (mm), area within
   // guard_area_min..2.5 of it, named blue.
   double guard_side_mm = 10.0;
