@@ -1069,6 +1069,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
              cv::Point(cvRound(centre.x + displacement[ci].x * ppm), cvRound(centre.y + displacement[ci].y * ppm)),
              cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
+    // The grid lines drawn on this plane may cross a guard token (it stands across the
+    // cell's flats, near the border): its pixels there are kept for the guard test.
+    const cv::Mat fg_on_grid = fg & grid;
     fg &= ~grid;
     // A cell under the occluder (its die in an arm's shadow) keeps what the masks cover:
     // the die is in them (the skin cue too takes some shadows for skin). An arm that does
@@ -1808,8 +1811,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
         return d0 * d0 + d1 * d1 + d2 * d2 <= pd2;
       };
+      // Looked for in the rest and on the grid lines outside the footprint (a printed line is
+      // grey: only a token there is blue), so a line across the token does not cut it in two.
+      const cv::Mat rest_blue = params.guard_on_grid ? cv::Mat(rest | (fg_on_grid & ~foot)) : rest;
       for (int y = 0; y < patch.rows; ++y) {
-        const uchar* rs = rest.ptr<uchar>(y);
+        const uchar* rs = rest_blue.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
         uchar* bl = blue.ptr<uchar>(y);
         for (int x = 0; x < patch.cols; ++x) {
@@ -1825,8 +1831,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
       if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump)
-        cv::imwrite("/tmp/rd_blue.png", blue), cv::imwrite("/tmp/rd_rest.png", rest);
+        cv::imwrite("/tmp/rd_blue.png", blue), cv::imwrite("/tmp/rd_rest.png", rest_blue);
       if (n_blue >= params.guard_area_min * guard_area) {
+        // Pieces of one token (split by a pip, an edge, a line) are joined first.
+        if (params.guard_on_grid) morph(blue, blue, cv::MORPH_CLOSE, close_k);
         morph(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
         const int gn = components_with_stats(blue, gl, gs, gc);
@@ -1934,7 +1942,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -2005,6 +2013,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);
+    get_bool("guard_on_grid", p.guard_on_grid);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("pip_look_confidence", p.pip_look_confidence);
     get("pip_light_ratio", p.pip_light_ratio);

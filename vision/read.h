@@ -123,6 +123,10 @@ struct ReadParams {
   // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
   double guard_min_saturation = 0.2;
   bool guard_print_test = true;  // false: any blue pixel counts (the test before)
+  // Blue pixels on the grid lines drawn on the top plane count too, and the blue mask is
+  // closed before its components are taken (a line or a pip cut a token in two pieces, each
+  // under guard_area_min). false: the test before.
+  bool guard_on_grid = true;
   double guard_area_min = 0.2;
   double guard_max_offset_mm = 12.0;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
