@@ -1614,43 +1614,64 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // The die's pixels of that colour (by name, relative to the white reference), the
         // lit ones: at least colour_cover_lum x the 80th percentile of their luminance (the
         // top faces the light; its sides are darker), pips filled.
-        cv::Mat cm(patch.size(), CV_8U, cv::Scalar(0));
-        std::vector<int> lum_hist(1021, 0);
-        int n_named = 0;
-        for (int y = 0; y < patch.rows; ++y) {
-          const uchar* in = die_region.ptr<uchar>(y);
-          const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
-          uchar* o = cm.ptr<uchar>(y);
-          for (int x = 0; x < patch.cols; ++x) {
-            if (!in[x]) continue;
-            const cv::Vec3b v = pp[x];
-            if (name_color(cv::Vec3f(v[0] / white[0], v[1] / white[1], v[2] / white[2]), samples) != nf) continue;
-            o[x] = 255, ++n_named, ++lum_hist[static_cast<std::size_t>(v[0] + 2 * v[1] + v[2])];
-          }
-        }
-        if (n_named > 0) {
-          int l80 = 0;
-          for (int acc = 0; l80 < 1020 && (acc += lum_hist[static_cast<std::size_t>(l80)]) < 0.8 * n_named;) ++l80;
-          const int lmin = cvRound(params.colour_cover_lum * l80);
+        // (Naming every pixel of the die costs ~0.1 ms a die: the square's own pixels are
+        // named first, and the whole die only when they cover too little.)
+        auto colour_mask = [&](const cv::Mat& where) {
+          cv::Mat cm(patch.size(), CV_8U, cv::Scalar(0));
+          std::vector<int> lum_hist(1021, 0);
+          int n_named = 0;
           for (int y = 0; y < patch.rows; ++y) {
+            const uchar* in = where.ptr<uchar>(y);
             const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
             uchar* o = cm.ptr<uchar>(y);
-            for (int x = 0; x < patch.cols; ++x)
-              if (o[x] && pp[x][0] + 2 * pp[x][1] + pp[x][2] < lmin) o[x] = 0;
+            for (int x = 0; x < patch.cols; ++x) {
+              if (!in[x]) continue;
+              const cv::Vec3b v = pp[x];
+              const cv::Vec3f rel_px(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+              if (samples.empty()) {
+                // name_color's grey test first (most of a blob's rim and shadow): cheap.
+                const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+                if (mx <= 1e-3f || mx - mn < 0.125f * mx) continue;
+              }
+              if (name_color(rel_px, samples) != nf) continue;
+              o[x] = 255, ++n_named, ++lum_hist[static_cast<std::size_t>(v[0] + 2 * v[1] + v[2])];
+            }
           }
-          morph(cm, cm, cv::MORPH_OPEN, open_k);
-          fill_holes(cm);
-        }
-        auto cover = [&](cv::Point2f at, float angle_deg) {
+          if (n_named > 0) {
+            int l80 = 0;
+            for (int acc = 0; l80 < 1020 && (acc += lum_hist[static_cast<std::size_t>(l80)]) < 0.8 * n_named;) ++l80;
+            const int lmin = cvRound(params.colour_cover_lum * l80);
+            for (int y = 0; y < patch.rows; ++y) {
+              const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+              uchar* o = cm.ptr<uchar>(y);
+              for (int x = 0; x < patch.cols; ++x)
+                if (o[x] && pp[x][0] + 2 * pp[x][1] + pp[x][2] < lmin) o[x] = 0;
+            }
+            morph(cm, cm, cv::MORPH_OPEN, open_k);
+            fill_holes(cm);
+          }
+          return cm;
+        };
+        auto square_at = [&](cv::Point2f at, float angle_deg) {
           cv::Mat sq(patch.size(), CV_8U, cv::Scalar(0));
           cv::Point2f v[4];
           cv::RotatedRect(at, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), angle_deg).points(v);
           std::vector<cv::Point> pv;
           for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y));
           cv::fillConvexPoly(sq, pv, cv::Scalar(255));
+          return sq;
+        };
+        cv::Mat cm;
+        auto cover = [&](cv::Point2f at, float angle_deg) {
+          const cv::Mat sq = square_at(at, angle_deg);
           const int n = cv::countNonZero(sq);
           return n > 0 ? cv::countNonZero(sq & cm) / static_cast<double>(n) : 0.0;
         };
+        {
+          const cv::Mat sq0 = square_at(fc, face_rect.angle);
+          cm = colour_mask(die_region & sq0);
+        }
+        if (cover(fc, face_rect.angle) < params.colour_cover_min) cm = colour_mask(die_region);
         const double cov0 = cover(fc, face_rect.angle);
         // (Too few pixels of the colour: no top to slide over; an empty mask has no angle.)
         if (cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area) {

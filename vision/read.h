@@ -107,7 +107,7 @@ struct ReadParams {
   // square covers under colour_cover_min of the die's pixels of that colour (pips filled),
   // it is slid again over them and read; kept when it covers >= colour_cover_gain more,
   // reads the same colour and is >= colour_cover_confidence. 0 = off.
-  double colour_cover_min = 0.85;
+  double colour_cover_min = 0.75;
   double colour_cover_gain = 0.1;
   double colour_cover_confidence = 0.5;
   double colour_cover_min_after = 0.65;
