@@ -1077,6 +1077,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
              cv::Point(cvRound(centre.x + displacement[ci].x * ppm), cvRound(centre.y + displacement[ci].y * ppm)),
              cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
+    // The grid lines drawn on this plane may cross a guard token (it stands across the
+    // cell's flats, near the border): its pixels there are kept for the guard test.
+    const cv::Mat fg_on_grid = fg & grid;
     fg &= ~grid;
     // A cell under the occluder (its die in an arm's shadow) keeps what the masks cover:
     // the die is in them (the skin cue too takes some shadows for skin). An arm that does
@@ -1470,7 +1473,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // The face square for a body colour: its top mask (with the neighbours' paper cut off
     // when use_other_paper), the mask's angle, the square slid over it.
     const double side = face_px;
-    auto locate = [&](const cv::Vec3f& body_c, bool use_other_paper, cv::RotatedRect& face_rect, cv::Point2f& fc) {
+    // given_top: slide over this top mask instead (the coloured dice's second look below).
+    auto locate = [&](const cv::Vec3f& body_c, bool use_other_paper, cv::RotatedRect& face_rect, cv::Point2f& fc,
+                      const cv::Mat* given_top = nullptr) {
     // (The body below keeps the indentation it had before it became this lambda.)
     // Top face: die pixels near the body colour, pips filled by closing.
     cv::Mat top = dist_mask(patch, body_c, params.body_distance, false) & die_region & ~shadow;
@@ -1499,6 +1504,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         best = i;
       }
     cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
+    if (given_top) top_mask = *given_top;
     if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
       cv::imwrite("/tmp/rd_patch.png", patch); cv::imwrite("/tmp/rd_blob.png", blob_mask); cv::imwrite("/tmp/rd_top.png", top_mask);
       cv::imwrite("/tmp/rd_region.png", die_region); cv::imwrite("/tmp/rd_shadow.png", shadow);
@@ -1551,7 +1557,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // it) follows the die's sides and shadow instead. Their pips are what stands out: dark,
     // pip-sized blobs near the cell centre; a standard layout is centred on the face, so
     // the pips' centroid is the face centre.
-    if (params.white_pip_locate && name_color(cv::Vec3f(body_c[0] / white[0], body_c[1] / white[1], body_c[2] / white[2]),
+    if (params.white_pip_locate && !given_top && name_color(cv::Vec3f(body_c[0] / white[0], body_c[1] / white[1], body_c[2] / white[2]),
                                                calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
       const std::vector<cv::Point2d> pips = dark_pips();
       if (const std::optional<cv::Point2d> m = pips_face_centre(pips)) {
@@ -1571,6 +1577,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     auto read_at = [&](cv::Point2f at) {
       const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
       const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
+      if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+        static int n_crop = 0;
+        cv::imwrite("/tmp/rd_crop" + std::to_string(n_crop++) + ".png", crop);
+      }
       const double f0 = laps.now();
       FaceReading r = read_face(crop, params.face);
       laps.face(f0);
@@ -1756,6 +1766,103 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
     }
+    // Coloured dice: the blob's body colour may be washed towards the paper (a die at high
+    // tilt whose blob takes in the paper beyond the top's far edge, a neighbour's tint), so
+    // its top mask spreads over that paper and the square slides half off the top face
+    // (against d): the crop then shows the top's pips and the face's edge or a side pip.
+    // The crop's own body colour (read_face's median without the pips) is the die's when
+    // the square is mostly on it. The pixels of that colour (pips filled) are the top face:
+    // when the square covers too little of them, it is slid again over them and the face
+    // read there; that reading is kept when it is of the same colour, covers more of the
+    // top and is confident enough.
+    if (params.colour_cover_min > 0) {
+      const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
+      auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
+      const std::string nf = name_color(rel_of(fr.body_bgr), samples);
+      if (nf != "white" && nf != "black") {
+        // The die's pixels of that colour (by name, relative to the white reference), the
+        // lit ones: at least colour_cover_lum x the 80th percentile of their luminance (the
+        // top faces the light; its sides are darker), pips filled.
+        // (Naming every pixel of the die costs ~0.1 ms a die: the square's own pixels are
+        // named first, and the whole die only when they cover too little.)
+        auto colour_mask = [&](const cv::Mat& where) {
+          cv::Mat cm(patch.size(), CV_8U, cv::Scalar(0));
+          std::vector<int> lum_hist(1021, 0);
+          int n_named = 0;
+          for (int y = 0; y < patch.rows; ++y) {
+            const uchar* in = where.ptr<uchar>(y);
+            const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+            uchar* o = cm.ptr<uchar>(y);
+            for (int x = 0; x < patch.cols; ++x) {
+              if (!in[x]) continue;
+              const cv::Vec3b v = pp[x];
+              const cv::Vec3f rel_px(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+              if (samples.empty()) {
+                // name_color's grey test first (most of a blob's rim and shadow): cheap.
+                const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+                if (mx <= 1e-3f || mx - mn < 0.125f * mx) continue;
+              }
+              if (name_color(rel_px, samples) != nf) continue;
+              o[x] = 255, ++n_named, ++lum_hist[static_cast<std::size_t>(v[0] + 2 * v[1] + v[2])];
+            }
+          }
+          if (n_named > 0) {
+            int l80 = 0;
+            for (int acc = 0; l80 < 1020 && (acc += lum_hist[static_cast<std::size_t>(l80)]) < 0.8 * n_named;) ++l80;
+            const int lmin = cvRound(params.colour_cover_lum * l80);
+            for (int y = 0; y < patch.rows; ++y) {
+              const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+              uchar* o = cm.ptr<uchar>(y);
+              for (int x = 0; x < patch.cols; ++x)
+                if (o[x] && pp[x][0] + 2 * pp[x][1] + pp[x][2] < lmin) o[x] = 0;
+            }
+            morph(cm, cm, cv::MORPH_OPEN, open_k);
+            fill_holes(cm);
+          }
+          return cm;
+        };
+        auto square_at = [&](cv::Point2f at, float angle_deg) {
+          cv::Mat sq(patch.size(), CV_8U, cv::Scalar(0));
+          cv::Point2f v[4];
+          cv::RotatedRect(at, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), angle_deg).points(v);
+          std::vector<cv::Point> pv;
+          for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y));
+          cv::fillConvexPoly(sq, pv, cv::Scalar(255));
+          return sq;
+        };
+        cv::Mat cm;
+        auto cover = [&](cv::Point2f at, float angle_deg) {
+          const cv::Mat sq = square_at(at, angle_deg);
+          const int n = cv::countNonZero(sq);
+          return n > 0 ? cv::countNonZero(sq & cm) / static_cast<double>(n) : 0.0;
+        };
+        {
+          const cv::Mat sq0 = square_at(fc, face_rect.angle);
+          cm = colour_mask(die_region & sq0);
+        }
+        if (cover(fc, face_rect.angle) < params.colour_cover_min) cm = colour_mask(die_region);
+        const double cov0 = cover(fc, face_rect.angle);
+        // (Too few pixels of the colour: no top to slide over; an empty mask has no angle.)
+        if (cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area) {
+          const cv::RotatedRect rect0 = face_rect;
+          const cv::Point2f fc0 = fc;
+          locate(fr.body_bgr, false, face_rect, fc, &cm);
+          const double cov1 = cover(fc, face_rect.angle);
+          bool keep = false;
+          FaceReading r2;
+          if (cov1 >= cov0 + params.colour_cover_gain && cov1 >= params.colour_cover_min_after && cv::norm(fc - fc0) >= 0.25 * ppm) {
+            r2 = read_at(fc);
+            keep = r2.face > 0 && r2.confidence >= params.colour_cover_confidence && name_color(rel_of(r2.body_bgr), samples) == nf;
+          }
+          if (debug)
+            std::fprintf(stderr, "TOPCOVER %d,%d %s cover %.2f -> %.2f moved %.1f mm: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q,
+                         cell.hex.r, nf.c_str(), cov0, cov1, cv::norm(fc - fc0) / ppm, fr.face, fr.confidence, r2.face, r2.confidence,
+                         keep ? " kept" : "");
+          if (keep) fr = r2;
+          else face_rect = rect0, fc = fc0;
+        }
+      }
+    }
     const double ang = face_rect.angle * CV_PI / 180;
     const double first_confidence = fr.confidence;
     // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
@@ -1896,8 +2003,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
         return d0 * d0 + d1 * d1 + d2 * d2 <= pd2;
       };
+      // Looked for in the rest and on the grid lines outside the footprint (a printed line is
+      // grey: only a token there is blue), so a line across the token does not cut it in two.
+      const cv::Mat rest_blue = params.guard_on_grid ? cv::Mat(rest | (fg_on_grid & ~foot)) : rest;
       for (int y = 0; y < patch.rows; ++y) {
-        const uchar* rs = rest.ptr<uchar>(y);
+        const uchar* rs = rest_blue.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
         uchar* bl = blue.ptr<uchar>(y);
         for (int x = 0; x < patch.cols; ++x) {
@@ -1912,7 +2022,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (name_color(rel_px) == "blue" && !(params.guard_print_test && is_print(x, y, v))) bl[x] = 255, ++n_blue;
         }
       }
+      if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump)
+        cv::imwrite("/tmp/rd_blue.png", blue), cv::imwrite("/tmp/rd_rest.png", rest_blue);
       if (n_blue >= params.guard_area_min * guard_area) {
+        // Pieces of one token (split by a pip, an edge, a line) are joined first.
+        if (params.guard_on_grid) morph(blue, blue, cv::MORPH_CLOSE, close_k);
         morph(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
         const int gn = components_with_stats(blue, gl, gs, gc);
@@ -2031,8 +2145,9 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -2092,12 +2207,18 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("unit_area_max", p.unit_area_max);
     get("unit_max_offset_mm", p.unit_max_offset_mm);
     get("body_distance", p.body_distance);
+    get("colour_cover_min", p.colour_cover_min);
+    get("colour_cover_gain", p.colour_cover_gain);
+    get("colour_cover_confidence", p.colour_cover_confidence);
+    get("colour_cover_min_after", p.colour_cover_min_after);
+    get("colour_cover_lum", p.colour_cover_lum);
     get("guard_side_mm", p.guard_side_mm);
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);
+    get_bool("guard_on_grid", p.guard_on_grid);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("pip_look_confidence", p.pip_look_confidence);
     get_bool("fine_pip_look", p.fine_pip_look);

@@ -112,6 +112,15 @@ struct ReadParams {
   int recentre_steps = 1;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
+  // Coloured dice (the first reading's body, from the crop, names a colour): when the
+  // square covers under colour_cover_min of the die's pixels of that colour (pips filled),
+  // it is slid again over them and read; kept when it covers >= colour_cover_gain more,
+  // reads the same colour and is >= colour_cover_confidence. 0 = off.
+  double colour_cover_min = 0.75;
+  double colour_cover_gain = 0.1;
+  double colour_cover_confidence = 0.5;
+  double colour_cover_min_after = 0.65;
+  double colour_cover_lum = 0.7;
   // A guard token: a second blob of this nominal side (mm), area within
   // guard_area_min..2.5 of it, named blue.
   double guard_side_mm = 10.0;
@@ -123,6 +132,10 @@ struct ReadParams {
   // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
   double guard_min_saturation = 0.2;
   bool guard_print_test = true;  // false: any blue pixel counts (the test before)
+  // Blue pixels on the grid lines drawn on the top plane count too, and the blue mask is
+  // closed before its components are taken (a line or a pip cut a token in two pieces, each
+  // under guard_area_min). false: the test before.
+  bool guard_on_grid = true;
   double guard_area_min = 0.2;
   double guard_max_offset_mm = 12.0;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in

@@ -56,17 +56,21 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   EXPECT_GE(found, 0.95);
   // Since the pip-reach candidates and the dice read in an arm's shadow (branch
   // occupancy): precision 99.8%, recall 98.6%, visible recall 95.5% (were 99.8 / 96.7 / 91.8%).
-  EXPECT_GE(precision, 0.98);
+  // All of session 7's branches merged (whiteblack2, colour2, occupancy2): precision 99.8%,
+  // recall 99.8%, visible recall 98.4%, colour 99.6%, face 98.8%, guard 99.6%, exact 35/43.
+  EXPECT_GE(precision, 0.995);
   // Since the white/black pip look at camera resolution (branch whiteblack2): recall 99.8%,
   // visible recall 98.0%, colour 99.6%, face 98.2%, guard 99.4% (were 99.0 / 96.3 / 98.8 /
   // 94.5 / 98.4%).
-  EXPECT_GE(recall, 0.99);
-  EXPECT_GE(s->recall_visible(), 0.97);
+  EXPECT_GE(recall, 0.995);
+  EXPECT_GE(s->recall_visible(), 0.98);
   EXPECT_GE(colour, 0.99);
   // Since the neighbours' paper is left out of the top face (branch topface): face 93.4%
   // (was 92.1%), colour 98.5% unchanged.
-  EXPECT_GE(face, 0.97);
-  EXPECT_GE(guard, 0.985);
+  EXPECT_GE(face, 0.98);
+  // Since the coloured dice's second look and the guard on the grid lines (branch colour2):
+  // guard 99.0% alone (was 98.4%).
+  EXPECT_GE(guard, 0.99);
 }
 
 // A die's blob takes in the paper of a neighbouring cell tinted unlike its own (or the
@@ -74,10 +78,14 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
 // the top mask spread over the paper and the face square slid off the face (a confident
 // 1 -> 2 most often). Left out (face_other_paper), on the committed scenes: more faces
 // right, no colour lost (measured 2026-12-01: face 431 -> 438 right, colour 461 -> 462).
+// (Measured alone: the coloured dice's second look below, colour_cover_min, rescues some of
+// the same dice, so both runs here have it off; with it on, off vs on is 464 -> 468.)
 TEST(ReaderFixtures, NeighbourPaperLeftOutOfTheTopFace) {
-  ReadParams off;
+  ReadParams on;
+  on.colour_cover_min = 0;
+  ReadParams off = on;
   off.face_other_paper = false;
-  const SceneScore before = score_fixtures(off), &now = default_score();
+  const SceneScore before = score_fixtures(off), now = score_fixtures(on);
   ASSERT_GT(now.scenes, 0);
   EXPECT_GE(now.face_ok, before.face_ok + 5);
   EXPECT_GE(now.color_ok, before.color_ok);
@@ -115,6 +123,43 @@ TEST(ReaderFixtures, WhiteAndBlackPipsCountedAtCameraResolution) {
   EXPECT_GE(now.matched, before.matched + 5);
   EXPECT_GE(now.color_ok, before.color_ok + 8);
   EXPECT_GE(now.guard_ok, before.guard_ok + 8);
+  EXPECT_LE(false_dice(now), false_dice(before));
+}
+
+// Coloured dice at high tilt: the blob took in the paper beyond the top's far edge, its
+// body came out washed, the square slid half off the top and the crop read a side pip or
+// the face's edge as pips (a confident 1 -> 2, 3 -> 1, 6 -> 4). Slid again over the die's
+// lit pixels of the crop's own colour (colour_cover_min, branch colour2): measured on the
+// fixtures 464 -> 468 faces right, a green die that was hidden read, a phantom guard gone.
+TEST(ReaderFixtures, ColouredDiceSlidAgainOverTheirOwnColour) {
+  ReadParams off;
+  off.colour_cover_min = 0;
+  const SceneScore before = score_fixtures(off), &now = default_score();
+  ASSERT_GT(now.scenes, 0);
+  EXPECT_GE(now.face_ok, before.face_ok + 3);
+  EXPECT_GE(now.matched, before.matched);
+  EXPECT_GE(now.color_ok, before.color_ok);
+  EXPECT_GE(now.guard_ok, before.guard_ok);
+  EXPECT_LE(false_dice(now), false_dice(before));
+}
+
+// A guard token stands across the cell's flats, near its border: a grid line drawn on the
+// top plane cut its blue pixels into pieces each under guard_area_min (or moved the
+// piece's centre out of the cell). Counted on the lines too and joined (guard_on_grid,
+// branch colour2): measured on the fixtures guard 485 -> 487 of 492, no new phantom.
+// (Measured alone: since the white/black pip look at camera resolution (fine_pip_look)
+// those two fixture dice are read right either way, so both runs here have it off; with it
+// on the gain shows on other scenes only: dev2 guard 536 -> 543 of 547.)
+TEST(ReaderFixtures, GuardTokenCutByAGridLineStillCounts) {
+  ReadParams on;
+  on.fine_pip_look = false;
+  ReadParams off = on;
+  off.guard_on_grid = false;
+  const SceneScore before = score_fixtures(off), now = score_fixtures(on);
+  ASSERT_GT(now.scenes, 0);
+  EXPECT_GE(now.guard_ok, before.guard_ok + 2);
+  EXPECT_GE(now.face_ok, before.face_ok);
+  EXPECT_GE(now.matched, before.matched);
   EXPECT_LE(false_dice(now), false_dice(before));
 }
 
@@ -365,8 +410,9 @@ TEST(ReaderFixtures, GuardTokensAndWhiteDice) {
   std::printf("guards: %d phantom, %d missed; white dice: %d of %d right, %d read blue\n", now.phantom_guards,
               now.missed_guards, now.white_right, now.white_dice, now.white_read_blue);
   // Measured 2026-12-01 (docs/reader.md): 1 phantom, 9 missed, 52 of 79 white dice right, 4 read blue.
-  EXPECT_LE(now.phantom_guards, 4);
-  EXPECT_LE(now.missed_guards, 10);
+  // Since branch colour2 (guard on the grid lines): 0 phantom, 5 missed (were 1 and 7).
+  EXPECT_LE(now.phantom_guards, 2);
+  EXPECT_LE(now.missed_guards, 7);
   EXPECT_LE(now.white_read_blue, 4);
   EXPECT_GE(now.white_right, 49);
   // The print test is what removes the phantom guards: without it (saturation and position
