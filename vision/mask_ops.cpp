@@ -511,6 +511,20 @@ void skin_row_ref(const uchar* bgr, int n, const float iw[3], float chroma, floa
   }
 }
 
+#if CV_SIMD128
+// 16 BGR pixels, each channel widened to four vectors of 32-bit lanes: w[channel][quarter].
+inline void load_bgr16_u32(const uchar* bgr, cv::v_uint32x4 w[3][4]) {
+  cv::v_uint8x16 c8[3];
+  cv::v_load_deinterleave(bgr, c8[0], c8[1], c8[2]);
+  for (int k = 0; k < 3; ++k) {
+    cv::v_uint16x8 lo, hi;
+    cv::v_expand(c8[k], lo, hi);
+    cv::v_expand(lo, w[k][0], w[k][1]);
+    cv::v_expand(hi, w[k][2], w[k][3]);
+  }
+}
+#endif
+
 void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out) {
   int x = 0;
 #if CV_SIMD128
@@ -519,15 +533,8 @@ void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hu
   const v_float32x4 k60 = cv::v_setall_f32(60.0f), rmin = cv::v_setall_f32(0.06f), vch = cv::v_setall_f32(chroma);
   const v_float32x4 hmin = cv::v_setall_f32(hue_min), hmax = cv::v_setall_f32(hue_max);
   for (; x + 16 <= n; x += 16) {
-    cv::v_uint8x16 c8[3];
-    cv::v_load_deinterleave(bgr + 3 * x, c8[0], c8[1], c8[2]);
     cv::v_uint32x4 w[3][4];
-    for (int k = 0; k < 3; ++k) {
-      cv::v_uint16x8 lo, hi;
-      cv::v_expand(c8[k], lo, hi);
-      cv::v_expand(lo, w[k][0], w[k][1]);
-      cv::v_expand(hi, w[k][2], w[k][3]);
-    }
+    load_bgr16_u32(bgr + 3 * x, w);
     cv::v_int32x4 m[4];
     for (int q = 0; q < 4; ++q) {
       const v_float32x4 b = cv::v_cvt_f32(cv::v_reinterpret_as_s32(w[0][q])) * v0;
@@ -570,15 +577,8 @@ void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3
   if (static_cast<double>(kmax_f) > kmax) kmax_f = std::nextafter(kmax_f, -std::numeric_limits<float>::infinity());
   const v_float32x4 vkmin = cv::v_setall_f32(kmin_f), vkmax = cv::v_setall_f32(kmax_f);
   for (; x + 16 <= n; x += 16) {
-    cv::v_uint8x16 c8[3];
-    cv::v_load_deinterleave(bgr + 3 * x, c8[0], c8[1], c8[2]);
     cv::v_uint32x4 w[3][4];
-    for (int k = 0; k < 3; ++k) {
-      cv::v_uint16x8 lo, hi;
-      cv::v_expand(c8[k], lo, hi);
-      cv::v_expand(lo, w[k][0], w[k][1]);
-      cv::v_expand(hi, w[k][2], w[k][3]);
-    }
+    load_bgr16_u32(bgr + 3 * x, w);
     cv::v_int32x4 m[4];
     for (int q = 0; q < 4; ++q) {
       // p0 + p1 + p2 in integers (as the scalar code's int sum), then + 1e-3f.
