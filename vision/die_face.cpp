@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <opencv2/imgproc.hpp>
@@ -358,23 +359,32 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     ushort* l = lum_img.ptr<ushort>(y);
     for (int x = 0; x < n; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
   }
+  // The search disc as a mask (the spans above), for all thresholds.
+  cv::Mat disc_mask(n, n, CV_8U, cv::Scalar(0));
+  for (int y = 0; y < n; ++y) {
+    const int a = x0[static_cast<std::size_t>(y)], b = x1[static_cast<std::size_t>(y)];
+    if (b > a) std::memset(disc_mask.ptr<uchar>(y) + a, 255, static_cast<std::size_t>(b - a));
+  }
   if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
   for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
   const float lum_threshold = lum_thresholds[ti];
   std::vector<cv::Point2d>& out = all[ti];
-  cv::Mat on(n, n, CV_8U, cv::Scalar(0)), lum_ok(n, n, CV_8U, cv::Scalar(0));  // lum_ok: of the pips' polarity
-  for (int y = 0; y < n; ++y) {
-    const ushort* row = lum_img.ptr<ushort>(y);
-    uchar* m = on.ptr<uchar>(y);
-    uchar* l = lum_ok.ptr<uchar>(y);
+  // lum_ok: of the pips' polarity; on: that within the search disc. (OpenCV's vectorised
+  // compare and and: the per-pixel loops they replace were ~2/3 of this function.)
+  cv::Mat on, lum_ok;
+  {
     const int t = static_cast<int>(std::ceil(lum_threshold));  // lum < t <=> lum < threshold (integer lum)
     const int tf = static_cast<int>(std::floor(lum_threshold));  // lum > tf <=> lum > threshold
-    if (dark_pips)
-      for (int x = 0; x < n; ++x) l[x] = row[x] < t ? 255 : 0;
-    else
-      for (int x = 0; x < n; ++x) l[x] = row[x] > tf ? 255 : 0;
-    const int a = x0[static_cast<std::size_t>(y)], b = x1[static_cast<std::size_t>(y)];
-    for (int x = a; x < b; ++x) m[x] = l[x];
+    if (dark_pips) {
+      if (t <= 0) lum_ok = cv::Mat(n, n, CV_8U, cv::Scalar(0));
+      else if (t > 65535) lum_ok = cv::Mat(n, n, CV_8U, cv::Scalar(255));
+      else cv::compare(lum_img, cv::Scalar(t), lum_ok, cv::CMP_LT);
+    } else {
+      if (tf < 0) lum_ok = cv::Mat(n, n, CV_8U, cv::Scalar(255));
+      else if (tf >= 65535) lum_ok = cv::Mat(n, n, CV_8U, cv::Scalar(0));
+      else cv::compare(lum_img, cv::Scalar(tf), lum_ok, cv::CMP_GT);
+    }
+    cv::bitwise_and(lum_ok, disc_mask, on);
   }
   cv::Mat labels, stats, cents;
   const int nc = components_with_stats(on, labels, stats, cents);
