@@ -407,29 +407,20 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     const double cx = cents.at<double>(i, 0), cy = cents.at<double>(i, 1);
     // Cut by the search disc: not known whole.
     if (std::hypot(cx - mid, cy - mid) + 0.5 * std::max(bw, bh) > rc - 1) continue;
-    // An island: its ring is of the other polarity (a pip on its die's body; a print mark
-    // or the shadow's rim is not ringed by the body).
+    // The shape tests first (they need only the blob's own pixels, in the same order as
+    // before, so the same sums): most blobs that fail fail here, before the ring's dilation.
     const cv::Rect box = cv::Rect(bx - ring, by - ring, bw + 2 * ring, bh + 2 * ring) & cv::Rect(0, 0, n, n);
-    cv::Mat comp = labels(box) == i, grown;
-    cv::dilate(comp, grown, ring_k);
-    int n_ring = 0, n_other = 0;
     double sdd = 0, spp = 0, sdp = 0;
     for (int y = 0; y < box.height; ++y) {
-      const uchar* g = grown.ptr<uchar>(y);
-      const uchar* c = comp.ptr<uchar>(y);
-      const uchar* l = lum_ok.ptr<uchar>(box.y + y);
+      const int* lb = labels.ptr<int>(box.y + y) + box.x;
       for (int x = 0; x < box.width; ++x) {
-        if (c[x]) {
+        if (lb[x] == i) {
           const double dx = box.x + x - cx, dy = box.y + y - cy;
           const double a = dx * du.x + dy * du.y, b = -dx * du.y + dy * du.x;
           sdd += a * a, spp += b * b, sdp += a * b;
-        } else if (g[x]) {
-          ++n_ring;
-          if (!l[box.x + x]) ++n_other;
         }
       }
     }
-    if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
     if (squeeze_test && sdd < k * spp) continue;
     // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
     // piece of a printed line broken up by the threshold is not, though its box is square.
@@ -438,6 +429,22 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
       const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
       if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
     }
+    // An island: its ring is of the other polarity (a pip on its die's body; a print mark
+    // or the shadow's rim is not ringed by the body).
+    cv::Mat comp = labels(box) == i, grown;
+    cv::dilate(comp, grown, ring_k);
+    int n_ring = 0, n_other = 0;
+    for (int y = 0; y < box.height; ++y) {
+      const uchar* g = grown.ptr<uchar>(y);
+      const uchar* c = comp.ptr<uchar>(y);
+      const uchar* l = lum_ok.ptr<uchar>(box.y + y);
+      for (int x = 0; x < box.width; ++x)
+        if (!c[x] && g[x]) {
+          ++n_ring;
+          if (!l[box.x + x]) ++n_other;
+        }
+    }
+    if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
     out.emplace_back(o.x + cx / s, o.y + cy / s);
   }
   }
