@@ -1266,10 +1266,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
       const std::vector<float> thr{static_cast<float>(params.core_dark_ratio * paper_lum),
                                    static_cast<float>(0.75 * params.core_dark_ratio * paper_lum)};
-      const std::vector<std::vector<cv::Point2d>> pips_at =
-          find_plane_pips(image, ht, c_mm, params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5, true, thr, displacement[ci]);
+      // The first threshold alone first (one plane sample kept for the second, which is
+      // labelled only when the first finds no white die and does not give up).
+      const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+      PlaneSample plane_sample;
+      std::vector<std::vector<cv::Point2d>> pips_at =
+          find_plane_pips(image, ht, c_mm, reach_mm, true, std::vector<float>{thr[0]}, displacement[ci], PlanePipParams{}, &plane_sample);
       bool found = false, give_up = false;
       for (std::size_t ti = 0; ti < thr.size() && !found && !give_up; ++ti) {
+        if (ti == pips_at.size()) {
+          const auto more = find_plane_pips(image, ht, c_mm, reach_mm, true, std::vector<float>(thr.begin() + 1, thr.end()),
+                                            displacement[ci], PlanePipParams{}, &plane_sample);
+          pips_at.insert(pips_at.end(), more.begin(), more.end());
+        }
         int tried = 0;
         for (const TopFacePips& h : top_face_hypotheses(pips_at[ti], displacement[ci])) {
           if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;

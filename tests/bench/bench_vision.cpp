@@ -40,8 +40,13 @@ const cv::Mat& frame(int w, int h) {
   return m;
 }
 
-void BM_Read(benchmark::State& st) {
+// passes_off: 0 all passes, 1 fine_pip_look off, 2 also colour_cover_min 0 (the whiteblack2
+// and colour2 passes off; BM_ReadPassesOff), to measure what each pass costs on this frame.
+void read_bench(benchmark::State& st, int passes_off) {
   cv::setNumThreads(1);
+  ReadParams params;
+  if (passes_off >= 1) params.fine_pip_look = false;
+  if (passes_off >= 2) params.colour_cover_min = 0;
   const cv::Mat& img = frame(static_cast<int>(st.range(0)), static_cast<int>(st.range(1)));
   const SheetLayout layout = standard_sheet();
   std::size_t cells = 0;
@@ -64,7 +69,7 @@ void BM_Read(benchmark::State& st) {
   }
   set_read_profile(&prof);
   for (auto _ : st) {
-    const Observation obs = read_board(img, layout);
+    const Observation obs = read_board(img, layout, nullptr, params);
     cells = obs.cells.size();
     benchmark::DoNotOptimize(obs);
   }
@@ -83,6 +88,10 @@ void BM_Read(benchmark::State& st) {
   st.counters["cvt_ms"] = cvt[15];
   st.counters["x_cvtColor"] = cvt[15] > 0 ? prof.total_ms / n / cvt[15] : 0;
 }
+
+void BM_Read(benchmark::State& st) { read_bench(st, 0); }
+// range(2): which passes are off (read_bench).
+void BM_ReadPassesOff(benchmark::State& st) { read_bench(st, static_cast<int>(st.range(2))); }
 
 void BM_ReadTracked(benchmark::State& st) {
   cv::setNumThreads(1);
@@ -140,6 +149,7 @@ void BM_OccluderDiff(benchmark::State& st) {
 }  // namespace
 
 BENCHMARK(BM_Read)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
+BENCHMARK(BM_ReadPassesOff)->Args({1280, 720, 1})->Args({1280, 720, 2})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
 BENCHMARK(BM_ReadTracked)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_CvtColorGray)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_FindDice)->Args({1280, 720})->Unit(benchmark::kMillisecond);

@@ -134,5 +134,39 @@ TEST(PlanePips, NoPipsWhereThereAreNone) {
   EXPECT_TRUE(top_face_hypotheses({}, {0, 0}).empty());
 }
 
+// One sampling for several thresholds (the cache kept between calls, thresholds in one call)
+// finds exactly what one call per threshold finds; a threshold is strict on the integer
+// luminance either side of it (lum < t for dark pips, lum > t for light ones), and
+// thresholds past the luminance's range find no pips rather than everything.
+TEST(PlanePips, OneSamplingForAllThresholdsFindsTheSamePips) {
+  for (const bool white : {true, false}) {
+    const DrawnDie die = white ? draw_die(5, 20, {41, 39}, {}, 240, 0, 20) : draw_die(6, 35, {39, 41}, {}, 15, 0, 235);
+    const std::vector<float> thr = white ? std::vector<float>{540, 405, 300.5f} : std::vector<float>{540, 675, 810.5f};
+    PlaneSample cache;
+    const auto first = find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, white, std::vector<float>{thr[0]}, {0, 0}, PlanePipParams{}, &cache);
+    const auto rest = find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, white, std::vector<float>(thr.begin() + 1, thr.end()), {0, 0},
+                                      PlanePipParams{}, &cache);
+    ASSERT_EQ(first.size(), 1u);
+    ASSERT_EQ(rest.size(), thr.size() - 1);
+    for (std::size_t i = 0; i < thr.size(); ++i) {
+      const auto alone = find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, white, thr[i], {0, 0});
+      const auto& got = i == 0 ? first[0] : rest[i - 1];
+      EXPECT_EQ(got, alone) << (white ? "white" : "black") << " threshold " << thr[i];
+      EXPECT_EQ(alone.size(), white ? 5u : 6u) << (white ? "white" : "black") << " threshold " << thr[i];
+    }
+  }
+  const DrawnDie w = draw_die(3, 0, {40, 40}, {}, 240, 0, 20);
+  EXPECT_TRUE(find_plane_pips(w.image, kPlaneToImage, {40, 40}, 15, true, 0.0f, {0, 0}).empty());
+  EXPECT_TRUE(find_plane_pips(w.image, kPlaneToImage, {40, 40}, 15, true, -5.0f, {0, 0}).empty());
+  EXPECT_TRUE(find_plane_pips(w.image, kPlaneToImage, {40, 40}, 15, false, 1e6f, {0, 0}).empty());
+  // Dark pips of lum exactly 80 (grey 20: 20 + 2 * 20 + 20, the blur's rim aside): a
+  // threshold of 80 leaves their flat cores out, 81 keeps them.
+  cv::Mat flat(240, 240, CV_8UC3, cv::Scalar(240, 240, 240));
+  for (const cv::Point2f& q : pip_layout(2)) cv::circle(flat, to_px({40 + q.x * 16, 40 + q.y * 16}), cvRound(1.45 * kPx * 16), cv::Scalar(20, 20, 20), cv::FILLED, cv::LINE_8, 4);
+  EXPECT_TRUE(find_plane_pips(flat, kPlaneToImage, {40, 40}, 15, true, 80.0f, {0, 0}).empty());
+  EXPECT_EQ(find_plane_pips(flat, kPlaneToImage, {40, 40}, 15, true, 80.5f, {0, 0}).size(), 2u);
+  EXPECT_EQ(find_plane_pips(flat, kPlaneToImage, {40, 40}, 15, true, 81.0f, {0, 0}).size(), 2u);
+}
+
 }  // namespace
 }  // namespace hexdice::vision
