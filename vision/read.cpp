@@ -107,6 +107,23 @@ static double pip_offset_mm(const FaceReading& r, double crop_side_mm) {
   return cv::norm(m) / static_cast<double>(r.pips.size()) * crop_side_mm / kFaceCropPx;
 }
 
+// The angle (degrees) to cut the crop of the face some pips lie on: 2-3 pips lie on the
+// pip grid's diagonal (the face is turned 45 degrees from it), 4-6 give their minimum
+// rectangle; 0 otherwise.
+template <typename P>
+static double pip_grid_angle_deg(const std::vector<P>& pips) {
+  double ang_deg = 0, far = 0;
+  if (pips.size() == 2 || pips.size() == 3) {
+    for (const auto& a : pips)
+      for (const auto& b : pips)
+        if (cv::norm(a - b) > far) far = cv::norm(a - b), ang_deg = std::atan2(b.y - a.y, b.x - a.x) * 180 / CV_PI - 45;
+  } else if (pips.size() >= 4) {
+    const std::vector<cv::Point2f> pf(pips.begin(), pips.end());
+    ang_deg = cv::minAreaRect(pf).angle;
+  }
+  return ang_deg;
+}
+
 cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
                       double side_mm, int canon) {
   // Crop pixel (u, v) -> top-plane mm: centre + R(angle) * (u - c, v - c) * side / canon.
@@ -1053,6 +1070,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                   cv::Point(std::max(cc.x, cc.x + dd.x) + rad + 1, std::max(cc.y, cc.y + dd.y) + rad + 1)) &
                          rect_bounds;
     if (roi.area() <= 0) continue;
+    const cv::Matx33d patch_to_mm = rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);  // patch px -> top-plane mm
     // Quick empty test: a unit's top face covers most of the 8 mm square round the
     // cell centre (even when pushed aside by a guard token): skip cells where little of
     // it differs from the paper.
@@ -1261,7 +1279,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // a white body, is a white die. A lone pip where the printed lines are seen (where
       // they meet, a dark round spot reads as a white 1): this look gives up, the patch look
       // below decides as before.
-      const cv::Point2d c_mm = apply_h(rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1), centre);
+      const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
       const cv::Vec3f pp = papers[ci];
       const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
       const std::vector<float> thr{static_cast<float>(params.core_dark_ratio * paper_lum),
@@ -1283,25 +1301,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (const TopFacePips& h : top_face_hypotheses(pips_at[ti], displacement[ci])) {
           if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
           ++tried;
-          // The crop along the face's axes: the pips' minimum rectangle (4-6), their diagonal
-          // turned 45 degrees (2-3).
+          // The crop along the face's axes (pip_grid_angle_deg).
           std::vector<cv::Point2f> members;
           for (const auto& q : pips_at[ti])
             if (cv::norm(q - h.centre_mm) <= 0.44 * 16.0) members.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
-          double ang_deg = 0, far = 0;
-          if (members.size() == 2 || members.size() == 3) {
-            for (const auto& a : members)
-              for (const auto& b : members)
-                if (cv::norm(a - b) > far) far = cv::norm(a - b), ang_deg = std::atan2(b.y - a.y, b.x - a.x) * 180 / CV_PI - 45;
-          } else if (members.size() >= 4) {
-            ang_deg = cv::minAreaRect(members).angle;
-          }
+          const double ang_deg = pip_grid_angle_deg(members);
           const FaceReading fr = read_face(cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
           const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
           bool on_print = false;  // a lone pip where the printed lines are seen
           if (h.count == 1) {
-            const cv::Point2d at = apply_h((rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1)).inv(), h.centre_mm);
+            const cv::Point2d at = apply_h(patch_to_mm.inv(), h.centre_mm);
             const int rr = std::max(1, cvRound(1.5 * ppm));
             for (int yy = cvRound(at.y) - rr; yy <= cvRound(at.y) + rr && !on_print; ++yy)
               for (int xx = cvRound(at.x) - rr; xx <= cvRound(at.x) + rr && !on_print; ++xx)
@@ -1347,18 +1357,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const std::vector<cv::Point2d> pips = dark_pips();
       if (const std::optional<cv::Point2d> at = pips_face_centre(pips)) {
         const cv::Point2d m = *at;
-        double far = 0, ang_deg = 0;
-        if (pips.size() == 2 || pips.size() == 3) {
-          // The diagonal of the pip grid: the face is turned 45 degrees from it.
-          for (const auto& a : pips)
-            for (const auto& b : pips)
-              if (cv::norm(a - b) > far) far = cv::norm(a - b), ang_deg = std::atan2(b.y - a.y, b.x - a.x) * 180 / CV_PI - 45;
-        } else if (pips.size() >= 4) {
-          std::vector<cv::Point2f> pf(pips.begin(), pips.end());
-          ang_deg = cv::minAreaRect(pf).angle;
-        }
+        const double ang_deg = pip_grid_angle_deg(pips);
         {
-          const cv::Point2d m_mm = apply_h(rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1), m);
+          const cv::Point2d m_mm = apply_h(patch_to_mm, m);
           const FaceReading fr = read_face(cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
           const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
@@ -1582,7 +1583,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (cut_face_crop: crop pixel -> top-plane mm -> image), not resampled from the patch:
     // the patch may be coarser than the image (px_per_mm is chosen for segmentation
     // speed), the face needs every pixel.
-    const cv::Matx33d patch_to_mm = rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);
     auto read_at = [&](cv::Point2f at) {
       const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
       const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
@@ -1654,10 +1654,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // standard layout is centred on its face). The face is read there and that reading is
     // kept when it counts as many pips as were found and is confident enough: two
     // independent counts agreeing.
+    // The second looks below name colours with the calibrated samples, relative to the white.
+    const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
+    auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
     bool fine_looked = false;  // the camera-resolution look below found the face
     if (params.pip_look_confidence > 0 && params.fine_pip_look) {
-      const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
-      auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
       const cv::Matx33d mm_to_patch = patch_to_mm.inv();
@@ -1739,8 +1740,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     if (params.pip_look_confidence > 0 && !fine_looked) {
-      const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
-      auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
@@ -1785,8 +1784,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // read there; that reading is kept when it is of the same colour, covers more of the
     // top and is confident enough.
     if (params.colour_cover_min > 0) {
-      const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
-      auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
       const std::string nf = name_color(rel_of(fr.body_bgr), samples);
       if (nf != "white" && nf != "black") {
         // The die's pixels of that colour (by name, relative to the white reference), the
