@@ -1406,9 +1406,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (int x = 0; x < patch.cols; ++x)
           if (b[x]) { seed = {x, y}; break; }
       }
-      die_region = fg.clone();
-      cv::floodFill(die_region, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
-      die_region = die_region == 128;
+      component_at(fg, seed, die_region);  // = floodFill of a copy from seed, 8-connected (mask_ops.h)
     }
     // Body colour: from the top-face estimate (sides swept away), its blended edge
     // eroded off, the 30th..85th luminance percentile of the non-shadow pixels: above shadow and dark pips, below
