@@ -390,6 +390,36 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
+  const bool exact3 = (src.type() == CV_8UC1 || src.type() == CV_8UC3) && dsize.width > 0 && dsize.height > 0 &&
+                      src.cols == 3 * dsize.width && src.rows == 3 * dsize.height;
+  if (!exact3) {
+    cv::resize(src, dst, dsize, 0, 0, cv::INTER_AREA);
+    return;
+  }
+  if (src.type() == CV_8UC1) {
+    resize_area(src, dst, 1.0 / 3);  // its 3:1 path (the same size: 3 x dsize, exactly)
+    return;
+  }
+  // CV_8UC3: OpenCV's integer-factor area reduction per channel (int sum of the 3x3
+  // bytes of that channel, times 1.f / 9, rounded), one output byte at a time.
+  cv::Mat out(dsize, CV_8UC3);
+  const float k = 1.f / 9;
+  for (int y = 0; y < dsize.height; ++y) {
+    const uchar* r0 = src.ptr<uchar>(3 * y);
+    const uchar* r1 = src.ptr<uchar>(3 * y + 1);
+    const uchar* r2 = src.ptr<uchar>(3 * y + 2);
+    uchar* o = out.ptr<uchar>(y);
+    for (int x = 0; x < dsize.width; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const int i = 9 * x + c;  // byte of channel c of source column 3x
+        const int sum = r0[i] + r0[i + 3] + r0[i + 6] + r1[i] + r1[i + 3] + r1[i + 6] + r2[i] + r2[i + 3] + r2[i + 6];
+        o[3 * x + c] = cv::saturate_cast<uchar>(static_cast<float>(sum) * k);
+      }
+  }
+  dst = out;
+}
+
 cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater) {
   CV_Assert(bgr.type() == CV_8UC3);
   cv::Mat m(bgr.size(), CV_8U);

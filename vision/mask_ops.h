@@ -38,6 +38,10 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst);
 // each pixel the mean of 3x3, sum * (1/9.f) rounded), done 16 pixels at a time with the
 // same arithmetic (OpenCV 4.6 vectorises only 2:1; ~1 ms at 1080p); otherwise cv::resize.
 void resize_area(const cv::Mat& src, cv::Mat& dst, double scale);
+// cv::resize(src, dst, dsize, 0, 0, cv::INTER_AREA): an exact 3:1 reduction of a CV_8UC1
+// or CV_8UC3 image done as above (read_face's 48 -> 16 px local body colour: OpenCV 4.6
+// has no vector path for it, ~7 us), anything else by cv::resize.
+void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
 
 // 255 where the BGR distance of a CV_8UC3 pixel from `ref` is above `thr` (greater) or
 // at most `thr` (!greater), else 0: the float test (p - ref)^2 summed > float(thr^2).

@@ -240,7 +240,7 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
   }
   if (cv::countNonZero(core) == 0) return {};
   cv::Mat labels, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+  const int n = components_with_stats(mask, labels, stats, centroids);  // = cv::connectedComponentsWithStats (mask_ops.h)
   const double min_px = params.hand_min_area_mm2 * s * s;
   std::vector<uchar> big(static_cast<std::size_t>(n), 0);
   bool any = false;
@@ -467,7 +467,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     thick &= diff;
   }
   cv::Mat labels, stats, cents;
-  const int n = cv::connectedComponentsWithStats(thick, labels, stats, cents, 8, CV_32S);
+  const int n = components_with_stats(thick, labels, stats, cents);  // = cv::connectedComponentsWithStats (mask_ops.h)
   const double min_px = params.occluder_min_area_mm2 * s * s;
   cv::Mat out(size, CV_8U, cv::Scalar(0));
   bool any = false;
@@ -494,7 +494,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     soft |= out;
     // Keep the soft parts connected to the arm.
     cv::Mat sl;
-    const int sn = cv::connectedComponents(soft, sl, 8, CV_32S);
+    const int sn = label_components(soft, sl, 8);  // = cv::connectedComponents (mask_ops.h)
     std::vector<uchar> keep(static_cast<std::size_t>(sn), 0);
     for (int y = 0; y < size.height; ++y) {
       const uchar* o = out.ptr<uchar>(y);

@@ -208,6 +208,29 @@ TEST(MaskOps, ResizeAreaMatchesOpenCV) {
   EXPECT_GT(reduced, 6);  // the 3:1 path was taken
 }
 
+// resize_area_to (read_face's 48 -> 16 local body colour) against cv::resize with the
+// size given, grey and colour, 3:1 (done by mask_ops) and other sizes (OpenCV's).
+TEST(MaskOps, ResizeAreaToMatchesOpenCV) {
+  cv::RNG rng(31);
+  const std::pair<cv::Size, cv::Size> cases[] = {{{48, 48}, {16, 16}}, {{3, 3}, {1, 1}}, {{96, 30}, {32, 10}}, {{49, 48}, {16, 16}},
+                                                 {{48, 48}, {24, 24}}, {{47, 45}, {15, 15}}, {{48, 48}, {12, 12}}};
+  int exact = 0;
+  for (int rep = 0; rep < 3; ++rep)
+    for (const auto& [s, d] : cases)
+      for (int type : {CV_8UC3, CV_8UC1}) {
+        cv::Mat src(s, type);
+        rng.fill(src, cv::RNG::UNIFORM, 0, 256);
+        if (rep == 1) src.setTo(cv::Scalar::all(255));
+        if (rep == 2) src.setTo(cv::Scalar(4, 5, 13));  // flat
+        cv::Mat ref, got;
+        cv::resize(src, ref, d, 0, 0, cv::INTER_AREA);
+        resize_area_to(src, got, d);
+        EXPECT_TRUE(same(ref, got)) << s << " -> " << d << " type " << type << " rep " << rep;
+        exact += s.width == 3 * d.width && s.height == 3 * d.height;
+      }
+  EXPECT_GE(exact, 12);
+}
+
 TEST(MaskOps, ColorDistanceMaskMatchesTheFloatTest) {
   std::mt19937 rng(13);
   std::uniform_int_distribution<int> byte(0, 255);
