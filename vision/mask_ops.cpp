@@ -161,7 +161,8 @@ int label_runs(const cv::Mat& mask, cv::Mat& labels, int connectivity, Runs& r, 
   // blocks, the 4-connected one on pixels, also in its parallel form): components in the
   // order of their first block (8) or pixel (4) in raster order.
   const long w2 = (w + 1) / 2;
-  std::vector<long> key(static_cast<std::size_t>(nr), LONG_MAX);
+  static thread_local std::vector<long> key;
+  key.assign(static_cast<std::size_t>(nr), LONG_MAX);
   for (int y = 0; y < h; ++y)
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
       const int x0 = r.xs[2 * static_cast<std::size_t>(k)];
@@ -169,11 +170,13 @@ int label_runs(const cv::Mat& mask, cv::Mat& labels, int connectivity, Runs& r, 
       long& m = key[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])];
       m = std::min(m, kk);
     }
-  std::vector<std::pair<long, int>> order;
+  static thread_local std::vector<std::pair<long, int>> order;
+  order.clear();
   for (int k = 0; k < nr; ++k)
     if (r.root[static_cast<std::size_t>(k)] == k) order.emplace_back(key[static_cast<std::size_t>(k)], k);
   std::sort(order.begin(), order.end());
-  std::vector<int> lab_of_root(static_cast<std::size_t>(nr), 0);
+  static thread_local std::vector<int> lab_of_root;
+  lab_of_root.assign(static_cast<std::size_t>(nr), 0);
   for (std::size_t i = 0; i < order.size(); ++i) lab_of_root[static_cast<std::size_t>(order[i].second)] = static_cast<int>(i) + 1;
   labels.create(h, w, CV_32S);
   if (run_label) run_label->resize(static_cast<std::size_t>(nr));
@@ -202,7 +205,7 @@ int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, 
                           int connectivity) {
   if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
     return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
-  std::vector<int> run_label;
+  static thread_local std::vector<int> run_label;
   static thread_local Runs r;
   const int n = label_runs(mask, labels, connectivity, r, &run_label);
   // As OpenCV's CCStatsOp: min/max of x and y, the area, and the centroid as the integer
@@ -538,8 +541,10 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
   const Row128 wmask = w >= 128 ? all : (static_cast<Row128>(1) << w) - 1;
   const int pw = w + kw - 1;  // <= 128 (checked by the caller)
   const Row128 pmask = pw >= 128 ? all : (static_cast<Row128>(1) << pw) - 1;
-  // The padded source: P(y', x') = in(y' - ay, x' - ax), `border` outside.
-  std::vector<Row128> p(static_cast<std::size_t>(ph));
+  // The padded source: P(y', x') = in(y' - ay, x' - ax), `border` outside. (Scratch
+  // vectors kept per thread: a read makes ~300 such calls.)
+  static thread_local std::vector<Row128> p;
+  p.resize(static_cast<std::size_t>(ph));
   const Row128 frame = border ? (pmask & ~(wmask << a.x)) : 0;
   for (int yp = 0; yp < ph; ++yp) {
     const int y = yp - a.y;
@@ -547,8 +552,9 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
   }
   // The kernel's rows as runs of ones (i0, length), each distinct run once; per run
   // H(y', x) = AND/OR of P(y', x + i) over the run.
-  std::vector<std::pair<int, int>> runs;
-  std::vector<std::vector<Row128>> hr;
+  static thread_local std::vector<std::pair<int, int>> runs;
+  static thread_local std::vector<std::vector<Row128>> hr;  // hr[r], r < runs.size(), in use
+  runs.clear();
   out.assign(static_cast<std::size_t>(h), dilate ? 0 : all);
   for (int j = 0; j < kh; ++j) {
     const uchar* kr = kernel.ptr<uchar>(j);
@@ -561,14 +567,15 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
       while (r < runs.size() && runs[r] != run) ++r;
       if (r == runs.size()) {
         runs.push_back(run);
-        std::vector<Row128> hrow(static_cast<std::size_t>(ph));
+        if (hr.size() < runs.size()) hr.emplace_back();
+        std::vector<Row128>& hrow = hr[r];
+        hrow.resize(static_cast<std::size_t>(ph));
         for (int yp = 0; yp < ph; ++yp) {
           const Row128 v = p[static_cast<std::size_t>(yp)];
           Row128 acc = v >> i;
           for (int k = i + 1; k < e; ++k) acc = dilate ? (acc | (v >> k)) : (acc & (v >> k));
           hrow[static_cast<std::size_t>(yp)] = acc;
         }
-        hr.push_back(std::move(hrow));
       }
       const std::vector<Row128>& hrow = hr[r];
       for (int y = 0; y < h; ++y) {
@@ -585,7 +592,7 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
 
 void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::Point anchor, int border_value) {
   const bool known = op == cv::MORPH_ERODE || op == cv::MORPH_DILATE || op == cv::MORPH_OPEN || op == cv::MORPH_CLOSE;
-  std::vector<Row128> in;
+  static thread_local std::vector<Row128> in, t, out;
   if (!known || src.type() != CV_8UC1 || src.empty() || kernel.type() != CV_8UC1 || kernel.empty() ||
       src.cols + kernel.cols - 1 > 128 || cv::countNonZero(kernel) == 0 ||
       !(border_value == -1 || border_value == 0 || border_value == 255) || !pack_rows(src, in)) {
@@ -601,7 +608,6 @@ void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::
   const bool erode_border = border_value >= 0 ? border_value == 255 : true;
   const bool dilate_border = border_value >= 0 ? border_value == 255 : false;
   const int w = src.cols;
-  std::vector<Row128> t, out;
   switch (op) {
     case cv::MORPH_ERODE: morph_rows(in, w, out, false, kernel, anchor, erode_border); break;
     case cv::MORPH_DILATE: morph_rows(in, w, out, true, kernel, anchor, dilate_border); break;
@@ -918,6 +924,53 @@ void box_sum(const cv::Mat& src, int k, cv::Mat& dst) {
     if (out >= 0) {
       const double* r = rows.ptr<double>(out);
       for (int x = 0; x < w; ++x) acc[static_cast<std::size_t>(x)] -= r[x];
+    }
+  }
+}
+
+void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1 && k >= 1);
+  const int w = src.cols, h = src.rows, a = k / 2;
+  dst.create(src.size(), CV_32F);
+  dst.setTo(0);
+  roi &= cv::Rect(0, 0, w, h);
+  if (roi.empty()) return;
+  // The rows some window of the roi takes in, each one's window sums at the roi's columns
+  // (window of x: [x - a, x - a + k) within the image), then per roi column the sums of
+  // those over [y - a, y - a + k): the same exact sums as box_sum.
+  const int y0 = std::max(0, roi.y - a), y1 = std::min(h, roi.y + roi.height - a + k - 1);
+  static thread_local std::vector<double> rows;
+  rows.assign(static_cast<std::size_t>(std::max(0, y1 - y0)) * static_cast<std::size_t>(roi.width), 0.0);
+  for (int y = y0; y < y1; ++y) {
+    const float* s = src.ptr<float>(y);
+    double* o = rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(roi.width);
+    double acc = 0;
+    for (int x = std::max(0, roi.x - a); x < std::min(w, roi.x - a + k); ++x) acc += static_cast<double>(s[x]);
+    for (int i = 0; i < roi.width; ++i) {
+      o[i] = acc;
+      const int x = roi.x + i, in = x - a + k, out = x - a;
+      if (in < w) acc += static_cast<double>(s[in]);
+      if (out >= 0) acc -= static_cast<double>(s[out]);
+    }
+  }
+  static thread_local std::vector<double> acc;
+  acc.assign(static_cast<std::size_t>(roi.width), 0.0);
+  auto row = [&](int y) { return rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(roi.width); };
+  for (int y = std::max(y0, roi.y - a); y < std::min(y1, roi.y - a + k); ++y) {
+    const double* r = row(y);
+    for (int i = 0; i < roi.width; ++i) acc[static_cast<std::size_t>(i)] += r[i];
+  }
+  for (int y = roi.y; y < roi.y + roi.height; ++y) {
+    float* d = dst.ptr<float>(y) + roi.x;
+    for (int i = 0; i < roi.width; ++i) d[i] = static_cast<float>(acc[static_cast<std::size_t>(i)]);
+    const int in = y - a + k, out = y - a;
+    if (in < y1) {
+      const double* r = row(in);
+      for (int i = 0; i < roi.width; ++i) acc[static_cast<std::size_t>(i)] += r[i];
+    }
+    if (out >= y0) {
+      const double* r = row(out);
+      for (int i = 0; i < roi.width; ++i) acc[static_cast<std::size_t>(i)] -= r[i];
     }
   }
 }

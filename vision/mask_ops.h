@@ -109,5 +109,8 @@ void component_at(const cv::Mat& mask, cv::Point seed, cv::Mat& out);
 // the read's face-square scores (+-1), where any order of the sums gives the same bits.
 // By an integral image instead of OpenCV's running sums (~6x faster on a 90 px patch).
 void box_sum(const cv::Mat& src, int k, cv::Mat& dst);
+// box_sum's values inside roi (the same bits), 0 outside it: the face-square slide asks
+// only where the face's centre may be (a ~29 px disc of a ~90 px patch).
+void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst);
 
 }  // namespace hexdice::vision

@@ -1540,11 +1540,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
       const int k = std::max(3, cvRound(side));
       cv::Mat sum;
-      box_sum(srot, k, sum);  // = cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1 (mask_ops.h)
       // A 16 mm die standing in its cell has its centre within max_face_offset_mm of the
       // cell centre (a 29.4 mm cell across the flats): the square is slid only there, so a
       // guard token or a neighbour's side of a similar colour cannot pull it further.
-      cv::Mat allowed(sum.size(), CV_8U, cv::Scalar(0));
+      cv::Mat allowed(srot.size(), CV_8U, cv::Scalar(0));
       {
         const cv::Matx23d rm(rot);
         const cv::Point2d cr(rm(0, 0) * centre.x + rm(0, 1) * centre.y + rm(0, 2),
@@ -1552,6 +1551,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::circle(allowed, cv::Point(cvRound(cr.x), cvRound(cr.y)), std::max(1, cvRound(params.max_face_offset_mm * ppm)),
                    cv::Scalar(255), cv::FILLED);
       }
+      // = cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1 (mask_ops.h),
+      // only where the square may go.
+      if (params.max_face_offset_mm > 0) box_sum_roi(srot, k, cv::boundingRect(allowed), sum);
+      else box_sum(srot, k, sum);
       cv::Point best_at;
       cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, params.max_face_offset_mm > 0 ? allowed : cv::noArray());
       cv::Mat inv;

@@ -460,6 +460,16 @@ TEST(MaskOps, BoxSumMatchesBoxFilterOnTheFaceScores) {
         cv::boxFilter(srot, a, CV_32F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_CONSTANT);
         box_sum(srot, k, b);
         EXPECT_TRUE(same(a, b)) << sz << " k " << k << " rep " << rep;
+        // box_sum_roi: the same values inside any roi (cut by the border, empty, outside),
+        // 0 outside it.
+        const cv::Rect roi(static_cast<int>(rng() % (sz.width + 10)) - 5, static_cast<int>(rng() % (sz.height + 10)) - 5,
+                           static_cast<int>(rng() % (sz.width + 3)), static_cast<int>(rng() % (sz.height + 3)));
+        cv::Mat c;
+        box_sum_roi(srot, k, roi, c);
+        cv::Mat want(sz, CV_32F, cv::Scalar(0));
+        const cv::Rect in = roi & cv::Rect(0, 0, sz.width, sz.height);
+        if (!in.empty()) a(in).copyTo(want(in));
+        EXPECT_TRUE(same(want, c)) << sz << " k " << k << " rep " << rep << " roi " << roi;
       }
 }
 
