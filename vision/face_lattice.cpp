@@ -305,7 +305,8 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     if (params.lattice_local_window > 0) {
       const int f = std::max(1, static_cast<int>(std::lround(params.pip_diameter * kN * params.lattice_local_window / 5.0)));
       cv::Mat small, med;
-      cv::resize(canon, small, cv::Size(kN / f, kN / f), 0, 0, cv::INTER_AREA);
+      if (reference) cv::resize(canon, small, cv::Size(kN / f, kN / f), 0, 0, cv::INTER_AREA);
+      else resize_area_to(canon, small, cv::Size(kN / f, kN / f));  // the same bytes (mask_ops.h)
       median_blur5(small, med);  // = cv::medianBlur(small, med, 5), faster (mask_ops.h)
       cv::resize(med, local, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
     }
@@ -379,7 +380,10 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     }
     cv::dilate(m.r, m.rmax, cv::Mat());
     cv::Mat& nms = m.rmax5;
-    cv::dilate(m.r, nms, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    // The 5x5 maximum is the 3x3 maximum of the 3x3 maximum (the border never wins a
+    // dilation): the same values as cv::dilate by a 5x5 rectangle, at a 3x3's cost.
+    if (reference) cv::dilate(m.r, nms, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    else cv::dilate(m.rmax, nms, cv::Mat());
     for (int y = 2; y < kN - 2; ++y) {
       const float* r = m.r.ptr<float>(y);
       const float* n = nms.ptr<float>(y);

@@ -16,7 +16,7 @@
 
 namespace hexdice::vision {
 
-int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids,
+int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids,
                           int connectivity) {
   const int n = cv::connectedComponents(mask, labels, connectivity, CV_32S);
   // As OpenCV's CCStatsOp: min/max of x and y, the area, and the centroid as the integer
@@ -45,6 +45,197 @@ int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, 
       sy[k] += static_cast<std::uint64_t>(y) * len;
       x0 = x1;
     }
+  }
+  for (int i = 0; i < n; ++i) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    int* row = stats.ptr<int>(i);
+    if (area[k] == 0) {
+      // An empty label (the background of an all-foreground mask): what OpenCV 4.6 gives.
+      row[cv::CC_STAT_LEFT] = -1;
+      row[cv::CC_STAT_TOP] = INT_MAX;
+      row[cv::CC_STAT_WIDTH] = 0;
+      row[cv::CC_STAT_HEIGHT] = 0;
+    } else {
+      row[cv::CC_STAT_LEFT] = left[k];
+      row[cv::CC_STAT_TOP] = top[k];
+      row[cv::CC_STAT_WIDTH] = right[k] - left[k] + 1;
+      row[cv::CC_STAT_HEIGHT] = bottom[k] - top[k] + 1;
+    }
+    row[cv::CC_STAT_AREA] = static_cast<int>(area[k]);
+    const double a = area[k];
+    double* c = centroids.ptr<double>(i);
+    c[0] = area[k] ? static_cast<double>(sx[k]) / a : std::numeric_limits<double>::quiet_NaN();
+    c[1] = area[k] ? static_cast<double>(sy[k]) / a : std::numeric_limits<double>::quiet_NaN();
+  }
+  return n;
+}
+
+namespace {
+
+// The runs of one row (pixels != 0, or == 0 when `zeros`): [x0, x1) pairs appended.
+void row_runs(const uchar* s, int w, bool zeros, std::vector<int>& runs) {
+  int x = 0;
+  while (x < w) {
+    // Skip what is not wanted, 16 at a time where possible.
+#if CV_SIMD128
+    {
+      const cv::v_uint8x16 zero = cv::v_setzero_u8();
+      while (x + 16 <= w) {
+        const cv::v_uint8x16 v = cv::v_load(s + x) == zero;  // 255 where 0
+        if (zeros ? !cv::v_check_any(v) : cv::v_check_all(v)) x += 16;
+        else break;
+      }
+    }
+#endif
+    while (x < w && ((s[x] == 0) != zeros)) ++x;
+    if (x >= w) break;
+    const int x0 = x;
+#if CV_SIMD128
+    {
+      const cv::v_uint8x16 zero = cv::v_setzero_u8();
+      while (x + 16 <= w) {
+        const cv::v_uint8x16 v = cv::v_load(s + x) == zero;
+        if (zeros ? cv::v_check_all(v) : !cv::v_check_any(v)) x += 16;
+        else break;
+      }
+    }
+#endif
+    while (x < w && ((s[x] == 0) == zeros)) ++x;
+    runs.push_back(x0);
+    runs.push_back(x);
+  }
+}
+
+int find_root(std::vector<int>& parent, int i) {
+  while (parent[static_cast<std::size_t>(i)] != i) {
+    parent[static_cast<std::size_t>(i)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(i)])];
+    i = parent[static_cast<std::size_t>(i)];
+  }
+  return i;
+}
+
+// The runs of a mask (row by row: runs[row_start[y] .. row_start[y + 1]) as x0, x1 pairs,
+// run k = pair k) and their union-find forest (8- or 4-connected): root[k] after the call
+// is run k's component's root run (the component's first run in raster order).
+struct Runs {
+  std::vector<int> xs;         // x0, x1 per run
+  std::vector<int> row_start;  // first run of each row, rows + 1 entries
+  std::vector<int> root;       // per run
+};
+
+void find_runs(const cv::Mat& mask, bool zeros, int connectivity, Runs& r) {
+  const int w = mask.cols, h = mask.rows;
+  r.xs.clear();
+  r.row_start.assign(static_cast<std::size_t>(h) + 1, 0);
+  for (int y = 0; y < h; ++y) {
+    r.row_start[static_cast<std::size_t>(y)] = static_cast<int>(r.xs.size() / 2);
+    row_runs(mask.ptr<uchar>(y), w, zeros, r.xs);
+  }
+  r.row_start[static_cast<std::size_t>(h)] = static_cast<int>(r.xs.size() / 2);
+  const int nr = static_cast<int>(r.xs.size() / 2);
+  std::vector<int>& parent = r.root;
+  parent.resize(static_cast<std::size_t>(nr));
+  for (int k = 0; k < nr; ++k) parent[static_cast<std::size_t>(k)] = k;
+  const int reach = connectivity == 8 ? 1 : 0;  // 8: runs touching diagonally join
+  for (int y = 1; y < h; ++y) {
+    int p = r.row_start[static_cast<std::size_t>(y - 1)];
+    const int pe = r.row_start[static_cast<std::size_t>(y)], ce = r.row_start[static_cast<std::size_t>(y + 1)];
+    for (int c = pe; c < ce; ++c) {
+      const int cx0 = r.xs[2 * static_cast<std::size_t>(c)], cx1 = r.xs[2 * static_cast<std::size_t>(c) + 1];
+      // Runs of the row above that overlap [cx0 - reach, cx1 + reach).
+      while (p < pe && r.xs[2 * static_cast<std::size_t>(p) + 1] + reach <= cx0) ++p;
+      for (int q = p; q < pe && r.xs[2 * static_cast<std::size_t>(q)] < cx1 + reach; ++q) {
+        const int a = find_root(parent, q), b = find_root(parent, c);
+        if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+      }
+    }
+  }
+  for (int k = 0; k < nr; ++k) parent[static_cast<std::size_t>(k)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(k)])];
+}
+
+// label_components with the runs (r) and each run's label (run_label) kept.
+int label_runs(const cv::Mat& mask, cv::Mat& labels, int connectivity, Runs& r, std::vector<int>* run_label) {
+  find_runs(mask, false, connectivity, r);
+  const int w = mask.cols, h = mask.rows, nr = static_cast<int>(r.root.size());
+  // OpenCV 4.6's numbering (its default algorithms, Spaghetti for 8-connectivity on 2x2
+  // blocks, the 4-connected one on pixels, also in its parallel form): components in the
+  // order of their first block (8) or pixel (4) in raster order.
+  const long w2 = (w + 1) / 2;
+  static thread_local std::vector<long> key;
+  key.assign(static_cast<std::size_t>(nr), LONG_MAX);
+  for (int y = 0; y < h; ++y)
+    for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
+      const int x0 = r.xs[2 * static_cast<std::size_t>(k)];
+      const long kk = connectivity == 8 ? (y / 2) * w2 + x0 / 2 : static_cast<long>(y) * w + x0;
+      long& m = key[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])];
+      m = std::min(m, kk);
+    }
+  static thread_local std::vector<std::pair<long, int>> order;
+  order.clear();
+  for (int k = 0; k < nr; ++k)
+    if (r.root[static_cast<std::size_t>(k)] == k) order.emplace_back(key[static_cast<std::size_t>(k)], k);
+  std::sort(order.begin(), order.end());
+  static thread_local std::vector<int> lab_of_root;
+  lab_of_root.assign(static_cast<std::size_t>(nr), 0);
+  for (std::size_t i = 0; i < order.size(); ++i) lab_of_root[static_cast<std::size_t>(order[i].second)] = static_cast<int>(i) + 1;
+  labels.create(h, w, CV_32S);
+  if (run_label) run_label->resize(static_cast<std::size_t>(nr));
+  for (int y = 0; y < h; ++y) {
+    int* l = labels.ptr<int>(y);
+    std::memset(l, 0, static_cast<std::size_t>(w) * sizeof(int));
+    for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
+      const int lab = lab_of_root[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])];
+      if (run_label) (*run_label)[static_cast<std::size_t>(k)] = lab;
+      std::fill(l + r.xs[2 * static_cast<std::size_t>(k)], l + r.xs[2 * static_cast<std::size_t>(k) + 1], lab);
+    }
+  }
+  return static_cast<int>(order.size()) + 1;
+}
+
+}  // namespace
+
+int label_components(const cv::Mat& mask, cv::Mat& labels, int connectivity) {
+  if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
+    return cv::connectedComponents(mask, labels, connectivity, CV_32S);
+  static thread_local Runs r;
+  return label_runs(mask, labels, connectivity, r, nullptr);
+}
+
+int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids,
+                          int connectivity) {
+  if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
+    return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
+  static thread_local std::vector<int> run_label;
+  static thread_local Runs r;
+  const int n = label_runs(mask, labels, connectivity, r, &run_label);
+  // As OpenCV's CCStatsOp: min/max of x and y, the area, and the centroid as the integer
+  // sums of x and y over the area, in double; from the runs (label 0: what they leave).
+  stats.create(n, cv::CC_STAT_MAX, CV_32S);
+  centroids.create(n, 2, CV_64F);
+  std::vector<int> left(static_cast<std::size_t>(n), INT_MAX), top(static_cast<std::size_t>(n), INT_MAX);
+  std::vector<int> right(static_cast<std::size_t>(n), INT_MIN), bottom(static_cast<std::size_t>(n), INT_MIN);
+  std::vector<unsigned> area(static_cast<std::size_t>(n), 0);
+  std::vector<std::uint64_t> sx(static_cast<std::size_t>(n), 0), sy(static_cast<std::size_t>(n), 0);
+  const int w = mask.cols;
+  auto add = [&](std::size_t k, int y, int x0, int x1) {
+    const unsigned len = static_cast<unsigned>(x1 - x0);
+    if (x0 < left[k]) left[k] = x0;
+    if (x1 - 1 > right[k]) right[k] = x1 - 1;
+    if (y < top[k]) top[k] = y;
+    bottom[k] = y;  // rows are visited in order
+    area[k] += len;
+    sx[k] += static_cast<std::uint64_t>(x0 + x1 - 1) * len / 2;
+    sy[k] += static_cast<std::uint64_t>(y) * len;
+  };
+  for (int y = 0; y < mask.rows; ++y) {
+    int prev = 0;  // end of the last run: background from there to the next run
+    for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
+      const int x0 = r.xs[2 * static_cast<std::size_t>(k)], x1 = r.xs[2 * static_cast<std::size_t>(k) + 1];
+      if (x0 > prev) add(0, y, prev, x0);
+      add(static_cast<std::size_t>(run_label[static_cast<std::size_t>(k)]), y, x0, x1);
+      prev = x1;
+    }
+    if (prev < w) add(0, y, prev, w);
   }
   for (int i = 0; i < n; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
@@ -202,6 +393,36 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
+  const bool exact3 = (src.type() == CV_8UC1 || src.type() == CV_8UC3) && dsize.width > 0 && dsize.height > 0 &&
+                      src.cols == 3 * dsize.width && src.rows == 3 * dsize.height;
+  if (!exact3) {
+    cv::resize(src, dst, dsize, 0, 0, cv::INTER_AREA);
+    return;
+  }
+  if (src.type() == CV_8UC1) {
+    resize_area(src, dst, 1.0 / 3);  // its 3:1 path (the same size: 3 x dsize, exactly)
+    return;
+  }
+  // CV_8UC3: OpenCV's integer-factor area reduction per channel (int sum of the 3x3
+  // bytes of that channel, times 1.f / 9, rounded), one output byte at a time.
+  cv::Mat out(dsize, CV_8UC3);
+  const float k = 1.f / 9;
+  for (int y = 0; y < dsize.height; ++y) {
+    const uchar* r0 = src.ptr<uchar>(3 * y);
+    const uchar* r1 = src.ptr<uchar>(3 * y + 1);
+    const uchar* r2 = src.ptr<uchar>(3 * y + 2);
+    uchar* o = out.ptr<uchar>(y);
+    for (int x = 0; x < dsize.width; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const int i = 9 * x + c;  // byte of channel c of source column 3x
+        const int sum = r0[i] + r0[i + 3] + r0[i + 6] + r1[i] + r1[i + 3] + r1[i + 6] + r2[i] + r2[i + 3] + r2[i + 6];
+        o[3 * x + c] = cv::saturate_cast<uchar>(static_cast<float>(sum) * k);
+      }
+  }
+  dst = out;
+}
+
 cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater) {
   CV_Assert(bgr.type() == CV_8UC3);
   cv::Mat m(bgr.size(), CV_8U);
@@ -320,8 +541,10 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
   const Row128 wmask = w >= 128 ? all : (static_cast<Row128>(1) << w) - 1;
   const int pw = w + kw - 1;  // <= 128 (checked by the caller)
   const Row128 pmask = pw >= 128 ? all : (static_cast<Row128>(1) << pw) - 1;
-  // The padded source: P(y', x') = in(y' - ay, x' - ax), `border` outside.
-  std::vector<Row128> p(static_cast<std::size_t>(ph));
+  // The padded source: P(y', x') = in(y' - ay, x' - ax), `border` outside. (Scratch
+  // vectors kept per thread: a read makes ~300 such calls.)
+  static thread_local std::vector<Row128> p;
+  p.resize(static_cast<std::size_t>(ph));
   const Row128 frame = border ? (pmask & ~(wmask << a.x)) : 0;
   for (int yp = 0; yp < ph; ++yp) {
     const int y = yp - a.y;
@@ -329,8 +552,9 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
   }
   // The kernel's rows as runs of ones (i0, length), each distinct run once; per run
   // H(y', x) = AND/OR of P(y', x + i) over the run.
-  std::vector<std::pair<int, int>> runs;
-  std::vector<std::vector<Row128>> hr;
+  static thread_local std::vector<std::pair<int, int>> runs;
+  static thread_local std::vector<std::vector<Row128>> hr;  // hr[r], r < runs.size(), in use
+  runs.clear();
   out.assign(static_cast<std::size_t>(h), dilate ? 0 : all);
   for (int j = 0; j < kh; ++j) {
     const uchar* kr = kernel.ptr<uchar>(j);
@@ -343,14 +567,15 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
       while (r < runs.size() && runs[r] != run) ++r;
       if (r == runs.size()) {
         runs.push_back(run);
-        std::vector<Row128> hrow(static_cast<std::size_t>(ph));
+        if (hr.size() < runs.size()) hr.emplace_back();
+        std::vector<Row128>& hrow = hr[r];
+        hrow.resize(static_cast<std::size_t>(ph));
         for (int yp = 0; yp < ph; ++yp) {
           const Row128 v = p[static_cast<std::size_t>(yp)];
           Row128 acc = v >> i;
           for (int k = i + 1; k < e; ++k) acc = dilate ? (acc | (v >> k)) : (acc & (v >> k));
           hrow[static_cast<std::size_t>(yp)] = acc;
         }
-        hr.push_back(std::move(hrow));
       }
       const std::vector<Row128>& hrow = hr[r];
       for (int y = 0; y < h; ++y) {
@@ -367,7 +592,7 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
 
 void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::Point anchor, int border_value) {
   const bool known = op == cv::MORPH_ERODE || op == cv::MORPH_DILATE || op == cv::MORPH_OPEN || op == cv::MORPH_CLOSE;
-  std::vector<Row128> in;
+  static thread_local std::vector<Row128> in, t, out;
   if (!known || src.type() != CV_8UC1 || src.empty() || kernel.type() != CV_8UC1 || kernel.empty() ||
       src.cols + kernel.cols - 1 > 128 || cv::countNonZero(kernel) == 0 ||
       !(border_value == -1 || border_value == 0 || border_value == 255) || !pack_rows(src, in)) {
@@ -383,7 +608,6 @@ void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::
   const bool erode_border = border_value >= 0 ? border_value == 255 : true;
   const bool dilate_border = border_value >= 0 ? border_value == 255 : false;
   const int w = src.cols;
-  std::vector<Row128> t, out;
   switch (op) {
     case cv::MORPH_ERODE: morph_rows(in, w, out, false, kernel, anchor, erode_border); break;
     case cv::MORPH_DILATE: morph_rows(in, w, out, true, kernel, anchor, dilate_border); break;
@@ -601,7 +825,7 @@ void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3
   if (x < n) shadow_row_ref(bgr + 3 * x, where + x, n - x, paper, kmin, kmax, out + x);
 }
 
-void fill_holes_fast(cv::Mat& mask) {
+void fill_holes_labels(cv::Mat& mask) {
   CV_Assert(mask.type() == CV_8UC1);
   const int w = mask.cols, h = mask.rows;
   if (w == 0 || h == 0) return;
@@ -617,6 +841,50 @@ void fill_holes_fast(cv::Mat& mask) {
     const int* l = labels.ptr<int>(y);
     uchar* m = mask.ptr<uchar>(y);
     for (int x = 0; x < w; ++x) m[x] = outside[static_cast<std::size_t>(l[x])] ? 0 : 255;
+  }
+}
+
+void fill_holes_fast(cv::Mat& mask) {
+  CV_Assert(mask.type() == CV_8UC1);
+  const int w = mask.cols, h = mask.rows;
+  if (w == 0 || h == 0) return;
+  // The zero pixels' runs, 4-connected (as fill_holes_labels' labelling); the components
+  // with a run on the border stay 0, every other pixel becomes 255.
+  static thread_local Runs r;
+  find_runs(mask, true, 4, r);
+  const int nr = static_cast<int>(r.root.size());
+  std::vector<uchar> outside(static_cast<std::size_t>(nr), 0);
+  for (int y = 0; y < h; ++y)
+    for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k)
+      if (y == 0 || y == h - 1 || r.xs[2 * static_cast<std::size_t>(k)] == 0 || r.xs[2 * static_cast<std::size_t>(k) + 1] == w)
+        outside[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])] = 1;
+  for (int y = 0; y < h; ++y) {
+    uchar* m = mask.ptr<uchar>(y);
+    std::memset(m, 255, static_cast<std::size_t>(w));
+    for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k)
+      if (outside[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])])
+        std::memset(m + r.xs[2 * static_cast<std::size_t>(k)], 0,
+                    static_cast<std::size_t>(r.xs[2 * static_cast<std::size_t>(k) + 1] - r.xs[2 * static_cast<std::size_t>(k)]));
+  }
+}
+
+void component_at(const cv::Mat& mask, cv::Point seed, cv::Mat& out) {
+  CV_Assert(mask.type() == CV_8UC1);
+  const int w = mask.cols, h = mask.rows;
+  out.create(h, w, CV_8U);
+  out.setTo(0);
+  if (seed.x < 0 || seed.y < 0 || seed.x >= w || seed.y >= h || mask.at<uchar>(seed.y, seed.x) == 0) return;
+  static thread_local Runs r;
+  find_runs(mask, false, 8, r);
+  int root = -1;
+  for (int k = r.row_start[static_cast<std::size_t>(seed.y)]; k < r.row_start[static_cast<std::size_t>(seed.y) + 1]; ++k)
+    if (r.xs[2 * static_cast<std::size_t>(k)] <= seed.x && seed.x < r.xs[2 * static_cast<std::size_t>(k) + 1]) root = r.root[static_cast<std::size_t>(k)];
+  for (int y = 0; y < h; ++y) {
+    uchar* o = out.ptr<uchar>(y);
+    for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k)
+      if (r.root[static_cast<std::size_t>(k)] == root)
+        std::memset(o + r.xs[2 * static_cast<std::size_t>(k)], 255,
+                    static_cast<std::size_t>(r.xs[2 * static_cast<std::size_t>(k) + 1] - r.xs[2 * static_cast<std::size_t>(k)]));
   }
 }
 
@@ -656,6 +924,53 @@ void box_sum(const cv::Mat& src, int k, cv::Mat& dst) {
     if (out >= 0) {
       const double* r = rows.ptr<double>(out);
       for (int x = 0; x < w; ++x) acc[static_cast<std::size_t>(x)] -= r[x];
+    }
+  }
+}
+
+void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1 && k >= 1);
+  const int w = src.cols, h = src.rows, a = k / 2;
+  dst.create(src.size(), CV_32F);
+  dst.setTo(0);
+  roi &= cv::Rect(0, 0, w, h);
+  if (roi.empty()) return;
+  // The rows some window of the roi takes in, each one's window sums at the roi's columns
+  // (window of x: [x - a, x - a + k) within the image), then per roi column the sums of
+  // those over [y - a, y - a + k): the same exact sums as box_sum.
+  const int y0 = std::max(0, roi.y - a), y1 = std::min(h, roi.y + roi.height - a + k - 1);
+  static thread_local std::vector<double> rows;
+  rows.assign(static_cast<std::size_t>(std::max(0, y1 - y0)) * static_cast<std::size_t>(roi.width), 0.0);
+  for (int y = y0; y < y1; ++y) {
+    const float* s = src.ptr<float>(y);
+    double* o = rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(roi.width);
+    double acc = 0;
+    for (int x = std::max(0, roi.x - a); x < std::min(w, roi.x - a + k); ++x) acc += static_cast<double>(s[x]);
+    for (int i = 0; i < roi.width; ++i) {
+      o[i] = acc;
+      const int x = roi.x + i, in = x - a + k, out = x - a;
+      if (in < w) acc += static_cast<double>(s[in]);
+      if (out >= 0) acc -= static_cast<double>(s[out]);
+    }
+  }
+  static thread_local std::vector<double> acc;
+  acc.assign(static_cast<std::size_t>(roi.width), 0.0);
+  auto row = [&](int y) { return rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(roi.width); };
+  for (int y = std::max(y0, roi.y - a); y < std::min(y1, roi.y - a + k); ++y) {
+    const double* r = row(y);
+    for (int i = 0; i < roi.width; ++i) acc[static_cast<std::size_t>(i)] += r[i];
+  }
+  for (int y = roi.y; y < roi.y + roi.height; ++y) {
+    float* d = dst.ptr<float>(y) + roi.x;
+    for (int i = 0; i < roi.width; ++i) d[i] = static_cast<float>(acc[static_cast<std::size_t>(i)]);
+    const int in = y - a + k, out = y - a;
+    if (in < y1) {
+      const double* r = row(in);
+      for (int i = 0; i < roi.width; ++i) acc[static_cast<std::size_t>(i)] += r[i];
+    }
+    if (out >= y0) {
+      const double* r = row(out);
+      for (int i = 0; i < roi.width; ++i) acc[static_cast<std::size_t>(i)] -= r[i];
     }
   }
 }

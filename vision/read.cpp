@@ -240,7 +240,7 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
   }
   if (cv::countNonZero(core) == 0) return {};
   cv::Mat labels, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+  const int n = components_with_stats(mask, labels, stats, centroids);  // = cv::connectedComponentsWithStats (mask_ops.h)
   const double min_px = params.hand_min_area_mm2 * s * s;
   std::vector<uchar> big(static_cast<std::size_t>(n), 0);
   bool any = false;
@@ -467,7 +467,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     thick &= diff;
   }
   cv::Mat labels, stats, cents;
-  const int n = cv::connectedComponentsWithStats(thick, labels, stats, cents, 8, CV_32S);
+  const int n = components_with_stats(thick, labels, stats, cents);  // = cv::connectedComponentsWithStats (mask_ops.h)
   const double min_px = params.occluder_min_area_mm2 * s * s;
   cv::Mat out(size, CV_8U, cv::Scalar(0));
   bool any = false;
@@ -494,7 +494,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     soft |= out;
     // Keep the soft parts connected to the arm.
     cv::Mat sl;
-    const int sn = cv::connectedComponents(soft, sl, 8, CV_32S);
+    const int sn = label_components(soft, sl, 8);  // = cv::connectedComponents (mask_ops.h)
     std::vector<uchar> keep(static_cast<std::size_t>(sn), 0);
     for (int y = 0; y < size.height; ++y) {
       const uchar* o = out.ptr<uchar>(y);
@@ -1406,9 +1406,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (int x = 0; x < patch.cols; ++x)
           if (b[x]) { seed = {x, y}; break; }
       }
-      die_region = fg.clone();
-      cv::floodFill(die_region, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
-      die_region = die_region == 128;
+      component_at(fg, seed, die_region);  // = floodFill of a copy from seed, 8-connected (mask_ops.h)
     }
     // Body colour: from the top-face estimate (sides swept away), its blended edge
     // eroded off, the 30th..85th luminance percentile of the non-shadow pixels: above shadow and dark pips, below
@@ -1542,11 +1540,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
       const int k = std::max(3, cvRound(side));
       cv::Mat sum;
-      box_sum(srot, k, sum);  // = cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1 (mask_ops.h)
       // A 16 mm die standing in its cell has its centre within max_face_offset_mm of the
       // cell centre (a 29.4 mm cell across the flats): the square is slid only there, so a
       // guard token or a neighbour's side of a similar colour cannot pull it further.
-      cv::Mat allowed(sum.size(), CV_8U, cv::Scalar(0));
+      cv::Mat allowed(srot.size(), CV_8U, cv::Scalar(0));
       {
         const cv::Matx23d rm(rot);
         const cv::Point2d cr(rm(0, 0) * centre.x + rm(0, 1) * centre.y + rm(0, 2),
@@ -1554,6 +1551,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::circle(allowed, cv::Point(cvRound(cr.x), cvRound(cr.y)), std::max(1, cvRound(params.max_face_offset_mm * ppm)),
                    cv::Scalar(255), cv::FILLED);
       }
+      // = cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1 (mask_ops.h),
+      // only where the square may go.
+      if (params.max_face_offset_mm > 0) box_sum_roi(srot, k, cv::boundingRect(allowed), sum);
+      else box_sum(srot, k, sum);
       cv::Point best_at;
       cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, params.max_face_offset_mm > 0 ? allowed : cv::noArray());
       cv::Mat inv;

@@ -146,6 +146,47 @@ void BM_OccluderDiff(benchmark::State& st) {
   }
 }
 
+// The labelling primitives (mask_ops.h) against the forms they replace, on masks like
+// the reader's: arg 0 = a 181 x 181 pip square (find_plane_pips: a dozen pip-sized
+// blobs), 1 = an 84 x 90 cell patch (a die's blob with its pips as holes, a neighbour's
+// side, specks). range(1): 0 the replaced form, 1 the new one.
+cv::Mat bench_mask(int kind) {
+  cv::RNG rng(5);
+  if (kind == 0) {
+    cv::Mat m(181, 181, CV_8U, cv::Scalar(0));
+    for (int i = 0; i < 12; ++i) cv::circle(m, {rng.uniform(10, 170), rng.uniform(10, 170)}, rng.uniform(4, 9), cv::Scalar(255), cv::FILLED);
+    return m;
+  }
+  cv::Mat m(90, 84, CV_8U, cv::Scalar(0));
+  cv::rectangle(m, cv::Rect(20, 22, 36, 38), cv::Scalar(255), cv::FILLED);
+  for (int i = 0; i < 5; ++i) cv::circle(m, {rng.uniform(26, 50), rng.uniform(28, 54)}, 3, cv::Scalar(0), cv::FILLED);
+  cv::rectangle(m, cv::Rect(60, 10, 20, 14), cv::Scalar(255), cv::FILLED);
+  for (int i = 0; i < 20; ++i) m.at<uchar>(rng.uniform(0, 90), rng.uniform(0, 84)) = 255;
+  return m;
+}
+
+void BM_Components(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const cv::Mat m = bench_mask(static_cast<int>(st.range(0)));
+  cv::Mat l, s, c;
+  for (auto _ : st) {
+    const int n = st.range(1) ? components_with_stats(m, l, s, c) : components_with_stats_ref(m, l, s, c);
+    benchmark::DoNotOptimize(n);
+  }
+}
+
+void BM_FillHoles(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const cv::Mat m = bench_mask(1);
+  cv::Mat w;
+  for (auto _ : st) {
+    m.copyTo(w);
+    if (st.range(0)) fill_holes_fast(w);
+    else fill_holes_labels(w);
+    benchmark::DoNotOptimize(w.data);
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_Read)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
@@ -154,4 +195,6 @@ BENCHMARK(BM_ReadTracked)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark
 BENCHMARK(BM_CvtColorGray)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_FindDice)->Args({1280, 720})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OccluderDiff)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_Components)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_FillHoles)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK_MAIN();

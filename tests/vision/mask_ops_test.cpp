@@ -43,7 +43,7 @@ bool same(const cv::Mat& a, const cv::Mat& b) {
 
 TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
   std::mt19937 rng(5);
-  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}};
+  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}, {181, 181}, {420, 297}};
   int with_components = 0;
   for (int rep = 0; rep < 60; ++rep)
     for (const cv::Size s : sizes)
@@ -61,6 +61,107 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
         with_components += n0 > 2;
       }
   EXPECT_GT(with_components, 300);  // the masks did have several components
+}
+
+// label_components against cv::connectedComponents: the same labels (numbering included)
+// on the reader's masks and on the hard cases of a run-based labelling: wide masks (the
+// 180 px pip squares, the 420 x 297 paper plane), odd sizes, values other than 255,
+// checkerboards and diagonal steps (8- vs 4-connectivity), dense noise (many runs and
+// merges), U shapes merging late, ROI views; OpenCV on one thread and on several (its
+// parallel form numbers the same way).
+TEST(MaskOps, LabelComponentsMatchesOpenCV) {
+  std::mt19937 rng(23);
+  const cv::Size sizes[] = {{84, 90}, {181, 181}, {420, 297}, {129, 7}, {1, 1}, {1, 40}, {40, 1}, {2, 2}, {3, 5}, {16, 16}, {17, 33}};
+  const int threads = cv::getNumThreads();
+  int many = 0;
+  for (int rep = 0; rep < 40; ++rep)
+    for (const cv::Size s : sizes) {
+      cv::Mat m = random_mask(rng, s);
+      switch (rep % 8) {
+        case 0: break;
+        case 1: {  // dense noise of any value
+          cv::Mat n(s, CV_8U);
+          cv::randu(n, 0, 256);
+          m = n > static_cast<int>(rng() % 200 + 28);
+          if (rep % 16 == 1) m.setTo(7, m);  // nonzero but not 255
+          break;
+        }
+        case 2:  // checkerboard: 8-connected one component, 4-connected every pixel its own
+          for (int y = 0; y < s.height; ++y)
+            for (int x = 0; x < s.width; ++x) m.at<uchar>(y, x) = ((x + y) % 2) ? 255 : 0;
+          break;
+        case 3:  // U shapes: arms that meet only at the bottom, and diagonal staircases
+          m.setTo(0);
+          for (int i = 0; i < 6; ++i) {
+            const int x0 = static_cast<int>(rng() % (s.width + 1)), y0 = static_cast<int>(rng() % (s.height + 1));
+            const int ww = 2 + static_cast<int>(rng() % 30), hh = 2 + static_cast<int>(rng() % 30);
+            cv::line(m, {x0, y0}, {x0, y0 + hh}, cv::Scalar(255));
+            cv::line(m, {x0 + ww, y0}, {x0 + ww, y0 + hh}, cv::Scalar(255));
+            cv::line(m, {x0, y0 + hh}, {x0 + ww, y0 + hh}, cv::Scalar(255));
+            for (int k = 0; k < 20; ++k)
+              if (x0 + k < s.width && y0 + k < s.height) m.at<uchar>(y0 + k, x0 + k) = 200;
+          }
+          break;
+        case 4: m.setTo(255); break;
+        case 5: m.setTo(0); break;
+        default: break;
+      }
+      for (int conn : {8, 4})
+        for (int th : {1, std::max(2, threads)}) {
+          cv::setNumThreads(th);
+          cv::Mat l0, l1;
+          const int n0 = cv::connectedComponents(m, l0, conn, CV_32S);
+          const int n1 = label_components(m, l1, conn);
+          ASSERT_EQ(n0, n1) << s << " rep " << rep << " conn " << conn << " threads " << th;
+          EXPECT_TRUE(same(l0, l1)) << s << " rep " << rep << " conn " << conn << " threads " << th;
+          many += n0 > 10;
+        }
+      // A view into a larger mask (rows not contiguous).
+      if (s.width > 4 && s.height > 4) {
+        const cv::Mat v = m(cv::Rect(1, 2, s.width - 3, s.height - 4));
+        cv::Mat l0, l1;
+        ASSERT_EQ(cv::connectedComponents(v, l0, 8, CV_32S), label_components(v, l1, 8)) << s << " rep " << rep;
+        EXPECT_TRUE(same(l0, l1)) << s << " rep " << rep;
+      }
+    }
+  cv::setNumThreads(threads);
+  EXPECT_GT(many, 200);  // the masks did have many components
+}
+
+// component_at against read.cpp's flood fill of a copy (8-connected, zero tolerance, 128)
+// on random masks, seeds on blobs, on background and outside.
+TEST(MaskOps, ComponentAtMatchesTheFloodFill) {
+  std::mt19937 rng(29);
+  const cv::Size sizes[] = {{84, 90}, {71, 71}, {1, 1}, {1, 17}, {33, 1}, {181, 181}, {2, 3}};
+  int nonempty = 0, partial = 0;
+  for (int rep = 0; rep < 60; ++rep)
+    for (const cv::Size s : sizes) {
+      cv::Mat m = random_mask(rng, s);
+      if (rep == 0) m.setTo(255);
+      if (rep == 1) m.setTo(0);
+      for (int t = 0; t < 4; ++t) {
+        cv::Point seed(static_cast<int>(rng() % (s.width + 2)) - 1, static_cast<int>(rng() % (s.height + 2)) - 1);
+        if (t < 2) {  // on a blob pixel when there is one
+          std::vector<cv::Point> nz;
+          cv::findNonZero(m, nz);
+          if (!nz.empty()) seed = nz[rng() % nz.size()];
+        }
+        cv::Mat want(s, CV_8U, cv::Scalar(0));
+        if (seed.x >= 0 && seed.y >= 0 && seed.x < s.width && seed.y < s.height && m.at<uchar>(seed) != 0) {
+          cv::Mat f = m.clone();
+          cv::floodFill(f, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
+          want = f == 128;
+        }
+        cv::Mat got;
+        component_at(m, seed, got);
+        EXPECT_TRUE(same(want, got)) << s << " rep " << rep << " seed " << seed;
+        const int n = cv::countNonZero(want);
+        nonempty += n > 0;
+        partial += n > 0 && n < cv::countNonZero(m);
+      }
+    }
+  EXPECT_GT(nonempty, 300);
+  EXPECT_GT(partial, 200);  // seeds on one of several blobs
 }
 
 TEST(MaskOps, MedianBlur5MatchesOpenCV) {
@@ -105,6 +206,29 @@ TEST(MaskOps, ResizeAreaMatchesOpenCV) {
         reduced += ref.cols * 3 == src.cols && ref.rows * 3 == src.rows;
       }
   EXPECT_GT(reduced, 6);  // the 3:1 path was taken
+}
+
+// resize_area_to (read_face's 48 -> 16 local body colour) against cv::resize with the
+// size given, grey and colour, 3:1 (done by mask_ops) and other sizes (OpenCV's).
+TEST(MaskOps, ResizeAreaToMatchesOpenCV) {
+  cv::RNG rng(31);
+  const std::pair<cv::Size, cv::Size> cases[] = {{{48, 48}, {16, 16}}, {{3, 3}, {1, 1}}, {{96, 30}, {32, 10}}, {{49, 48}, {16, 16}},
+                                                 {{48, 48}, {24, 24}}, {{47, 45}, {15, 15}}, {{48, 48}, {12, 12}}};
+  int exact = 0;
+  for (int rep = 0; rep < 3; ++rep)
+    for (const auto& [s, d] : cases)
+      for (int type : {CV_8UC3, CV_8UC1}) {
+        cv::Mat src(s, type);
+        rng.fill(src, cv::RNG::UNIFORM, 0, 256);
+        if (rep == 1) src.setTo(cv::Scalar::all(255));
+        if (rep == 2) src.setTo(cv::Scalar(4, 5, 13));  // flat
+        cv::Mat ref, got;
+        cv::resize(src, ref, d, 0, 0, cv::INTER_AREA);
+        resize_area_to(src, got, d);
+        EXPECT_TRUE(same(ref, got)) << s << " -> " << d << " type " << type << " rep " << rep;
+        exact += s.width == 3 * d.width && s.height == 3 * d.height;
+      }
+  EXPECT_GE(exact, 12);
 }
 
 TEST(MaskOps, ColorDistanceMaskMatchesTheFloatTest) {
@@ -296,7 +420,7 @@ void fill_holes_padded(cv::Mat& mask) {
 
 TEST(MaskOps, FillHolesFastMatchesThePaddedFloodFill) {
   std::mt19937 rng(17);
-  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}};
+  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}, {181, 181}, {300, 40}};
   int filled = 0;
   for (int rep = 0; rep < 80; ++rep)
     for (const cv::Size sz : sizes) {
@@ -311,6 +435,9 @@ TEST(MaskOps, FillHolesFastMatchesThePaddedFloodFill) {
       fill_holes_padded(a);
       fill_holes_fast(b);
       EXPECT_TRUE(same(a, b)) << sz << " rep " << rep;
+      cv::Mat c = m.clone();  // the labelling form it replaced
+      fill_holes_labels(c);
+      EXPECT_TRUE(same(a, c)) << sz << " rep " << rep;
       filled += cv::countNonZero(a) > cv::countNonZero(m);
     }
   EXPECT_GT(filled, 100);  // many masks had holes to fill
@@ -333,6 +460,16 @@ TEST(MaskOps, BoxSumMatchesBoxFilterOnTheFaceScores) {
         cv::boxFilter(srot, a, CV_32F, cv::Size(k, k), cv::Point(-1, -1), false, cv::BORDER_CONSTANT);
         box_sum(srot, k, b);
         EXPECT_TRUE(same(a, b)) << sz << " k " << k << " rep " << rep;
+        // box_sum_roi: the same values inside any roi (cut by the border, empty, outside),
+        // 0 outside it.
+        const cv::Rect roi(static_cast<int>(rng() % (sz.width + 10)) - 5, static_cast<int>(rng() % (sz.height + 10)) - 5,
+                           static_cast<int>(rng() % (sz.width + 3)), static_cast<int>(rng() % (sz.height + 3)));
+        cv::Mat c;
+        box_sum_roi(srot, k, roi, c);
+        cv::Mat want(sz, CV_32F, cv::Scalar(0));
+        const cv::Rect in = roi & cv::Rect(0, 0, sz.width, sz.height);
+        if (!in.empty()) a(in).copyTo(want(in));
+        EXPECT_TRUE(same(want, c)) << sz << " k " << k << " rep " << rep << " roi " << roi;
       }
 }
 
