@@ -476,16 +476,16 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         const double score = (p.mean_score ? rsum / k : rsum) * (1.0 - 0.5 * f.fit / p.max_fit) *
                              (1.0 - std::clamp(p.centre_weight * (off - p.centre_free), 0.0, 0.9)) *
                              (k == 2 ? p.two_weight : 1.0);
-        auto fill = [&](PipRead& r) {
-          r.face = k;
-          r.fit = f.fit;
-          r.strength = rsum / k;
-          r.dark_pips = pol == 0 || (pol == 2 && grey_dark_at(patch, pts));
-          r.pip_diameter = static_cast<float>(d * scale);
-          r.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
-          r.spacing = static_cast<float>(f.g * scale);
-          r.pips.clear();
-          for (const auto& q : pts) r.pips.push_back(origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale));
+        auto fill = [&](PipRead& dst) {
+          dst.face = k;
+          dst.fit = f.fit;
+          dst.strength = rsum / k;
+          dst.dark_pips = pol == 0 || (pol == 2 && grey_dark_at(patch, pts));
+          dst.pip_diameter = static_cast<float>(d * scale);
+          dst.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
+          dst.spacing = static_cast<float>(f.g * scale);
+          dst.pips.clear();
+          for (const auto& q : pts) dst.pips.push_back(origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale));
         };
         if (k == 6 && p.six_shared_pips > 0 && score > six_score[static_cast<std::size_t>(pol)]) {
           six_score[static_cast<std::size_t>(pol)] = score;
