@@ -386,11 +386,14 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         if (!top.empty()) {
           cv::Mat inside;
           if (p.edge_margin > 0) cv::distanceTransform(top, inside, cv::DIST_L2, 3);
+          const double top_side = std::sqrt(static_cast<double>(cv::countNonZero(top)));
           std::vector<Blob> on;
           for (const auto& b : blobs) {
             const int x = std::clamp(cvRound(b.p.x), 0, p.canon - 1), y = std::clamp(cvRound(b.p.y), 0, p.canon - 1);
             if (!top.at<uchar>(y, x)) continue;
             if (p.edge_margin > 0 && inside.at<float>(y, x) < p.edge_margin * b.diameter()) continue;
+            // Pip size relative to the face: no pip is half as wide as its face.
+            if (p.max_pip_frac > 0 && b.diameter() > p.max_pip_frac * top_side) continue;
             on.push_back(b);
           }
           blobs.swap(on);
@@ -409,6 +412,9 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   }
   const float c0 = (p.canon - 1) / 2.0f;
   double best_score = 0;
+  int best_kind = -1;
+  std::array<PipRead, 3> six;  // the best "6" of each pip kind
+  std::array<double, 3> six_score{0, 0, 0};
   for (int pol = 0; pol < (colour ? 3 : 2); ++pol) {
     std::vector<const Blob*> same;
     for (const auto& b : blobs)
@@ -470,18 +476,44 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         const double score = (p.mean_score ? rsum / k : rsum) * (1.0 - 0.5 * f.fit / p.max_fit) *
                              (1.0 - std::clamp(p.centre_weight * (off - p.centre_free), 0.0, 0.9)) *
                              (k == 2 ? p.two_weight : 1.0);
+        auto fill = [&](PipRead& dst) {
+          dst.face = k;
+          dst.fit = f.fit;
+          dst.strength = rsum / k;
+          dst.dark_pips = pol == 0 || (pol == 2 && grey_dark_at(patch, pts));
+          dst.pip_diameter = static_cast<float>(d * scale);
+          dst.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
+          dst.spacing = static_cast<float>(f.g * scale);
+          dst.pips.clear();
+          for (const auto& q : pts) dst.pips.push_back(origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale));
+        };
+        if (k == 6 && p.six_shared_pips > 0 && score > six_score[static_cast<std::size_t>(pol)]) {
+          six_score[static_cast<std::size_t>(pol)] = score;
+          fill(six[static_cast<std::size_t>(pol)]);
+        }
         if (score > best_score) {
           best_score = score;
-          out.face = k;
-          out.fit = f.fit;
-          out.strength = rsum / k;
-          out.dark_pips = pol == 0 || (pol == 2 && grey_dark_at(patch, pts));
-          out.pip_diameter = static_cast<float>(d * scale);
-          out.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
-          out.spacing = static_cast<float>(f.g * scale);
-          out.pips.clear();
-          for (const auto& q : pts) out.pips.push_back(origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale));
+          best_kind = pol;
+          fill(out);
         }
+      }
+    }
+  }
+  // Two rows of a six read as a "4" in one kind, the whole six in another: the six.
+  if (p.six_shared_pips > 0 && out.face == 4) {
+    for (int q = 0; q < 3; ++q) {
+      const PipRead& s6 = six[static_cast<std::size_t>(q)];
+      if (q == best_kind || s6.face != 6) continue;
+      const float tol = 0.6f * std::max(out.pip_diameter, s6.pip_diameter);
+      int shared = 0;
+      for (const auto& a : out.pips) {
+        bool near = false;
+        for (const auto& b : s6.pips) near = near || cv::norm(a - b) < tol;
+        shared += near ? 1 : 0;
+      }
+      if (shared >= p.six_shared_pips) {
+        out = s6;
+        break;
       }
     }
   }

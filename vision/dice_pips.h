@@ -106,6 +106,20 @@ struct PipParams {
   // (Even split, oracle boxes, byler: off 85.3%, 30 85.0%, 45 86.4%, 50 86.6%, 60 86.4%,
   // 70 86.6%, 90 85.9%; penlington 99.3% from 40 up.)
   double max_colour_spread = 60.0;
+  // A pip is a small part of its face: a blob wider than max_pip_frac x the side of the
+  // top-face region (the square root of its area) is no pip: the whole body of a dark
+  // die against a light table, or the three pips of a "3" on a dark die merged into one
+  // blob at a coarse scale, read as a lone "1". 0 = off. (Even split, oracle boxes,
+  // byler: off 86.4%, 0.4 / 0.5 / 0.6 86.7% (3 read as 1: 5 -> 2); penlington 99.3% all.)
+  double max_pip_frac = 0.5;
+  // A "4" whose pips are at least this many of the pips of a "6" read in another pip kind
+  // (grey dark / grey light / colour channel) is that six: red pips on a smoky or dark
+  // translucent die are light on grey, where two of them (the middle pair, or the row at
+  // the face's edge, where the translucent body's colour changes) respond too weakly, so
+  // grey reads a 2x2 block of the six, while the colour channel finds all six but scores
+  // below the grey four. 0 = off. (Even split, oracle boxes, byler: 6 read as 4 10 -> 8,
+  // 86.7% -> 87.1%, 2 and 3 the same, 4 alone 86.9%; penlington 99.3% unchanged.)
+  int six_shared_pips = 3;
 };
 
 struct PipRead {
