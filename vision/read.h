@@ -90,6 +90,11 @@ struct ReadParams {
   // also tried for a blue body or reading (a white die's guard token taken for its body).
   // The patch look above is then skipped; false: only the patch look.
   bool fine_pip_look = true;
+  // A white or black die read below grey_other_below is also looked at in the other grey's
+  // polarity (dark pips for a die named black, light for one named white), two pips or more,
+  // with the same test (docs/reader.md "whiteblack3": a white die whose blob is its shadow).
+  bool grey_other_polarity = true;
+  double grey_other_below = 0.9;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
