@@ -148,6 +148,10 @@ struct ReadParams {
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
   // tokens 0.50-0.75, dice 0.8-1.9. 0 = off.
   double guard_like_area = 0.78;
+  // With no unit blob, a deep-blue foreground component of a token's size standing in the
+  // cell is the token (a white die found by its pips then has its guard; docs/reader.md
+  // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.
+  bool guard_alone = true;
   // Hand rejection (0 = off, the default): when the non-paper, non-shadow pixels of a
   // cell outside the unit's footprint (top face swept to its base) exceed this many
   // nominal 16x16 mm faces, the cell is taken as covered by a hand and not reported.
