@@ -1271,6 +1271,38 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg_all);
       if (unit_label >= 0) fg = fg_all, via_shadow = true;
     }
+    // A guard token alone (whiteblack3): find_unit keeps blobs of unit_area_min (0.45) unit
+    // faces or more, and a 10 mm token's top is 0.39 of a 16 mm one. Beside a white die (its
+    // top paper-coloured: no blob of its own) the token was then no unit, never taken out, and
+    // the white die found by its pips below was reported without its guard. A deep-blue
+    // component of the foreground of a token's size, standing in this cell (as the guard test
+    // below places it) and not of a neighbour's paper colour, is that token.
+    if (params.guard_alone && unit_label < 0 && token.empty() && covered[ci] != 2) {
+      cv::Mat gl, gs, gc;
+      const int gn = components_with_stats(fg, gl, gs, gc);
+      for (int i = 1; i < gn && token.empty(); ++i) {
+        const double area = gs.at<int>(i, cv::CC_STAT_AREA);
+        if (area < params.guard_area_min * guard_area || area > 2.5 * guard_area) continue;
+        const cv::Point2d raw = apply_h(rect_to_mm, {gc.at<double>(i, 0) + roi.x, gc.at<double>(i, 1) + roi.y}) -
+                                cv::Point2d(cell.centre.x, cell.centre.y);
+        const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
+        const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
+        if (cv::norm(a + t * ab) > params.guard_max_offset_mm) continue;
+        const cv::Mat b = gl == i;
+        const cv::Scalar m = cv::mean(patch, b);
+        const cv::Vec3f mb(static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]));
+        const cv::Vec3f rel_b(mb[0] / white[0], mb[1] / white[1], mb[2] / white[2]);
+        const float mx = std::max({rel_b[0], rel_b[1], rel_b[2]}), mn = std::min({rel_b[0], rel_b[1], rel_b[2]});
+        if (!(mx > 1e-3f && (mx - mn) >= params.guard_min_saturation * mx && name_color(rel_b) == "blue")) continue;
+        bool print = false;  // a tinted neighbour's paper seen across the border
+        for (std::size_t k = 0; k < layout.cells.size() && !print; ++k)
+          print = std::hypot(layout.cells[k].centre.x - cell.centre.x, layout.cells[k].centre.y - cell.centre.y) < 2.2 * hs &&
+                  cv::norm(mb - papers[k]) <= params.paper_distance;
+        if (print) continue;
+        morph(b, token, cv::MORPH_DILATE, close_k);
+        if (debug) std::fprintf(stderr, "TOKEN %d,%d alone: area %.2f guard faces at %.1f %.1f mm\n", cell.hex.q, cell.hex.r, area / guard_area, raw.x, raw.y);
+      }
+    }
     // (Only where the patch shows a dark pip-sized blob at all: most cells that get here are
     // empty paper.)
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2 && !dark_pips().empty()) {
@@ -1740,6 +1772,49 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (fine_looked) break;
       }
     }
+    // The other grey (whiteblack3): the look above tries the polarity the die's colour names;
+    // a grey die's colour is lightness, and lightness is the light's as much as the die's: a
+    // white die whose blob is its own shadow (the square slid over the shadow, its body 0.3-0.6
+    // of the white: "black"), a black die glared to a pale grey. A weak grey reading is looked
+    // at in the other polarity too, with the same test (as many pips, confident, named that
+    // grey with its pips' polarity), and only where no look above found the face.
+    if (params.grey_other_polarity && params.pip_look_confidence > 0 && params.fine_pip_look && !fine_looked &&
+        fr.confidence < params.grey_other_below) {
+      const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
+      const bool grey_b = nb == "white" || nb == "black", grey_r = nr == "white" || nr == "black";
+      if (grey_b && grey_r && nb == nr) {
+        const bool dark_polarity = nb == "black";  // the other grey's pips: dark on white
+        const std::string want = dark_polarity ? "white" : "black";
+        const cv::Vec3f pp = papers[ci];
+        const float thr = static_cast<float>(std::min(0.95, dark_polarity ? params.core_dark_ratio : params.pip_light_ratio) *
+                                             (pp[0] + 2 * pp[1] + pp[2]));
+        const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
+        const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+        const std::vector<cv::Point2d> pips =
+            find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, thr, displacement[ci], PlanePipParams{});
+        const cv::Matx33d mm_to_patch = patch_to_mm.inv();
+        int tried = 0;
+        for (const TopFacePips& h : top_face_hypotheses(pips, displacement[ci])) {
+          // Two pips at least: one dark spot is a shadow's edge or a print mark as often as a 1.
+          if (h.count < 2 || cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 2) continue;
+          ++tried;
+          const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
+          const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+          const FaceReading r2 = read_at(at);
+          const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
+                             r2.confidence > fr.confidence;
+          if (debug)
+            std::fprintf(stderr, "GREYPIP %d,%d %s %zu pips, face of %d moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
+                         cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, cv::norm(at - fc) / ppm, fr.face, fr.confidence,
+                         r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
+          if (agree) {
+            fr = r2, fc = at, fine_looked = true;
+            break;
+          }
+        }
+      }
+    }
     if (params.pip_look_confidence > 0 && !fine_looked) {
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       for (const bool dark_polarity : {true, false}) {
@@ -1937,11 +2012,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
-      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f\n",
+      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f paper %.2f %.2f %.2f pol %d\n",
                    cell.hex.q, cell.hex.r, unit_area_px / unit_area, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2],
-                   displacement[ci].x, displacement[ci].y, pip_offset_mm(fr, 16.0 * params.face_crop_scale));
+                   displacement[ci].x, displacement[ci].y, pip_offset_mm(fr, 16.0 * params.face_crop_scale),
+                   papers[ci][0] / white[0], papers[ci][1] / white[1], papers[ci][2] / white[2], fr.pip_polarity);
     }
 
     CellObservation co;
@@ -2154,7 +2230,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -2229,6 +2305,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("pip_look_confidence", p.pip_look_confidence);
     get_bool("fine_pip_look", p.fine_pip_look);
+    get_bool("grey_other_polarity", p.grey_other_polarity);
+    get_bool("guard_alone", p.guard_alone);
+    get("grey_other_below", p.grey_other_below);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);
     get("hand_rest_area", p.hand_rest_area);

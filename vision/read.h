@@ -90,6 +90,11 @@ struct ReadParams {
   // also tried for a blue body or reading (a white die's guard token taken for its body).
   // The patch look above is then skipped; false: only the patch look.
   bool fine_pip_look = true;
+  // A white or black die read below grey_other_below is also looked at in the other grey's
+  // polarity (dark pips for a die named black, light for one named white), two pips or more,
+  // with the same test (docs/reader.md "whiteblack3": a white die whose blob is its shadow).
+  bool grey_other_polarity = true;
+  double grey_other_below = 0.9;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
@@ -143,6 +148,10 @@ struct ReadParams {
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
   // tokens 0.50-0.75, dice 0.8-1.9. 0 = off.
   double guard_like_area = 0.78;
+  // With no unit blob, a deep-blue foreground component of a token's size standing in the
+  // cell is the token (a white die found by its pips then has its guard; docs/reader.md
+  // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.
+  bool guard_alone = true;
   // Hand rejection (0 = off, the default): when the non-paper, non-shadow pixels of a
   // cell outside the unit's footprint (top face swept to its base) exceed this many
   // nominal 16x16 mm faces, the cell is taken as covered by a hand and not reported.

@@ -126,6 +126,22 @@ TEST(ReaderFixtures, WhiteAndBlackPipsCountedAtCameraResolution) {
   EXPECT_LE(false_dice(now), false_dice(before));
 }
 
+// A weak white or black reading looked at in the other grey's polarity too (grey_other_polarity,
+// branch whiteblack3): a white die whose blob was its own shadow was read black 6 at 0.30 (its
+// body 0.59 of the white), a black die read 1 at 0.13 was dropped. Measured on the fixtures:
+// faces 496 -> 498, colours 500 -> 502, dice 502 -> 503, no new false die.
+TEST(ReaderFixtures, WeakGreyReadingLookedAtInTheOtherPolarity) {
+  ReadParams off;
+  off.grey_other_polarity = false;
+  const SceneScore before = score_fixtures(off), &now = default_score();
+  ASSERT_GT(now.scenes, 0);
+  EXPECT_GE(now.face_ok, before.face_ok + 2);
+  EXPECT_GE(now.color_ok, before.color_ok + 2);
+  EXPECT_GE(now.matched, before.matched + 1);
+  EXPECT_GE(now.guard_ok, before.guard_ok);
+  EXPECT_LE(false_dice(now), false_dice(before));
+}
+
 // Coloured dice at high tilt: the blob took in the paper beyond the top's far edge, its
 // body came out washed, the square slid half off the top and the crop read a side pip or
 // the face's edge as pips (a confident 1 -> 2, 3 -> 1, 6 -> 4). Slid again over the die's
