@@ -787,6 +787,34 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
   return out;
 }
 
+bool search_top_faces(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm, double radius_mm,
+                      bool dark_pips, const std::vector<float>& thresholds, cv::Point2d parallax_mm, double max_offset_mm,
+                      PlaneSample& sample, const TopFaceVisit& visit, const TopFaceThreshold& on_threshold, int max_tries,
+                      const PlanePipParams& params) {
+  if (thresholds.empty()) return false;
+  // The first threshold alone first (most dice are settled there), the others together
+  // from the same sample only when needed.
+  std::vector<std::vector<cv::Point2d>> pips_at = find_plane_pips(image_bgr, plane_to_image, centre_mm, radius_mm, dark_pips,
+                                                                  std::vector<float>{thresholds[0]}, parallax_mm, params, &sample);
+  for (std::size_t ti = 0; ti < thresholds.size(); ++ti) {
+    if (ti == pips_at.size()) {
+      const auto more = find_plane_pips(image_bgr, plane_to_image, centre_mm, radius_mm, dark_pips,
+                                        std::vector<float>(thresholds.begin() + 1, thresholds.end()), parallax_mm, params, &sample);
+      pips_at.insert(pips_at.end(), more.begin(), more.end());
+    }
+    const std::vector<cv::Point2d>& pips = pips_at[ti];
+    const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, parallax_mm);
+    if (on_threshold) on_threshold(ti, pips, hyps);
+    int tried = 0;
+    for (const TopFacePips& h : hyps) {
+      if (cv::norm(h.centre_mm - centre_mm) > max_offset_mm) continue;
+      if (tried >= max_tries) break;
+      ++tried;
+      if (visit(ti, pips, h)) return true;
+    }
+  }
+  return false;
+}
 
 std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples, int pip_polarity) {
   if (!samples.empty()) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -179,6 +180,20 @@ struct TopFacePips {
 // the parallax (a die's top face is at the far end of its sides): the top face first.
 std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm,
                                              double face_mm = 16.0);
+
+// The camera-resolution looks' search (read_board's fine pip look and its no-blob look
+// share it): threshold by threshold (the first sampled and labelled alone, the others
+// together from the kept `sample` only when reached), the top_face_hypotheses of that
+// threshold's pips, of which the first `max_tries` whose centre is within max_offset_mm of
+// centre_mm are given to visit(threshold index, that threshold's pips, hypothesis) in their
+// order; visit returns true to stop the search. on_threshold, when given, sees each
+// threshold's pips and hypotheses before they are visited. Returns whether visit stopped it.
+using TopFaceVisit = std::function<bool(std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&)>;
+using TopFaceThreshold = std::function<void(std::size_t, const std::vector<cv::Point2d>&, const std::vector<TopFacePips>&)>;
+bool search_top_faces(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm, double radius_mm,
+                      bool dark_pips, const std::vector<float>& thresholds, cv::Point2d parallax_mm, double max_offset_mm,
+                      PlaneSample& sample, const TopFaceVisit& visit, const TopFaceThreshold& on_threshold = {}, int max_tries = 3,
+                      const PlanePipParams& params = {});
 
 // Colour naming. `bgr_rel` is the body colour divided by the paper/background white.
 // Uses calibrated samples when given, else the six built-in colours.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <tuple>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -307,6 +308,69 @@ TEST(PlanePips, RunFormFindsTheReferencePipsBitForBit) {
   }
   EXPECT_EQ(calls, 136);
   EXPECT_GT(pips, 300u);  // the comparison is of real pips, not of empty lists
+}
+
+// search_top_faces (the fine pip look's and the no-blob look's shared search) visits what the
+// loop it replaced visited: threshold by threshold, the hypotheses of that threshold's pips
+// (one find_plane_pips call per threshold) whose centre is within the offset, the first three
+// of them, in order; a visit returning true stops it there (no later threshold is looked at).
+TEST(PlanePips, TopFaceSearchVisitsTheHypothesesInOrder) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(0, 1);
+  int dice = 0, visits = 0;
+  for (const bool white : {true, false})
+    for (int face = 1; face <= 6; ++face) {
+      const cv::Point2d d = face % 2 ? cv::Point2d(0, 0) : cv::Point2d(5, 1);
+      const DrawnDie die = white ? draw_die(face, 90 * u(rng), {40 + 3 * u(rng), 41}, d, 235, 160, 30)
+                                 : draw_die(face, 90 * u(rng), {39, 40 + 3 * u(rng)}, d, 25, 10, 220);
+      const std::vector<float> thr = white ? std::vector<float>{540, 405} : std::vector<float>{540, 675, 810};
+      const double max_offset = face % 3 == 0 ? 2.0 : 7.5;
+      // What the replaced loop visited.
+      std::vector<std::tuple<std::size_t, double, double, int>> want;
+      for (std::size_t ti = 0; ti < thr.size(); ++ti) {
+        const auto pips = find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, white, thr[ti], d);
+        int tried = 0;
+        for (const TopFacePips& h : top_face_hypotheses(pips, d)) {
+          if (cv::norm(h.centre_mm - cv::Point2d(40, 40)) > max_offset || tried >= 3) continue;
+          ++tried;
+          want.emplace_back(ti, h.centre_mm.x, h.centre_mm.y, h.count);
+        }
+      }
+      PlaneSample sample;
+      std::vector<std::tuple<std::size_t, double, double, int>> got;
+      std::size_t thresholds_seen = 0;
+      const bool stopped = search_top_faces(
+          die.image, kPlaneToImage, {40, 40}, 15, white, thr, d, max_offset, sample,
+          [&](std::size_t ti, const std::vector<cv::Point2d>&, const TopFacePips& h) {
+            got.emplace_back(ti, h.centre_mm.x, h.centre_mm.y, h.count);
+            return false;
+          },
+          [&](std::size_t, const std::vector<cv::Point2d>&, const std::vector<TopFacePips>&) { ++thresholds_seen; });
+      EXPECT_FALSE(stopped);
+      EXPECT_EQ(got, want) << (white ? "white " : "black ") << face;
+      EXPECT_EQ(thresholds_seen, thr.size());
+      // Stopped at the first visit: only that one, and no later threshold looked at.
+      if (!want.empty()) {
+        PlaneSample s2;
+        std::size_t seen2 = 0;
+        int n = 0;
+        EXPECT_TRUE(search_top_faces(
+            die.image, kPlaneToImage, {40, 40}, 15, white, thr, d, max_offset, s2,
+            [&](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&) { return ++n == 1; },
+            [&](std::size_t, const std::vector<cv::Point2d>&, const std::vector<TopFacePips>&) { ++seen2; }));
+        EXPECT_EQ(n, 1);
+        EXPECT_EQ(seen2, std::get<0>(want[0]) + 1);
+      }
+      ++dice;
+      visits += static_cast<int>(got.size());
+    }
+  EXPECT_EQ(dice, 12);
+  EXPECT_GE(visits, 12);  // the comparison is of real visits, not of empty lists
+  PlaneSample none;
+  EXPECT_FALSE(search_top_faces(cv::Mat(), kPlaneToImage, {40, 40}, 15, true, {540}, {0, 0}, 7.5, none,
+                                [](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&) { return true; }));
+  EXPECT_FALSE(search_top_faces(cv::Mat(), kPlaneToImage, {40, 40}, 15, true, {}, {0, 0}, 7.5, none,
+                                [](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&) { return true; }));
 }
 
 }  // namespace
