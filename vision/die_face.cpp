@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -328,7 +329,9 @@ std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Mat
   return all.empty() ? std::vector<cv::Point2d>{} : all[0];
 }
 
-std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
+// As before the run labelling of branch speed5 (cv::connectedComponents' labels image, the
+// blob's pixels found in it): kept to check the form below bit for bit (tests/vision/test_plane_pips.cpp).
+std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
                                                       cv::Point2d centre_mm, double radius_mm, bool dark_pips,
                                                       const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
                                                       const PlanePipParams& params, PlaneSample* cache) {
@@ -452,6 +455,253 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
 }
 
 namespace {
+int run_root(std::vector<int>& p, int i) {
+  while (p[static_cast<std::size_t>(i)] != i) {
+    p[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(p[static_cast<std::size_t>(i)])];
+    i = p[static_cast<std::size_t>(i)];
+  }
+  return i;
+}
+void run_unite(std::vector<int>& p, int a, int b) {
+  a = run_root(p, a), b = run_root(p, b);
+  if (a < b) p[static_cast<std::size_t>(b)] = a;
+  else if (b < a) p[static_cast<std::size_t>(a)] = b;
+}
+}  // namespace
+
+int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0, const int* span_x1) {
+  CV_Assert(mask.type() == CV_8UC1);
+  out.runs.clear();
+  out.comps.clear();
+  out.comp_runs.clear();
+  out.comp_begin.clear();
+  std::vector<int>& parent = out.scratch_parent;
+  parent.clear();
+  const int rows = mask.rows, cols = mask.cols;
+  // The runs, row by row, each joined to the runs of the row above it touches (8-connected:
+  // [c, d) above touches [a, b) when c <= b and a <= d).
+  int prev_begin = 0, prev_end = 0;
+  for (int y = 0; y < rows; ++y) {
+    const uchar* m = mask.ptr<uchar>(y);
+    int x = span_x0 ? std::max(0, span_x0[y]) : 0;
+    const int b = span_x1 ? std::min(cols, span_x1[y]) : cols;
+    const int cur_begin = static_cast<int>(out.runs.size());
+    while (x < b) {
+      while (x + 8 <= b) {  // most of a pip plane is off: skip it 8 bytes at a time
+        std::uint64_t w;
+        std::memcpy(&w, m + x, 8);
+        if (w) break;
+        x += 8;
+      }
+      while (x < b && !m[x]) ++x;
+      if (x >= b) break;
+      const int s = x;
+      while (x < b && m[x]) ++x;
+      out.runs.push_back({y, s, x});
+      parent.push_back(static_cast<int>(parent.size()));
+    }
+    const int cur_end = static_cast<int>(out.runs.size());
+    int j = prev_begin;
+    for (int i = cur_begin; i < cur_end; ++i) {
+      const MaskRun& r = out.runs[static_cast<std::size_t>(i)];
+      while (j < prev_end && out.runs[static_cast<std::size_t>(j)].x1 < r.x0) ++j;
+      for (int k = j; k < prev_end && out.runs[static_cast<std::size_t>(k)].x0 <= r.x1; ++k) run_unite(parent, i, k);
+    }
+    prev_begin = cur_begin, prev_end = cur_end;
+  }
+  // cv::connectedComponents' order (8-connected: its block-based labelling, Spaghetti in
+  // 4.6, serial or in stripes of even rows, each label's root the least): by the component's
+  // first 2x2 block in scan order, i.e. its top row's block row, then the least x / 2 of its
+  // pixels in that block row. (Two components never share a 2x2 block.)
+  const std::size_t nr = out.runs.size();
+  std::vector<int>& first = out.scratch_first;  // root run -> its component (provisional)
+  first.assign(nr, -1);
+  out.run_comp.resize(nr);
+  std::vector<std::pair<int, int>>& key = out.scratch_key;
+  key.clear();
+  for (std::size_t i = 0; i < nr; ++i) {
+    const MaskRun& r = out.runs[i];
+    const int root = run_root(parent, static_cast<int>(i));
+    int& c = first[static_cast<std::size_t>(root)];
+    if (c < 0) {
+      c = static_cast<int>(key.size());
+      key.emplace_back(r.y >> 1, r.x0 >> 1);  // runs are in raster order: this is its top row
+    } else if ((r.y >> 1) == key[static_cast<std::size_t>(c)].first) {
+      key[static_cast<std::size_t>(c)].second = std::min(key[static_cast<std::size_t>(c)].second, r.x0 >> 1);
+    }
+    out.run_comp[i] = c;
+  }
+  const std::size_t nc = key.size();
+  std::vector<int>& order = out.scratch_order;
+  order.resize(nc);
+  for (std::size_t c = 0; c < nc; ++c) order[c] = static_cast<int>(c);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return key[static_cast<std::size_t>(a)] < key[static_cast<std::size_t>(b)]; });
+  std::vector<int>& rank = out.scratch_rank;
+  rank.resize(nc);
+  for (std::size_t i = 0; i < nc; ++i) rank[static_cast<std::size_t>(order[i])] = static_cast<int>(i);
+  // Statistics as components_with_stats (mask_ops.h): the centroid from integer sums.
+  std::vector<std::uint64_t>& sx = out.scratch_sx;
+  std::vector<std::uint64_t>& sy = out.scratch_sy;
+  sx.assign(nc, 0);
+  sy.assign(nc, 0);
+  out.comps.assign(nc, RunComponent{});
+  out.comp_begin.assign(nc + 1, 0);
+  for (std::size_t i = 0; i < nr; ++i) {
+    const int c = rank[static_cast<std::size_t>(out.run_comp[i])];
+    out.run_comp[i] = c;
+    const MaskRun& r = out.runs[i];
+    RunComponent& k = out.comps[static_cast<std::size_t>(c)];
+    const int len = r.x1 - r.x0;
+    if (k.area == 0) k.left = r.x0, k.top = r.y, k.right = r.x1 - 1;
+    k.left = std::min(k.left, r.x0);
+    k.right = std::max(k.right, r.x1 - 1);
+    k.bottom = r.y;
+    k.area += len;
+    sx[static_cast<std::size_t>(c)] += static_cast<std::uint64_t>(r.x0 + r.x1 - 1) * static_cast<std::uint64_t>(len) / 2;
+    sy[static_cast<std::size_t>(c)] += static_cast<std::uint64_t>(r.y) * static_cast<std::uint64_t>(len);
+    ++out.comp_begin[static_cast<std::size_t>(c) + 1];
+  }
+  for (std::size_t c = 0; c < nc; ++c) {
+    RunComponent& k = out.comps[c];
+    k.cx = static_cast<double>(sx[c]) / k.area;
+    k.cy = static_cast<double>(sy[c]) / k.area;
+    out.comp_begin[c + 1] += out.comp_begin[c];
+  }
+  // Each component's runs, in raster order.
+  out.comp_runs.resize(nr);
+  std::vector<int>& fill = out.scratch_order;
+  fill.assign(out.comp_begin.begin(), out.comp_begin.end() - 1);
+  for (std::size_t i = 0; i < nr; ++i) out.comp_runs[static_cast<std::size_t>(fill[static_cast<std::size_t>(out.run_comp[i])]++)] = static_cast<int>(i);
+  return static_cast<int>(nc);
+}
+
+std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
+                                                      cv::Point2d centre_mm, double radius_mm, bool dark_pips,
+                                                      const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
+                                                      const PlanePipParams& params, PlaneSample* cache) {
+  std::vector<std::vector<cv::Point2d>> all(lum_thresholds.size());
+  if (image_bgr.empty() || image_bgr.type() != CV_8UC3 || radius_mm <= 0 || params.px_per_mm <= 0) return all;
+  const double s = params.px_per_mm;
+  const int n = static_cast<int>(std::ceil(2 * radius_mm * s)) + 1;
+  const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
+  // Sample pixel (x, y) -> plane mm -> image.
+  const double rc = radius_mm * s, mid = (n - 1) / 2.0;
+  const bool reuse = cache && cache->radius_mm == radius_mm && cache->centre_mm == centre_mm && cache->lum.rows == n;
+  // Scratch kept between calls (one per thread): no allocation per call once warm.
+  thread_local cv::Mat plane, lum_ok, comp, grown;
+  thread_local RunLabels rl;
+  thread_local std::vector<int> x0, x1;
+  if (!reuse) {
+    const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
+    cv::warpPerspective(image_bgr, plane, cv::Mat(to_image), cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                        cv::BORDER_REPLICATE);
+  }
+  cv::Mat lum_img = reuse ? cache->lum : cv::Mat(n, n, CV_16U);
+  // The search disc's span on each row.
+  x0.resize(static_cast<std::size_t>(n)), x1.resize(static_cast<std::size_t>(n));
+  for (int y = 0; y < n; ++y) {
+    const double dy = y - mid, w2 = rc * rc - dy * dy;
+    const double w = w2 >= 0 ? std::sqrt(w2) : -1;
+    x0[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::max(0, static_cast<int>(std::ceil(mid - w)));
+    x1[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::min(n, static_cast<int>(std::floor(mid + w)) + 1);
+    if (reuse) continue;
+    const cv::Vec3b* row = plane.ptr<cv::Vec3b>(y);
+    ushort* l = lum_img.ptr<ushort>(y);
+    for (int x = 0; x < n; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
+  }
+  if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
+  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
+  const double dn = cv::norm(parallax_mm);
+  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
+  // A side face seen on this plane is foreshortened along the parallax to k = |d| / face of
+  // its size, its pips' second moment along d to k^2 of the one across; a top pip's are
+  // equal. Split at k (their geometric mean) while the two are well apart.
+  const double k = dn / params.face_mm;
+  const bool squeeze_test = k > 0.15 && k < 0.7;
+  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
+  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
+    const float lum_threshold = lum_thresholds[ti];
+    std::vector<cv::Point2d>& out = all[ti];
+    // lum_ok: of the pips' polarity (OpenCV's vectorised compare); the blobs are those of
+    // lum_ok within the search disc (its spans given to the labelling).
+    {
+      const int t = static_cast<int>(std::ceil(lum_threshold));  // lum < t <=> lum < threshold (integer lum)
+      const int tf = static_cast<int>(std::floor(lum_threshold));  // lum > tf <=> lum > threshold
+      lum_ok.create(n, n, CV_8U);
+      if (dark_pips) {
+        if (t <= 0) lum_ok.setTo(cv::Scalar(0));
+        else if (t > 65535) lum_ok.setTo(cv::Scalar(255));
+        else cv::compare(lum_img, cv::Scalar(t), lum_ok, cv::CMP_LT);
+      } else {
+        if (tf < 0) lum_ok.setTo(cv::Scalar(255));
+        else if (tf >= 65535) lum_ok.setTo(cv::Scalar(0));
+        else cv::compare(lum_img, cv::Scalar(tf), lum_ok, cv::CMP_GT);
+      }
+    }
+    // The blobs by runs (label_runs: cv::connectedComponents' components in its order, with
+    // components_with_stats' statistics; a blob's pixels are its runs, no labels image).
+    const int nc = label_runs(lum_ok, rl, x0.data(), x1.data());
+    for (int i = 0; i < nc; ++i) {
+      const RunComponent& st = rl.comps[static_cast<std::size_t>(i)];
+      const int area = st.area;
+      const int bx = st.left, by = st.top, bw = st.right - st.left + 1, bh = st.bottom - st.top + 1;
+      if (area < params.area_min * pip_area || area > params.area_max * pip_area) continue;
+      if (std::max(bw, bh) > 2 * std::min(bw, bh) + 2) continue;
+      const double cx = st.cx, cy = st.cy;
+      // Cut by the search disc: not known whole.
+      if (std::hypot(cx - mid, cy - mid) + 0.5 * std::max(bw, bh) > rc - 1) continue;
+      // The shape tests first: the blob's pixels in raster order (its runs), as the labels
+      // image's scan of its box visited them, so the same sums.
+      const int* rb = rl.comp_runs.data() + rl.comp_begin[static_cast<std::size_t>(i)];
+      const int* re = rl.comp_runs.data() + rl.comp_begin[static_cast<std::size_t>(i) + 1];
+      double sdd = 0, spp = 0, sdp = 0;
+      for (const int* ri = rb; ri != re; ++ri) {
+        const MaskRun& r = rl.runs[static_cast<std::size_t>(*ri)];
+        const double dy = r.y - cy;
+        for (int x = r.x0; x < r.x1; ++x) {
+          const double dx = x - cx;
+          const double a = dx * du.x + dy * du.y, b = -dx * du.y + dy * du.x;
+          sdd += a * a, spp += b * b, sdp += a * b;
+        }
+      }
+      if (squeeze_test && sdd < k * spp) continue;
+      // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
+      // piece of a printed line broken up by the threshold is not, though its box is square.
+      {
+        const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
+        const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
+        if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
+      }
+      // An island: its ring is of the other polarity (a pip on its die's body; a print mark
+      // or the shadow's rim is not ringed by the body).
+      const cv::Rect box = cv::Rect(bx - ring, by - ring, bw + 2 * ring, bh + 2 * ring) & cv::Rect(0, 0, n, n);
+      comp.create(box.height, box.width, CV_8U);
+      comp.setTo(cv::Scalar(0));
+      for (const int* ri = rb; ri != re; ++ri) {
+        const MaskRun& r = rl.runs[static_cast<std::size_t>(*ri)];
+        std::memset(comp.ptr<uchar>(r.y - box.y) + (r.x0 - box.x), 255, static_cast<std::size_t>(r.x1 - r.x0));
+      }
+      cv::dilate(comp, grown, ring_k);
+      int n_ring = 0, n_other = 0;
+      for (int y = 0; y < box.height; ++y) {
+        const uchar* g = grown.ptr<uchar>(y);
+        const uchar* c = comp.ptr<uchar>(y);
+        const uchar* l = lum_ok.ptr<uchar>(box.y + y);
+        for (int x = 0; x < box.width; ++x)
+          if (!c[x] && g[x]) {
+            ++n_ring;
+            if (!l[box.x + x]) ++n_other;
+          }
+      }
+      if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
+      out.emplace_back(o.x + cx / s, o.y + cy / s);
+    }
+  }
+  return all;
+}
+
+namespace {
 // Mean distance (face units) of pips (plane mm, any order) from the standard layout of
 // their count at the face's size, best turned; a large value when the scale is more than
 // 20% off.
@@ -535,6 +785,35 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
     return a.centre_mm.dot(du) < b.centre_mm.dot(du);
   });
   return out;
+}
+
+bool search_top_faces(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm, double radius_mm,
+                      bool dark_pips, const std::vector<float>& thresholds, cv::Point2d parallax_mm, double max_offset_mm,
+                      PlaneSample& sample, const TopFaceVisit& visit, const TopFaceThreshold& on_threshold, int max_tries,
+                      const PlanePipParams& params) {
+  if (thresholds.empty()) return false;
+  // The first threshold alone first (most dice are settled there), the others together
+  // from the same sample only when needed.
+  std::vector<std::vector<cv::Point2d>> pips_at = find_plane_pips(image_bgr, plane_to_image, centre_mm, radius_mm, dark_pips,
+                                                                  std::vector<float>{thresholds[0]}, parallax_mm, params, &sample);
+  for (std::size_t ti = 0; ti < thresholds.size(); ++ti) {
+    if (ti == pips_at.size()) {
+      const auto more = find_plane_pips(image_bgr, plane_to_image, centre_mm, radius_mm, dark_pips,
+                                        std::vector<float>(thresholds.begin() + 1, thresholds.end()), parallax_mm, params, &sample);
+      pips_at.insert(pips_at.end(), more.begin(), more.end());
+    }
+    const std::vector<cv::Point2d>& pips = pips_at[ti];
+    const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, parallax_mm);
+    if (on_threshold) on_threshold(ti, pips, hyps);
+    int tried = 0;
+    for (const TopFacePips& h : hyps) {
+      if (cv::norm(h.centre_mm - centre_mm) > max_offset_mm) continue;
+      if (tried >= max_tries) break;
+      ++tried;
+      if (visit(ti, pips, h)) return true;
+    }
+  }
+  return false;
 }
 
 std::string name_color(cv::Vec3f rel, const std::vector<ColorSample>& samples, int pip_polarity) {

@@ -3,7 +3,10 @@
 // dice finder (dice.h). Const functions, no drawing.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -132,6 +135,38 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
                                                       cv::Point2d centre_mm, double radius_mm, bool dark_pips,
                                                       const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
                                                       const PlanePipParams& params = {}, PlaneSample* cache = nullptr);
+// The same as find_plane_pips computed before branch speed5 (cv::connectedComponents'
+// labels image): kept to check, bit for bit, that the faster form gives the same pips.
+std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image,
+                                                                cv::Point2d centre_mm, double radius_mm, bool dark_pips,
+                                                                const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
+                                                                const PlanePipParams& params = {}, PlaneSample* cache = nullptr);
+
+// 8-connected components of a CV_8UC1 mask (non-zero = set) by runs, without a labels
+// image: the components of cv::connectedComponents(mask, labels, 8) in the same order
+// (component c here is its label c + 1), with the statistics of
+// cv::connectedComponentsWithStats (the centroid as integer sums / area, as mask_ops.h's
+// components_with_stats). With spans, only row y's pixels x in [span_x0[y], span_x1[y]) are
+// looked at (the rest as if 0). Buffers are kept in `out` between calls.
+struct MaskRun {
+  int y = 0, x0 = 0, x1 = 0;  // row y, pixels x0 .. x1 - 1
+};
+struct RunComponent {
+  int left = 0, top = 0, right = 0, bottom = 0;  // inclusive bounds
+  int area = 0;
+  double cx = 0, cy = 0;
+};
+struct RunLabels {
+  std::vector<MaskRun> runs;      // raster order
+  std::vector<int> run_comp;      // each run's component
+  std::vector<RunComponent> comps;
+  std::vector<int> comp_begin;    // component c's runs: comp_runs[comp_begin[c] .. comp_begin[c + 1]), raster order
+  std::vector<int> comp_runs;
+  std::vector<int> scratch_parent, scratch_first, scratch_order, scratch_rank;
+  std::vector<std::pair<int, int>> scratch_key;
+  std::vector<std::uint64_t> scratch_sx, scratch_sy;
+};
+int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0 = nullptr, const int* span_x1 = nullptr);
 // One top face the pips may come from: its centre (the centroid of a standard layout) and
 // how many pips it holds.
 struct TopFacePips {
@@ -145,6 +180,20 @@ struct TopFacePips {
 // the parallax (a die's top face is at the far end of its sides): the top face first.
 std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm,
                                              double face_mm = 16.0);
+
+// The camera-resolution looks' search (read_board's fine pip look and its no-blob look
+// share it): threshold by threshold (the first sampled and labelled alone, the others
+// together from the kept `sample` only when reached), the top_face_hypotheses of that
+// threshold's pips, of which the first `max_tries` whose centre is within max_offset_mm of
+// centre_mm are given to visit(threshold index, that threshold's pips, hypothesis) in their
+// order; visit returns true to stop the search. on_threshold, when given, sees each
+// threshold's pips and hypotheses before they are visited. Returns whether visit stopped it.
+using TopFaceVisit = std::function<bool(std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&)>;
+using TopFaceThreshold = std::function<void(std::size_t, const std::vector<cv::Point2d>&, const std::vector<TopFacePips>&)>;
+bool search_top_faces(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm, double radius_mm,
+                      bool dark_pips, const std::vector<float>& thresholds, cv::Point2d parallax_mm, double max_offset_mm,
+                      PlaneSample& sample, const TopFaceVisit& visit, const TopFaceThreshold& on_threshold = {}, int max_tries = 3,
+                      const PlanePipParams& params = {});
 
 // Colour naming. `bgr_rel` is the body colour divided by the paper/background white.
 // Uses calibrated samples when given, else the six built-in colours.

@@ -1316,26 +1316,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
       const std::vector<float> thr{static_cast<float>(params.core_dark_ratio * paper_lum),
                                    static_cast<float>(0.75 * params.core_dark_ratio * paper_lum)};
-      // The first threshold alone first (one plane sample kept for the second, which is
-      // labelled only when the first finds no white die and does not give up).
+      // The first threshold alone first (search_top_faces: one plane sample kept for the
+      // second, which is labelled only when the first finds no white die and does not give up).
       const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
       PlaneSample plane_sample;
-      std::vector<std::vector<cv::Point2d>> pips_at =
-          find_plane_pips(image, ht, c_mm, reach_mm, true, std::vector<float>{thr[0]}, displacement[ci], PlanePipParams{}, &plane_sample);
-      bool found = false, give_up = false;
-      for (std::size_t ti = 0; ti < thr.size() && !found && !give_up; ++ti) {
-        if (ti == pips_at.size()) {
-          const auto more = find_plane_pips(image, ht, c_mm, reach_mm, true, std::vector<float>(thr.begin() + 1, thr.end()),
-                                            displacement[ci], PlanePipParams{}, &plane_sample);
-          pips_at.insert(pips_at.end(), more.begin(), more.end());
-        }
-        int tried = 0;
-        for (const TopFacePips& h : top_face_hypotheses(pips_at[ti], displacement[ci])) {
-          if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
-          ++tried;
+      bool found = false;
+      search_top_faces(image, ht, c_mm, reach_mm, true, thr, displacement[ci], params.max_face_offset_mm, plane_sample,
+                       [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           // The crop along the face's axes (pip_grid_angle_deg).
           std::vector<cv::Point2f> members;
-          for (const auto& q : pips_at[ti])
+          for (const auto& q : pips)
             if (cv::norm(q - h.centre_mm) <= 0.44 * 16.0) members.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
           const double ang_deg = pip_grid_angle_deg(members);
           const FaceReading fr = read_face(cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
@@ -1350,10 +1340,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                 on_print = xx >= 0 && yy >= 0 && xx < grid.cols && yy < grid.rows && grid.at<uchar>(yy, xx) &&
                            std::hypot(xx - at.x, yy - at.y) <= rr;
           }
-          if (on_print) {
-            give_up = true;
-            break;
-          }
+          if (on_print) return true;  // give up: the patch look below decides
           const bool ok = fr.face == h.count && colour == "white" && fr.confidence >= params.white_pip_unit_confidence;
           if (debug)
           {
@@ -1362,7 +1349,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             for (const auto& q : members) std::fprintf(stderr, " (%.1f %.1f)", q.x, q.y);
             std::fprintf(stderr, "\n");
           }
-          if (!ok) continue;
+          if (!ok) return false;
           CellObservation co;
           co.hex = cell.hex;
           co.face = fr.face;
@@ -1376,9 +1363,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
           obs.cells.push_back(co);
           found = true;
-          break;
-        }
-      }
+          return true;
+      });
       if (found) continue;
     }
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
@@ -1712,36 +1698,25 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (const double f : dark_polarity ? std::vector<double>{1.0, 0.75} : std::vector<double>{1.0, 1.25, 1.5})
           thr.push_back(static_cast<float>(std::min(0.95, r0 * f) * paper_lum));
         // The first threshold alone first (most dice are settled there), the others together
-        // only when needed.
+        // only when needed (search_top_faces).
         const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
-        std::vector<std::vector<cv::Point2d>> pips_at =
-            find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr[0]}, displacement[ci], PlanePipParams{}, &plane_sample);
-        for (std::size_t ti = 0; ti < thr.size() && !fine_looked; ++ti) {
-        if (ti == pips_at.size()) {
-          const auto more = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>(thr.begin() + 1, thr.end()),
-                                            displacement[ci], PlanePipParams{}, &plane_sample);
-          pips_at.insert(pips_at.end(), more.begin(), more.end());
-        }
-        const std::vector<cv::Point2d>& pips = pips_at[ti];
-        const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, displacement[ci]);
-        if (debug && hyps.empty()) {
+        const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
+          if (!hyps.empty()) return;
           std::fprintf(stderr, "FINEPIP %d,%d %s thr %.2f %zu pips, no face:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size());
           for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
           std::fprintf(stderr, "\n");
-        }
-        int tried = 0;
-        for (const TopFacePips& h : hyps) {
-          if (cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 3) continue;
-          ++tried;
+        };
+        search_top_faces(image, ht, c_mm, reach_mm, dark_polarity, thr, displacement[ci], params.max_face_offset_mm, plane_sample,
+                         [&](std::size_t, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
           const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
           // The first reading already says this, there (within 1.5 mm): it stands, unread again.
           if (h.count == fr.face && nr == want && fr.confidence >= params.pip_look_confidence && cv::norm(at - fc) < 1.5 * ppm) {
             if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, want.c_str(), h.count, fr.face, fr.confidence);
             fine_looked = true;
-            break;
+            return true;
           }
-          if (cv::norm(at - fc) < 0.5 * ppm) continue;  // already read there
+          if (cv::norm(at - fc) < 0.5 * ppm) return false;  // already read there
           if (nb != want && nr != want) {
             // Only the token said so: the body round this centre (the patch's pixels within
             // 5 mm, off the dark and light extremes) must be of the die's colour, or this is
@@ -1751,7 +1726,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             for (int yy = std::max(0, cvRound(at.y) - rr); yy <= std::min(patch.rows - 1, cvRound(at.y) + rr); ++yy)
               for (int xx = std::max(0, cvRound(at.x) - rr); xx <= std::min(patch.cols - 1, cvRound(at.x) + rr); ++xx)
                 if (std::hypot(xx - at.x, yy - at.y) <= rr) px.push_back(patch.at<cv::Vec3b>(yy, xx));
-            if (px.empty() || name_color(rel_of(median_bgr(px)), samples) != want) continue;
+            if (px.empty() || name_color(rel_of(median_bgr(px)), samples) != want) return false;
           }
           const FaceReading r2 = read_at(at);
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
@@ -1763,12 +1738,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             std::fprintf(stderr, "FINEPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
                          fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
-          if (agree) {
-            fr = r2, fc = at, fine_looked = true;
-            break;
-          }
-        }
-        }
+          if (!agree) return false;
+          fr = r2, fc = at, fine_looked = true;
+          return true;
+        }, debug ? no_face : TopFaceThreshold{});
         if (fine_looked) break;
       }
     }

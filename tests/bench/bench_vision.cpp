@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/dice.h"
+#include "vision/die_face.h"
 #include "vision/mask_ops.h"
 #include "vision/read.h"
 #include "vision/read_profile.h"
@@ -187,6 +189,115 @@ void BM_FillHoles(benchmark::State& st) {
   }
 }
 
+// The fine pip look's primitive (die_face.h, find_plane_pips) on the bench frame: the 20
+// dice's top planes (a 15.1 mm disc round each die's cell at 6 px/mm, as read_board's looks
+// sample them; the paper plane's homography stands for the top plane's), one die per
+// iteration in turn. range(0): 0 find_plane_pips_reference (cv::connectedComponents' labels
+// image, as before branch speed5), 1 find_plane_pips; range(1): 0 a first call (the plane
+// sampled, then one threshold), 1 a later threshold on the kept sample.
+struct PlaneBench {
+  cv::Mat image;
+  std::vector<cv::Matx33d> plane_to_image;
+  std::vector<cv::Point2d> centre_mm;
+  std::vector<bool> dark;
+};
+const PlaneBench& plane_bench() {
+  static PlaneBench b;
+  if (b.image.empty()) {
+    const SheetLayout layout = standard_sheet();
+    SynthOptions o;
+    o.camera.size = {1280, 720};
+    o.camera.tilt_deg = 25;
+    o.seed = 11;
+    const SynthScene scene = render_synth_scene(layout, random_dice(layout, 20, 11), o);
+    b.image = scene.image;
+    for (const SynthDie& d : scene.dice) {
+      const auto c = layout.cell_centre(d.hex);
+      b.plane_to_image.push_back(scene.paper_to_image);
+      b.centre_mm.emplace_back(c.x, c.y);
+      b.dark.push_back(d.color != "black");
+    }
+  }
+  return b;
+}
+constexpr double kPlaneReach = 15.1;           // read_board's reach_mm (max_face_offset_mm 7.5)
+constexpr float kPlaneThreshold = 0.6f * 4 * 200;  // 0.6 x a paper of ~200 per channel
+
+void BM_PlanePips(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const PlaneBench& b = plane_bench();
+  const bool ref = st.range(0) == 0, cached = st.range(1) == 1;
+  const std::size_t n = b.centre_mm.size();
+  std::vector<PlaneSample> samples(n);
+  for (std::size_t i = 0; i < n; ++i)
+    find_plane_pips(b.image, b.plane_to_image[i], b.centre_mm[i], kPlaneReach, b.dark[i], std::vector<float>{kPlaneThreshold}, {3, 2}, {}, &samples[i]);
+  std::size_t i = 0, pips = 0;
+  for (auto _ : st) {
+    PlaneSample fresh;
+    PlaneSample* s = cached ? &samples[i] : &fresh;
+    const auto f = ref ? find_plane_pips_reference : static_cast<std::vector<std::vector<cv::Point2d>> (*)(
+                                                         const cv::Mat&, const cv::Matx33d&, cv::Point2d, double, bool, const std::vector<float>&,
+                                                         cv::Point2d, const PlanePipParams&, PlaneSample*)>(find_plane_pips);
+    const auto r = f(b.image, b.plane_to_image[i], b.centre_mm[i], kPlaneReach, b.dark[i], std::vector<float>{kPlaneThreshold}, {3, 2}, {}, s);
+    pips += r[0].size();
+    benchmark::DoNotOptimize(r);
+    i = (i + 1) % n;
+  }
+  st.counters["pips_per_call"] = static_cast<double>(pips) / static_cast<double>(std::max<benchmark::IterationCount>(1, st.iterations()));
+}
+
+// The plane's sampling alone, as find_plane_pips does it for a first call: OpenCV's
+// warpPerspective of the 183 x 183 px square, then the luminance b + 2g + r.
+void BM_PlaneWarp(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const PlaneBench& b = plane_bench();
+  const double s = 6.0;
+  const int sz = static_cast<int>(std::ceil(2 * kPlaneReach * s)) + 1;
+  const std::size_t n = b.centre_mm.size();
+  std::size_t i = 0;
+  cv::Mat plane, lum(sz, sz, CV_16U);
+  for (auto _ : st) {
+    const cv::Point2d o = b.centre_mm[i] - cv::Point2d(kPlaneReach, kPlaneReach);
+    const cv::Matx33d to_image = b.plane_to_image[i] * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
+    cv::warpPerspective(b.image, plane, cv::Mat(to_image), cv::Size(sz, sz), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+    for (int y = 0; y < sz; ++y) {
+      const cv::Vec3b* row = plane.ptr<cv::Vec3b>(y);
+      ushort* l = lum.ptr<ushort>(y);
+      for (int x = 0; x < sz; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
+    }
+    benchmark::DoNotOptimize(lum.data);
+    i = (i + 1) % n;
+  }
+}
+
+// The labelling of one threshold's disc mask: range(0) 0 mask_ops' components_with_stats
+// (cv::connectedComponents + its statistics), 1 label_runs (die_face.h).
+void BM_PlaneLabels(benchmark::State& st) {
+  cv::setNumThreads(1);
+  const PlaneBench& b = plane_bench();
+  const double s = 6.0;
+  const int sz = static_cast<int>(std::ceil(2 * kPlaneReach * s)) + 1;
+  const double rc = kPlaneReach * s, mid = (sz - 1) / 2.0;
+  std::vector<cv::Mat> masks;
+  cv::Mat disc(sz, sz, CV_8U, cv::Scalar(0));
+  cv::circle(disc, cv::Point(cvRound(mid), cvRound(mid)), cvRound(rc), cv::Scalar(255), cv::FILLED);
+  for (std::size_t i = 0; i < b.centre_mm.size(); ++i) {
+    PlaneSample ps;
+    find_plane_pips(b.image, b.plane_to_image[i], b.centre_mm[i], kPlaneReach, b.dark[i], std::vector<float>{kPlaneThreshold}, {3, 2}, {}, &ps);
+    cv::Mat m;
+    cv::compare(ps.lum, cv::Scalar(kPlaneThreshold), m, b.dark[i] ? cv::CMP_LT : cv::CMP_GT);
+    masks.push_back(m & disc);
+  }
+  std::size_t i = 0;
+  cv::Mat labels, stats, cents;
+  RunLabels rl;
+  for (auto _ : st) {
+    if (st.range(0) == 0) benchmark::DoNotOptimize(components_with_stats(masks[i], labels, stats, cents));
+    else benchmark::DoNotOptimize(label_runs(masks[i], rl));
+    i = (i + 1) % masks.size();
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_Read)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
@@ -197,4 +308,7 @@ BENCHMARK(BM_FindDice)->Args({1280, 720})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OccluderDiff)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_Components)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_FillHoles)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_PlanePips)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Args({1, 1})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_PlaneWarp)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_PlaneLabels)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK_MAIN();

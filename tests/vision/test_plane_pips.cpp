@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
+#include <tuple>
 
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "vision/die_face.h"
@@ -166,6 +169,208 @@ TEST(PlanePips, OneSamplingForAllThresholdsFindsTheSamePips) {
   EXPECT_TRUE(find_plane_pips(flat, kPlaneToImage, {40, 40}, 15, true, 80.0f, {0, 0}).empty());
   EXPECT_EQ(find_plane_pips(flat, kPlaneToImage, {40, 40}, 15, true, 80.5f, {0, 0}).size(), 2u);
   EXPECT_EQ(find_plane_pips(flat, kPlaneToImage, {40, 40}, 15, true, 81.0f, {0, 0}).size(), 2u);
+}
+
+// label_runs (die_face.h) against OpenCV: on random masks of every density, odd and even
+// sizes, blobs and noise, with and without row spans, serial and threaded OpenCV, the same
+// components in the same order (component c = label c + 1: the labels image rebuilt from the
+// runs is OpenCV's), the same boxes, areas and centroids (bit for bit).
+TEST(PlanePips, RunLabellingIsConnectedComponentsWithStats) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(0, 1);
+  RunLabels rl;
+  int masks = 0, comps = 0;
+  const int threads0 = cv::getNumThreads();
+  for (const int threads : {1, std::max(2, threads0)}) {
+    cv::setNumThreads(threads);
+    for (int it = 0; it < 120; ++it) {
+      const int rows = 1 + static_cast<int>(u(rng) * 190), cols = 1 + static_cast<int>(u(rng) * 190);
+      cv::Mat mask(rows, cols, CV_8U, cv::Scalar(0));
+      const int kind = it % 4;
+      if (kind == 0) {  // salt noise of some density
+        const double p = u(rng);
+        for (int y = 0; y < rows; ++y)
+          for (int x = 0; x < cols; ++x) mask.at<uchar>(y, x) = u(rng) < p ? static_cast<uchar>(1 + static_cast<int>(u(rng) * 254)) : 0;
+      } else if (kind == 1) {  // discs and lines, pip-like
+        for (int k = 0; k < 25; ++k)
+          cv::circle(mask, {static_cast<int>(u(rng) * cols), static_cast<int>(u(rng) * rows)}, static_cast<int>(u(rng) * 12), cv::Scalar(255), cv::FILLED);
+        for (int k = 0; k < 4; ++k)
+          cv::line(mask, {static_cast<int>(u(rng) * cols), static_cast<int>(u(rng) * rows)},
+                   {static_cast<int>(u(rng) * cols), static_cast<int>(u(rng) * rows)}, cv::Scalar(255), 1 + static_cast<int>(u(rng) * 3));
+      } else if (kind == 2) {  // thresholded smooth noise (large winding blobs, holes)
+        cv::Mat f(rows, cols, CV_32F);
+        cv::randu(f, 0, 1);
+        cv::GaussianBlur(f, f, cv::Size(0, 0), 1 + 3 * u(rng));
+        mask = f > 0.5;
+      } else {  // diagonal touching only (8- but not 4-connected), checkerboards
+        for (int y = 0; y < rows; ++y)
+          for (int x = 0; x < cols; ++x) mask.at<uchar>(y, x) = ((x + y) % 2 == 0 && u(rng) < 0.9) ? 255 : 0;
+      }
+      std::vector<int> x0(static_cast<std::size_t>(rows)), x1(static_cast<std::size_t>(rows));
+      const bool spans = it % 3 == 1;
+      cv::Mat in = mask.clone();
+      if (spans) {
+        for (int y = 0; y < rows; ++y) {
+          x0[static_cast<std::size_t>(y)] = static_cast<int>(u(rng) * cols) - 5;
+          x1[static_cast<std::size_t>(y)] = x0[static_cast<std::size_t>(y)] + static_cast<int>(u(rng) * (cols + 10));
+          for (int x = 0; x < cols; ++x)
+            if (x < x0[static_cast<std::size_t>(y)] || x >= x1[static_cast<std::size_t>(y)]) in.at<uchar>(y, x) = 0;
+        }
+      }
+      cv::Mat labels, stats, cents;
+      const int ncv = cv::connectedComponentsWithStats(in, labels, stats, cents, 8, CV_32S);
+      const int n = spans ? label_runs(mask, rl, x0.data(), x1.data()) : label_runs(mask, rl);
+      ++masks;
+      ASSERT_EQ(n, ncv - 1) << "mask " << it << " threads " << threads;
+      cv::Mat mine(rows, cols, CV_32S, cv::Scalar(0));
+      for (int c = 0; c < n; ++c) {
+        ++comps;
+        for (int k = rl.comp_begin[static_cast<std::size_t>(c)]; k < rl.comp_begin[static_cast<std::size_t>(c) + 1]; ++k) {
+          const MaskRun& r = rl.runs[static_cast<std::size_t>(rl.comp_runs[static_cast<std::size_t>(k)])];
+          if (k > rl.comp_begin[static_cast<std::size_t>(c)]) {  // raster order
+            const MaskRun& q = rl.runs[static_cast<std::size_t>(rl.comp_runs[static_cast<std::size_t>(k - 1)])];
+            EXPECT_TRUE(q.y < r.y || (q.y == r.y && q.x1 < r.x0));
+          }
+          for (int x = r.x0; x < r.x1; ++x) mine.at<int>(r.y, x) = c + 1;
+        }
+        const RunComponent& m = rl.comps[static_cast<std::size_t>(c)];
+        EXPECT_EQ(m.left, stats.at<int>(c + 1, cv::CC_STAT_LEFT));
+        EXPECT_EQ(m.top, stats.at<int>(c + 1, cv::CC_STAT_TOP));
+        EXPECT_EQ(m.right - m.left + 1, stats.at<int>(c + 1, cv::CC_STAT_WIDTH));
+        EXPECT_EQ(m.bottom - m.top + 1, stats.at<int>(c + 1, cv::CC_STAT_HEIGHT));
+        EXPECT_EQ(m.area, stats.at<int>(c + 1, cv::CC_STAT_AREA));
+        EXPECT_EQ(m.cx, cents.at<double>(c + 1, 0));
+        EXPECT_EQ(m.cy, cents.at<double>(c + 1, 1));
+      }
+      ASSERT_EQ(cv::countNonZero(mine != labels), 0) << "mask " << it << " kind " << kind << " threads " << threads;
+    }
+  }
+  cv::setNumThreads(threads0);
+  EXPECT_EQ(masks, 240);
+  EXPECT_GT(comps, 5000);
+  EXPECT_EQ(label_runs(cv::Mat(7, 9, CV_8U, cv::Scalar(0)), rl), 0);
+  EXPECT_EQ(label_runs(cv::Mat(7, 9, CV_8U, cv::Scalar(3)), rl), 1);
+  EXPECT_EQ(rl.comps[0].area, 63);
+}
+
+// find_plane_pips (runs, scratch kept between calls) gives exactly the pips of
+// find_plane_pips_reference (OpenCV's labels image): synthetic white and black dice with and
+// without side faces, and the committed scenes' camera images sampled round many points at
+// several scales, turns, perspectives, parallaxes and thresholds, both polarities, with
+// and without the cached sample.
+TEST(PlanePips, RunFormFindsTheReferencePipsBitForBit) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> u(0, 1);
+  int calls = 0;
+  std::size_t pips = 0;
+  auto same = [&](const cv::Mat& img, const cv::Matx33d& h, cv::Point2d c, double r, bool dark, const std::vector<float>& thr, cv::Point2d d) {
+    PlaneSample a, b;
+    const auto want = find_plane_pips_reference(img, h, c, r, dark, thr, d, PlanePipParams{}, &a);
+    const auto got = find_plane_pips(img, h, c, r, dark, thr, d, PlanePipParams{}, &b);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(got[i].size(), want[i].size()) << "call " << calls << " threshold " << thr[i];
+      for (std::size_t j = 0; j < got[i].size(); ++j) {
+        EXPECT_EQ(got[i][j].x, want[i][j].x);
+        EXPECT_EQ(got[i][j].y, want[i][j].y);
+      }
+      pips += got[i].size();
+    }
+    // Again from the cached sample (the other polarity's call of the fine pip look).
+    const auto again = find_plane_pips(img, h, c, r, !dark, thr, d, PlanePipParams{}, &b);
+    const auto again_ref = find_plane_pips_reference(img, h, c, r, !dark, thr, d, PlanePipParams{}, &a);
+    EXPECT_EQ(again, again_ref);
+    ++calls;
+  };
+  for (const bool white : {true, false})
+    for (int face = 1; face <= 6; ++face)
+      for (int i = 0; i < 3; ++i) {
+        const cv::Point2d d = i == 0 ? cv::Point2d(0, 0) : cv::Point2d(4 + 4 * u(rng), 2 * u(rng));
+        const DrawnDie die = white ? draw_die(face, 90 * u(rng), {40 + 4 * u(rng), 40}, d, 235, 160, 30)
+                                   : draw_die(face, 90 * u(rng), {40, 40 - 4 * u(rng)}, d, 25, 10, 220);
+        same(die.image, kPlaneToImage, {40, 40}, 15, white, {540, 405, 300.5f, 675, 810.5f}, d);
+      }
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  for (const char* name : {"scene_000.jpg", "scene_007.jpg", "scene_018.jpg", "scene_027.jpg"}) {
+    const cv::Mat img = cv::imread((dir / name).string());
+    ASSERT_FALSE(img.empty()) << name;
+    for (int k = 0; k < 25; ++k) {
+      // A plane of 1.5-4 px/mm, turned, slightly in perspective, round a random point.
+      const double ppm = 1.5 + 2.5 * u(rng), a = 2 * CV_PI * u(rng);
+      const cv::Point2d at(img.cols * u(rng), img.rows * u(rng));
+      const cv::Matx33d h(ppm * std::cos(a), -ppm * std::sin(a), at.x, ppm * std::sin(a), ppm * std::cos(a), at.y,
+                          2e-4 * (u(rng) - 0.5), 2e-4 * (u(rng) - 0.5), 1);
+      const cv::Point2d c(20 * (u(rng) - 0.5), 20 * (u(rng) - 0.5));
+      const float paper = static_cast<float>(4 * (150 + 80 * u(rng)));
+      same(img, h, c, 15.1 + u(rng), k % 2 == 0, {0.6f * paper, 0.45f * paper, 0.75f * paper, 0.9f * paper},
+           cv::Point2d(8 * (u(rng) - 0.5), 8 * (u(rng) - 0.5)));
+    }
+  }
+  EXPECT_EQ(calls, 136);
+  EXPECT_GT(pips, 300u);  // the comparison is of real pips, not of empty lists
+}
+
+// search_top_faces (the fine pip look's and the no-blob look's shared search) visits what the
+// loop it replaced visited: threshold by threshold, the hypotheses of that threshold's pips
+// (one find_plane_pips call per threshold) whose centre is within the offset, the first three
+// of them, in order; a visit returning true stops it there (no later threshold is looked at).
+TEST(PlanePips, TopFaceSearchVisitsTheHypothesesInOrder) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(0, 1);
+  int dice = 0, visits = 0;
+  for (const bool white : {true, false})
+    for (int face = 1; face <= 6; ++face) {
+      const cv::Point2d d = face % 2 ? cv::Point2d(0, 0) : cv::Point2d(5, 1);
+      const DrawnDie die = white ? draw_die(face, 90 * u(rng), {40 + 3 * u(rng), 41}, d, 235, 160, 30)
+                                 : draw_die(face, 90 * u(rng), {39, 40 + 3 * u(rng)}, d, 25, 10, 220);
+      const std::vector<float> thr = white ? std::vector<float>{540, 405} : std::vector<float>{540, 675, 810};
+      const double max_offset = face % 3 == 0 ? 2.0 : 7.5;
+      // What the replaced loop visited.
+      std::vector<std::tuple<std::size_t, double, double, int>> want;
+      for (std::size_t ti = 0; ti < thr.size(); ++ti) {
+        const auto pips = find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, white, thr[ti], d);
+        int tried = 0;
+        for (const TopFacePips& h : top_face_hypotheses(pips, d)) {
+          if (cv::norm(h.centre_mm - cv::Point2d(40, 40)) > max_offset || tried >= 3) continue;
+          ++tried;
+          want.emplace_back(ti, h.centre_mm.x, h.centre_mm.y, h.count);
+        }
+      }
+      PlaneSample sample;
+      std::vector<std::tuple<std::size_t, double, double, int>> got;
+      std::size_t thresholds_seen = 0;
+      const bool stopped = search_top_faces(
+          die.image, kPlaneToImage, {40, 40}, 15, white, thr, d, max_offset, sample,
+          [&](std::size_t ti, const std::vector<cv::Point2d>&, const TopFacePips& h) {
+            got.emplace_back(ti, h.centre_mm.x, h.centre_mm.y, h.count);
+            return false;
+          },
+          [&](std::size_t, const std::vector<cv::Point2d>&, const std::vector<TopFacePips>&) { ++thresholds_seen; });
+      EXPECT_FALSE(stopped);
+      EXPECT_EQ(got, want) << (white ? "white " : "black ") << face;
+      EXPECT_EQ(thresholds_seen, thr.size());
+      // Stopped at the first visit: only that one, and no later threshold looked at.
+      if (!want.empty()) {
+        PlaneSample s2;
+        std::size_t seen2 = 0;
+        int n = 0;
+        EXPECT_TRUE(search_top_faces(
+            die.image, kPlaneToImage, {40, 40}, 15, white, thr, d, max_offset, s2,
+            [&](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&) { return ++n == 1; },
+            [&](std::size_t, const std::vector<cv::Point2d>&, const std::vector<TopFacePips>&) { ++seen2; }));
+        EXPECT_EQ(n, 1);
+        EXPECT_EQ(seen2, std::get<0>(want[0]) + 1);
+      }
+      ++dice;
+      visits += static_cast<int>(got.size());
+    }
+  EXPECT_EQ(dice, 12);
+  EXPECT_GE(visits, 12);  // the comparison is of real visits, not of empty lists
+  PlaneSample none;
+  EXPECT_FALSE(search_top_faces(cv::Mat(), kPlaneToImage, {40, 40}, 15, true, {540}, {0, 0}, 7.5, none,
+                                [](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&) { return true; }));
+  EXPECT_FALSE(search_top_faces(cv::Mat(), kPlaneToImage, {40, 40}, 15, true, {}, {0, 0}, 7.5, none,
+                                [](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&) { return true; }));
 }
 
 }  // namespace
