@@ -99,6 +99,55 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
 // How far (mm) the centre of a reading's fitted pips is from its crop's centre: a standard
 // layout is centred on its face, so a crop on the face gives ~0, one that took in a side
 // or cut the face gives more.
+// Coloured dice carry pips of one polarity: white on red, green and blue dice, black on
+// yellow ones (interfaces.md's standard dice; the renderer's). 0 = no rule (white and black
+// dice are whiteblack's; a calibrated colour of another name).
+static int coloured_pip_polarity(const std::string& colour) {
+  if (colour == "red" || colour == "green" || colour == "blue") return 1;
+  if (colour == "yellow") return -1;
+  return 0;
+}
+// The crop with everything of the other polarity than the pips taken out: for light pips
+// (polarity > 0) every pixel darker (luminance b + 2g + r) than the body becomes the body,
+// for dark pips every lighter one. A pale, glared top's pips differ from it less than its
+// own dark rim and side faces at the crop's edge, whose corners are blob-shaped too
+// (docs/reader.md, colour3): on a die whose pips are light they are not pips.
+static cv::Mat one_pip_polarity(const cv::Mat& crop, cv::Vec3f body, int polarity) {
+  cv::Mat out = crop.clone();
+  const int lb = cvRound(body[0] + 2 * body[1] + body[2]);
+  const cv::Vec3b b(cv::saturate_cast<uchar>(body[0]), cv::saturate_cast<uchar>(body[1]), cv::saturate_cast<uchar>(body[2]));
+  for (int y = 0; y < out.rows; ++y) {
+    cv::Vec3b* row = out.ptr<cv::Vec3b>(y);
+    for (int x = 0; x < out.cols; ++x) {
+      const int l = row[x][0] + 2 * row[x][1] + row[x][2];
+      if (polarity > 0 ? l < lb : l > lb) row[x] = b;
+    }
+  }
+  return out;
+}
+
+// How much lighter (polarity > 0) or darker the reading's pips are than its body, in
+// luminance (b + 2g + r) / 4 over 3x3 crop pixels round each pip: the weakest pip's.
+static double pip_contrast(const cv::Mat& crop, const FaceReading& r, int polarity) {
+  if (r.pips.empty()) return 0;
+  const double lb = (r.body_bgr[0] + 2 * r.body_bgr[1] + r.body_bgr[2]) / 4.0;
+  double weakest = 1e9;
+  for (const auto& p : r.pips) {
+    double sum = 0;
+    int n = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int x = cvRound(p.x) + dx, y = cvRound(p.y) + dy;
+        if (x < 0 || y < 0 || x >= crop.cols || y >= crop.rows) continue;
+        const cv::Vec3b v = crop.at<cv::Vec3b>(y, x);
+        sum += (v[0] + 2 * v[1] + v[2]) / 4.0, ++n;
+      }
+    if (n == 0) return 0;
+    weakest = std::min(weakest, polarity * (sum / n - lb));
+  }
+  return weakest;
+}
+
 static double pip_offset_mm(const FaceReading& r, double crop_side_mm) {
   if (r.face <= 0 || r.pips.empty()) return 0;
   const double c0 = (kFaceCropPx - 1) / 2.0;
@@ -1583,6 +1632,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (cut_face_crop: crop pixel -> top-plane mm -> image), not resampled from the patch:
     // the patch may be coarser than the image (px_per_mm is chosen for segmentation
     // speed), the face needs every pixel.
+    double plain_confidence = 0;  // read_at's last reading before the one-polarity look
     auto read_at = [&](cv::Point2f at) {
       const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
       const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
@@ -1593,9 +1643,32 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const double f0 = laps.now();
       FaceReading r = read_face(crop, params.face);
       laps.face(f0);
+      plain_confidence = r.confidence;
+      // A coloured die's unsure reading: read again with only its pips' polarity (its dark
+      // rim and sides out of a light-pip crop, glare and paper out of a dark-pip one); the
+      // more confident reading is kept, the body colour stays the plain crop's.
+      // (Not under or beside a hand or an arm: there the gates below decide "a die read beyond
+      // doubt" on the plain reading's confidence, and a partly covered die's lit remnant reads
+      // as a confident 1 with the shade taken out.)
+      if (params.pip_polarity_below > 0 && r.confidence < params.pip_polarity_below && covered[ci] != 2 && !near_hand[ci]) {
+        const int pol = coloured_pip_polarity(name_color(cv::Vec3f(r.body_bgr[0] / white[0], r.body_bgr[1] / white[1], r.body_bgr[2] / white[2]),
+                                                         calib ? calib->colors : std::vector<ColorSample>{}));
+        if (pol != 0) {
+          const double f1 = laps.now();
+          FaceReading r2 = read_face(one_pip_polarity(crop, r.body_bgr, pol), params.face);
+          laps.face(f1);
+          const double pc = pip_contrast(crop, r2, pol);
+          if (debug) std::fprintf(stderr, "POLARITY %d,%d %+d face %d conf %.2f -> face %d conf %.2f pol %d contrast %.1f\n", cell.hex.q, cell.hex.r, pol, r.face, r.confidence, r2.face, r2.confidence, r2.pip_polarity, pc);
+          if (r2.face > 0 && r2.confidence >= r.confidence) {
+            r2.body_bgr = r.body_bgr;
+            r = r2;
+          }
+        }
+      }
       return r;
     };
     FaceReading fr = read_at(fc);
+    double fr_plain_confidence = plain_confidence;
     // A reading short of certain may come from a square slid over a neighbour's paper: the
     // die is looked at again without it (face_other_paper; a sure reading is kept as it is,
     // which saves the masks and a read_face on most dice).
@@ -1642,8 +1715,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2f fc0 = fc;
         locate(body_cut, true, face_rect, fc);
         const FaceReading fr2 = read_at(fc);
+        const double fr2_plain_confidence = plain_confidence;
         if (debug) std::fprintf(stderr, "CUT %d,%d face %d conf %.2f -> face %d conf %.2f\n", cell.hex.q, cell.hex.r, fr.face, fr.confidence, fr2.face, fr2.confidence);
-        if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut;
+        if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut, fr_plain_confidence = fr2_plain_confidence;
         else face_rect = rect0, fc = fc0;
       }
     }
@@ -1666,8 +1740,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
         // A white or black die's blue guard token may be its blob's body (the white top is paper-like, the black one shadow-like).
-        // (Not when the blue reading is sure: that is a blue die.)
-        const bool token_body = (nb == "blue" || nr == "blue") && fr.confidence < 0.9;
+        // (Not when the blue reading is sure: that is a blue die. Sure as read plainly: the
+        // one-polarity look also reads a 10 mm token's light pip and rim surely.)
+        const bool token_body = (nb == "blue" || nr == "blue") && fr_plain_confidence < 0.9;
         if (nb != want && nr != want && !token_body) continue;
         const cv::Vec3f pp = papers[ci];
         const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
@@ -2151,7 +2226,7 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -2218,6 +2293,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("colour_cover_confidence", p.colour_cover_confidence);
     get("colour_cover_min_after", p.colour_cover_min_after);
     get("colour_cover_lum", p.colour_cover_lum);
+    get("pip_polarity_below", p.pip_polarity_below);
     get("guard_side_mm", p.guard_side_mm);
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);

@@ -121,6 +121,12 @@ struct ReadParams {
   double colour_cover_confidence = 0.5;
   double colour_cover_min_after = 0.65;
   double colour_cover_lum = 0.7;
+  // A coloured die's reading below this confidence is read again from the crop with only
+  // its pips' polarity left (light pips on red, green and blue dice: every pixel darker than
+  // the body set to the body; dark pips on yellow: every lighter one); the more confident
+  // reading is kept. The dark rim and side faces of a pale, glared top outshone its pale
+  // pips (docs/reader.md, colour3). 0 = off.
+  double pip_polarity_below = 0.9;
   // A guard token: a second blob of this nominal side (mm), area within
   // guard_area_min..2.5 of it, named blue.
   double guard_side_mm = 10.0;
