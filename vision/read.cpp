@@ -1923,6 +1923,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
         if (cover(fc, face_rect.angle) < params.colour_cover_min) cm = colour_mask(die_region);
         const double cov0 = cover(fc, face_rect.angle);
+        if (debug && !(cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area))
+          std::fprintf(stderr, "TOPCOVER %d,%d %s cover %.2f of %.2f units: not slid\n", cell.hex.q, cell.hex.r, nf.c_str(), cov0, cv::countNonZero(cm) / unit_area);
         // (Too few pixels of the colour: no top to slide over; an empty mask has no angle.)
         if (cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area) {
           const cv::RotatedRect rect0 = face_rect;
