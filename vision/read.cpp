@@ -193,7 +193,14 @@ constexpr double kSqrt3 = 1.7320508075688772;
 // Paper colour near a cell: samples on the paper plane just inside its border. Dice,
 // their shadows and grid lines darken some samples; the paper is taken as the median of the
 // brightest quarter (by luminance), so most samples may be covered.
-cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size) {
+// The median of the brightest quarter (by luminance) of the samples.
+cv::Vec3f brightest_quarter(std::vector<cv::Vec3b> s) {
+  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
+  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
+  return median_bgr(upper);
+}
+// die_free (when given): the same without samples of a die's lit top, see below.
+cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size, double tol = 0, cv::Vec3f* die_free = nullptr) {
   std::vector<cv::Vec3b> s;
   const double inscribed = hex_size * kSqrt3 / 2;
   for (double rad : {0.8 * inscribed, 0.9 * inscribed})
@@ -202,9 +209,41 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
       cv::Vec3b v;
       if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
     }
-  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
-  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
-  return median_bgr(upper);
+  // A die's lit top in the ring may be brighter than the paper (a glared yellow top): the
+  // brightest quarter is then the die. Without the samples far (> tol) from the median
+  // chromaticity of all (the paper's: shadows keep it) that are also more saturated than it
+  // (a white top keeps the old estimate), when enough are left and that moves the estimate's
+  // chromaticity by more than tol (docs/reader.md, colour3).
+  if (die_free) *die_free = brightest_quarter(s);
+  if (die_free && tol > 0 && s.size() >= 8) {
+    auto chroma = [](cv::Vec3b v) {
+      const float t = std::max(1.0f, static_cast<float>(v[0] + v[1] + v[2]));
+      return cv::Vec3f(v[0] / t, v[1] / t, v[2] / t);
+    };
+    cv::Vec3f med;
+    for (int k = 0; k < 3; ++k) {
+      std::vector<float> ch;
+      for (const auto& v : s) ch.push_back(chroma(v)[k]);
+      std::nth_element(ch.begin(), ch.begin() + static_cast<long>(ch.size() / 2), ch.end());
+      med[k] = ch[ch.size() / 2];
+    }
+    auto sat = [](cv::Vec3f c) { return (std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]})) / std::max({c[0], c[1], c[2]}); };
+    const float med_sat = sat(med);
+    const float sat_gain = 0.1f;
+    std::vector<cv::Vec3b> kept;
+    for (const auto& v : s) {
+      const cv::Vec3f c = chroma(v);
+      if (std::max({std::abs(c[0] - med[0]), std::abs(c[1] - med[1]), std::abs(c[2] - med[2])}) <= tol || sat(c) <= med_sat + sat_gain) kept.push_back(v);
+    }
+    if (kept.size() >= 8 && kept.size() < s.size()) {
+      const cv::Vec3f all = brightest_quarter(s), paper = brightest_quarter(kept);
+      // Only where the die's colour moved the estimate off the paper's chromaticity.
+      const cv::Vec3f a = chroma(cv::Vec3b(cv::saturate_cast<uchar>(all[0]), cv::saturate_cast<uchar>(all[1]), cv::saturate_cast<uchar>(all[2]))),
+                      b = chroma(cv::Vec3b(cv::saturate_cast<uchar>(paper[0]), cv::saturate_cast<uchar>(paper[1]), cv::saturate_cast<uchar>(paper[2])));
+      if (std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])}) > tol) *die_free = paper;
+    }
+  }
+  return brightest_quarter(s);
 }
 
 // Holes of a mask filled: what a flood fill from outside does not reach (mask_ops.h: the
@@ -646,7 +685,7 @@ static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& la
 }
 
 cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
-                          std::vector<cv::Vec3f>* cell_papers) {
+                          std::vector<cv::Vec3f>* cell_papers, std::vector<cv::Vec3f>* die_free_papers, double chroma_tolerance) {
   cv::Vec3f white(0, 0, 0);
   {
     std::vector<cv::Vec3b> s;
@@ -663,7 +702,9 @@ cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const
   std::vector<cv::Vec3f> papers(layout.cells.size());
   std::vector<cv::Vec3b> all;
   for (std::size_t i = 0; i < layout.cells.size(); ++i) {
-    papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm);
+    cv::Vec3f df;
+    papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm, chroma_tolerance, die_free_papers ? &df : nullptr);
+    if (die_free_papers) die_free_papers->push_back(df);
     all.emplace_back(cv::saturate_cast<uchar>(papers[i][0]), cv::saturate_cast<uchar>(papers[i][1]),
                      cv::saturate_cast<uchar>(papers[i][2]));
   }
@@ -752,7 +793,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
 
   // White reference (the white patch, else the median paper) and each cell's own paper.
   std::vector<cv::Vec3f> papers;
-  const cv::Vec3f white = white_reference(image, layout, hp, &papers);
+  std::vector<cv::Vec3f> die_free_papers;  // the cells' paper without a die's lit top (per-cell look only)
+  const cv::Vec3f white = white_reference(image, layout, hp, &papers, params.paper_chroma_tolerance > 0 ? &die_free_papers : nullptr,
+                                          params.paper_chroma_tolerance);
   laps.lap(&ReadProfile::white_ms);
 
   // Where each cell's paper point appears on the top-face plane, relative to the cell:
@@ -1104,6 +1147,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   }
   laps.lap(&ReadProfile::empty_ms);
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
+  // The dice's own cells: their paper without a glared top taken for it (not under or
+  // beside a hand, where most samples are the hand and its shade, not paper).
+  for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
+    if (covered[ci] != 2 && !near_hand[ci]) papers[ci] = die_free_papers[ci];
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
     if (covered[ci] == 1 || !core_occupied[ci]) {
@@ -2013,11 +2060,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
-      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f\n",
+      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f paper %.2f %.2f %.2f\n",
                    cell.hex.q, cell.hex.r, unit_area_px / unit_area, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2],
-                   displacement[ci].x, displacement[ci].y, pip_offset_mm(fr, 16.0 * params.face_crop_scale));
+                   displacement[ci].x, displacement[ci].y, pip_offset_mm(fr, 16.0 * params.face_crop_scale),
+                   papers[ci][0] / white[0], papers[ci][1] / white[1], papers[ci][2] / white[2]);
     }
 
     CellObservation co;
@@ -2228,7 +2276,7 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "paper_chroma_tolerance" << paper_chroma_tolerance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -2296,6 +2344,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("colour_cover_min_after", p.colour_cover_min_after);
     get("colour_cover_lum", p.colour_cover_lum);
     get("pip_polarity_below", p.pip_polarity_below);
+    get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("guard_side_mm", p.guard_side_mm);
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);
