@@ -214,16 +214,20 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
   // chromaticity of all (the paper's: shadows keep it) that are also more saturated than it
   // (a white top keeps the old estimate), when enough are left and that moves the estimate's
   // chromaticity by more than tol (docs/reader.md, colour3).
-  if (die_free) *die_free = brightest_quarter(s);
+  const cv::Vec3f plain = brightest_quarter(s);
+  if (die_free) *die_free = plain;
   if (die_free && tol > 0 && s.size() >= 8) {
     auto chroma = [](cv::Vec3b v) {
       const float t = std::max(1.0f, static_cast<float>(v[0] + v[1] + v[2]));
       return cv::Vec3f(v[0] / t, v[1] / t, v[2] / t);
     };
+    std::vector<cv::Vec3f> cs;
+    cs.reserve(s.size());
+    for (const auto& v : s) cs.push_back(chroma(v));
     cv::Vec3f med;
+    std::vector<float> ch(cs.size());
     for (int k = 0; k < 3; ++k) {
-      std::vector<float> ch;
-      for (const auto& v : s) ch.push_back(chroma(v)[k]);
+      for (std::size_t i = 0; i < cs.size(); ++i) ch[i] = cs[i][k];
       std::nth_element(ch.begin(), ch.begin() + static_cast<long>(ch.size() / 2), ch.end());
       med[k] = ch[ch.size() / 2];
     }
@@ -231,19 +235,20 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
     const float med_sat = sat(med);
     const float sat_gain = 0.1f;
     std::vector<cv::Vec3b> kept;
-    for (const auto& v : s) {
-      const cv::Vec3f c = chroma(v);
-      if (std::max({std::abs(c[0] - med[0]), std::abs(c[1] - med[1]), std::abs(c[2] - med[2])}) <= tol || sat(c) <= med_sat + sat_gain) kept.push_back(v);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const cv::Vec3f& c = cs[i];
+      if (std::max({std::abs(c[0] - med[0]), std::abs(c[1] - med[1]), std::abs(c[2] - med[2])}) <= tol || sat(c) <= med_sat + sat_gain) kept.push_back(s[i]);
     }
     if (kept.size() >= 8 && kept.size() < s.size()) {
-      const cv::Vec3f all = brightest_quarter(s), paper = brightest_quarter(kept);
+      const cv::Vec3f& all = plain;
+      const cv::Vec3f paper = brightest_quarter(kept);
       // Only where the die's colour moved the estimate off the paper's chromaticity.
       const cv::Vec3f a = chroma(cv::Vec3b(cv::saturate_cast<uchar>(all[0]), cv::saturate_cast<uchar>(all[1]), cv::saturate_cast<uchar>(all[2]))),
                       b = chroma(cv::Vec3b(cv::saturate_cast<uchar>(paper[0]), cv::saturate_cast<uchar>(paper[1]), cv::saturate_cast<uchar>(paper[2])));
       if (std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])}) > tol) *die_free = paper;
     }
   }
-  return brightest_quarter(s);
+  return plain;
 }
 
 // Holes of a mask filled: what a flood fill from outside does not reach (mask_ops.h: the
