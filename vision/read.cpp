@@ -99,6 +99,55 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
 // How far (mm) the centre of a reading's fitted pips is from its crop's centre: a standard
 // layout is centred on its face, so a crop on the face gives ~0, one that took in a side
 // or cut the face gives more.
+// Coloured dice carry pips of one polarity: white on red, green and blue dice, black on
+// yellow ones (interfaces.md's standard dice; the renderer's). 0 = no rule (white and black
+// dice are whiteblack's; a calibrated colour of another name).
+static int coloured_pip_polarity(const std::string& colour) {
+  if (colour == "red" || colour == "green" || colour == "blue") return 1;
+  if (colour == "yellow") return -1;
+  return 0;
+}
+// The crop with everything of the other polarity than the pips taken out: for light pips
+// (polarity > 0) every pixel darker (luminance b + 2g + r) than the body becomes the body,
+// for dark pips every lighter one. A pale, glared top's pips differ from it less than its
+// own dark rim and side faces at the crop's edge, whose corners are blob-shaped too
+// (docs/reader.md, colour3): on a die whose pips are light they are not pips.
+static cv::Mat one_pip_polarity(const cv::Mat& crop, cv::Vec3f body, int polarity) {
+  cv::Mat out = crop.clone();
+  const int lb = cvRound(body[0] + 2 * body[1] + body[2]);
+  const cv::Vec3b b(cv::saturate_cast<uchar>(body[0]), cv::saturate_cast<uchar>(body[1]), cv::saturate_cast<uchar>(body[2]));
+  for (int y = 0; y < out.rows; ++y) {
+    cv::Vec3b* row = out.ptr<cv::Vec3b>(y);
+    for (int x = 0; x < out.cols; ++x) {
+      const int l = row[x][0] + 2 * row[x][1] + row[x][2];
+      if (polarity > 0 ? l < lb : l > lb) row[x] = b;
+    }
+  }
+  return out;
+}
+
+// How much lighter (polarity > 0) or darker the reading's pips are than its body, in
+// luminance (b + 2g + r) / 4 over 3x3 crop pixels round each pip: the weakest pip's.
+static double pip_contrast(const cv::Mat& crop, const FaceReading& r, int polarity) {
+  if (r.pips.empty()) return 0;
+  const double lb = (r.body_bgr[0] + 2 * r.body_bgr[1] + r.body_bgr[2]) / 4.0;
+  double weakest = 1e9;
+  for (const auto& p : r.pips) {
+    double sum = 0;
+    int n = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int x = cvRound(p.x) + dx, y = cvRound(p.y) + dy;
+        if (x < 0 || y < 0 || x >= crop.cols || y >= crop.rows) continue;
+        const cv::Vec3b v = crop.at<cv::Vec3b>(y, x);
+        sum += (v[0] + 2 * v[1] + v[2]) / 4.0, ++n;
+      }
+    if (n == 0) return 0;
+    weakest = std::min(weakest, polarity * (sum / n - lb));
+  }
+  return weakest;
+}
+
 static double pip_offset_mm(const FaceReading& r, double crop_side_mm) {
   if (r.face <= 0 || r.pips.empty()) return 0;
   const double c0 = (kFaceCropPx - 1) / 2.0;
@@ -144,7 +193,14 @@ constexpr double kSqrt3 = 1.7320508075688772;
 // Paper colour near a cell: samples on the paper plane just inside its border. Dice,
 // their shadows and grid lines darken some samples; the paper is taken as the median of the
 // brightest quarter (by luminance), so most samples may be covered.
-cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size) {
+// The median of the brightest quarter (by luminance) of the samples.
+cv::Vec3f brightest_quarter(std::vector<cv::Vec3b> s) {
+  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
+  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
+  return median_bgr(upper);
+}
+// die_free (when given): the same without samples of a die's lit top, see below.
+cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size, double tol = 0, cv::Vec3f* die_free = nullptr) {
   std::vector<cv::Vec3b> s;
   const double inscribed = hex_size * kSqrt3 / 2;
   for (double rad : {0.8 * inscribed, 0.9 * inscribed})
@@ -153,9 +209,46 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
       cv::Vec3b v;
       if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
     }
-  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
-  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
-  return median_bgr(upper);
+  // A die's lit top in the ring may be brighter than the paper (a glared yellow top): the
+  // brightest quarter is then the die. Without the samples far (> tol) from the median
+  // chromaticity of all (the paper's: shadows keep it) that are also more saturated than it
+  // (a white top keeps the old estimate), when enough are left and that moves the estimate's
+  // chromaticity by more than tol (docs/reader.md, colour3).
+  const cv::Vec3f plain = brightest_quarter(s);
+  if (die_free) *die_free = plain;
+  if (die_free && tol > 0 && s.size() >= 8) {
+    auto chroma = [](cv::Vec3b v) {
+      const float t = std::max(1.0f, static_cast<float>(v[0] + v[1] + v[2]));
+      return cv::Vec3f(v[0] / t, v[1] / t, v[2] / t);
+    };
+    std::vector<cv::Vec3f> cs;
+    cs.reserve(s.size());
+    for (const auto& v : s) cs.push_back(chroma(v));
+    cv::Vec3f med;
+    std::vector<float> ch(cs.size());
+    for (int k = 0; k < 3; ++k) {
+      for (std::size_t i = 0; i < cs.size(); ++i) ch[i] = cs[i][k];
+      std::nth_element(ch.begin(), ch.begin() + static_cast<long>(ch.size() / 2), ch.end());
+      med[k] = ch[ch.size() / 2];
+    }
+    auto sat = [](cv::Vec3f c) { return (std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]})) / std::max({c[0], c[1], c[2]}); };
+    const float med_sat = sat(med);
+    const float sat_gain = 0.1f;
+    std::vector<cv::Vec3b> kept;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const cv::Vec3f& c = cs[i];
+      if (std::max({std::abs(c[0] - med[0]), std::abs(c[1] - med[1]), std::abs(c[2] - med[2])}) <= tol || sat(c) <= med_sat + sat_gain) kept.push_back(s[i]);
+    }
+    if (kept.size() >= 8 && kept.size() < s.size()) {
+      const cv::Vec3f& all = plain;
+      const cv::Vec3f paper = brightest_quarter(kept);
+      // Only where the die's colour moved the estimate off the paper's chromaticity.
+      const cv::Vec3f a = chroma(cv::Vec3b(cv::saturate_cast<uchar>(all[0]), cv::saturate_cast<uchar>(all[1]), cv::saturate_cast<uchar>(all[2]))),
+                      b = chroma(cv::Vec3b(cv::saturate_cast<uchar>(paper[0]), cv::saturate_cast<uchar>(paper[1]), cv::saturate_cast<uchar>(paper[2])));
+      if (std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])}) > tol) *die_free = paper;
+    }
+  }
+  return plain;
 }
 
 // Holes of a mask filled: what a flood fill from outside does not reach (mask_ops.h: the
@@ -597,7 +690,7 @@ static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& la
 }
 
 cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
-                          std::vector<cv::Vec3f>* cell_papers) {
+                          std::vector<cv::Vec3f>* cell_papers, std::vector<cv::Vec3f>* die_free_papers, double chroma_tolerance) {
   cv::Vec3f white(0, 0, 0);
   {
     std::vector<cv::Vec3b> s;
@@ -614,7 +707,9 @@ cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const
   std::vector<cv::Vec3f> papers(layout.cells.size());
   std::vector<cv::Vec3b> all;
   for (std::size_t i = 0; i < layout.cells.size(); ++i) {
-    papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm);
+    cv::Vec3f df;
+    papers[i] = cell_paper(image, hp, layout.cells[i].centre, layout.hex_size_mm, chroma_tolerance, die_free_papers ? &df : nullptr);
+    if (die_free_papers) die_free_papers->push_back(df);
     all.emplace_back(cv::saturate_cast<uchar>(papers[i][0]), cv::saturate_cast<uchar>(papers[i][1]),
                      cv::saturate_cast<uchar>(papers[i][2]));
   }
@@ -703,7 +798,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
 
   // White reference (the white patch, else the median paper) and each cell's own paper.
   std::vector<cv::Vec3f> papers;
-  const cv::Vec3f white = white_reference(image, layout, hp, &papers);
+  std::vector<cv::Vec3f> die_free_papers;  // the cells' paper without a die's lit top (per-cell look only)
+  const cv::Vec3f white = white_reference(image, layout, hp, &papers, params.paper_chroma_tolerance > 0 ? &die_free_papers : nullptr,
+                                          params.paper_chroma_tolerance);
   laps.lap(&ReadProfile::white_ms);
 
   // Where each cell's paper point appears on the top-face plane, relative to the cell:
@@ -1055,6 +1152,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   }
   laps.lap(&ReadProfile::empty_ms);
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
+  // The dice's own cells: their paper without a glared top taken for it (not under or
+  // beside a hand, where most samples are the hand and its shade, not paper).
+  for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
+    if (covered[ci] != 2 && !near_hand[ci]) papers[ci] = die_free_papers[ci];
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
     if (covered[ci] == 1 || !core_occupied[ci]) {
@@ -1602,6 +1703,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (cut_face_crop: crop pixel -> top-plane mm -> image), not resampled from the patch:
     // the patch may be coarser than the image (px_per_mm is chosen for segmentation
     // speed), the face needs every pixel.
+    double plain_confidence = 0;  // read_at's last reading before the one-polarity look
     auto read_at = [&](cv::Point2f at) {
       const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
       const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
@@ -1612,9 +1714,32 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const double f0 = laps.now();
       FaceReading r = read_face(crop, params.face);
       laps.face(f0);
+      plain_confidence = r.confidence;
+      // A coloured die's unsure reading: read again with only its pips' polarity (its dark
+      // rim and sides out of a light-pip crop, glare and paper out of a dark-pip one); the
+      // more confident reading is kept, the body colour stays the plain crop's.
+      // (Not under or beside a hand or an arm: there the gates below decide "a die read beyond
+      // doubt" on the plain reading's confidence, and a partly covered die's lit remnant reads
+      // as a confident 1 with the shade taken out.)
+      if (params.pip_polarity_below > 0 && r.confidence < params.pip_polarity_below && covered[ci] != 2 && !near_hand[ci]) {
+        const int pol = coloured_pip_polarity(name_color(cv::Vec3f(r.body_bgr[0] / white[0], r.body_bgr[1] / white[1], r.body_bgr[2] / white[2]),
+                                                         calib ? calib->colors : std::vector<ColorSample>{}));
+        if (pol != 0) {
+          const double f1 = laps.now();
+          FaceReading r2 = read_face(one_pip_polarity(crop, r.body_bgr, pol), params.face);
+          laps.face(f1);
+          const double pc = pip_contrast(crop, r2, pol);
+          if (debug) std::fprintf(stderr, "POLARITY %d,%d %+d face %d conf %.2f -> face %d conf %.2f pol %d contrast %.1f\n", cell.hex.q, cell.hex.r, pol, r.face, r.confidence, r2.face, r2.confidence, r2.pip_polarity, pc);
+          if (r2.face > 0 && r2.confidence >= r.confidence) {
+            r2.body_bgr = r.body_bgr;
+            r = r2;
+          }
+        }
+      }
       return r;
     };
     FaceReading fr = read_at(fc);
+    double fr_plain_confidence = plain_confidence;
     // A reading short of certain may come from a square slid over a neighbour's paper: the
     // die is looked at again without it (face_other_paper; a sure reading is kept as it is,
     // which saves the masks and a read_face on most dice).
@@ -1661,8 +1786,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2f fc0 = fc;
         locate(body_cut, true, face_rect, fc);
         const FaceReading fr2 = read_at(fc);
+        const double fr2_plain_confidence = plain_confidence;
         if (debug) std::fprintf(stderr, "CUT %d,%d face %d conf %.2f -> face %d conf %.2f\n", cell.hex.q, cell.hex.r, fr.face, fr.confidence, fr2.face, fr2.confidence);
-        if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut;
+        if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut, fr_plain_confidence = fr2_plain_confidence;
         else face_rect = rect0, fc = fc0;
       }
     }
@@ -1685,8 +1811,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
         // A white or black die's blue guard token may be its blob's body (the white top is paper-like, the black one shadow-like).
-        // (Not when the blue reading is sure: that is a blue die.)
-        const bool token_body = (nb == "blue" || nr == "blue") && fr.confidence < 0.9;
+        // (Not when the blue reading is sure: that is a blue die. Sure as read plainly: the
+        // one-polarity look also reads a 10 mm token's light pip and rim surely.)
+        const bool token_body = (nb == "blue" || nr == "blue") && fr_plain_confidence < 0.9;
         if (nb != want && nr != want && !token_body) continue;
         const cv::Vec3f pp = papers[ci];
         const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
@@ -1897,6 +2024,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
         if (cover(fc, face_rect.angle) < params.colour_cover_min) cm = colour_mask(die_region);
         const double cov0 = cover(fc, face_rect.angle);
+        if (debug && !(cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area))
+          std::fprintf(stderr, "TOPCOVER %d,%d %s cover %.2f of %.2f units: not slid\n", cell.hex.q, cell.hex.r, nf.c_str(), cov0, cv::countNonZero(cm) / unit_area);
         // (Too few pixels of the colour: no top to slide over; an empty mask has no angle.)
         if (cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area) {
           const cv::RotatedRect rect0 = face_rect;
@@ -2201,7 +2330,7 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "paper_chroma_tolerance" << paper_chroma_tolerance
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -2268,6 +2397,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("colour_cover_confidence", p.colour_cover_confidence);
     get("colour_cover_min_after", p.colour_cover_min_after);
     get("colour_cover_lum", p.colour_cover_lum);
+    get("pip_polarity_below", p.pip_polarity_below);
+    get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("guard_side_mm", p.guard_side_mm);
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);

@@ -126,6 +126,19 @@ struct ReadParams {
   double colour_cover_confidence = 0.5;
   double colour_cover_min_after = 0.65;
   double colour_cover_lum = 0.7;
+  // A coloured die's reading below this confidence is read again from the crop with only
+  // its pips' polarity left (light pips on red, green and blue dice: every pixel darker than
+  // the body set to the body; dark pips on yellow: every lighter one); the more confident
+  // reading is kept. The dark rim and side faces of a pale, glared top outshone its pale
+  // pips (docs/reader.md, colour3). 0 = off.
+  double pip_polarity_below = 0.9;
+  // A cell's paper is the brightest quarter of samples round its border; a glared yellow
+  // top there is brighter than the paper and was taken for it (its top then "paper", the
+  // square slid onto its shadow). For the per-cell look (not under or beside a hand), the
+  // samples more saturated than the median sample and further than this in chromaticity
+  // ((b, g, r) / (b + g + r)) from it are left out when that moves the estimate by more
+  // than this. 0 = off.
+  double paper_chroma_tolerance = 0.04;
   // A guard token: a second blob of this nominal side (mm), area within
   // guard_area_min..2.5 of it, named blue.
   double guard_side_mm = 10.0;
@@ -285,8 +298,12 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out);
 // The reader's white reference on a registered frame (hp: paper mm -> image): the median
 // of the layout's white patch, or the median paper of the cells when the patch is darker
 // than 0.8 of it (covered, shadowed); each cell's own paper colour in `cell_papers`.
+// die_free_papers (with chroma_tolerance > 0): each cell's paper again without the ring's
+// samples of a die's lit, saturated top when they moved it off the paper's chromaticity
+// (ReadParams::paper_chroma_tolerance).
 cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
-                          std::vector<cv::Vec3f>* cell_papers = nullptr);
+                          std::vector<cv::Vec3f>* cell_papers = nullptr, std::vector<cv::Vec3f>* die_free_papers = nullptr,
+                          double chroma_tolerance = 0);
 
 // The face crop read_face reads, as read_board cuts it (and the face harness, face_eval.h):
 // a `canon` px square covering `side_mm` of the top-face plane (`top_to_image`: top-plane
