@@ -366,10 +366,15 @@ TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
   EXPECT_EQ(normal->not_found_dice, 23);
   EXPECT_EQ(normal->truth_cells + normal->hidden_visible, normal->visible_dice);
   // Why each visible die was hidden (Observation::hidden_why, branch occupancy3): here the
-  // print-edge test hid every cell, and the scorer says so for every one of them.
-  ASSERT_EQ(s->hidden_visible_why.size(), 1u);
-  EXPECT_EQ(s->hidden_visible_why.begin()->first, "edges");
-  EXPECT_EQ(s->hidden_visible_why.begin()->second, s->hidden_visible);
+  // print-edge test hid every cell in view, and the scorer says so for every one of them
+  // (the few dice at the frame's edge are out of view first, as with the defaults).
+  auto count = [](const SceneScore& x, const char* why) {
+    const auto it = x.hidden_visible_why.find(why);
+    return it == x.hidden_visible_why.end() ? 0 : it->second;
+  };
+  EXPECT_GT(count(*s, "edges"), 400);
+  EXPECT_EQ(count(*s, "view"), count(*normal, "view"));
+  EXPECT_EQ(count(*s, "edges") + count(*s, "view"), s->hidden_visible);
 }
 
 // A die whose top face is whole in the frame, its sides cut by the frame's edge, is read
