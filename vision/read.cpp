@@ -776,8 +776,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     for (std::size_t i = 0; i < layout.cells.size(); ++i) {
       const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
       bool in = inside(apply_h(hp, c));
-      for (double dx : {-10.0, 10.0})
-        for (double dy : {-10.0, 10.0}) in = in && inside(apply_h(ht, c + cv::Point2d(dx, dy)));
+      const double t = params.in_view_top_mm;
+      for (double dx : {-t, t})
+        for (double dy : {-t, t}) in = in && inside(apply_h(ht, c + cv::Point2d(dx, dy)));
       in_view[i] = in ? 1 : 0;
       visible += in ? 1 : 0;
     }
@@ -788,7 +789,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     return obs;
   }
   for (std::size_t i = 0; i < layout.cells.size(); ++i)
-    if (!in_view[i]) obs.hidden.push_back(layout.cells[i].hex);
+    if (!in_view[i]) {
+      obs.hidden.push_back(layout.cells[i].hex);
+      obs.hidden_why[layout.cells[i].hex] = "view: its top face (+-" + std::to_string(params.in_view_top_mm).substr(0, 4) + " mm) or paper centre not inside the frame";
+    }
   obs.board_found = true;
   // params.stop_when_covered: a cell in view found covered ends the read (cells empty).
   const std::size_t out_of_view = obs.hidden.size();
@@ -835,6 +839,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
         obs.hidden.push_back(layout.cells[i].hex);
+        obs.hidden_why[layout.cells[i].hex] = "edges: " + std::to_string(edges[i]) + " of its 6 printed edges seen";
       }
   }
   laps.lap(&ReadProfile::edges_ms);
@@ -900,6 +905,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                          n_all, p_hit, p_all, n_skin);
           covered[i] = params.occluded_min_confidence <= 0 ? 1 : 2;
           obs.hidden.push_back(layout.cells[i].hex);
+          obs.hidden_why[layout.cells[i].hex] = "occluder: top " + std::to_string(n_hit) + "/" + std::to_string(n_all) + " paper " +
+                                                std::to_string(p_hit) + "/" + std::to_string(p_all) + " skin " +
+                                                std::to_string(n_skin) + " on the mask, no die read there";
         }
       }
       if (params.hand_near_mm >= std::hypot(layout.width_mm, layout.height_mm)) {
@@ -1156,6 +1164,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
     if (covered[ci] != 2 && !near_hand[ci]) papers[ci] = die_free_papers[ci];
+  // A cell under the occluder that is not read to the end: why, for the scorer.
+  auto note_occluded = [&](std::size_t ci, const char* what) {
+    if (covered[ci] == 2) obs.hidden_why[layout.cells[ci].hex] += std::string("; ") + what;
+  };
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     const CellMm& cell = layout.cells[ci];
     if (covered[ci] == 1 || !core_occupied[ci]) {
@@ -1216,6 +1228,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     if (cv::countNonZero(fg) < params.unit_area_min * unit_area * 0.5) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d fg\n", cell.hex.q, cell.hex.r);
+      note_occluded(ci, "too little differs from its paper");
       continue;  // quick empty check
     }
     // Only where fg is: every later use of the shadow mask is within it.
@@ -1511,6 +1524,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     if (unit_label < 0) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d unit\n", cell.hex.q, cell.hex.r);
+      note_occluded(ci, "no blob of a unit's size");
       continue;
     }
     const cv::Mat blob_mask = labels == unit_label;
@@ -2056,6 +2070,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // cannot change it: under a hand's shadow most cells were read six times for nothing.
     if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf (conf %.2f)\n", cell.hex.q, cell.hex.r, first_confidence);
+      note_occluded(ci, "found only with its shadow pixels, face too weak");
       continue;
     }
     // A doubtful reading: the face square may be a little off (its position is known to
@@ -2264,7 +2279,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (debug)
         std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
                      co.face, co.confidence, lum, sat, under_skin_cell[ci], skin_hue, ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
-      if (!ok) continue;
+      if (!ok) {
+        char why[200];
+        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s, not beyond doubt",
+                      co.color.c_str(), co.face, co.confidence, lum, sat, skin_hue ? " (skin hue)" : "");
+        obs.hidden_why[cell.hex] = why;
+        continue;
+      }
       reread_ok[ci] = 1;
     }
     obs.cells.push_back(co);
@@ -2293,6 +2314,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (weak_near || c.confidence < params.min_die_confidence) {
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, weak_near ? "nearhand" : "noface", c.confidence);
         obs.hidden.push_back(c.hex);
+        char why[160];
+        std::snprintf(why, sizeof why, "%s: read %s %d conf %.2f", weak_near ? "weak" : "noface", c.color.c_str(), c.face, c.confidence);
+        obs.hidden_why[c.hex] = why;
       } else {
         kept.push_back(c);
       }
@@ -2336,6 +2360,7 @@ Status ReadParams::save(const std::string& path) const {
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
+    fs << "in_view_top_mm" << in_view_top_mm;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -2426,6 +2451,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_saturation", p.occluded_saturation);
     get("occluded_white_min_confidence", p.occluded_white_min_confidence);
     get("occluded_white_ratio", p.occluded_white_ratio);
+    get("in_view_top_mm", p.in_view_top_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);

@@ -4,6 +4,7 @@
 // loop may pass a TrackerState so covered markers keep the last pose.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -259,6 +260,10 @@ struct ReadParams {
   // true). Fewer than min_visible_fraction of the cells in view (or none) ->
   // board_found = false. Before issue 3's partial views this was 0.98.
   double edge_margin_px = 4.0;
+  // ... and its top face's square of +-in_view_top_mm round the cell centre (the 16 mm face
+  // and 0.5 mm) inside it too (10 before branch occupancy3: a die whose face was whole in
+  // the frame, its sides cut by the frame's edge, was hidden).
+  double in_view_top_mm = 8.5;
   double min_visible_fraction = 0.0;
   // For callers that cannot act on a view with a cell covered (the live referee: a hand
   // in view means nothing is committed, docs/referee.md): when true, read_board returns
@@ -288,6 +293,9 @@ struct Observation {
   // Cells not read: under a hand, or out of the frame (a partial view). Unknown, not empty;
   // in the observation JSON as "hidden": [[q, r], ...] when there are any.
   std::vector<Hex> hidden;
+  // Diagnostics (not in the JSON contract): why each hidden cell was hidden, one line
+  // starting with a one-word class ("view", "edges", "occluder", "weak", "noface").
+  std::map<Hex, std::string> hidden_why;
 };
 
 // Pixel helpers the reader and colour calibration share (so both take the same white

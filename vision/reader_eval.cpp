@@ -119,7 +119,12 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
       if (hidden.count(t.hex) && !seen.count(t.hex)) {
         ++s.hidden_visible;
         exact = false;
-        if (log) *log << name << ": hidden " << t.hex.q << "," << t.hex.r << " " << t.color << " " << t.face << " (visible)\n";
+        const auto why = obs.hidden_why.find(t.hex);
+        const std::string reason = why == obs.hidden_why.end() ? "unknown: no reason recorded" : why->second;
+        ++s.hidden_visible_why[reason.substr(0, reason.find(':'))];
+        if (log)
+          *log << name << ": hidden " << t.hex.q << "," << t.hex.r << " " << t.color << " " << t.face << " (visible): " << reason
+               << '\n';
         continue;
       }
       ++s.truth_cells;
@@ -281,7 +286,13 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
         << "occupancy precision: " << pct(s->matched, s->seen_cells) << "  recall: " << pct(s->matched, s->truth_cells)
         << "  (of all visible dice, hidden = missed: " << pct(s->matched, s->visible_dice) << ")\n"
         << "dice in hidden cells: " << s->hidden_dice << ", of them labelled visible (in view, not occluded): "
-        << s->hidden_visible << "; dice in scenes labelled board_found false (not scored): " << s->not_found_dice << '\n'
+        << s->hidden_visible << "; dice in scenes labelled board_found false (not scored): " << s->not_found_dice << '\n';
+    if (!s->hidden_visible_why.empty()) {
+      out << "visible dice hidden, by why:";
+      for (const auto& [why, n] : s->hidden_visible_why) out << ' ' << why << ' ' << n;
+      out << '\n';
+    }
+    out
         << "colour accuracy: " << pct(s->color_ok, s->matched) << "  face accuracy: " << pct(s->face_ok, s->matched)
         << "  guard accuracy: " << pct(s->guard_ok, s->matched) << '\n'
         << "whole-board exact match: " << pct(s->exact_boards, s->scenes) << '\n'

@@ -47,6 +47,9 @@ struct SceneScore {
   int hidden_dice = 0;     // labelled dice (cells) in cells the reader listed as hidden
   int hidden_visible = 0;  // ... of which the label says visible (in view, not occluded)
   int not_found_dice = 0;  // labelled dice in scenes labelled board_found: false (not scored)
+  // hidden_visible by the reader's reason class (Observation::hidden_why: "view", "edges",
+  // "occluder", "weak", "noface"): where the recall of all visible dice is lost.
+  std::map<std::string, int> hidden_visible_why;
   double precision() const { return seen_cells ? static_cast<double>(matched) / seen_cells : 0; }
   double recall() const { return truth_cells ? static_cast<double>(matched) / truth_cells : 0; }
   double recall_visible() const { return visible_dice ? static_cast<double>(matched) / visible_dice : 0; }

@@ -4,6 +4,7 @@
 // below the issue's targets: this guards what exists, it does not claim the targets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <cstdio>
 #include <fstream>
@@ -397,6 +398,68 @@ TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
   // in-view dice (23) are not truth cells.
   EXPECT_EQ(normal->not_found_dice, 23);
   EXPECT_EQ(normal->truth_cells + normal->hidden_visible, normal->visible_dice);
+  // Why each visible die was hidden (Observation::hidden_why, branch occupancy3): here the
+  // print-edge test hid every cell in view, and the scorer says so for every one of them
+  // (the few dice at the frame's edge are out of view first, as with the defaults).
+  auto count = [](const SceneScore& x, const char* why) {
+    const auto it = x.hidden_visible_why.find(why);
+    return it == x.hidden_visible_why.end() ? 0 : it->second;
+  };
+  EXPECT_GT(count(*s, "edges"), 400);
+  EXPECT_EQ(count(*s, "view"), count(*normal, "view"));
+  EXPECT_EQ(count(*s, "edges") + count(*s, "view"), s->hidden_visible);
+}
+
+// A die whose top face is whole in the frame, its sides cut by the frame's edge, is read
+// (in_view_top_mm 8.5: the 16 mm face and 0.5 mm inside the frame; with the old 10 mm it was
+// hidden): fixture 027's yellow 4 at the frame's bottom edge, no hand in view.
+TEST(ReaderFixtures, DieWithItsTopFaceInTheFrameIsRead) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  auto img = load_image((dir / "scene_027.jpg").string());
+  ASSERT_TRUE(img.ok()) << img.error();
+  const Hex die{3, 2};
+  ReadParams old_margin;
+  old_margin.in_view_top_mm = 10.0;
+  const Observation before = read_board(*img, standard_sheet(), nullptr, old_margin);
+  const Observation after = read_board(*img, standard_sheet());
+  ASSERT_TRUE(before.board_found && after.board_found);
+  auto hidden = [&](const Observation& o) { return std::find(o.hidden.begin(), o.hidden.end(), die) != o.hidden.end(); };
+  EXPECT_TRUE(hidden(before));
+  ASSERT_EQ(before.hidden_why.count(die), 1u);
+  EXPECT_EQ(before.hidden_why.at(die).rfind("view:", 0), 0u) << before.hidden_why.at(die);
+  EXPECT_FALSE(hidden(after));
+  const CellObservation* c = nullptr;
+  for (const auto& o : after.cells)
+    if (o.hex == die) c = &o;
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->color, "yellow");
+  EXPECT_EQ(c->face, 4);
+  // Still hidden: the cells whose top face the frame cuts (fewer, not none).
+  EXPECT_LT(after.hidden.size(), before.hidden.size());
+  EXPECT_FALSE(after.hidden.empty());
+}
+
+// Every hidden cell carries its reason, and the scorer's tally of reasons covers every
+// visible die it counted as hidden, none without one ("unknown").
+TEST(ReaderFixtures, ScorerSaysWhyEachVisibleDieWasHidden) {
+  const SceneScore& s = default_score();
+  int n = 0;
+  for (const auto& [why, k] : s.hidden_visible_why) {
+    EXPECT_TRUE(why == "view" || why == "edges" || why == "occluder" || why == "weak" || why == "noface") << why;
+    n += k;
+  }
+  EXPECT_EQ(n, s.hidden_visible);
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  auto img = load_image((dir / "scene_026.jpg").string());  // an arm over the sheet
+  ASSERT_TRUE(img.ok()) << img.error();
+  const Observation obs = read_board(*img, standard_sheet());
+  ASSERT_TRUE(obs.board_found);
+  ASSERT_GE(obs.hidden.size(), 5u);
+  for (const Hex& h : obs.hidden) {
+    const auto it = obs.hidden_why.find(h);
+    ASSERT_NE(it, obs.hidden_why.end()) << h.q << "," << h.r;
+    EXPECT_NE(it->second.find(':'), std::string::npos) << it->second;
+  }
 }
 
 // Guard tokens and white dice (issue 3, branch faces): per labelled die in view and not
