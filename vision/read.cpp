@@ -231,13 +231,13 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
       std::nth_element(ch.begin(), ch.begin() + static_cast<long>(ch.size() / 2), ch.end());
       med[k] = ch[ch.size() / 2];
     }
-    auto sat = [](cv::Vec3f c) { return (std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]})) / std::max({c[0], c[1], c[2]}); };
+    auto sat = [](cv::Vec3f q) { return (std::max({q[0], q[1], q[2]}) - std::min({q[0], q[1], q[2]})) / std::max({q[0], q[1], q[2]}); };
     const float med_sat = sat(med);
     const float sat_gain = 0.1f;
     std::vector<cv::Vec3b> kept;
     for (std::size_t i = 0; i < s.size(); ++i) {
-      const cv::Vec3f& c = cs[i];
-      if (std::max({std::abs(c[0] - med[0]), std::abs(c[1] - med[1]), std::abs(c[2] - med[2])}) <= tol || sat(c) <= med_sat + sat_gain) kept.push_back(s[i]);
+      const cv::Vec3f& q = cs[i];
+      if (std::max({std::abs(q[0] - med[0]), std::abs(q[1] - med[1]), std::abs(q[2] - med[2])}) <= tol || sat(q) <= med_sat + sat_gain) kept.push_back(s[i]);
     }
     if (kept.size() >= 8 && kept.size() < s.size()) {
       const cv::Vec3f& all = plain;
