@@ -12,6 +12,7 @@
 #include <opencv2/core.hpp>
 
 #include "vision/calibration_data.h"
+#include "vision/mask_ops.h"
 
 namespace hexdice::vision {
 
@@ -142,31 +143,8 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
                                                                 const std::vector<float>& lum_thresholds, cv::Point2d parallax_mm,
                                                                 const PlanePipParams& params = {}, PlaneSample* cache = nullptr);
 
-// 8-connected components of a CV_8UC1 mask (non-zero = set) by runs, without a labels
-// image: the components of cv::connectedComponents(mask, labels, 8) in the same order
-// (component c here is its label c + 1), with the statistics of
-// cv::connectedComponentsWithStats (the centroid as integer sums / area, as mask_ops.h's
-// components_with_stats). With spans, only row y's pixels x in [span_x0[y], span_x1[y]) are
-// looked at (the rest as if 0). Buffers are kept in `out` between calls.
-struct MaskRun {
-  int y = 0, x0 = 0, x1 = 0;  // row y, pixels x0 .. x1 - 1
-};
-struct RunComponent {
-  int left = 0, top = 0, right = 0, bottom = 0;  // inclusive bounds
-  int area = 0;
-  double cx = 0, cy = 0;
-};
-struct RunLabels {
-  std::vector<MaskRun> runs;      // raster order
-  std::vector<int> run_comp;      // each run's component
-  std::vector<RunComponent> comps;
-  std::vector<int> comp_begin;    // component c's runs: comp_runs[comp_begin[c] .. comp_begin[c + 1]), raster order
-  std::vector<int> comp_runs;
-  std::vector<int> scratch_parent, scratch_first, scratch_order, scratch_rank;
-  std::vector<std::pair<int, int>> scratch_key;
-  std::vector<std::uint64_t> scratch_sx, scratch_sy;
-};
-int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0 = nullptr, const int* span_x1 = nullptr);
+// label_runs, RunLabels (runs, components in cv::connectedComponents' order, their
+// statistics and runs, no labels image): mask_ops.h, the one run labeller.
 // One top face the pips may come from: its centre (the centroid of a standard layout) and
 // how many pips it holds.
 struct TopFacePips {

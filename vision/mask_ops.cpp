@@ -72,37 +72,35 @@ int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& sta
 
 namespace {
 
-// The runs of one row (pixels != 0, or == 0 when `zeros`): [x0, x1) pairs appended.
-void row_runs(const uchar* s, int w, bool zeros, std::vector<int>& runs) {
-  int x = 0;
-  while (x < w) {
+// The runs of one row's [x, end) (pixels != 0, or == 0 when `zeros`), appended as row y's.
+void row_runs(const uchar* s, int x, int end, int y, bool zeros, std::vector<MaskRun>& runs) {
+  while (x < end) {
     // Skip what is not wanted, 16 at a time where possible.
 #if CV_SIMD128
     {
       const cv::v_uint8x16 zero = cv::v_setzero_u8();
-      while (x + 16 <= w) {
+      while (x + 16 <= end) {
         const cv::v_uint8x16 v = cv::v_load(s + x) == zero;  // 255 where 0
         if (zeros ? !cv::v_check_any(v) : cv::v_check_all(v)) x += 16;
         else break;
       }
     }
 #endif
-    while (x < w && ((s[x] == 0) != zeros)) ++x;
-    if (x >= w) break;
+    while (x < end && ((s[x] == 0) != zeros)) ++x;
+    if (x >= end) break;
     const int x0 = x;
 #if CV_SIMD128
     {
       const cv::v_uint8x16 zero = cv::v_setzero_u8();
-      while (x + 16 <= w) {
+      while (x + 16 <= end) {
         const cv::v_uint8x16 v = cv::v_load(s + x) == zero;
         if (zeros ? cv::v_check_all(v) : !cv::v_check_any(v)) x += 16;
         else break;
       }
     }
 #endif
-    while (x < w && ((s[x] == 0) == zeros)) ++x;
-    runs.push_back(x0);
-    runs.push_back(x);
+    while (x < end && ((s[x] == 0) == zeros)) ++x;
+    runs.push_back({y, x0, x});
   }
 }
 
@@ -114,82 +112,100 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
-// The runs of a mask (row by row: runs[row_start[y] .. row_start[y + 1]) as x0, x1 pairs,
-// run k = pair k) and their union-find forest (8- or 4-connected): root[k] after the call
-// is run k's component's root run (the component's first run in raster order).
-struct Runs {
-  std::vector<int> xs;         // x0, x1 per run
-  std::vector<int> row_start;  // first run of each row, rows + 1 entries
-  std::vector<int> root;       // per run
-};
-
-void find_runs(const cv::Mat& mask, bool zeros, int connectivity, Runs& r) {
+// The one run labeller's first half (every labelling here is built on it): the runs of a
+// mask's nonzero pixels (zeros: its zero pixels), row by row, within the spans when given,
+// each joined by union-find to the runs of the row above it touches (8: diagonally too).
+// Afterwards r.root[k] is run k's component's first run in raster order (the least index:
+// a union keeps the lesser root), whatever the order of the unions.
+void find_runs(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0 = nullptr,
+               const int* span_x1 = nullptr) {
   const int w = mask.cols, h = mask.rows;
-  r.xs.clear();
-  r.row_start.assign(static_cast<std::size_t>(h) + 1, 0);
-  for (int y = 0; y < h; ++y) {
-    r.row_start[static_cast<std::size_t>(y)] = static_cast<int>(r.xs.size() / 2);
-    row_runs(mask.ptr<uchar>(y), w, zeros, r.xs);
-  }
-  r.row_start[static_cast<std::size_t>(h)] = static_cast<int>(r.xs.size() / 2);
-  const int nr = static_cast<int>(r.xs.size() / 2);
+  r.runs.clear();
+  r.row_start.resize(static_cast<std::size_t>(h) + 1);
   std::vector<int>& parent = r.root;
-  parent.resize(static_cast<std::size_t>(nr));
-  for (int k = 0; k < nr; ++k) parent[static_cast<std::size_t>(k)] = k;
-  const int reach = connectivity == 8 ? 1 : 0;  // 8: runs touching diagonally join
-  for (int y = 1; y < h; ++y) {
-    int p = r.row_start[static_cast<std::size_t>(y - 1)];
-    const int pe = r.row_start[static_cast<std::size_t>(y)], ce = r.row_start[static_cast<std::size_t>(y + 1)];
-    for (int c = pe; c < ce; ++c) {
-      const int cx0 = r.xs[2 * static_cast<std::size_t>(c)], cx1 = r.xs[2 * static_cast<std::size_t>(c) + 1];
+  parent.clear();
+  const int reach = connectivity == 8 ? 1 : 0;
+  int pb = 0;  // the row above's runs: [pb, cb)
+  for (int y = 0; y < h; ++y) {
+    const int cb = static_cast<int>(r.runs.size());
+    r.row_start[static_cast<std::size_t>(y)] = cb;
+    const int x0 = span_x0 ? std::max(0, span_x0[y]) : 0, x1 = span_x1 ? std::min(w, span_x1[y]) : w;
+    row_runs(mask.ptr<uchar>(y), x0, x1, y, zeros, r.runs);
+    const int ce = static_cast<int>(r.runs.size());
+    for (int k = cb; k < ce; ++k) parent.push_back(k);
+    int p = pb;
+    for (int c = cb; c < ce; ++c) {
+      const int cx0 = r.runs[static_cast<std::size_t>(c)].x0, cx1 = r.runs[static_cast<std::size_t>(c)].x1;
       // Runs of the row above that overlap [cx0 - reach, cx1 + reach).
-      while (p < pe && r.xs[2 * static_cast<std::size_t>(p) + 1] + reach <= cx0) ++p;
-      for (int q = p; q < pe && r.xs[2 * static_cast<std::size_t>(q)] < cx1 + reach; ++q) {
+      while (p < cb && r.runs[static_cast<std::size_t>(p)].x1 + reach <= cx0) ++p;
+      for (int q = p; q < cb && r.runs[static_cast<std::size_t>(q)].x0 < cx1 + reach; ++q) {
         const int a = find_root(parent, q), b = find_root(parent, c);
         if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
       }
     }
+    pb = cb;
   }
-  for (int k = 0; k < nr; ++k) parent[static_cast<std::size_t>(k)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(k)])];
+  r.row_start[static_cast<std::size_t>(h)] = static_cast<int>(r.runs.size());
+  // Each parent is below its run: in index order, the parent's entry is already its root.
+  for (std::size_t k = 0; k < parent.size(); ++k) parent[k] = parent[static_cast<std::size_t>(parent[k])];
 }
 
-// label_components with the runs (r) and each run's label (run_label) kept.
-int label_runs(const cv::Mat& mask, cv::Mat& labels, int connectivity, Runs& r, std::vector<int>* run_label) {
-  find_runs(mask, false, connectivity, r);
-  const int w = mask.cols, h = mask.rows, nr = static_cast<int>(r.root.size());
-  // OpenCV 4.6's numbering (its default algorithms, Spaghetti for 8-connectivity on 2x2
-  // blocks, the 4-connected one on pixels, also in its parallel form): components in the
-  // order of their first block (8) or pixel (4) in raster order.
-  const long w2 = (w + 1) / 2;
-  static thread_local std::vector<long> key;
-  key.assign(static_cast<std::size_t>(nr), LONG_MAX);
-  for (int y = 0; y < h; ++y)
-    for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
-      const int x0 = r.xs[2 * static_cast<std::size_t>(k)];
-      const long kk = connectivity == 8 ? (y / 2) * w2 + x0 / 2 : static_cast<long>(y) * w + x0;
-      long& m = key[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])];
-      m = std::min(m, kk);
+// The one numbering rule, OpenCV 4.6's (its default algorithms, Spaghetti for 8-connectivity
+// on 2x2 blocks, serial or in stripes of even rows, the 4-connected one on pixels): the
+// components in the order of their first block (8) or pixel (4) in raster order. (Two
+// components never share a 2x2 block, so no two have the same key.) After find_runs:
+// r.run_comp[k] = run k's component, from 0 in that order; returns how many there are.
+int number_runs(RunLabels& r, int connectivity, int cols) {
+  const std::size_t nr = r.runs.size();
+  r.run_comp.resize(nr);
+  std::vector<std::pair<long, int>>& key = r.scratch_key;  // (key, component in order of first run)
+  key.clear();
+  const long w2 = (cols + 1) / 2;
+  for (std::size_t k = 0; k < nr; ++k) {
+    const MaskRun& q = r.runs[k];
+    const int root = r.root[k];
+    if (static_cast<std::size_t>(root) == k) {
+      const int c = static_cast<int>(key.size());
+      r.run_comp[k] = c;
+      key.emplace_back(connectivity == 8 ? (q.y / 2) * w2 + q.x0 / 2 : static_cast<long>(q.y) * cols + q.x0, c);
+    } else {
+      const int c = r.run_comp[static_cast<std::size_t>(root)];
+      r.run_comp[k] = c;
+      // 4: the first run holds the first pixel; 8: the first block may be a later run's.
+      if (connectivity == 8) {
+        const long kk = (q.y / 2) * w2 + q.x0 / 2;
+        if (kk < key[static_cast<std::size_t>(c)].first) key[static_cast<std::size_t>(c)].first = kk;
+      }
     }
-  static thread_local std::vector<std::pair<long, int>> order;
-  order.clear();
-  for (int k = 0; k < nr; ++k)
-    if (r.root[static_cast<std::size_t>(k)] == k) order.emplace_back(key[static_cast<std::size_t>(k)], k);
-  std::sort(order.begin(), order.end());
-  static thread_local std::vector<int> lab_of_root;
-  lab_of_root.assign(static_cast<std::size_t>(nr), 0);
-  for (std::size_t i = 0; i < order.size(); ++i) lab_of_root[static_cast<std::size_t>(order[i].second)] = static_cast<int>(i) + 1;
+  }
+  const std::size_t nc = key.size();
+  bool sorted = true;
+  for (std::size_t i = 1; i < nc && sorted; ++i) sorted = key[i - 1].first < key[i].first;
+  if (!sorted) {
+    std::sort(key.begin(), key.end());
+    std::vector<int>& rank = r.scratch_rank;
+    rank.resize(nc);
+    for (std::size_t i = 0; i < nc; ++i) rank[static_cast<std::size_t>(key[i].second)] = static_cast<int>(i);
+    for (std::size_t k = 0; k < nr; ++k) r.run_comp[k] = rank[static_cast<std::size_t>(r.run_comp[k])];
+  }
+  return static_cast<int>(nc);
+}
+
+// label_components' labels image (label = component + 1) from find_runs and number_runs.
+int label_image(const cv::Mat& mask, cv::Mat& labels, int connectivity, RunLabels& r) {
+  find_runs(mask, false, connectivity, r);
+  const int n = number_runs(r, connectivity, mask.cols);
+  const int w = mask.cols, h = mask.rows;
   labels.create(h, w, CV_32S);
-  if (run_label) run_label->resize(static_cast<std::size_t>(nr));
   for (int y = 0; y < h; ++y) {
     int* l = labels.ptr<int>(y);
     std::memset(l, 0, static_cast<std::size_t>(w) * sizeof(int));
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
-      const int lab = lab_of_root[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])];
-      if (run_label) (*run_label)[static_cast<std::size_t>(k)] = lab;
-      std::fill(l + r.xs[2 * static_cast<std::size_t>(k)], l + r.xs[2 * static_cast<std::size_t>(k) + 1], lab);
+      const MaskRun& q = r.runs[static_cast<std::size_t>(k)];
+      std::fill(l + q.x0, l + q.x1, r.run_comp[static_cast<std::size_t>(k)] + 1);
     }
   }
-  return static_cast<int>(order.size()) + 1;
+  return n + 1;
 }
 
 }  // namespace
@@ -197,17 +213,57 @@ int label_runs(const cv::Mat& mask, cv::Mat& labels, int connectivity, Runs& r, 
 int label_components(const cv::Mat& mask, cv::Mat& labels, int connectivity) {
   if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
     return cv::connectedComponents(mask, labels, connectivity, CV_32S);
-  static thread_local Runs r;
-  return label_runs(mask, labels, connectivity, r, nullptr);
+  static thread_local RunLabels r;
+  return label_image(mask, labels, connectivity, r);
+}
+
+int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0, const int* span_x1) {
+  CV_Assert(mask.type() == CV_8UC1);
+  find_runs(mask, false, 8, out, span_x0, span_x1);
+  const std::size_t nc = static_cast<std::size_t>(number_runs(out, 8, mask.cols));
+  const std::size_t nr = out.runs.size();
+  // Statistics as components_with_stats: the centroid from integer sums.
+  std::vector<std::uint64_t>& sx = out.scratch_sx;
+  std::vector<std::uint64_t>& sy = out.scratch_sy;
+  sx.assign(nc, 0);
+  sy.assign(nc, 0);
+  out.comps.assign(nc, RunComponent{});
+  out.comp_begin.assign(nc + 1, 0);
+  for (std::size_t i = 0; i < nr; ++i) {
+    const int c = out.run_comp[i];
+    const MaskRun& r = out.runs[i];
+    RunComponent& k = out.comps[static_cast<std::size_t>(c)];
+    const int len = r.x1 - r.x0;
+    if (k.area == 0) k.left = r.x0, k.top = r.y, k.right = r.x1 - 1;
+    k.left = std::min(k.left, r.x0);
+    k.right = std::max(k.right, r.x1 - 1);
+    k.bottom = r.y;
+    k.area += len;
+    sx[static_cast<std::size_t>(c)] += static_cast<std::uint64_t>(r.x0 + r.x1 - 1) * static_cast<std::uint64_t>(len) / 2;
+    sy[static_cast<std::size_t>(c)] += static_cast<std::uint64_t>(r.y) * static_cast<std::uint64_t>(len);
+    ++out.comp_begin[static_cast<std::size_t>(c) + 1];
+  }
+  for (std::size_t c = 0; c < nc; ++c) {
+    RunComponent& k = out.comps[c];
+    k.cx = static_cast<double>(sx[c]) / k.area;
+    k.cy = static_cast<double>(sy[c]) / k.area;
+    out.comp_begin[c + 1] += out.comp_begin[c];
+  }
+  // Each component's runs, in raster order.
+  out.comp_runs.resize(nr);
+  std::vector<int>& fill = out.scratch_rank;
+  fill.assign(out.comp_begin.begin(), out.comp_begin.end() - 1);
+  for (std::size_t i = 0; i < nr; ++i)
+    out.comp_runs[static_cast<std::size_t>(fill[static_cast<std::size_t>(out.run_comp[i])]++)] = static_cast<int>(i);
+  return static_cast<int>(nc);
 }
 
 int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids,
                           int connectivity) {
   if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
     return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
-  static thread_local std::vector<int> run_label;
-  static thread_local Runs r;
-  const int n = label_runs(mask, labels, connectivity, r, &run_label);
+  static thread_local RunLabels r;
+  const int n = label_image(mask, labels, connectivity, r);
   // As OpenCV's CCStatsOp: min/max of x and y, the area, and the centroid as the integer
   // sums of x and y over the area, in double; from the runs (label 0: what they leave).
   stats.create(n, cv::CC_STAT_MAX, CV_32S);
@@ -230,9 +286,9 @@ int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, 
   for (int y = 0; y < mask.rows; ++y) {
     int prev = 0;  // end of the last run: background from there to the next run
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
-      const int x0 = r.xs[2 * static_cast<std::size_t>(k)], x1 = r.xs[2 * static_cast<std::size_t>(k) + 1];
+      const int x0 = r.runs[static_cast<std::size_t>(k)].x0, x1 = r.runs[static_cast<std::size_t>(k)].x1;
       if (x0 > prev) add(0, y, prev, x0);
-      add(static_cast<std::size_t>(run_label[static_cast<std::size_t>(k)]), y, x0, x1);
+      add(static_cast<std::size_t>(r.run_comp[static_cast<std::size_t>(k)]) + 1, y, x0, x1);
       prev = x1;
     }
     if (prev < w) add(0, y, prev, w);
@@ -850,21 +906,21 @@ void fill_holes_fast(cv::Mat& mask) {
   if (w == 0 || h == 0) return;
   // The zero pixels' runs, 4-connected (as fill_holes_labels' labelling); the components
   // with a run on the border stay 0, every other pixel becomes 255.
-  static thread_local Runs r;
+  static thread_local RunLabels r;
   find_runs(mask, true, 4, r);
   const int nr = static_cast<int>(r.root.size());
   std::vector<uchar> outside(static_cast<std::size_t>(nr), 0);
   for (int y = 0; y < h; ++y)
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k)
-      if (y == 0 || y == h - 1 || r.xs[2 * static_cast<std::size_t>(k)] == 0 || r.xs[2 * static_cast<std::size_t>(k) + 1] == w)
+      if (y == 0 || y == h - 1 || r.runs[static_cast<std::size_t>(k)].x0 == 0 || r.runs[static_cast<std::size_t>(k)].x1 == w)
         outside[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])] = 1;
   for (int y = 0; y < h; ++y) {
     uchar* m = mask.ptr<uchar>(y);
     std::memset(m, 255, static_cast<std::size_t>(w));
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k)
       if (outside[static_cast<std::size_t>(r.root[static_cast<std::size_t>(k)])])
-        std::memset(m + r.xs[2 * static_cast<std::size_t>(k)], 0,
-                    static_cast<std::size_t>(r.xs[2 * static_cast<std::size_t>(k) + 1] - r.xs[2 * static_cast<std::size_t>(k)]));
+        std::memset(m + r.runs[static_cast<std::size_t>(k)].x0, 0,
+                    static_cast<std::size_t>(r.runs[static_cast<std::size_t>(k)].x1 - r.runs[static_cast<std::size_t>(k)].x0));
   }
 }
 
@@ -874,17 +930,17 @@ void component_at(const cv::Mat& mask, cv::Point seed, cv::Mat& out) {
   out.create(h, w, CV_8U);
   out.setTo(0);
   if (seed.x < 0 || seed.y < 0 || seed.x >= w || seed.y >= h || mask.at<uchar>(seed.y, seed.x) == 0) return;
-  static thread_local Runs r;
+  static thread_local RunLabels r;
   find_runs(mask, false, 8, r);
   int root = -1;
   for (int k = r.row_start[static_cast<std::size_t>(seed.y)]; k < r.row_start[static_cast<std::size_t>(seed.y) + 1]; ++k)
-    if (r.xs[2 * static_cast<std::size_t>(k)] <= seed.x && seed.x < r.xs[2 * static_cast<std::size_t>(k) + 1]) root = r.root[static_cast<std::size_t>(k)];
+    if (r.runs[static_cast<std::size_t>(k)].x0 <= seed.x && seed.x < r.runs[static_cast<std::size_t>(k)].x1) root = r.root[static_cast<std::size_t>(k)];
   for (int y = 0; y < h; ++y) {
     uchar* o = out.ptr<uchar>(y);
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k)
       if (r.root[static_cast<std::size_t>(k)] == root)
-        std::memset(o + r.xs[2 * static_cast<std::size_t>(k)], 255,
-                    static_cast<std::size_t>(r.xs[2 * static_cast<std::size_t>(k) + 1] - r.xs[2 * static_cast<std::size_t>(k)]));
+        std::memset(o + r.runs[static_cast<std::size_t>(k)].x0, 255,
+                    static_cast<std::size_t>(r.runs[static_cast<std::size_t>(k)].x1 - r.runs[static_cast<std::size_t>(k)].x0));
   }
 }
 

@@ -3,6 +3,10 @@
 // compares them with OpenCV's on random inputs). Speed only: nothing here decides anything.
 #pragma once
 
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include <opencv2/core.hpp>
 
 namespace hexdice::vision {
@@ -26,6 +30,36 @@ int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& sta
 // 4-connected, in raster order; the same in OpenCV's parallel form). The cost is in the
 // runs, not the pixels (16 pixels at a time are skipped). Anything else: OpenCV's.
 int label_components(const cv::Mat& mask, cv::Mat& labels, int connectivity = 8);
+
+// The one run labeller (label_components, components_with_stats, fill_holes_fast and
+// component_at are built on it too), in its form without a labels image: the 8-connected
+// components of a CV_8UC1 mask (non-zero = set), those of cv::connectedComponents(mask,
+// labels, 8) in the same order (component c here is its label c + 1), with the statistics
+// of cv::connectedComponentsWithStats (the centroid as integer sums / area, as
+// components_with_stats) and each component's runs in raster order. With spans, only row
+// y's pixels x in [span_x0[y], span_x1[y]) are looked at (the rest as if 0). Buffers are
+// kept in `out` between calls.
+struct MaskRun {
+  int y = 0, x0 = 0, x1 = 0;  // row y, pixels x0 .. x1 - 1
+};
+struct RunComponent {
+  int left = 0, top = 0, right = 0, bottom = 0;  // inclusive bounds
+  int area = 0;
+  double cx = 0, cy = 0;
+};
+struct RunLabels {
+  std::vector<MaskRun> runs;      // raster order
+  std::vector<int> row_start;     // row y's runs: runs[row_start[y] .. row_start[y + 1])
+  std::vector<int> root;          // each run's component's first run (the union-find, flattened)
+  std::vector<int> run_comp;      // each run's component (OpenCV's order, from 0)
+  std::vector<RunComponent> comps;
+  std::vector<int> comp_begin;    // component c's runs: comp_runs[comp_begin[c] .. comp_begin[c + 1]), raster order
+  std::vector<int> comp_runs;
+  std::vector<std::pair<long, int>> scratch_key;
+  std::vector<int> scratch_rank;
+  std::vector<std::uint64_t> scratch_sx, scratch_sy;
+};
+int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0 = nullptr, const int* span_x1 = nullptr);
 
 // cv::medianBlur(src, dst, 5) for CV_8UC1/3/4: the exact median of each channel's 5x5
 // window, the border replicated (as OpenCV does for 8-bit images), by a sorting network
