@@ -16,57 +16,75 @@
 
 namespace hexdice::vision {
 
+namespace {
+
+// The statistics of cv::connectedComponentsWithStats from a labelling's runs (as OpenCV's
+// CCStatsOp: min/max of x and y, the area, and the centroid as the integer sums of x and y
+// over the area, in double), shared by components_with_stats and its reference.
+struct CcStats {
+  explicit CcStats(int n)
+      : left(static_cast<std::size_t>(n), INT_MAX), top(static_cast<std::size_t>(n), INT_MAX),
+        right(static_cast<std::size_t>(n), INT_MIN), bottom(static_cast<std::size_t>(n), INT_MIN),
+        area(static_cast<std::size_t>(n), 0), sx(static_cast<std::size_t>(n), 0), sy(static_cast<std::size_t>(n), 0) {}
+  // Pixels x0 .. x1 - 1 of row y are label k (rows visited in order): the sums of x over a
+  // run in closed form.
+  void add(std::size_t k, int y, int x0, int x1) {
+    const unsigned len = static_cast<unsigned>(x1 - x0);
+    if (x0 < left[k]) left[k] = x0;
+    if (x1 - 1 > right[k]) right[k] = x1 - 1;
+    if (y < top[k]) top[k] = y;
+    bottom[k] = y;
+    area[k] += len;
+    sx[k] += static_cast<std::uint64_t>(x0 + x1 - 1) * len / 2;
+    sy[k] += static_cast<std::uint64_t>(y) * len;
+  }
+  void write(int n, cv::Mat& stats, cv::Mat& centroids) const {
+    stats.create(n, cv::CC_STAT_MAX, CV_32S);
+    centroids.create(n, 2, CV_64F);
+    for (int i = 0; i < n; ++i) {
+      const std::size_t k = static_cast<std::size_t>(i);
+      int* row = stats.ptr<int>(i);
+      if (area[k] == 0) {
+        // An empty label (the background of an all-foreground mask): what OpenCV 4.6 gives.
+        row[cv::CC_STAT_LEFT] = -1;
+        row[cv::CC_STAT_TOP] = INT_MAX;
+        row[cv::CC_STAT_WIDTH] = 0;
+        row[cv::CC_STAT_HEIGHT] = 0;
+      } else {
+        row[cv::CC_STAT_LEFT] = left[k];
+        row[cv::CC_STAT_TOP] = top[k];
+        row[cv::CC_STAT_WIDTH] = right[k] - left[k] + 1;
+        row[cv::CC_STAT_HEIGHT] = bottom[k] - top[k] + 1;
+      }
+      row[cv::CC_STAT_AREA] = static_cast<int>(area[k]);
+      const double a = area[k];
+      double* c = centroids.ptr<double>(i);
+      c[0] = area[k] ? static_cast<double>(sx[k]) / a : std::numeric_limits<double>::quiet_NaN();
+      c[1] = area[k] ? static_cast<double>(sy[k]) / a : std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  std::vector<int> left, top, right, bottom;
+  std::vector<unsigned> area;
+  std::vector<std::uint64_t> sx, sy;
+};
+
+}  // namespace
+
 int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids,
                           int connectivity) {
   const int n = cv::connectedComponents(mask, labels, connectivity, CV_32S);
-  // As OpenCV's CCStatsOp: min/max of x and y, the area, and the centroid as the integer
-  // sums of x and y over the area, in double.
-  stats.create(n, cv::CC_STAT_MAX, CV_32S);
-  centroids.create(n, 2, CV_64F);
-  std::vector<int> left(static_cast<std::size_t>(n), INT_MAX), top(static_cast<std::size_t>(n), INT_MAX);
-  std::vector<int> right(static_cast<std::size_t>(n), INT_MIN), bottom(static_cast<std::size_t>(n), INT_MIN);
-  std::vector<unsigned> area(static_cast<std::size_t>(n), 0);
-  std::vector<std::uint64_t> sx(static_cast<std::size_t>(n), 0), sy(static_cast<std::size_t>(n), 0);
-  // Run by run (a row's pixels of one label): the sums of x over a run in closed form.
+  CcStats st(n);  // run by run: a row's pixels of one label
   for (int y = 0; y < labels.rows; ++y) {
     const int* l = labels.ptr<int>(y);
     for (int x0 = 0; x0 < labels.cols;) {
       const int lab = l[x0];
       int x1 = x0 + 1;
       while (x1 < labels.cols && l[x1] == lab) ++x1;
-      const std::size_t k = static_cast<std::size_t>(lab);
-      const unsigned len = static_cast<unsigned>(x1 - x0);
-      if (x0 < left[k]) left[k] = x0;
-      if (x1 - 1 > right[k]) right[k] = x1 - 1;
-      if (y < top[k]) top[k] = y;
-      bottom[k] = y;  // rows are visited in order
-      area[k] += len;
-      sx[k] += static_cast<std::uint64_t>(x0 + x1 - 1) * len / 2;
-      sy[k] += static_cast<std::uint64_t>(y) * len;
+      st.add(static_cast<std::size_t>(lab), y, x0, x1);
       x0 = x1;
     }
   }
-  for (int i = 0; i < n; ++i) {
-    const std::size_t k = static_cast<std::size_t>(i);
-    int* row = stats.ptr<int>(i);
-    if (area[k] == 0) {
-      // An empty label (the background of an all-foreground mask): what OpenCV 4.6 gives.
-      row[cv::CC_STAT_LEFT] = -1;
-      row[cv::CC_STAT_TOP] = INT_MAX;
-      row[cv::CC_STAT_WIDTH] = 0;
-      row[cv::CC_STAT_HEIGHT] = 0;
-    } else {
-      row[cv::CC_STAT_LEFT] = left[k];
-      row[cv::CC_STAT_TOP] = top[k];
-      row[cv::CC_STAT_WIDTH] = right[k] - left[k] + 1;
-      row[cv::CC_STAT_HEIGHT] = bottom[k] - top[k] + 1;
-    }
-    row[cv::CC_STAT_AREA] = static_cast<int>(area[k]);
-    const double a = area[k];
-    double* c = centroids.ptr<double>(i);
-    c[0] = area[k] ? static_cast<double>(sx[k]) / a : std::numeric_limits<double>::quiet_NaN();
-    c[1] = area[k] ? static_cast<double>(sy[k]) / a : std::numeric_limits<double>::quiet_NaN();
-  }
+  st.write(n, stats, centroids);
   return n;
 }
 
@@ -264,25 +282,9 @@ int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, 
     return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
   static thread_local RunLabels r;
   const int n = label_image(mask, labels, connectivity, r);
-  // As OpenCV's CCStatsOp: min/max of x and y, the area, and the centroid as the integer
-  // sums of x and y over the area, in double; from the runs (label 0: what they leave).
-  stats.create(n, cv::CC_STAT_MAX, CV_32S);
-  centroids.create(n, 2, CV_64F);
-  std::vector<int> left(static_cast<std::size_t>(n), INT_MAX), top(static_cast<std::size_t>(n), INT_MAX);
-  std::vector<int> right(static_cast<std::size_t>(n), INT_MIN), bottom(static_cast<std::size_t>(n), INT_MIN);
-  std::vector<unsigned> area(static_cast<std::size_t>(n), 0);
-  std::vector<std::uint64_t> sx(static_cast<std::size_t>(n), 0), sy(static_cast<std::size_t>(n), 0);
+  CcStats st(n);  // from the runs (label 0: what they leave)
   const int w = mask.cols;
-  auto add = [&](std::size_t k, int y, int x0, int x1) {
-    const unsigned len = static_cast<unsigned>(x1 - x0);
-    if (x0 < left[k]) left[k] = x0;
-    if (x1 - 1 > right[k]) right[k] = x1 - 1;
-    if (y < top[k]) top[k] = y;
-    bottom[k] = y;  // rows are visited in order
-    area[k] += len;
-    sx[k] += static_cast<std::uint64_t>(x0 + x1 - 1) * len / 2;
-    sy[k] += static_cast<std::uint64_t>(y) * len;
-  };
+  auto add = [&](std::size_t k, int y, int x0, int x1) { st.add(k, y, x0, x1); };
   for (int y = 0; y < mask.rows; ++y) {
     int prev = 0;  // end of the last run: background from there to the next run
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
@@ -293,27 +295,7 @@ int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, 
     }
     if (prev < w) add(0, y, prev, w);
   }
-  for (int i = 0; i < n; ++i) {
-    const std::size_t k = static_cast<std::size_t>(i);
-    int* row = stats.ptr<int>(i);
-    if (area[k] == 0) {
-      // An empty label (the background of an all-foreground mask): what OpenCV 4.6 gives.
-      row[cv::CC_STAT_LEFT] = -1;
-      row[cv::CC_STAT_TOP] = INT_MAX;
-      row[cv::CC_STAT_WIDTH] = 0;
-      row[cv::CC_STAT_HEIGHT] = 0;
-    } else {
-      row[cv::CC_STAT_LEFT] = left[k];
-      row[cv::CC_STAT_TOP] = top[k];
-      row[cv::CC_STAT_WIDTH] = right[k] - left[k] + 1;
-      row[cv::CC_STAT_HEIGHT] = bottom[k] - top[k] + 1;
-    }
-    row[cv::CC_STAT_AREA] = static_cast<int>(area[k]);
-    const double a = area[k];
-    double* c = centroids.ptr<double>(i);
-    c[0] = area[k] ? static_cast<double>(sx[k]) / a : std::numeric_limits<double>::quiet_NaN();
-    c[1] = area[k] ? static_cast<double>(sy[k]) / a : std::numeric_limits<double>::quiet_NaN();
-  }
+  st.write(n, stats, centroids);
   return n;
 }
 
