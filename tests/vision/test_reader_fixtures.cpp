@@ -34,6 +34,15 @@ const SceneScore& default_score() {
 }
 int false_dice(const SceneScore& s) { return s.seen_cells - s.matched; }
 
+// What every A/B test below asserts beside its gain: no true die, colour or guard lost, no
+// new false die (called from the test, so a failure names the test's scores).
+void expect_nothing_lost(const SceneScore& now, const SceneScore& before) {
+  EXPECT_GE(now.matched, before.matched);
+  EXPECT_GE(now.color_ok, before.color_ok);
+  EXPECT_GE(now.guard_ok, before.guard_ok);
+  EXPECT_LE(false_dice(now), false_dice(before));
+}
+
 TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
   const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
   auto s = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
@@ -104,10 +113,7 @@ TEST(ReaderFixtures, WhiteAndBlackDiceReadCentredOnTheirPips) {
   const SceneScore before = score_fixtures(off), &now = default_score();
   ASSERT_GT(now.scenes, 0);
   EXPECT_GE(now.face_ok, before.face_ok + 3);
-  EXPECT_GE(now.matched, before.matched);
-  EXPECT_GE(now.color_ok, before.color_ok);
-  EXPECT_GE(now.guard_ok, before.guard_ok);
-  EXPECT_LE(false_dice(now), false_dice(before));
+  expect_nothing_lost(now, before);
 }
 
 // The white/black pip look with the pips found at the camera's resolution on the top plane
@@ -154,10 +160,7 @@ TEST(ReaderFixtures, ColouredDiceSlidAgainOverTheirOwnColour) {
   const SceneScore before = score_fixtures(off), &now = default_score();
   ASSERT_GT(now.scenes, 0);
   EXPECT_GE(now.face_ok, before.face_ok + 3);
-  EXPECT_GE(now.matched, before.matched);
-  EXPECT_GE(now.color_ok, before.color_ok);
-  EXPECT_GE(now.guard_ok, before.guard_ok);
-  EXPECT_LE(false_dice(now), false_dice(before));
+  expect_nothing_lost(now, before);
 }
 
 // A coloured die's unsure reading read again with only its pips' polarity (light pips on
@@ -171,10 +174,7 @@ TEST(ReaderFixtures, ColouredDiceReadWithTheirPipsPolarityOnly) {
   const SceneScore before = score_fixtures(off), &now = default_score();
   ASSERT_GT(now.scenes, 0);
   EXPECT_GE(now.face_ok, before.face_ok + 3);
-  EXPECT_GE(now.matched, before.matched);
-  EXPECT_GE(now.color_ok, before.color_ok);
-  EXPECT_GE(now.guard_ok, before.guard_ok);
-  EXPECT_LE(false_dice(now), false_dice(before));
+  expect_nothing_lost(now, before);
 }
 
 // A guard token stands across the cell's flats, near its border: a grid line drawn on the
