@@ -34,7 +34,7 @@ double thread_cpu_ms() {
 // The per-cell stage's time has the read_face time taken out when the read ends.
 class StageLaps {
  public:
-  StageLaps() : sink_(t_profile) {
+  StageLaps() : sink_(t_profile), detail_(t_profile && t_profile->cell_detail) {
     if (sink_) start_ = last_ = thread_cpu_ms();
   }
   ~StageLaps() {
@@ -61,11 +61,22 @@ class StageLaps {
     ++p_.face_calls;
   }
   ReadProfile& counts() { return p_; }
+  // The per-cell stage's passes (ReadProfile::cell_detail): enter(x) charges the time since
+  // the last enter, read_face's taken out, to the pass entered then; nullptr ends.
+  void enter(double ReadProfile::*slot) {
+    if (!detail_) return;
+    const double now = thread_cpu_ms();
+    if (cur_) p_.*cur_ += std::max(0.0, now - sub_last_ - (p_.face_ms - sub_face_));
+    cur_ = slot, sub_last_ = now, sub_face_ = p_.face_ms;
+  }
 
  private:
   ReadProfile* sink_;
+  bool detail_;
   ReadProfile p_;
   double start_ = 0, last_ = 0;
+  double ReadProfile::*cur_ = nullptr;
+  double sub_last_ = 0, sub_face_ = 0;
 };
 }  // namespace
 
@@ -1169,6 +1180,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (covered[ci] == 2) obs.hidden_why[layout.cells[ci].hex] += std::string("; ") + what;
   };
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+    laps.enter(&ReadProfile::cell_patch_ms);
     const CellMm& cell = layout.cells[ci];
     if (covered[ci] == 1 || !core_occupied[ci]) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d %s\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r, covered[ci] ? "covered" : "core");
@@ -1231,6 +1243,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       note_occluded(ci, "too little differs from its paper");
       continue;  // quick empty check
     }
+    laps.enter(&ReadProfile::cell_unit_ms);
     // Only where fg is: every later use of the shadow mask is within it.
     const cv::Mat shadow = shadow_mask(patch, papers[ci], params.shadow_min, params.shadow_max, fg);
     cv::Mat fg_all = fg.clone();  // shadows kept: grey dice have shadow-like side faces
@@ -1419,6 +1432,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     // (Only where the patch shows a dark pip-sized blob at all: most cells that get here are
     // empty paper.)
+    laps.enter(&ReadProfile::cell_white_ms);
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2 && !dark_pips().empty()) {
       // No blob, the pips at the camera's resolution (find_plane_pips, as the pip look
       // below): a set of them that is one standard layout, read there as that many pips on
@@ -1442,7 +1456,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           for (const auto& q : pips)
             if (cv::norm(q - h.centre_mm) <= 0.44 * 16.0) members.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
           const double ang_deg = pip_grid_angle_deg(members);
-          const FaceReading fr = read_face(cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
+          const cv::Mat crop = cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale);
+          const double f0 = laps.now();
+          const FaceReading fr = read_face(crop, params.face);
+          laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
           bool on_print = false;  // a lone pip where the printed lines are seen
@@ -1492,7 +1509,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const double ang_deg = pip_grid_angle_deg(pips);
         {
           const cv::Point2d m_mm = apply_h(patch_to_mm, m);
-          const FaceReading fr = read_face(cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale), params.face);
+          const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
+          const double f0 = laps.now();
+          const FaceReading fr = read_face(crop, params.face);
+          laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
           if (debug)
@@ -1516,6 +1536,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
     }
+    laps.enter(&ReadProfile::cell_unit_ms);
     if (unit_label < 0 && token_was.label >= 0) {
       if (debug) std::fprintf(stderr, "TOKEN %d,%d restored: nothing else there\n", cell.hex.q, cell.hex.r);
       labels = token_was.labels, unit_label = token_was.label, unit_area_px = token_was.area;
@@ -1527,6 +1548,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       note_occluded(ci, "no blob of a unit's size");
       continue;
     }
+    laps.enter(&ReadProfile::cell_locate_ms);
     const cv::Mat blob_mask = labels == unit_label;
     // The whole die as seen (top, sides, shadow): the foreground component holding it.
     cv::Mat die_region;
@@ -1752,11 +1774,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
       return r;
     };
+    laps.enter(&ReadProfile::cell_first_ms);
     FaceReading fr = read_at(fc);
     double fr_plain_confidence = plain_confidence;
     // A reading short of certain may come from a square slid over a neighbour's paper: the
     // die is looked at again without it (face_other_paper; a sure reading is kept as it is,
     // which saves the masks and a read_face on most dice).
+    laps.enter(&ReadProfile::cell_other_ms);
     if (params.face_other_paper && fr.confidence < 0.9) {
       {
         const double reach = 1.2 * std::sqrt(3.0) * hs;
@@ -1814,6 +1838,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // kept when it counts as many pips as were found and is confident enough: two
     // independent counts agreeing.
     // The second looks below name colours with the calibrated samples, relative to the white.
+    laps.enter(&ReadProfile::cell_fine_ms);
     const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
     auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
     bool fine_looked = false;  // the camera-resolution look below found the face
@@ -1973,6 +1998,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // when the square covers too little of them, it is slid again over them and the face
     // read there; that reading is kept when it is of the same colour, covers more of the
     // top and is confident enough.
+    laps.enter(&ReadProfile::cell_cover_ms);
     if (params.colour_cover_min > 0) {
       const std::string nf = name_color(rel_of(fr.body_bgr), samples);
       if (nf != "white" && nf != "black") {
@@ -2061,6 +2087,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
     }
+    laps.enter(&ReadProfile::cell_retry_ms);
     const double ang = face_rect.angle * CV_PI / 180;
     const double first_confidence = fr.confidence;
     // A top face found only with the shadow-coloured pixels kept (dark or grey dice) must
@@ -2137,6 +2164,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                    papers[ci][0] / white[0], papers[ci][1] / white[1], papers[ci][2] / white[2], fr.pip_polarity);
     }
 
+    laps.enter(&ReadProfile::cell_guard_ms);
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
@@ -2290,6 +2318,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     obs.cells.push_back(co);
   }
+  laps.enter(nullptr);
   laps.lap(&ReadProfile::cells_ms);
   // The cells under the occluder whose die was read beyond doubt are no longer hidden.
   if (std::find(reread_ok.begin(), reread_ok.end(), 1) != reread_ok.end()) {

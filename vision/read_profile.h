@@ -25,11 +25,28 @@ struct ReadProfile {
   int cells_examined = 0;   // cells that passed the empty test
   int face_calls = 0;       // read_face calls
   int hand_found = 0;       // reads in which hand_mask found a hand
+  // The per-cell stage split by pass (read_face excluded from each), filled only when
+  // `cell_detail` is set before the reads (each pass boundary costs a clock read, ~0.3 us):
+  bool cell_detail = false;
+  double cell_patch_ms = 0;   // patch warp, grid lines, paper-difference mask, disc, hand patch
+  double cell_unit_ms = 0;    // shadow mask, clean-up, find_unit, guard token taken out / alone
+  double cell_white_ms = 0;   // no blob: the white die's pip looks (FINEUNIT, PIPUNIT)
+  double cell_locate_ms = 0;  // die region, body colour, the first locate (top mask, square slide)
+  double cell_first_ms = 0;   // the first read_at (crop, one-polarity crop), read_face excluded
+  double cell_other_ms = 0;   // face_other_paper: the neighbours' paper masks, cut body, locate
+  double cell_fine_ms = 0;    // the fine pip look, the other grey, the patch pip look
+  double cell_cover_ms = 0;   // colour_cover: colour masks, squares, locate over them
+  double cell_retry_ms = 0;   // retries and recentring (their crops)
+  double cell_guard_ms = 0;   // footprint, rest, guard search, occluded checks
   void add(const ReadProfile& o) {
     reads += o.reads; total_ms += o.total_ms; register_ms += o.register_ms; white_ms += o.white_ms;
     edges_ms += o.edges_ms; hand_ms += o.hand_ms; empty_ms += o.empty_ms; cells_ms += o.cells_ms;
     face_ms += o.face_ms; cells_examined += o.cells_examined; face_calls += o.face_calls;
     hand_found += o.hand_found;
+    cell_patch_ms += o.cell_patch_ms; cell_unit_ms += o.cell_unit_ms; cell_white_ms += o.cell_white_ms;
+    cell_locate_ms += o.cell_locate_ms; cell_first_ms += o.cell_first_ms; cell_other_ms += o.cell_other_ms;
+    cell_fine_ms += o.cell_fine_ms; cell_cover_ms += o.cell_cover_ms; cell_retry_ms += o.cell_retry_ms;
+    cell_guard_ms += o.cell_guard_ms;
   }
 };
 

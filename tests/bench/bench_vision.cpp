@@ -44,7 +44,7 @@ const cv::Mat& frame(int w, int h) {
 
 // passes_off: 0 all passes, 1 fine_pip_look off, 2 also colour_cover_min 0 (the whiteblack2
 // and colour2 passes off; BM_ReadPassesOff), to measure what each pass costs on this frame.
-void read_bench(benchmark::State& st, int passes_off) {
+void read_bench(benchmark::State& st, int passes_off, bool cell_detail = false) {
   cv::setNumThreads(1);
   ReadParams params;
   if (passes_off >= 1) params.fine_pip_look = false;
@@ -54,6 +54,7 @@ void read_bench(benchmark::State& st, int passes_off) {
   std::size_t cells = 0;
   // Per-stage thread CPU time of each read (vision/read_profile.h), as counters (ms/read).
   ReadProfile prof;
+  prof.cell_detail = cell_detail;
   // One BGR->grey pass of the same frame, timed here too (median of 31, thread CPU time),
   // so the ratio read / cvtColor comes from the same run under the same load.
   std::vector<double> cvt;
@@ -89,11 +90,26 @@ void read_bench(benchmark::State& st, int passes_off) {
   st.counters["examined"] = prof.cells_examined / n;
   st.counters["cvt_ms"] = cvt[15];
   st.counters["x_cvtColor"] = cvt[15] > 0 ? prof.total_ms / n / cvt[15] : 0;
+  if (cell_detail) {
+    st.counters["c_patch"] = prof.cell_patch_ms / n;
+    st.counters["c_unit"] = prof.cell_unit_ms / n;
+    st.counters["c_white"] = prof.cell_white_ms / n;
+    st.counters["c_locate"] = prof.cell_locate_ms / n;
+    st.counters["c_first"] = prof.cell_first_ms / n;
+    st.counters["c_other"] = prof.cell_other_ms / n;
+    st.counters["c_fine"] = prof.cell_fine_ms / n;
+    st.counters["c_cover"] = prof.cell_cover_ms / n;
+    st.counters["c_retry"] = prof.cell_retry_ms / n;
+    st.counters["c_guard"] = prof.cell_guard_ms / n;
+  }
 }
 
 void BM_Read(benchmark::State& st) { read_bench(st, 0); }
 // range(2): which passes are off (read_bench).
 void BM_ReadPassesOff(benchmark::State& st) { read_bench(st, static_cast<int>(st.range(2))); }
+// BM_Read with the per-cell stage split by pass (ReadProfile::cell_detail: c_* counters, ms
+// per read, read_face excluded); its own clock reads make it a little slower than BM_Read.
+void BM_ReadCellStages(benchmark::State& st) { read_bench(st, 0, true); }
 
 void BM_ReadTracked(benchmark::State& st) {
   cv::setNumThreads(1);
@@ -302,6 +318,7 @@ void BM_PlaneLabels(benchmark::State& st) {
 
 BENCHMARK(BM_Read)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
 BENCHMARK(BM_ReadPassesOff)->Args({1280, 720, 1})->Args({1280, 720, 2})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
+BENCHMARK(BM_ReadCellStages)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
 BENCHMARK(BM_ReadTracked)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_CvtColorGray)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_FindDice)->Args({1280, 720})->Unit(benchmark::kMillisecond);
