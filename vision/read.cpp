@@ -1352,11 +1352,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (spread > 0.27 * face_px * 1.5 || cv::norm(m - centre) > params.max_face_offset_mm * ppm) return std::nullopt;
       return m;
     };
+    // (The same for every call of one cell: the no-blob looks and each locate of a white body
+    // ask for it; the plain form is found once, kept.)
+    std::optional<std::vector<cv::Point2d>> dark_pips_kept;
     auto dark_pips = [&](bool reject_side = false) {
+      if (!reject_side && dark_pips_kept) return *dark_pips_kept;
       const cv::Vec3f pp = papers[ci];
       const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
       // Off the grid lines (grid set), darker than dark_lum.
-      return pip_blobs(near_centre_mask(grid, [&](uchar on_grid, int lum) { return !on_grid && lum < dark_lum; }), reject_side);
+      std::vector<cv::Point2d> found =
+          pip_blobs(near_centre_mask(grid, [&](uchar on_grid, int lum) { return !on_grid && lum < dark_lum; }), reject_side);
+      if (!reject_side) dark_pips_kept = found;
+      return found;
   };
     find_unit(fg);
     // A guard token beside a white or black die is often the only thing that differs from
@@ -1842,11 +1849,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
     auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
     bool fine_looked = false;  // the camera-resolution look below found the face
+    // The top plane round the cell centre as find_plane_pips samples it: kept for both
+    // polarities of the look below and the other grey's look after it (the same disc).
+    PlaneSample fine_sample;
     if (params.pip_look_confidence > 0 && params.fine_pip_look) {
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
       const cv::Matx33d mm_to_patch = patch_to_mm.inv();
-      PlaneSample plane_sample;  // one sampling of the top plane for both polarities
+      PlaneSample& plane_sample = fine_sample;  // one sampling of the top plane for both polarities
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
         // A white or black die's blue guard token may be its blob's body (the white top is paper-like, the black one shadow-like).
@@ -1929,8 +1939,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                              (pp[0] + 2 * pp[1] + pp[2]));
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
         const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
-        const std::vector<cv::Point2d> pips =
-            find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, thr, displacement[ci], PlanePipParams{});
+        // (The look above's sampling of this disc when it made one: fine_sample.)
+        const std::vector<cv::Point2d> pips = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr},
+                                                              displacement[ci], PlanePipParams{}, &fine_sample)[0];
         const cv::Matx33d mm_to_patch = patch_to_mm.inv();
         int tried = 0;
         for (const TopFacePips& h : top_face_hypotheses(pips, displacement[ci])) {
