@@ -87,3 +87,46 @@ TEST(ReaderBudget, PartialViewWithoutAHandIsReadInFull) {
 
 }  // namespace
 }  // namespace hexdice::vision
+
+namespace hexdice::vision {
+namespace {
+
+// ReadProfile::cell_detail (the per-cell stage split by pass, BM_ReadCellStages): off by
+// default (no pass time), on it splits cells_ms (the passes add up to it: the same clock
+// reads, read_face's time out of each) and the read is the same.
+TEST(ReaderBudget, CellStagePassesAddUpToTheCellStage) {
+  const SheetLayout layout = standard_sheet();
+  SynthOptions o;
+  o.camera.size = {1280, 720};
+  o.camera.tilt_deg = 25;
+  o.seed = 11;
+  const cv::Mat img = render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
+  const std::string plain = to_json(read_board(img, layout)).dump();
+  auto passes = [](const ReadProfile& p) {
+    return std::vector<double>{p.cell_patch_ms, p.cell_unit_ms, p.cell_white_ms, p.cell_locate_ms, p.cell_first_ms,
+                               p.cell_other_ms, p.cell_fine_ms, p.cell_cover_ms, p.cell_retry_ms, p.cell_guard_ms};
+  };
+  ReadProfile off;
+  set_read_profile(&off);
+  EXPECT_EQ(to_json(read_board(img, layout)).dump(), plain);
+  set_read_profile(nullptr);
+  for (double v : passes(off)) EXPECT_EQ(v, 0.0);
+  EXPECT_GT(off.cells_ms, 0.0);
+  ReadProfile on;
+  on.cell_detail = true;
+  set_read_profile(&on);
+  EXPECT_EQ(to_json(read_board(img, layout)).dump(), plain);
+  set_read_profile(nullptr);
+  double sum = 0;
+  for (double v : passes(on)) {
+    EXPECT_GE(v, 0.0);
+    sum += v;
+  }
+  EXPECT_GT(on.cell_patch_ms, 0.0);
+  EXPECT_GT(on.cell_locate_ms, 0.0);  // dice were located
+  EXPECT_GT(on.face_calls, 0);
+  EXPECT_NEAR(sum, on.cells_ms, 0.05 * on.cells_ms + 0.3) << "passes " << sum << " ms, cells_ms " << on.cells_ms;
+}
+
+}  // namespace
+}  // namespace hexdice::vision
