@@ -697,7 +697,7 @@ static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& la
 // not grain).
 static std::vector<int> visible_edges_slack(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp,
                                             double contrast, const std::vector<std::size_t>& cells, double slack_mm,
-                                            int min_hits, bool debug) {
+                                            int min_hits, bool debug, std::vector<cv::Point2d>* shifts = nullptr) {
   constexpr int kAlong = 5;
   const double step = 0.5;
   const int n_line = 2 * static_cast<int>(std::lround(slack_mm / step)) + 1;  // offsets -slack..slack
@@ -776,6 +776,7 @@ static std::vector<int> visible_edges_slack(const cv::Mat& grey, const SheetLayo
         if (agree > seen) seen = agree, d = t;
       }
     out[n] = seen;
+    if (shifts) shifts->push_back(d);
     if (debug)
       std::fprintf(stderr, "EDGES2 %d,%d %d shift %.1f,%.1f found %d%d%d%d%d%d\n", layout.cells[cells[n]].hex.q, layout.cells[cells[n]].hex.r,
                    seen, d.x, d.y, found[0], found[1], found[2], found[3], found[4], found[5]);
@@ -858,6 +859,74 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     obs.board_found = true;
     return obs;
   }
+  const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
+  // The print where the pose puts it (the printed-edge test below, computed here once).
+  // When several cells in the frame show none of their grid there but do show it a few
+  // mm away, all on one smooth shift (a pose from two or three markers at one side of the
+  // sheet, extrapolated across it, is off by 4-9 mm at the far side), the pose is refitted
+  // to the grid: each cell whose six edges agree on a shift is a point pair, with the
+  // markers' corners. Not with a camera calibration (its intrinsics are kept as they are).
+  std::vector<int> edges_first;
+  bool refined = false;
+  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges_first = visible_edges(grey, layout, hp, params.grid_line_contrast);
+  if (params.grid_refine && params.edge_slack_mm > 0 && params.hand_max_edges >= 0 && !(calib && calib->camera)) {
+    std::vector<std::size_t> failing, all;
+    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+      const cv::Point2d q = apply_h(hp, {layout.cells[i].centre.x, layout.cells[i].centre.y});
+      if (q.x < 0 || q.y < 0 || q.x >= image.cols || q.y >= image.rows) continue;
+      all.push_back(i);
+      if (edges_first[i] <= params.hand_max_edges) failing.push_back(i);
+    }
+    if (static_cast<int>(failing.size()) >= params.grid_refine_min_cells) {
+      std::vector<cv::Point2d> shift;
+      const std::vector<int> seen = visible_edges_slack(grey, layout, hp, params.grid_line_contrast, all, params.edge_slack_mm,
+                                                        params.edge_slack_hits, debug, &shift);
+      std::vector<double> off_far;  // the failing cells' shifts (mm), where found
+      std::vector<cv::Point2f> src, dst;
+      for (std::size_t n = 0; n < all.size(); ++n) {
+        const std::size_t i = all[n];
+        if (seen[n] < 5) continue;
+        const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
+        src.emplace_back(c);
+        dst.emplace_back(apply_h(hp, c + shift[n]));
+        if (edges_first[i] <= params.hand_max_edges) off_far.push_back(std::hypot(shift[n].x, shift[n].y));
+      }
+      std::sort(off_far.begin(), off_far.end());
+      if (static_cast<int>(off_far.size()) >= params.grid_refine_min_cells && off_far[off_far.size() / 2] >= 1.5 && src.size() >= 8) {
+        const std::size_t n_grid = src.size();
+        for (std::size_t m = 0; m < obs.pose.marker_ids.size(); ++m)
+          for (const auto& mk : layout.markers)
+            if (mk.id == obs.pose.marker_ids[m])
+              for (int k = 0; k < 4; ++k) {
+                src.emplace_back(static_cast<float>(mk.corners[static_cast<std::size_t>(k)].x), static_cast<float>(mk.corners[static_cast<std::size_t>(k)].y));
+                dst.push_back(obs.pose.marker_corners[m][static_cast<std::size_t>(k)]);
+              }
+        cv::Mat inl;
+        const cv::Mat h = cv::findHomography(src, dst, cv::RANSAC, 3.0, inl);
+        // Kept when most grid pairs fit it and so do the corners of two markers at least
+        // (a marker cut by the frame's edge may be the one that misled the pose).
+        int grid_in = 0, marker_in = 0;
+        if (!h.empty()) {
+          for (std::size_t k = 0; k < n_grid; ++k) grid_in += inl.at<uchar>(static_cast<int>(k)) != 0;
+          for (std::size_t k = n_grid; k < src.size(); ++k)
+            marker_in += cv::norm(apply_h(cv::Matx33d(h), cv::Point2d(src[k])) - cv::Point2d(dst[k])) <= 4.0;
+        }
+        if (debug) std::fprintf(stderr, "REFINE cells %zu failing %zu grid pairs %zu inliers %d marker corners %d of %zu\n", all.size(), failing.size(), n_grid, grid_in, marker_in, src.size() - n_grid);
+        if (!h.empty() && grid_in >= 0.8 * static_cast<double>(n_grid) && marker_in >= 8) {
+          const cv::Matx33d hm(h);
+          const cv::Point2d pp((image.cols - 1) / 2.0, (image.rows - 1) / 2.0);
+          double f = estimate_focal(hm, pp);
+          const double side = std::max(image.cols, image.rows);
+          if (!(f > 0.25 * side && f < 6.0 * side)) f = obs.pose.focal_px;
+          obs.pose.paper_to_image = hm;
+          obs.pose.focal_px = f;
+          obs.pose.top_to_image = lift_homography(hm, layout.die_height_mm, cv::Matx33d(f, 0, pp.x, 0, f, pp.y, 0, 0, 1));
+          edges_first = visible_edges(grey, layout, hp, params.grid_line_contrast);
+          refined = true;
+        }
+      }
+    }
+  }
   // Visibility, per cell: its die's top face (the 16 mm square round the cell centre on
   // the top plane, plus 2 mm) and the cell's paper centre inside the frame. Cells out of
   // view are listed in Observation::hidden and not read; the board is found when the
@@ -891,13 +960,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // params.stop_when_covered: a cell in view found covered ends the read (cells empty).
   const std::size_t out_of_view = obs.hidden.size();
   auto stop_here = [&] { return params.stop_when_covered && obs.hidden.size() > out_of_view; };
-  // HEXDICE_READ_DEBUG: one line per die read (DBG), per cell skipped and why (SKIP).
-  const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
-  if (debug)
-    for (const cv::Point2d c : {cv::Point2d(0, 0), cv::Point2d(layout.width_mm, 0), cv::Point2d(layout.width_mm, layout.height_mm), cv::Point2d(0, layout.height_mm)}) {
-      const cv::Point2d q = apply_h(hp, c);
-      std::fprintf(stderr, "CORNER %.1f %.1f\n", q.x, q.y);
-    }
+  // HEXDICE_READ_DEBUG (above): one line per die read (DBG), per cell skipped and why (SKIP).
 
   // White reference (the white patch, else the median paper) and each cell's own paper.
   std::vector<cv::Vec3f> papers;
@@ -931,12 +994,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
   cv::Mat hm, skin;  // hm: every cue's mask (skin, occluder); skin: the skin cue's alone
   std::vector<int> edges;
-  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = visible_edges(grey, layout, hp, params.grid_line_contrast);
+  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = edges_first;
   if (params.hand_max_edges >= 0) {
     // The cells whose print is not found where the pose puts it are looked at again with
     // slack (edge_slack_mm); only the covered decision takes the second count.
     std::vector<int> seen = edges;
-    if (params.edge_slack_mm > 0) {
+    if (params.edge_slack_mm > 0 && refined) {
       std::vector<std::size_t> again;
       for (std::size_t i = 0; i < layout.cells.size(); ++i)
         if (edges[i] <= params.hand_max_edges && !covered[i]) again.push_back(i);
@@ -2471,7 +2534,8 @@ Status ReadParams::save(const std::string& path) const {
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
-    fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits;
+    fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
+       << "grid_refine_min_cells" << grid_refine_min_cells;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -2576,6 +2640,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_max_edges", p.hand_max_edges);
     get("edge_slack_mm", p.edge_slack_mm);
     get("edge_slack_hits", p.edge_slack_hits);
+    get_bool("grid_refine", p.grid_refine);
+    get("grid_refine_min_cells", p.grid_refine_min_cells);
     get("grid_line_contrast", p.grid_line_contrast);
     get("hand_core_mm", p.hand_core_mm);
     get("hand_cover_fraction", p.hand_cover_fraction);

@@ -198,6 +198,12 @@ struct ReadParams {
   // points find the line within 1 mm of each other. 0 = off (the single +-1 mm look).
   double edge_slack_mm = 10.0;
   int edge_slack_hits = 3;
+  // Refit the pose to the printed grid when at least grid_refine_min_cells cells in the
+  // frame miss their grid where the pose puts it but show it, on one shift, within
+  // edge_slack_mm (read.cpp, "The print where the pose puts it"). The second look above
+  // is made only on a refitted pose. false = off.
+  bool grid_refine = true;
+  int grid_refine_min_cells = 3;
   // Whatever hides the sheet, from the print (sleeves, arms of any skin tone, an arm's
   // shadow; docs/reader.md "Hands and arms"): the frame on the paper plane against the
   // expected print of the sheet (rendered from the layout; a cell whose tint differs
