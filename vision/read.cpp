@@ -700,6 +700,101 @@ static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& la
   return out;
 }
 
+// visible_edges again for the cells listed, the grid line looked for across +-slack_mm
+// (not +-1 mm): a pose from two markers at the far side of the sheet misplaces the print
+// by more than a millimetre there. Per sample point the darkest offset within the slack,
+// against the paper 2.5 mm to both sides of that offset; an edge is seen when at least
+// min_hits of its five points find the line at offsets within 1 mm of each other (a line,
+// not grain).
+static std::vector<int> visible_edges_slack(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp,
+                                            double contrast, const std::vector<std::size_t>& cells, double slack_mm,
+                                            int min_hits, bool debug, std::vector<cv::Point2d>* shifts = nullptr) {
+  constexpr int kAlong = 5;
+  const double step = 0.5;
+  const int n_line = 2 * static_cast<int>(std::lround(slack_mm / step)) + 1;  // offsets -slack..slack
+  const int pad = static_cast<int>(std::lround(2.5 / step));
+  const int n_across = n_line + 2 * pad;  // -slack-2.5 .. slack+2.5
+  const std::size_t per_cell = static_cast<std::size_t>(6 * kAlong * n_across);
+  std::vector<int> out(cells.size(), 0);
+  if (cells.empty()) return out;
+  // One row per sample point (remap's maps stay below SHRT_MAX columns).
+  cv::Mat mx(static_cast<int>(cells.size() * 6 * kAlong), n_across, CV_32F), my(mx.size(), CV_32F);
+  std::size_t k = 0;
+  for (std::size_t ci : cells) {
+    const auto corners = layout.cell_corners(layout.cells[ci].hex);
+    for (int e = 0; e < 6; ++e) {
+      const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
+      const double len = std::hypot(b.x - a.x, b.y - a.y);
+      const double nx = -(b.y - a.y) / len, ny = (b.x - a.x) / len;
+      for (int i = 0; i < kAlong; ++i) {
+        const double t = 0.2 + 0.6 * i / (kAlong - 1);
+        for (int j = 0; j < n_across; ++j) {
+          const double o = (j - pad) * step - slack_mm;
+          const cv::Point2d q = apply_h(hp, {a.x + (b.x - a.x) * t + nx * o, a.y + (b.y - a.y) * t + ny * o});
+          mx.ptr<float>(0)[k] = static_cast<float>(q.x);
+          my.ptr<float>(0)[k] = static_cast<float>(q.y);
+          ++k;
+        }
+      }
+    }
+  }
+  cv::Mat v;
+  cv::remap(grey, v, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+  const uchar* p = v.ptr<uchar>(0);
+  for (std::size_t n = 0; n < cells.size(); ++n) {
+    // Per edge: the offset of its line (mm along its normal) when found.
+    double off[6];
+    bool found[6];
+    cv::Point2d normal[6];
+    const auto corners = layout.cell_corners(layout.cells[cells[n]].hex);
+    for (int e = 0; e < 6; ++e) {
+      const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
+      const double len = std::hypot(b.x - a.x, b.y - a.y);
+      normal[e] = {-(b.y - a.y) / len, (b.x - a.x) / len};
+      int offs[kAlong], hits = 0;
+      for (int i = 0; i < kAlong; ++i) {
+        const uchar* q = p + n * per_cell + static_cast<std::size_t>((e * kAlong + i) * n_across);
+        int best = pad;
+        for (int j = pad; j < pad + n_line; ++j)
+          if (q[j] < q[best]) best = j;
+        const double side = std::min(q[best - pad], q[best + pad]);
+        if (side > 8 && q[best] < (1.0 - contrast) * side) offs[hits++] = best;
+      }
+      found[e] = false;
+      for (int a2 = 0; a2 < hits && !found[e]; ++a2) {
+        int close = 0, sum = 0;
+        for (int b2 = 0; b2 < hits; ++b2)
+          if (std::abs(offs[b2] - offs[a2]) * step <= 1.0) ++close, sum += offs[b2];
+        if (close >= min_hits) {
+          found[e] = true;
+          off[e] = (static_cast<double>(sum) / close - pad) * step - slack_mm;
+        }
+      }
+    }
+    // The lines found must agree on one shift of the print (a pose error, locally a
+    // translation): the shift through each pair of non-parallel found edges, and the
+    // most edges within 1 mm of one of them (a die's outline or shadow is not fitted).
+    int seen = 0;
+    cv::Point2d d(0, 0);
+    for (int e1 = 0; e1 < 6; ++e1)
+      for (int e2 = e1 + 1; e2 < 6; ++e2) {
+        if (!found[e1] || !found[e2] || e2 == e1 + 3) continue;
+        const double det = normal[e1].x * normal[e2].y - normal[e1].y * normal[e2].x;
+        const cv::Point2d t((off[e1] * normal[e2].y - off[e2] * normal[e1].y) / det,
+                            (normal[e1].x * off[e2] - normal[e2].x * off[e1]) / det);
+        int agree = 0;
+        for (int e = 0; e < 6; ++e) agree += found[e] && std::abs(normal[e].dot(t) - off[e]) <= 1.0;
+        if (agree > seen) seen = agree, d = t;
+      }
+    out[n] = seen;
+    if (shifts) shifts->push_back(d);
+    if (debug)
+      std::fprintf(stderr, "EDGES2 %d,%d %d shift %.1f,%.1f found %d%d%d%d%d%d\n", layout.cells[cells[n]].hex.q, layout.cells[cells[n]].hex.r,
+                   seen, d.x, d.y, found[0], found[1], found[2], found[3], found[4], found[5]);
+  }
+  return out;
+}
+
 cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const cv::Matx33d& hp,
                           std::vector<cv::Vec3f>* cell_papers, std::vector<cv::Vec3f>* die_free_papers, double chroma_tolerance) {
   cv::Vec3f white(0, 0, 0);
@@ -775,6 +870,74 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     obs.board_found = true;
     return obs;
   }
+  const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
+  // The print where the pose puts it (the printed-edge test below, computed here once).
+  // When several cells in the frame show none of their grid there but do show it a few
+  // mm away, all on one smooth shift (a pose from two or three markers at one side of the
+  // sheet, extrapolated across it, is off by 4-9 mm at the far side), the pose is refitted
+  // to the grid: each cell whose six edges agree on a shift is a point pair, with the
+  // markers' corners. Not with a camera calibration (its intrinsics are kept as they are).
+  std::vector<int> edges_first;
+  bool refined = false;
+  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges_first = visible_edges(grey, layout, hp, params.grid_line_contrast);
+  if (params.grid_refine && params.edge_slack_mm > 0 && params.hand_max_edges >= 0 && !(calib && calib->camera)) {
+    std::vector<std::size_t> failing, all;
+    for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+      const cv::Point2d q = apply_h(hp, {layout.cells[i].centre.x, layout.cells[i].centre.y});
+      if (q.x < 0 || q.y < 0 || q.x >= image.cols || q.y >= image.rows) continue;
+      all.push_back(i);
+      if (edges_first[i] <= params.hand_max_edges) failing.push_back(i);
+    }
+    if (static_cast<int>(failing.size()) >= params.grid_refine_min_cells) {
+      std::vector<cv::Point2d> shift;
+      const std::vector<int> seen = visible_edges_slack(grey, layout, hp, params.grid_line_contrast, all, params.edge_slack_mm,
+                                                        params.edge_slack_hits, debug, &shift);
+      std::vector<double> off_far;  // the failing cells' shifts (mm), where found
+      std::vector<cv::Point2f> src, dst;
+      for (std::size_t n = 0; n < all.size(); ++n) {
+        const std::size_t i = all[n];
+        if (seen[n] < 5) continue;
+        const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
+        src.emplace_back(c);
+        dst.emplace_back(apply_h(hp, c + shift[n]));
+        if (edges_first[i] <= params.hand_max_edges) off_far.push_back(std::hypot(shift[n].x, shift[n].y));
+      }
+      std::sort(off_far.begin(), off_far.end());
+      if (static_cast<int>(off_far.size()) >= params.grid_refine_min_cells && off_far[off_far.size() / 2] >= 1.5 && src.size() >= 8) {
+        const std::size_t n_grid = src.size();
+        for (std::size_t m = 0; m < obs.pose.marker_ids.size(); ++m)
+          for (const auto& mk : layout.markers)
+            if (mk.id == obs.pose.marker_ids[m])
+              for (int k = 0; k < 4; ++k) {
+                src.emplace_back(static_cast<float>(mk.corners[static_cast<std::size_t>(k)].x), static_cast<float>(mk.corners[static_cast<std::size_t>(k)].y));
+                dst.push_back(obs.pose.marker_corners[m][static_cast<std::size_t>(k)]);
+              }
+        cv::Mat inl;
+        const cv::Mat h = cv::findHomography(src, dst, cv::RANSAC, 3.0, inl);
+        // Kept when most grid pairs fit it and so do the corners of two markers at least
+        // (a marker cut by the frame's edge may be the one that misled the pose).
+        int grid_in = 0, marker_in = 0;
+        if (!h.empty()) {
+          for (std::size_t k = 0; k < n_grid; ++k) grid_in += inl.at<uchar>(static_cast<int>(k)) != 0;
+          for (std::size_t k = n_grid; k < src.size(); ++k)
+            marker_in += cv::norm(apply_h(cv::Matx33d(h), cv::Point2d(src[k])) - cv::Point2d(dst[k])) <= 4.0;
+        }
+        if (debug) std::fprintf(stderr, "REFINE cells %zu failing %zu grid pairs %zu inliers %d marker corners %d of %zu\n", all.size(), failing.size(), n_grid, grid_in, marker_in, src.size() - n_grid);
+        if (!h.empty() && grid_in >= 0.8 * static_cast<double>(n_grid) && marker_in >= 8) {
+          const cv::Matx33d hm(h);
+          const cv::Point2d pp((image.cols - 1) / 2.0, (image.rows - 1) / 2.0);
+          double f = estimate_focal(hm, pp);
+          const double side = std::max(image.cols, image.rows);
+          if (!(f > 0.25 * side && f < 6.0 * side)) f = obs.pose.focal_px;
+          obs.pose.paper_to_image = hm;
+          obs.pose.focal_px = f;
+          obs.pose.top_to_image = lift_homography(hm, layout.die_height_mm, cv::Matx33d(f, 0, pp.x, 0, f, pp.y, 0, 0, 1));
+          edges_first = visible_edges(grey, layout, hp, params.grid_line_contrast);
+          refined = true;
+        }
+      }
+    }
+  }
   // Visibility, per cell: its die's top face (the 16 mm square round the cell centre on
   // the top plane, plus 2 mm) and the cell's paper centre inside the frame. Cells out of
   // view are listed in Observation::hidden and not read; the board is found when the
@@ -808,8 +971,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // params.stop_when_covered: a cell in view found covered ends the read (cells empty).
   const std::size_t out_of_view = obs.hidden.size();
   auto stop_here = [&] { return params.stop_when_covered && obs.hidden.size() > out_of_view; };
-  // HEXDICE_READ_DEBUG: one line per die read (DBG), per cell skipped and why (SKIP).
-  const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
+  // HEXDICE_READ_DEBUG (above): one line per die read (DBG), per cell skipped and why (SKIP).
 
   // White reference (the white patch, else the median paper) and each cell's own paper.
   std::vector<cv::Vec3f> papers;
@@ -843,14 +1005,25 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
   cv::Mat hm, skin;  // hm: every cue's mask (skin, occluder); skin: the skin cue's alone
   std::vector<int> edges;
-  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = visible_edges(grey, layout, hp, params.grid_line_contrast);
+  if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = edges_first;
   if (params.hand_max_edges >= 0) {
+    // The cells whose print is not found where the pose puts it are looked at again with
+    // slack (edge_slack_mm); only the covered decision takes the second count.
+    std::vector<int> seen = edges;
+    if (params.edge_slack_mm > 0 && refined) {
+      std::vector<std::size_t> again;
+      for (std::size_t i = 0; i < layout.cells.size(); ++i)
+        if (edges[i] <= params.hand_max_edges && !covered[i]) again.push_back(i);
+      const std::vector<int> e2 = visible_edges_slack(grey, layout, hp, params.grid_line_contrast, again, params.edge_slack_mm,
+                                                      params.edge_slack_hits, debug);
+      for (std::size_t n = 0; n < again.size(); ++n) seen[again[n]] = std::max(seen[again[n]], e2[n]);
+    }
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
-      if (edges[i] <= params.hand_max_edges && !covered[i]) {
+      if (seen[i] <= params.hand_max_edges && !covered[i]) {
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
         obs.hidden.push_back(layout.cells[i].hex);
-        obs.hidden_why[layout.cells[i].hex] = "edges: " + std::to_string(edges[i]) + " of its 6 printed edges seen";
+        obs.hidden_why[layout.cells[i].hex] = "edges: " + std::to_string(seen[i]) + " of its 6 printed edges seen";
       }
   }
   laps.lap(&ReadProfile::edges_ms);
@@ -2401,6 +2574,8 @@ Status ReadParams::save(const std::string& path) const {
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
+    fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
+       << "grid_refine_min_cells" << grid_refine_min_cells;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -2503,6 +2678,10 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);
+    get("edge_slack_mm", p.edge_slack_mm);
+    get("edge_slack_hits", p.edge_slack_hits);
+    get_bool("grid_refine", p.grid_refine);
+    get("grid_refine_min_cells", p.grid_refine_min_cells);
     get("grid_line_contrast", p.grid_line_contrast);
     get("hand_core_mm", p.hand_core_mm);
     get("hand_cover_fraction", p.hand_cover_fraction);

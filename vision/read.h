@@ -192,6 +192,18 @@ struct ReadParams {
   // printed edges seen (a grid line darker by grid_line_contrast than the paper beside
   // it) is covered: not reported, listed in Observation::hidden. -1 = off.
   int hand_max_edges = 1;
+  // A cell failing that test is looked at again with the grid line searched across
+  // +-edge_slack_mm of where the pose puts it (registration from two markers far away
+  // misplaces the print by a few px), an edge seen when edge_slack_hits of its five
+  // points find the line within 1 mm of each other. 0 = off (the single +-1 mm look).
+  double edge_slack_mm = 10.0;
+  int edge_slack_hits = 3;
+  // Refit the pose to the printed grid when at least grid_refine_min_cells cells in the
+  // frame miss their grid where the pose puts it but show it, on one shift, within
+  // edge_slack_mm (read.cpp, "The print where the pose puts it"). The second look above
+  // is made only on a refitted pose. false = off.
+  bool grid_refine = true;
+  int grid_refine_min_cells = 3;
   // Whatever hides the sheet, from the print (sleeves, arms of any skin tone, an arm's
   // shadow; docs/reader.md "Hands and arms"): the frame on the paper plane against the
   // expected print of the sheet (rendered from the layout; a cell whose tint differs

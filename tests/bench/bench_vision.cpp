@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "vision/dice.h"
@@ -118,6 +119,22 @@ void BM_ReadTracked(benchmark::State& st) {
   TrackerState tracker;
   read_board(img, layout, nullptr, {}, &tracker);
   for (auto _ : st) benchmark::DoNotOptimize(read_board(img, layout, nullptr, {}, &tracker));
+}
+
+// A frame whose print-edge test fails on many cells (fixture 026: an arm over 31 cells),
+// with the grid refit (range(0) = 1) and without: what its check costs where it looks and
+// then finds no pose to refit (branch hidden4; the synthetic BM_Read frame never gets there).
+void BM_ReadEdgeFailFrame(benchmark::State& st) {
+  cv::setNumThreads(1);
+  static const cv::Mat img = cv::imread(std::string(HEXDICE_SOURCE_DIR) + "/data/fixtures/scenes/scene_026.jpg");
+  if (img.empty()) {
+    st.SkipWithError("fixture scene_026.jpg not found");
+    return;
+  }
+  const SheetLayout layout = standard_sheet();
+  ReadParams params;
+  params.grid_refine = st.range(0) != 0;
+  for (auto _ : st) benchmark::DoNotOptimize(read_board(img, layout, nullptr, params));
 }
 
 void BM_CvtColorGray(benchmark::State& st) {
@@ -320,6 +337,7 @@ BENCHMARK(BM_Read)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMill
 BENCHMARK(BM_ReadPassesOff)->Args({1280, 720, 1})->Args({1280, 720, 2})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
 BENCHMARK(BM_ReadCellStages)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
 BENCHMARK(BM_ReadTracked)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_ReadEdgeFailFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->ComputeStatistics("median", [](const std::vector<double>& v) { auto c = v; std::sort(c.begin(), c.end()); return c[c.size() / 2]; });
 BENCHMARK(BM_CvtColorGray)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_FindDice)->Args({1280, 720})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OccluderDiff)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
