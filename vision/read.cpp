@@ -1348,6 +1348,90 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
     if (covered[ci] != 2 && !near_hand[ci]) papers[ci] = die_free_papers[ci];
+  // The light on each cell, for naming its die's colours (misread4, docs/reader.md): its
+  // paper against the lit paper of its tint, times the white. The sheet's light is the lit
+  // paper of the untinted cells; a white patch that disagrees with it (under an arm, in its
+  // shade: darker than colour_white_check x it or further than colour_shade_chroma in
+  // chromaticity) is not the white colours are named against, that light is. A cell in
+  // shade (its light darker than colour_shade_below x the white) names against its own
+  // light when that is of the white's colour; else the white.
+  std::vector<cv::Vec3f> colour_white(layout.cells.size(), white);
+  cv::Vec3f colour_base = white;  // the sheet's white or light, without the cells' shade (the guard search)
+  if (params.colour_shade_below > 0 || params.colour_white_check > 0) {
+    const double s = params.hand_px_per_mm;
+    const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
+    const ExpectedPrint ep = size.area() > 0 && size.area() <= 4'000'000 ? expected_print(layout, s, size) : ExpectedPrint{};
+    auto chroma = [](cv::Vec3f v) { return v * (1.0f / std::max(1.0f, v[0] + v[1] + v[2])); };
+    auto lum = [](cv::Vec3f v) { return v[0] + 2 * v[1] + v[2]; };
+    auto chroma_off = [&](cv::Vec3f a, cv::Vec3f b) {
+      const cv::Vec3f dc = chroma(a) - chroma(b);
+      return std::max({std::abs(dc[0]), std::abs(dc[1]), std::abs(dc[2])});
+    };
+    // Each cell's print (its tint) and the lit paper of each tint: the upper quartile of the
+    // papers of the cells of that print not under a hand (the photo of a tint is not the
+    // print's colour times the light: the printer, the paper and the camera's curve differ).
+    std::vector<cv::Vec3f> print(layout.cells.size(), cv::Vec3f(0, 0, 0));
+    std::vector<int> tint(layout.cells.size(), -1);
+    std::vector<std::pair<int, std::vector<cv::Vec3f>>> lit;  // print key -> papers not under a hand
+    for (std::size_t ci = 0; ci < layout.cells.size() && !ep.print.empty(); ++ci) {
+      if (covered[ci] != 0 && covered[ci] != 2) continue;
+      print[ci] = cell_paper(ep.print, cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1), layout.cells[ci].centre, layout.hex_size_mm);
+      const bool untinted = std::min({print[ci][0], print[ci][1], print[ci][2]}) >= 245.0f;
+      tint[ci] = untinted ? 0 : 1 + cvRound(print[ci][0] / 8) * 1024 + cvRound(print[ci][1] / 8) * 32 + cvRound(print[ci][2] / 8);
+      if (covered[ci] != 0) continue;
+      auto it = std::find_if(lit.begin(), lit.end(), [&](const auto& e) { return e.first == tint[ci]; });
+      if (it == lit.end()) lit.push_back({tint[ci], {}}), it = lit.end() - 1;
+      it->second.push_back(papers[ci]);
+    }
+    auto lit_paper = [&](int key, std::size_t min_cells, cv::Vec3f& out) {
+      for (auto& [k, v] : lit)
+        if (k == key && v.size() >= min_cells) {
+          std::sort(v.begin(), v.end(), [&](cv::Vec3f a, cv::Vec3f b) { return lum(a) < lum(b); });
+          out = v[v.size() * 3 / 4];
+          return true;
+        }
+      return false;
+    };
+    cv::Vec3f base = white;
+    cv::Vec3f sheet_light;
+    const bool have_sheet_light = lit_paper(0, 4, sheet_light);
+    if (params.colour_white_check > 0 && have_sheet_light) {
+      if (debug)
+        std::fprintf(stderr, "LIGHT sheet %.0f %.0f %.0f from the untinted cells, white %.0f %.0f %.0f\n", sheet_light[0], sheet_light[1],
+                     sheet_light[2], white[0], white[1], white[2]);
+      if (lum(white) < params.colour_white_check * lum(sheet_light) || chroma_off(white, sheet_light) > params.colour_shade_chroma) {
+        base = sheet_light;
+        if (debug)
+          std::fprintf(stderr, "WHITE %.0f %.0f %.0f not the sheet's light %.0f %.0f %.0f: colours named against that\n", white[0],
+                       white[1], white[2], base[0], base[1], base[2]);
+      }
+    }
+    // The light on a cell: its paper against its tint's lit paper, times the white (the
+    // print's colour when its tint has too few cells in view).
+    std::vector<cv::Vec3f> light(layout.cells.size(), cv::Vec3f(0, 0, 0));
+    for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+      if (tint[ci] < 0) continue;
+      cv::Vec3f ref;
+      if (lit_paper(tint[ci], 3, ref))
+        for (int k = 0; k < 3; ++k) light[ci][k] = papers[ci][k] * base[k] / std::max(ref[k], 20.0f);
+      else
+        for (int k = 0; k < 3; ++k) light[ci][k] = papers[ci][k] * 255.0f / std::max(print[ci][k], 20.0f);
+    }
+    colour_base = base;
+    for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+      colour_white[ci] = base;
+      // Not under the occluder mask: there the occupancy gates decide on the die's body against
+      // the sheet's light, and an arm's own shade is no light to name a die by.
+      if (params.colour_shade_below <= 0 || !core_occupied[ci] || covered[ci] == 2 || lum(light[ci]) <= 0) continue;
+      const bool shade = lum(light[ci]) < params.colour_shade_below * lum(base);
+      const bool same_colour = chroma_off(light[ci], base) <= params.colour_shade_chroma;
+      if (shade && same_colour) colour_white[ci] = light[ci];
+      if (debug)
+        std::fprintf(stderr, "SHADE %d,%d light %.2f %.2f %.2f of white, %.2f of the sheet's, tint %d%s\n", layout.cells[ci].hex.q,
+                     layout.cells[ci].hex.r, light[ci][0] / white[0], light[ci][1] / white[1], light[ci][2] / white[2],
+                     lum(light[ci]) / lum(base), tint[ci], !shade ? "" : same_colour ? " used" : " (another colour: not used)");
+    }
+  }
   // A cell under the occluder that is not read to the end: why, for the scorer.
   auto note_occluded = [&](std::size_t ci, const char* what) {
     if (covered[ci] == 2) obs.hidden_why[layout.cells[ci].hex] += std::string("; ") + what;
@@ -1355,6 +1439,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     laps.enter(&ReadProfile::cell_patch_ms);
     const CellMm& cell = layout.cells[ci];
+    const cv::Vec3f& cwhite = colour_white[ci];  // colours are named against this light
     if (covered[ci] == 1 || !core_occupied[ci]) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d %s\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r, covered[ci] ? "covered" : "core");
       continue;
@@ -1550,8 +1635,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (unit_label >= 0 && unit_area_px < params.guard_like_area * unit_area) {
       const cv::Mat b = labels == unit_label;
       const cv::Scalar m = cv::mean(patch, b);
-      const cv::Vec3f rel_b(static_cast<float>(m[0] / white[0]), static_cast<float>(m[1] / white[1]),
-                            static_cast<float>(m[2] / white[2]));
+      const cv::Vec3f rel_b(static_cast<float>(m[0] / cwhite[0]), static_cast<float>(m[1] / cwhite[1]),
+                            static_cast<float>(m[2] / cwhite[2]));
       const float mx = std::max({rel_b[0], rel_b[1], rel_b[2]}), mn = std::min({rel_b[0], rel_b[1], rel_b[2]});
       if (mx > 1e-3f && (mx - mn) >= params.guard_min_saturation * mx && name_color(rel_b) == "blue") {
         // The token's top and its sides: the fg component holding the blob, grown a little.
@@ -1598,7 +1683,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Mat b = gl == i;
         const cv::Scalar m = cv::mean(patch, b);
         const cv::Vec3f mb(static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]));
-        const cv::Vec3f rel_b(mb[0] / white[0], mb[1] / white[1], mb[2] / white[2]);
+        const cv::Vec3f rel_b(mb[0] / cwhite[0], mb[1] / cwhite[1], mb[2] / cwhite[2]);
         const float mx = std::max({rel_b[0], rel_b[1], rel_b[2]}), mn = std::min({rel_b[0], rel_b[1], rel_b[2]});
         if (!(mx > 1e-3f && (mx - mn) >= params.guard_min_saturation * mx && name_color(rel_b) == "blue")) continue;
         bool print = false;  // a tinted neighbour's paper seen across the border
@@ -1640,7 +1725,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const double f0 = laps.now();
           const FaceReading fr = read_face(crop, params.face);
           laps.face(f0);
-          const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+          const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
           bool on_print = false;  // a lone pip where the printed lines are seen
           if (h.count == 1) {
@@ -1693,7 +1778,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const double f0 = laps.now();
           const FaceReading fr = read_face(crop, params.face);
           laps.face(f0);
-          const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+          const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
           if (debug)
             std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r, pips.size(), fr.face,
@@ -1903,7 +1988,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // it) follows the die's sides and shadow instead. Their pips are what stands out: dark,
     // pip-sized blobs near the cell centre; a standard layout is centred on the face, so
     // the pips' centroid is the face centre.
-    if (params.white_pip_locate && !given_top && name_color(cv::Vec3f(body_c[0] / white[0], body_c[1] / white[1], body_c[2] / white[2]),
+    if (params.white_pip_locate && !given_top && name_color(cv::Vec3f(body_c[0] / cwhite[0], body_c[1] / cwhite[1], body_c[2] / cwhite[2]),
                                                calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
       const std::vector<cv::Point2d> pips = dark_pips();
       if (const std::optional<cv::Point2d> m = pips_face_centre(pips)) {
@@ -1938,7 +2023,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // doubt" on the plain reading's confidence, and a partly covered die's lit remnant reads
       // as a confident 1 with the shade taken out.)
       if (params.pip_polarity_below > 0 && r.confidence < params.pip_polarity_below && covered[ci] != 2 && !near_hand[ci]) {
-        const int pol = coloured_pip_polarity(name_color(cv::Vec3f(r.body_bgr[0] / white[0], r.body_bgr[1] / white[1], r.body_bgr[2] / white[2]),
+        const int pol = coloured_pip_polarity(name_color(cv::Vec3f(r.body_bgr[0] / cwhite[0], r.body_bgr[1] / cwhite[1], r.body_bgr[2] / cwhite[2]),
                                                          calib ? calib->colors : std::vector<ColorSample>{}));
         if (pol != 0) {
           const double f1 = laps.now();
@@ -1990,7 +2075,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const int n_all = cv::countNonZero(body_inner), n_die = cv::countNonZero(die_only);
         if (n_die >= 0.6 * unit_area && n_die >= 0.5 * n_all) {
           const cv::Vec3f b2 = body_of(die_only);
-          const std::string n2 = name_color(cv::Vec3f(b2[0] / white[0], b2[1] / white[1], b2[2] / white[2]),
+          const std::string n2 = name_color(cv::Vec3f(b2[0] / cwhite[0], b2[1] / cwhite[1], b2[2] / cwhite[2]),
                                             calib ? calib->colors : std::vector<ColorSample>{});
           if (debug) std::fprintf(stderr, "OTHERPAPER %d,%d kept %.2f of %.2f units: %s\n", cell.hex.q, cell.hex.r, n_die / unit_area, n_all / unit_area, n2.c_str());
           if (n2 != "white" && n2 != "black") body_cut = b2, try_cut = true;
@@ -2020,7 +2105,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // The second looks below name colours with the calibrated samples, relative to the white.
     laps.enter(&ReadProfile::cell_fine_ms);
     const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
-    auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / white[0], c[1] / white[1], c[2] / white[2]); };
+    auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / cwhite[0], c[1] / cwhite[1], c[2] / cwhite[2]); };
     bool fine_looked = false;  // the camera-resolution look below found the face
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
@@ -2202,7 +2287,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             for (int x = 0; x < patch.cols; ++x) {
               if (!in[x]) continue;
               const cv::Vec3b v = pp[x];
-              const cv::Vec3f rel_px(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+              const cv::Vec3f rel_px(v[0] / cwhite[0], v[1] / cwhite[1], v[2] / cwhite[2]);
               if (samples.empty()) {
                 // name_color's grey test first (most of a blob's rim and shadow): cheap.
                 const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
@@ -2340,19 +2425,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
-      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f paper %.2f %.2f %.2f pol %d\n",
+      std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f paper %.2f %.2f %.2f pol %d light %.2f %.2f %.2f\n",
                    cell.hex.q, cell.hex.r, unit_area_px / unit_area, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
                    body[0] / white[0], body[1] / white[1], body[2] / white[2], white[0], white[1], white[2],
                    displacement[ci].x, displacement[ci].y, pip_offset_mm(fr, 16.0 * params.face_crop_scale),
-                   papers[ci][0] / white[0], papers[ci][1] / white[1], papers[ci][2] / white[2], fr.pip_polarity);
+                   papers[ci][0] / white[0], papers[ci][1] / white[1], papers[ci][2] / white[2], fr.pip_polarity,
+                   cwhite[0] / white[0], cwhite[1] / white[1], cwhite[2] / white[2]);
     }
 
     laps.enter(&ReadProfile::cell_guard_ms);
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
-    const cv::Vec3f rel(fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2]);
+    const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
     co.color = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{});
     co.confidence = fr.face > 0 ? fr.confidence : 0.05;
     // The unit's footprint: its top face swept along d (towards its base), grown a little.
@@ -2427,7 +2513,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Vec3b v = pp[x];
           // Blue (hue 175..300) needs blue above red: most pixels stop here, before
           // name_color (which decides).
-          const cv::Vec3f rel_px(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+          // Against the sheet's light, not the cell's shade: a blue die's dark sides in deep shade are
+          // no token (own scene 804: two phantom guards against the shade).
+          const cv::Vec3f rel_px(v[0] / colour_base[0], v[1] / colour_base[1], v[2] / colour_base[2]);
           if (!(rel_px[0] > rel_px[2])) continue;
           const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
           if (mx <= 1e-3f || (mx - mn) < min_sat * mx) continue;
@@ -2567,7 +2655,7 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "paper_chroma_tolerance" << paper_chroma_tolerance
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -2639,6 +2727,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("colour_cover_lum", p.colour_cover_lum);
     get("pip_polarity_below", p.pip_polarity_below);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
+    get("colour_shade_below", p.colour_shade_below);
+    get("colour_white_check", p.colour_white_check);
+    get("colour_shade_chroma", p.colour_shade_chroma);
     get("guard_side_mm", p.guard_side_mm);
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);

@@ -140,6 +140,20 @@ struct ReadParams {
   // ((b, g, r) / (b + g + r)) from it are left out when that moves the estimate by more
   // than this. 0 = off.
   double paper_chroma_tolerance = 0.04;
+  // Colours are named against the light on the die (misread4, docs/reader.md). The light
+  // on a cell is its paper against the lit paper of its tint (the upper quartile of the
+  // papers of the cells printed in that tint, not under a hand), times the white. A cell
+  // darker than colour_shade_below x the white (an arm's or a finger's shade) names its
+  // die's colours against its own light, when that light's chromaticity ((b, g, r) / sum)
+  // is within colour_shade_chroma of the white's (a shade keeps the light's colour; a ring
+  // of skin or sleeve does not). 0 = off.
+  double colour_shade_below = 0.9;
+  // The white patch is checked against the sheet's light (the lit paper of the untinted
+  // cells): darker than colour_white_check x it or further than colour_shade_chroma in
+  // chromaticity (under an arm, in its shade), colours are named against that light
+  // instead. 0 = off.
+  double colour_white_check = 0.85;
+  double colour_shade_chroma = 0.05;
   // A guard token: a second blob of this nominal side (mm), area within
   // guard_area_min..2.5 of it, named blue.
   double guard_side_mm = 10.0;
