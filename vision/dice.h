@@ -113,8 +113,10 @@ struct DiceParams {
   // its size (0 = off).
   double max_side_over_face = 1.6;
   // ... and a candidate wider than this x the median face (the larger of face_size and
-  // 5.5 pip diameters) of the candidates that read a layout is dropped (0 = off).
-  double max_side_over_median = 2.2;
+  // 5.5 pip diameters) of the candidates that read a layout is dropped (0 = off). Off:
+  // 2.2 cost penlington (odd, even model) 7 dice of 418 and 37 faces (its small side-face
+  // and lone-pip reads pull the median down, docs/dice.md round 10).
+  double max_side_over_median = 0;
   // Without a model: a lattice read is a die when its face centre lies within
   // lattice_centre x the candidate side of the candidate's centre and the face (3.7 x
   // lattice spacing) spans lattice_size_min..max x the candidate side.
