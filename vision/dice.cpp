@@ -352,6 +352,19 @@ DieDetection describe(const cv::Mat& work, const cv::Mat& bg, const cv::Rect& r,
 
 }  // namespace
 
+namespace {
+
+// A die cut by the photo's edge: more than max_box_outside of its box's side lies outside
+// the working image (its top face is not all in view, so neither is its pip layout; the
+// false detections of this kind were keyboard legends and cable ends at the border).
+bool cut_by_edge(const cv::Rect& r, const cv::Size& work, const DiceParams& params) {
+  if (params.max_box_outside >= 1 || r.width <= 0) return false;
+  const int out = std::max({-r.x, -r.y, r.br().x - work.width, r.br().y - work.height});
+  return out > params.max_box_outside * std::max(r.width, r.height);
+}
+
+}  // namespace
+
 // The face's side from its pips (standard dice: lattice spacing 0.27 and pip diameter
 // 0.18 of the side), else the candidate's side.
 float face_size(const FaceSpot& f) {
@@ -427,7 +440,10 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
     // lone dark speck on wood or a side face's pips near a body are no die).
     const float side_full = c.side * inv;
     if (cv::norm(r.centre - fc) > params.lattice_centre * side_full) continue;
-    const float face_size = 3.7f * r.spacing;
+    // The face's size from its lattice (3.7 x spacing), or from its pips (a die's pips
+    // are about 0.18 of its face) where that is larger: big pips set close together
+    // (many byler dice) give a lattice of less than half the face.
+    const float face_size = std::max(3.7f * r.spacing, static_cast<float>(params.lattice_pip_size) * r.pip_diameter);
     if (face_size < params.lattice_size_min * side_full || face_size > params.lattice_size_max * side_full) continue;
     const double conf = std::clamp(1.0 - r.fit / std::max(1e-6, params.pips.max_fit), 0.0, 1.0);
     if (conf < params.min_confidence) continue;
@@ -460,6 +476,7 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
     const cv::Point2f c = kept_c[i];
     const int h = std::max(2, cvRound(kept_s[i] / 2));
     const cv::Rect r(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h, 2 * h);
+    if (cut_by_edge(r, work.size(), params)) continue;
     out.push_back(describe(work, bodies.bg, r, scale, kept[i]->read.face, kept[i]->score, params));
   }
   return out;
@@ -489,6 +506,16 @@ DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& regi
   out.face = out.pip_face > 0 ? out.pip_face : out.model_face;
   return out;
 }
+
+namespace {
+
+// The side that scales the first suppression's radius for two candidates (see
+// DiceParams::pre_nms_smaller).
+float pre_nms_side(float a, float b, const DiceParams& params) {
+  return params.pre_nms_smaller ? std::min(a, b) : std::max(a, b);
+}
+
+}  // namespace
 
 Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const DiceParams& params) {
   double scale = 1;
@@ -532,7 +559,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     for (const auto& d : dice) {
       bool near = false;
       for (const auto& f : first)
-        if (cv::norm(f.c.centre - d.c.centre) < params.pre_nms_radius * std::max(f.c.side, d.c.side)) {
+        if (cv::norm(f.c.centre - d.c.centre) < params.pre_nms_radius * pre_nms_side(f.c.side, d.c.side, params)) {
           near = true;
           break;
         }
@@ -586,9 +613,33 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
           r.s.c.centre = best.centre;
           r.s.c.side = std::max(d.c.side, 3.7f * best.spacing);
         }
+        // A candidate much wider than the face it reads (a blob of several dice touching,
+        // the largest of a place's three sizes) is that face: on the face centre, of the
+        // face's size, so it neither suppresses nor covers the dice beside it.
+        const float fs = face_size(FaceSpot{best.centre, d.c.side, best.face, best, 0});
+        if (params.max_side_over_face > 0 && fs > 0 && d.c.side > params.max_side_over_face * fs) {
+          r.s.c.centre = best.centre;
+          r.s.c.side = static_cast<float>(params.max_side_over_face) * fs;
+        }
       }
     }
     reads.push_back(r);
+  }
+  // The dice of one photo are of one size: a candidate wider than max_side_over_median x
+  // the median face of those that read a layout (a blob of several touching dice, a patch
+  // of keyboard, a "2" of two pips of two dice) is no die.
+  if (params.max_side_over_median > 0) {
+    std::vector<float> faces;
+    for (const auto& r : reads)
+      if (r.pips.face > 0) faces.push_back(std::max(face_size(FaceSpot{r.s.c.centre, r.s.c.side, r.pips.face, r.pips, 0}), 5.5f * r.pips.pip_diameter));
+    if (!faces.empty()) {
+      std::nth_element(faces.begin(), faces.begin() + static_cast<long>(faces.size() / 2), faces.end());
+      const float typical = faces[faces.size() / 2];
+      std::vector<Read> sized;
+      for (const auto& r : reads)
+        if (r.s.c.side <= params.max_side_over_median * typical) sized.push_back(r);
+      reads.swap(sized);
+    }
   }
   // Larger faces first at equal margins: a face beats its own pips.
   std::stable_sort(reads.begin(), reads.end(), [](const Read& a, const Read& b) { return a.s.margin > b.s.margin; });
@@ -614,6 +665,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   for (const auto& k : kept) {
     const int h = std::max(2, cvRound(k.s.c.side / 2));
     const cv::Rect r(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
+    if (cut_by_edge(r, work.size(), params)) continue;
     const double conf = std::clamp(static_cast<double>(k.s.margin), 0.0, 1.0);
     out.push_back(describe(work, bg, r, scale, k.face, conf, params));
   }

@@ -104,12 +104,31 @@ struct DiceParams {
   // first, and one whose centre lies within pre_nms_radius x the larger side of one
   // already taken is not read (0 = read every accepted candidate, ~5x slower).
   double pre_nms_radius = 0.6;
+  // ... that radius scaled by the smaller of the two sides (true) or the larger (false):
+  // with the larger, one wide candidate (a blob of touching dice) kept first suppressed
+  // every die within 0.6 of its side before any was read.
+  bool pre_nms_smaller = true;
+  // After reading, a candidate wider than this x the face it reads (face_size: 3.7 x the
+  // lattice spacing, a lone pip 5.5 x its diameter) moves onto the face and takes this x
+  // its size (0 = off).
+  double max_side_over_face = 1.6;
+  // ... and a candidate wider than this x the median face (the larger of face_size and
+  // 5.5 pip diameters) of the candidates that read a layout is dropped (0 = off). Off:
+  // 2.2 cost penlington (odd, even model) 7 dice of 418 and 37 faces (its small side-face
+  // and lone-pip reads pull the median down, docs/dice.md round 10).
+  double max_side_over_median = 0;
   // Without a model: a lattice read is a die when its face centre lies within
   // lattice_centre x the candidate side of the candidate's centre and the face (3.7 x
   // lattice spacing) spans lattice_size_min..max x the candidate side.
   double lattice_centre = 0.25;
   double lattice_size_min = 0.5;
   double lattice_size_max = 1.6;
+  // ... the face's size being the larger of that and lattice_pip_size x the pip diameter
+  // (0 = the lattice only).
+  double lattice_pip_size = 4.5;
+  // A detection whose box lies more than this fraction of its side outside the image is
+  // dropped: a die cut by the photo's edge (>= 1 = keep all).
+  double max_box_outside = 0.25;
   // Classifier scores averaged over this many quarter turns of the patch (1..4; its ring
   // features are already about rotation-invariant: 1 reads the same, 4x cheaper).
   int model_turns = 1;
