@@ -126,24 +126,6 @@ static cv::Mat one_pip_polarity(const cv::Mat& crop, cv::Vec3f body, int polarit
   return out;
 }
 
-// The crop's pixels of the other polarity than the pips (darker than the body for light
-// pips, lighter for dark ones) by more than delta in luminance (b + 2g + r), within
-// `radius` px of its centre: what one_pip_polarity takes out, beyond its noise.
-static void wrong_polarity_counts(const cv::Mat& crop, cv::Vec3f body, int polarity, const int* deltas, int* counts, int nd, double radius) {
-  const int lb = cvRound(body[0] + 2 * body[1] + body[2]);
-  const double c0 = (crop.cols - 1) / 2.0, r2 = radius * radius;
-  for (int k = 0; k < nd; ++k) counts[k] = 0;
-  for (int y = 0; y < crop.rows; ++y) {
-    const cv::Vec3b* row = crop.ptr<cv::Vec3b>(y);
-    for (int x = 0; x < crop.cols; ++x) {
-      if ((x - c0) * (x - c0) + (y - c0) * (y - c0) > r2) continue;
-      const int l = row[x][0] + 2 * row[x][1] + row[x][2];
-      const int w = polarity > 0 ? lb - l : l - lb;
-      for (int k = 0; k < nd; ++k) counts[k] += w > deltas[k];
-    }
-  }
-}
-
 // How much lighter (polarity > 0) or darker the reading's pips are than its body, in
 // luminance (b + 2g + r) / 4 over 3x3 crop pixels round each pip: the weakest pip's.
 static double pip_contrast(const cv::Mat& crop, const FaceReading& r, int polarity) {
@@ -1783,15 +1765,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           FaceReading r2 = read_face(one_pip_polarity(crop, r.body_bgr, pol), params.face, std::max(useful, r.confidence));
           laps.face(f1);
           const double pc = pip_contrast(crop, r2, pol);
-          if (debug) {
-            const int deltas[6] = {16, 32, 64, 128, 200, 300};
-            int cnt[6], cnt2[6];
-            wrong_polarity_counts(crop, r.body_bgr, pol, deltas, cnt, 6, 0.45 * crop.cols);
-            wrong_polarity_counts(crop, r.body_bgr, pol, deltas, cnt2, 6, 1e9);
-            std::fprintf(stderr, "POLFEAT %d %d %.4f %d %.4f %d %d %d %d %d %d %d %d %d %d %d %d %d\n", pol, r.face, r.confidence, r2.face, r2.confidence,
-                         r2.face > 0 && r2.confidence >= r.confidence, cnt[0], cnt[1], cnt[2], cnt[3], cnt[4], cnt[5], cnt2[0], cnt2[1], cnt2[2], cnt2[3], cnt2[4], cnt2[5]);
-            std::fprintf(stderr, "POLARITY %d,%d %+d face %d conf %.2f -> face %d conf %.2f pol %d contrast %.1f\n", cell.hex.q, cell.hex.r, pol, r.face, r.confidence, r2.face, r2.confidence, r2.pip_polarity, pc);
-          }
+          if (debug) std::fprintf(stderr, "POLARITY %d,%d %+d face %d conf %.2f -> face %d conf %.2f pol %d contrast %.1f\n", cell.hex.q, cell.hex.r, pol, r.face, r.confidence, r2.face, r2.confidence, r2.pip_polarity, pc);
           if (r2.face > 0 && r2.confidence >= r.confidence) {
             r2.body_bgr = r.body_bgr;
             r = r2;
