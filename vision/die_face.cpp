@@ -305,6 +305,12 @@ FaceReading read_face_components_reference(const cv::Mat& crop_bgr, const FacePa
   return read_face_components_impl(crop_bgr, params, true);
 }
 
+FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params, double useful) {
+  // The fallback's readings are at most fallback_below < useful: none would be kept.
+  if (params.lattice && params.fallback_below > 0 && useful > params.fallback_below) return read_face_lattice(crop_bgr, params);
+  return read_face(crop_bgr, params);
+}
+
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
   if (!params.lattice) return read_face_components(crop_bgr, params);
   FaceReading r = read_face_lattice(crop_bgr, params);

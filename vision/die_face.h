@@ -87,6 +87,13 @@ struct FaceReading {
 // rotation). Tries both pip polarities and a few thresholds; keeps the reading whose
 // pips fit a standard layout best.
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params = {});
+// read_face for a caller that keeps a reading only when its confidence is at least
+// `useful` (a second reading that must beat the first, a look that needs a sure face).
+// The component counter's fallback gives readings capped at params.fallback_below, so
+// when useful > fallback_below it cannot give a kept reading and is not run: a reading
+// read_face gives at >= useful is returned bit for bit, and one below useful stays below
+// it (FaceSpeed.UsefulReadingIsReadFaceWhereItCounts). useful <= fallback_below: read_face.
+FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params, double useful);
 // The two readers behind read_face, whatever params.lattice says.
 FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params = {});
 FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params = {});

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -62,6 +63,15 @@ struct Maps {
   cv::Mat rmax5;  // 5x5 maximum: the coarse search's tolerance
   std::vector<std::pair<float, cv::Point2f>> peaks;  // local maxima of r, strongest first
 };
+
+// A map padded by one pixel of kOutside on every side (kP x kP floats): a lattice
+// sample's column or row -1 (outside the crop, as the bounds tests say) reads kOutside
+// with no test (branch speed8).
+constexpr int kP = kN + 2;
+void pad_outside(const cv::Mat& m, std::array<float, kP * kP>& out) {
+  out.fill(kOutside);
+  for (int y = 0; y < kN; ++y) std::memcpy(out.data() + (y + 1) * kP + 1, m.ptr<float>(y), kN * sizeof(float));
+}
 
 inline float at(const cv::Mat& m, float x, float y) {
   const int ix = static_cast<int>(std::lround(x)), iy = static_cast<int>(std::lround(y));
@@ -180,7 +190,9 @@ void coarse_search_ref(const Maps& m, const FaceParams& params, float mid, float
 // floats is exact whatever the order; the responses hold no NaN and no -0).
 void coarse_search(const Maps& m, const FaceParams& params, float mid, float amin, float amax, float smax,
                    std::array<Pose, kHyps.size()>& best_pose, std::array<float, kHyps.size()>& best_m) {
-  const float* data = (params.lattice_coarse5 ? m.rmax5 : m.rmax).ptr<float>(0);
+  static thread_local std::array<float, kP * kP> padded;
+  pad_outside(params.lattice_coarse5 ? m.rmax5 : m.rmax, padded);
+  const float* data = padded.data() + kP + 1;  // (0, 0) of the crop
   const int na = 4;
   const float sstep = 3.0f, tstep = static_cast<float>(CV_PI / 20);  // 3 px, 9 degrees
   float offs[64];
@@ -193,27 +205,31 @@ void coarse_search(const Maps& m, const FaceParams& params, float mid, float ami
       const float c = std::cos(th) * a, sn = std::sin(th) * a;
       // c * i and s * i for i = -1, 0, 1, as sample_cs multiplies them.
       const float ci[3] = {c * -1.0f, c * 0.0f, c * 1.0f}, si[3] = {sn * -1.0f, sn * 0.0f, sn * 1.0f};
+      // Each lattice position's column at each centre column (the same float sums as per
+      // pose; -1 = outside): they do not depend on the centre row (branch speed8).
+      int col[64][9];
+      for (int ix = 0; ix < n_off; ++ix) {
+        const float cx = mid + offs[ix];
+        for (int j = -1, k = 0; j <= 1; ++j)
+          for (int i = -1; i <= 1; ++i, ++k) {
+            const float x = cx + ci[i + 1] - si[j + 1] + 0.5f;
+            col[ix][k] = x >= 0 && x < kN ? static_cast<int>(x) : -1;
+          }
+      }
       for (int iy = 0; iy < n_off; ++iy) {
         const float dy = offs[iy];
         const float cy = mid + dy;
         int row[9];
-        bool yok[9];
         for (int j = -1, k = 0; j <= 1; ++j)
           for (int i = -1; i <= 1; ++i, ++k) {
             const float y = cy + si[i + 1] + ci[j + 1] + 0.5f;
-            yok[k] = y >= 0 && y < kN;
-            row[k] = yok[k] ? static_cast<int>(y) * kN : 0;
+            row[k] = (y >= 0 && y < kN ? static_cast<int>(y) : -1) * kP;
           }
         for (int ix = 0; ix < n_off; ++ix) {
           const float dx = offs[ix];
           if (dx * dx + dy * dy > lim) continue;
-          const float cx = mid + dx;
           float v[9];
-          for (int j = -1, k = 0; j <= 1; ++j)
-            for (int i = -1; i <= 1; ++i, ++k) {
-              const float x = cx + ci[i + 1] - si[j + 1] + 0.5f;
-              v[k] = (yok[k] && x >= 0 && x < kN) ? data[row[k] + static_cast<int>(x)] : kOutside;
-            }
+          for (int k = 0; k < 9; ++k) v[k] = data[row[k] + col[ix][k]];
           // Lattice positions: 0 2 6 8 corners, 4 centre, 1 7 / 3 5 the middles of the
           // rows / columns. The hypotheses' on-sets (kHyps): {4}, {0,8}, {2,6}, {0,4,8},
           // {2,4,6}, corners, corners+4, corners+3,5, corners+1,7.
@@ -413,6 +429,8 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     std::sort(sorted.begin(), sorted.end(), std::greater<float>());
     fourth = sorted[3];
   }
+  static thread_local std::array<float, kP * kP> rmax_padded;
+  if (!reference) pad_outside(m.rmax, rmax_padded);
   for (std::size_t h = 0; h < kHyps.size(); ++h) {
     if (!(best_m[h] > 0) || (params.lattice_refine_top4 && best_m[h] < fourth)) continue;
     float ds = sstep / 2, dt = tstep / 2, da = (amax - amin) / (na - 1) / 2;
@@ -423,6 +441,34 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
         for (int kt = -1; kt <= 1; ++kt) {
           const float th = c.th + static_cast<float>(kt) * dt;
           const float cc = std::cos(th) * a, sn = std::sin(th) * a;
+          if (!reference) {
+            // sample_cs's coordinates, each once: x depends on the centre's column and
+            // the position, y on its row and the position (the same float sums; -1 =
+            // outside); then the same poses in the same order (branch speed8).
+            int xs[3][9], ys[3][9];
+            for (int kk = -1; kk <= 1; ++kk) {
+              const float x0 = c.cx + static_cast<float>(kk) * ds, y0 = c.cy + static_cast<float>(kk) * ds;
+              for (int j = -1, k = 0; j <= 1; ++j)
+                for (int i = -1; i <= 1; ++i, ++k) {
+                  const float x = x0 + cc * static_cast<float>(i) - sn * static_cast<float>(j) + 0.5f;
+                  const float y = y0 + sn * static_cast<float>(i) + cc * static_cast<float>(j) + 0.5f;
+                  xs[kk + 1][k] = x >= 0 && x < kN ? static_cast<int>(x) : -1;
+                  ys[kk + 1][k] = (y >= 0 && y < kN ? static_cast<int>(y) : -1) * kP;
+                }
+            }
+            const float* data = rmax_padded.data() + kP + 1;
+            for (int ky = 0; ky < 3; ++ky)
+              for (int kx = 0; kx < 3; ++kx) {
+                for (int k = 0; k < 9; ++k)
+                  v[static_cast<std::size_t>(k)] = data[ys[ky][k] + xs[kx][k]];
+                const float mg = margin_fast(v, h);
+                if (mg > best_m[h]) {
+                  best_m[h] = mg;
+                  best_pose[h] = Pose{c.cx + static_cast<float>(kx - 1) * ds, c.cy + static_cast<float>(ky - 1) * ds, th, a};
+                }
+              }
+            continue;
+          }
           for (int ky = -1; ky <= 1; ++ky)
             for (int kx = -1; kx <= 1; ++kx) {
               const float x = c.cx + static_cast<float>(kx) * ds, y = c.cy + static_cast<float>(ky) * ds;

@@ -306,6 +306,21 @@ static void blank_print_marks(cv::Mat& mask, const SheetLayout& layout, double s
   cv::rectangle(mask, cv::Rect(0, 0, mask.cols, mask.rows), cv::Scalar(0), std::max(1, cvRound(10.0 * s)));
 }
 
+// Whether cv::distanceTransform(mask, DIST_L2, DIST_MASK_5) can exceed r anywhere (a
+// core of the hand and occluder masks): false only when it cannot. Its 5x5 chamfer
+// weights are 1, 1.4 and 2.1969, so a pixel further than r from every zero pixel has
+// no zero pixel within k = floor((r - 0.5) / 1.4) in both x and y (such a pixel is at
+// most 1.4 k <= r - 0.5 away); the erosion by that square (cv::erode's border never
+// wins, as outside the image is no zero for distanceTransform either) is then not
+// empty. Tested against the distance transform (HandMask.CoreTestNeverMissesACore).
+bool chamfer_core_possible(const cv::Mat& mask, double r) {
+  const int k = static_cast<int>(std::floor((r - 0.5) / 1.4));
+  if (k < 1) return true;
+  cv::Mat e;
+  cv::erode(mask, e, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * k + 1, 2 * k + 1)));
+  return cv::countNonZero(e) > 0;
+}
+
 // Hands and arms over the sheet, on the paper plane at params.hand_px_per_mm (255 =
 // covered, already grown by hand_margin_mm); empty when nothing is found. Markers and the
 // colour patches are printed dark/grey on purpose and are left out.
@@ -338,6 +353,7 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
   {
     // Without the finger closing: gaps between dice must stay open here. The distance
     // transform is the erosion by a disc at any radius, in time linear in the pixels.
+    if (!chamfer_core_possible(raw, 0.5 * params.hand_core_mm * s)) return {};  // (no core: as below, cheaper)
     cv::Mat dist;
     cv::distanceTransform(raw, dist, cv::DIST_L2, cv::DIST_MASK_5);
     core = dist > 0.5 * params.hand_core_mm * s;
@@ -558,6 +574,9 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   cv::morphologyEx(diff, diff, cv::MORPH_OPEN, k3);
   const char* dbg = std::getenv("HEXDICE_HAND_DEBUG");
   const double r = 0.5 * params.occluder_core_mm * s;
+  // The usual frame has no arm: no pixel of diff further than r from its zeros, which
+  // a square erosion (cheaper than the distance transform) tells first (chamfer_core_possible).
+  if (!dbg && !chamfer_core_possible(diff, r)) return {};
   cv::Mat dist;
   cv::distanceTransform(diff, dist, cv::DIST_L2, cv::DIST_MASK_5);
   const cv::Mat core = dist > r;
@@ -2005,7 +2024,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // the patch may be coarser than the image (px_per_mm is chosen for segmentation
     // speed), the face needs every pixel.
     double plain_confidence = 0;  // read_at's last reading before the one-polarity look
-    auto read_at = [&](cv::Point2f at) {
+    // useful: the caller keeps the reading only at that confidence or more (read_face's
+    // `useful`: a kept reading is the same, a reading it would not keep stays below it).
+    auto read_at = [&](cv::Point2f at, double useful = 0) {
       const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
       const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
       if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
@@ -2013,7 +2034,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::imwrite("/tmp/rd_crop" + std::to_string(n_crop++) + ".png", crop);
       }
       const double f0 = laps.now();
-      FaceReading r = read_face(crop, params.face);
+      FaceReading r = read_face(crop, params.face, useful);
       laps.face(f0);
       plain_confidence = r.confidence;
       // A coloured die's unsure reading: read again with only its pips' polarity (its dark
@@ -2027,7 +2048,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                          calib ? calib->colors : std::vector<ColorSample>{}));
         if (pol != 0) {
           const double f1 = laps.now();
-          FaceReading r2 = read_face(one_pip_polarity(crop, r.body_bgr, pol), params.face);
+          // Kept only when at least as confident as the plain reading (and as the caller needs).
+          FaceReading r2 = read_face(one_pip_polarity(crop, r.body_bgr, pol), params.face, std::max(useful, r.confidence));
           laps.face(f1);
           const double pc = pip_contrast(crop, r2, pol);
           if (debug) std::fprintf(stderr, "POLARITY %d,%d %+d face %d conf %.2f -> face %d conf %.2f pol %d contrast %.1f\n", cell.hex.q, cell.hex.r, pol, r.face, r.confidence, r2.face, r2.confidence, r2.pip_polarity, pc);
@@ -2088,7 +2110,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::RotatedRect rect0 = face_rect;
         const cv::Point2f fc0 = fc;
         locate(body_cut, true, face_rect, fc);
-        const FaceReading fr2 = read_at(fc);
+        const FaceReading fr2 = read_at(fc, fr.confidence);
         const double fr2_plain_confidence = plain_confidence;
         if (debug) std::fprintf(stderr, "CUT %d,%d face %d conf %.2f -> face %d conf %.2f\n", cell.hex.q, cell.hex.r, fr.face, fr.confidence, fr2.face, fr2.confidence);
         if (fr2.confidence > fr.confidence) fr = fr2, body = body_cut, fr_plain_confidence = fr2_plain_confidence;
@@ -2162,7 +2184,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                 if (std::hypot(xx - at.x, yy - at.y) <= rr) px.push_back(patch.at<cv::Vec3b>(yy, xx));
             if (px.empty() || name_color(rel_of(median_bgr(px)), samples) != want) return false;
           }
-          const FaceReading r2 = read_at(at);
+          const FaceReading r2 = read_at(at, params.pip_look_confidence);
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
           // One pip alone is the weakest evidence (a print mark on the paper, a glare spot on a
           // black top): it must also be at least as sure as the first reading.
@@ -2208,7 +2230,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           ++tried;
           const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
           const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
-          const FaceReading r2 = read_at(at);
+          const FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
           const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
                              r2.confidence > fr.confidence;
@@ -2246,7 +2268,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (!m) continue;
         const cv::Point2f at(static_cast<float>(m->x), static_cast<float>(m->y));
         if (cv::norm(at - fc) < 0.25 * ppm) continue;  // already read there
-        const FaceReading r2 = read_at(at);
+        const FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
         const bool agree = r2.face == static_cast<int>(pips.size());
         if (debug)
           std::fprintf(stderr, "PIPLOOK %d,%d %s %zu pips moved %.1f mm: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q,
@@ -2344,7 +2366,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           bool keep = false;
           FaceReading r2;
           if (cov1 >= cov0 + params.colour_cover_gain && cov1 >= params.colour_cover_min_after && cv::norm(fc - fc0) >= 0.25 * ppm) {
-            r2 = read_at(fc);
+            r2 = read_at(fc, params.colour_cover_confidence);
             keep = r2.face > 0 && r2.confidence >= params.colour_cover_confidence && name_color(rel_of(r2.body_bgr), samples) == nf;
           }
           if (debug)
@@ -2381,7 +2403,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           tries.emplace_back(fc.x + st * (u * cx - v * sx), fc.y + st * (u * sx + v * cx));
       for (const cv::Point2f& t : tries) {
         if (cv::norm(t - fc) < 0.25 * ppm) continue;
-        const FaceReading r2 = read_at(t);
+        const FaceReading r2 = read_at(t, fr.confidence);
         if (r2.confidence > fr.confidence) fr = r2, fc = t;
       }
     }
@@ -2405,7 +2427,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (cv::norm(off) < params.recentre_min_mm * ppm) break;
         const cv::Point2f t(static_cast<float>(fc.x + off.x), static_cast<float>(fc.y + off.y));
         if (params.max_face_offset_mm > 0 && cv::norm(cv::Point2d(t) - centre) > params.max_face_offset_mm * ppm) break;
-        const FaceReading r2 = read_at(t);
+        const FaceReading r2 = read_at(t, 0.7 * fr.confidence);
         if (debug)
           std::fprintf(stderr, "RECENTRE %d,%d by %.1f mm: face %d conf %.2f -> face %d conf %.2f off %.1f mm\n", cell.hex.q,
                        cell.hex.r, cv::norm(off) / ppm, fr.face, fr.confidence, r2.face, r2.confidence,

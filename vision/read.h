@@ -346,6 +346,9 @@ cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const
 inline constexpr int kFaceCropPx = 48;
 cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
                       double side_mm = 16.0, int canon = kFaceCropPx);
+// Whether cv::distanceTransform(mask, DIST_L2, DIST_MASK_5) may exceed r somewhere (false:
+// it cannot; the hand and occluder masks' "no core" exit, read.cpp).
+bool chamfer_core_possible(const cv::Mat& mask, double r);
 
 Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
                        const CalibrationData* calib = nullptr, const ReadParams& params = {},

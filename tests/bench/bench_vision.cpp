@@ -210,6 +210,28 @@ void BM_Components(benchmark::State& st) {
   }
 }
 
+// The occluder mask's "no core" test on an A3 sheet at 1 px/mm with 20 dice and their
+// shadows (16 x 27 px blobs) and some grain but no arm: /0 the distance transform and its
+// threshold, /1 chamfer_core_possible (read.h, branch speed8), r = 20 px.
+void BM_OccluderCore(benchmark::State& st) {
+  cv::setNumThreads(1);
+  cv::Mat m(297, 420, CV_8U, cv::Scalar(0));
+  cv::RNG rng(3);
+  for (int i = 0; i < 20; ++i) cv::rectangle(m, cv::Rect(rng.uniform(0, 400), rng.uniform(0, 270), 16, 27), cv::Scalar(255), cv::FILLED);
+  for (int i = 0; i < 300; ++i) m.at<uchar>(rng.uniform(0, 297), rng.uniform(0, 420)) = 255;
+  bool any = false;
+  for (auto _ : st) {
+    if (st.range(0)) any = chamfer_core_possible(m, 20.0);
+    else {
+      cv::Mat dist;
+      cv::distanceTransform(m, dist, cv::DIST_L2, cv::DIST_MASK_5);
+      any = cv::countNonZero(dist > 20.0) > 0;
+    }
+    benchmark::DoNotOptimize(any);
+  }
+  st.counters["core"] = any;
+}
+
 void BM_FillHoles(benchmark::State& st) {
   cv::setNumThreads(1);
   const cv::Mat m = bench_mask(1);
@@ -342,6 +364,7 @@ BENCHMARK(BM_CvtColorGray)->Args({1280, 720})->Args({1920, 1080})->Unit(benchmar
 BENCHMARK(BM_FindDice)->Args({1280, 720})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OccluderDiff)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_Components)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_OccluderCore)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_FillHoles)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_PlanePips)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Args({1, 1})->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);
 BENCHMARK(BM_PlaneWarp)->Unit(benchmark::kMicrosecond)->Repetitions(5)->ReportAggregatesOnly(true);

@@ -113,4 +113,35 @@ TEST(FaceSpeed, ComponentReaderGivesTheReferenceReadingBitForBit) {
   EXPECT_GT(read, static_cast<int>(crops.size()));
 }
 
+// read_face(crop, params, useful) (branch speed8): a caller that keeps a reading only at
+// `useful` or more gets read_face's reading bit for bit wherever read_face's is at least
+// `useful`, and a reading below `useful` wherever read_face's is below it; the component
+// fallback is skipped only when useful > fallback_below. Over every crop and several
+// `useful` on both sides of fallback_below, the fallback's own readings must occur (else
+// the comparison proves nothing).
+TEST(FaceSpeed, UsefulReadingIsReadFaceWhereItCounts) {
+  const std::vector<cv::Mat> crops = test_crops();
+  const FaceParams p;
+  int fallback = 0, kept = 0, below = 0;
+  for (std::size_t i = 0; i < crops.size(); ++i) {
+    const FaceReading full = read_face(crops[i], p);
+    const FaceReading lat = read_face_lattice(crops[i], p);
+    if (differs(full, lat) != "") ++fallback;
+    for (double useful : {0.0, 0.2, p.fallback_below, 0.31, 0.5, 0.7, 0.95}) {
+      const FaceReading r = read_face(crops[i], p, useful);
+      if (full.confidence >= useful) {
+        EXPECT_EQ(differs(r, full), "") << "crop " << i << " useful " << useful;
+        ++kept;
+      } else {
+        EXPECT_LT(r.confidence, useful) << "crop " << i << " useful " << useful;
+        ++below;
+      }
+      if (useful <= p.fallback_below) EXPECT_EQ(differs(r, full), "") << "crop " << i << " useful " << useful;
+    }
+  }
+  EXPECT_GT(fallback, 20);  // crops whose reading is the component counter's
+  EXPECT_GT(kept, 100);
+  EXPECT_GT(below, 100);
+}
+
 }  // namespace
