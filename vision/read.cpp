@@ -673,31 +673,44 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
 // grid_line_contrast than the paper 2.5 mm to both sides. Dice hide at most a couple of
 // their cell's edges (their top face seen at a slant); a hand or an arm over the sheet
 // hides every edge under it.
-static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp,
-                                      double contrast) {
-  constexpr int kAlong = 5;
-  const double across[] = {-1.0, -0.5, 0.0, 0.5, 1.0, -2.5, 2.5};
-  constexpr int kAcross = 7;
-  const std::size_t per_cell = 6 * kAlong * kAcross;
-  cv::Mat mx(1, static_cast<int>(layout.cells.size() * per_cell), CV_32F), my(mx.size(), CV_32F);
+// The print-edge tests' sample points, in the image: for each cell listed, each of its six
+// edges, kEdgeAlong points spread over the edge's middle 60%, each at every offset in `across`
+// (mm along the edge's normal), one after the other into mx / my (which hold them all).
+static constexpr int kEdgeAlong = 5;
+static void edge_sample_maps(const SheetLayout& layout, const std::vector<std::size_t>& cells, const cv::Matx33d& hp,
+                             const std::vector<double>& across, cv::Mat& mx, cv::Mat& my) {
+  float* px = mx.ptr<float>(0);
+  float* py = my.ptr<float>(0);
   std::size_t k = 0;
-  for (const auto& c : layout.cells) {
-    const auto corners = layout.cell_corners(c.hex);
+  for (std::size_t ci : cells) {
+    const auto corners = layout.cell_corners(layout.cells[ci].hex);
     for (int e = 0; e < 6; ++e) {
       const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
       const double len = std::hypot(b.x - a.x, b.y - a.y);
       const double nx = -(b.y - a.y) / len, ny = (b.x - a.x) / len;
-      for (int i = 0; i < kAlong; ++i) {
-        const double t = 0.2 + 0.6 * i / (kAlong - 1);
+      for (int i = 0; i < kEdgeAlong; ++i) {
+        const double t = 0.2 + 0.6 * i / (kEdgeAlong - 1);
         for (double o : across) {
           const cv::Point2d q = apply_h(hp, {a.x + (b.x - a.x) * t + nx * o, a.y + (b.y - a.y) * t + ny * o});
-          mx.at<float>(0, static_cast<int>(k)) = static_cast<float>(q.x);
-          my.at<float>(0, static_cast<int>(k)) = static_cast<float>(q.y);
+          px[k] = static_cast<float>(q.x);
+          py[k] = static_cast<float>(q.y);
           ++k;
         }
       }
     }
   }
+}
+
+static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp,
+                                      double contrast) {
+  constexpr int kAlong = kEdgeAlong;
+  const std::vector<double> across = {-1.0, -0.5, 0.0, 0.5, 1.0, -2.5, 2.5};
+  constexpr int kAcross = 7;
+  const std::size_t per_cell = 6 * kAlong * kAcross;
+  cv::Mat mx(1, static_cast<int>(layout.cells.size() * per_cell), CV_32F), my(mx.size(), CV_32F);
+  std::vector<std::size_t> all(layout.cells.size());
+  for (std::size_t ci = 0; ci < all.size(); ++ci) all[ci] = ci;
+  edge_sample_maps(layout, all, hp, across, mx, my);
   cv::Mat v;
   cv::remap(grey, v, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
   std::vector<int> out(layout.cells.size(), 0);
@@ -728,7 +741,7 @@ static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& la
 static std::vector<int> visible_edges_slack(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp,
                                             double contrast, const std::vector<std::size_t>& cells, double slack_mm,
                                             int min_hits, bool debug, std::vector<cv::Point2d>* shifts = nullptr) {
-  constexpr int kAlong = 5;
+  constexpr int kAlong = kEdgeAlong;
   const double step = 0.5;
   const int n_line = 2 * static_cast<int>(std::lround(slack_mm / step)) + 1;  // offsets -slack..slack
   const int pad = static_cast<int>(std::lround(2.5 / step));
@@ -738,25 +751,9 @@ static std::vector<int> visible_edges_slack(const cv::Mat& grey, const SheetLayo
   if (cells.empty()) return out;
   // One row per sample point (remap's maps stay below SHRT_MAX columns).
   cv::Mat mx(static_cast<int>(cells.size() * 6 * kAlong), n_across, CV_32F), my(mx.size(), CV_32F);
-  std::size_t k = 0;
-  for (std::size_t ci : cells) {
-    const auto corners = layout.cell_corners(layout.cells[ci].hex);
-    for (int e = 0; e < 6; ++e) {
-      const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
-      const double len = std::hypot(b.x - a.x, b.y - a.y);
-      const double nx = -(b.y - a.y) / len, ny = (b.x - a.x) / len;
-      for (int i = 0; i < kAlong; ++i) {
-        const double t = 0.2 + 0.6 * i / (kAlong - 1);
-        for (int j = 0; j < n_across; ++j) {
-          const double o = (j - pad) * step - slack_mm;
-          const cv::Point2d q = apply_h(hp, {a.x + (b.x - a.x) * t + nx * o, a.y + (b.y - a.y) * t + ny * o});
-          mx.ptr<float>(0)[k] = static_cast<float>(q.x);
-          my.ptr<float>(0)[k] = static_cast<float>(q.y);
-          ++k;
-        }
-      }
-    }
-  }
+  std::vector<double> across(static_cast<std::size_t>(n_across));
+  for (int j = 0; j < n_across; ++j) across[static_cast<std::size_t>(j)] = (j - pad) * step - slack_mm;
+  edge_sample_maps(layout, cells, hp, across, mx, my);
   cv::Mat v;
   cv::remap(grey, v, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
   const uchar* p = v.ptr<uchar>(0);
