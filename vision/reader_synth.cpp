@@ -252,4 +252,10 @@ std::vector<SynthDie> random_dice(const SheetLayout& layout, int n, unsigned see
   return out;
 }
 
+const CellObservation* find_cell(const Observation& obs, Hex h) {
+  for (const auto& c : obs.cells)
+    if (c.hex == h) return &c;
+  return nullptr;
+}
+
 }  // namespace hexdice::vision

@@ -11,6 +11,7 @@
 #include <opencv2/core.hpp>
 
 #include "core/hex.h"
+#include "vision/read.h"
 #include "vision/sheet.h"
 
 namespace hexdice::vision {
@@ -61,5 +62,9 @@ std::vector<SynthDie> random_dice(const SheetLayout& layout, int n, unsigned see
 
 // Nominal body BGR of a named colour used by the generator.
 cv::Scalar synth_color_bgr(const std::string& name);
+
+// The die read at cell h of obs (nullptr when none was read there): the tests' lookup of
+// a synthetic die's reading.
+const CellObservation* find_cell(const Observation& obs, Hex h);
 
 }  // namespace hexdice::vision

@@ -18,12 +18,6 @@
 namespace hexdice::vision {
 namespace {
 
-const CellObservation* find_cell(const Observation& obs, Hex h) {
-  for (const auto& c : obs.cells)
-    if (c.hex == h) return &c;
-  return nullptr;
-}
-
 int colours_right(const Observation& obs, const std::vector<SynthDie>& dice) {
   int n = 0;
   for (const auto& d : dice)

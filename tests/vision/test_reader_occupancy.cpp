@@ -22,12 +22,6 @@ cv::Point to_px(const cv::Matx33d& h, cv::Point2d mm) {
   return {cvRound(v[0] / v[2]), cvRound(v[1] / v[2])};
 }
 
-const CellObservation* find_cell(const Observation& obs, Hex h) {
-  for (const auto& c : obs.cells)
-    if (c.hex == h) return &c;
-  return nullptr;
-}
-
 bool is_hidden(const Observation& obs, Hex h) { return std::find(obs.hidden.begin(), obs.hidden.end(), h) != obs.hidden.end(); }
 
 // A flat red 16 mm square with no pips on an empty cell (a coaster, a token without

@@ -12,12 +12,6 @@
 namespace hexdice::vision {
 namespace {
 
-const CellObservation* find_cell(const Observation& obs, Hex h) {
-  for (const auto& c : obs.cells)
-    if (c.hex == h) return &c;
-  return nullptr;
-}
-
 struct GuardCount {
   int white_read = 0, guard_right = 0, false_guard = 0;
 };
