@@ -1399,10 +1399,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (it == lit.end()) lit.push_back({tint[ci], {}}), it = lit.end() - 1;
       it->second.push_back(papers[ci]);
     }
+    // (Each tint's papers sorted by lum once; lit_paper is asked once per cell.)
+    for (auto& [k, v] : lit) std::sort(v.begin(), v.end(), [&](cv::Vec3f a, cv::Vec3f b) { return lum(a) < lum(b); });
     auto lit_paper = [&](int key, std::size_t min_cells, cv::Vec3f& out) {
-      for (auto& [k, v] : lit)
+      for (const auto& [k, v] : lit)
         if (k == key && v.size() >= min_cells) {
-          std::sort(v.begin(), v.end(), [&](cv::Vec3f a, cv::Vec3f b) { return lum(a) < lum(b); });
           out = v[v.size() * 3 / 4];
           return true;
         }
