@@ -391,10 +391,13 @@ std::array<float, 7> DiceCnn::scores_of_patch(const cv::Mat& patch, int views) c
   views = std::clamp(views, 1, 8);
   std::vector<float> in(static_cast<std::size_t>(3 * kIn * kIn));
   std::array<float, 7> pr{};
+  // New buffers for the turned views (in place, cv::rotate would write into the caller's patch).
   cv::Mat p = patch;
   for (int v = 0; v < views; ++v) {
-    if (v == 4) cv::flip(patch, p, 1);
-    else if (v > 0) cv::rotate(p, p, cv::ROTATE_90_CLOCKWISE);
+    cv::Mat next;
+    if (v == 4) cv::flip(patch, next, 1);
+    else if (v > 0) cv::rotate(p, next, cv::ROTATE_90_CLOCKWISE);
+    if (v > 0) p = next;
     normalise(p, in.data());
     forward(in.data(), pr.data());
     for (int c = 0; c < 7; ++c) out[static_cast<std::size_t>(c)] += pr[static_cast<std::size_t>(c)] / static_cast<float>(views);
@@ -413,7 +416,8 @@ Status DiceCnn::save(const std::string& path) const {
     fs << "format" << "hexdice_dice_cnn_1";
     fs << "c1" << arch_.c1 << "c2" << arch_.c2 << "c3" << arch_.c3 << "hidden" << arch_.hidden << "classes" << arch_.classes;
     fs << "patch" << kCnnPatch;
-    fs << "params" << cv::Mat(1, static_cast<int>(p_.size()), CV_32F, const_cast<float*>(p_.data()));
+    // The weights' bytes (little-endian float32): text floats would not read back bit-exact.
+    fs << "params_raw" << cv::Mat(1, static_cast<int>(p_.size() * sizeof(float)), CV_8U, const_cast<float*>(p_.data()));
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -440,7 +444,12 @@ Result<std::shared_ptr<const DiceCnn>> DiceCnn::load(const std::string& path) {
     a.c3 = fs["c3"];
     a.hidden = fs["hidden"];
     a.classes = fs["classes"];
-    fs["params"] >> params;
+    cv::Mat raw;
+    fs["params_raw"] >> raw;
+    if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
+      params = cv::Mat(1, static_cast<int>(raw.total() / sizeof(float)), CV_32F, raw.ptr()).clone();
+    else
+      fs["params"] >> params;  // text floats (the first files)
   } catch (const cv::Exception& e) {
     return Error{"cannot load dice CNN " + path + ": " + e.what()};
   }
