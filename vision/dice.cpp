@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/dice_classifier.h"
+#include "vision/dice_cnn.h"
 
 namespace hexdice::vision {
 
@@ -484,8 +485,20 @@ std::vector<DieDetection> find_dice_pips(const cv::Mat& full, const cv::Mat& wor
 
 }  // namespace
 
+namespace {
+
+// The network's best face 1..6 and its probability (the not-a-die class aside).
+std::pair<int, float> cnn_best(const std::array<float, 7>& s) {
+  int best = 1;
+  for (int k = 2; k <= 6; ++k)
+    if (s[static_cast<std::size_t>(k)] > s[static_cast<std::size_t>(best)]) best = k;
+  return {best, s[static_cast<std::size_t>(best)]};
+}
+
+}  // namespace
+
 DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& region, const DiceClassifier* model,
-                 const DiceParams& params) {
+                 const DiceParams& params, const DiceCnn* cnn, float cnn_side_scale) {
   DieRead out;
   if (gray.empty() || region.width <= 0 || region.height <= 0) return out;
   const cv::Point2f c(region.x + region.width / 2, region.y + region.height / 2);
@@ -504,6 +517,13 @@ DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& regi
     out.pip_face = out.pips.face;
   }
   out.face = out.pip_face > 0 ? out.pip_face : out.model_face;
+  out.base_face = out.face;
+  if (cnn && !bgr.empty()) {
+    const auto [f, p] = cnn_best(cnn->scores(bgr, c, side * cnn_side_scale, params.cnn_views));
+    out.cnn_face = f;
+    out.cnn_prob = p;
+    if (p >= params.cnn_min_prob) out.face = f;
+  }
   return out;
 }
 
@@ -526,6 +546,12 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     auto m = DiceClassifier::load(params.model_path.empty() ? default_dice_model_path() : params.model_path);
     if (m) model = *m;
     else if (!params.model_path.empty()) return Error{m.error()};
+  }
+  std::shared_ptr<const DiceCnn> cnn;
+  if (model && params.use_cnn) {
+    auto n = DiceCnn::load(params.cnn_path.empty() ? default_dice_cnn_path() : params.cnn_path);
+    if (n) cnn = *n;
+    else if (!params.cnn_path.empty()) return Error{n.error()};
   }
   if (!model) {
     cv::Mat full = image;
@@ -667,7 +693,20 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     const cv::Rect r(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
     if (cut_by_edge(r, work.size(), params)) continue;
     const double conf = std::clamp(static_cast<double>(k.s.margin), 0.0, 1.0);
-    out.push_back(describe(work, bg, r, scale, k.face, conf, params));
+    int face = k.face;
+    std::array<float, 7> cs{};
+    std::pair<int, float> cb{0, 0.0f};
+    if (cnn) {
+      cs = cnn->scores(work, k.s.c.centre, k.s.c.side, params.cnn_views);
+      cb = cnn_best(cs);
+      if (cs[0] >= params.cnn_max_not_die) continue;
+      if (cb.second >= params.cnn_min_prob) face = cb.first;
+    }
+    out.push_back(describe(work, bg, r, scale, face, conf, params));
+    out.back().base_face = k.face;
+    out.back().cnn_face = cb.first;
+    out.back().cnn_prob = cb.second;
+    out.back().cnn_not_die = cs[0];
   }
   return out;
 }

@@ -132,6 +132,20 @@ struct DiceParams {
   // Classifier scores averaged over this many quarter turns of the patch (1..4; its ring
   // features are already about rotation-invariant: 1 reads the same, 4x cheaper).
   int model_turns = 1;
+  // Face network (dice_cnn.h), with the model only (use_model): the colour patch of each
+  // kept die is read by it, and where its best face's probability is at least
+  // cnn_min_prob that face is reported (> 1 = never). File "" = default_dice_cnn_path();
+  // a missing default file leaves the network out. Views: dihedral views averaged (1..8).
+  // Never by default: on the even split's held-out quarter no threshold read more faces
+  // than the pips + forest (matched dice 88.5% at best, as without; docs/dice.md round 11).
+  std::string cnn_path;
+  bool use_cnn = true;
+  double cnn_min_prob = 2.0;
+  int cnn_views = 1;
+  // ... and a kept die the network calls not a die with at least this probability is
+  // dropped (> 1 = never). 0.98, chosen on the even split's held-out quarter: 20 of 61
+  // false detections dropped for 2 of 235 dice.
+  double cnn_max_not_die = 0.98;
 };
 
 class DiceClassifier;
@@ -142,11 +156,16 @@ struct DieRead {
   int pip_face = 0;    // lattice pip reader, 0 = no layout fits
   int model_face = 0;  // classifier's best face (0 without a model)
   float model_margin = 0;
+  int cnn_face = 0;     // face network's best face 1..6 (0 without it)
+  float cnn_prob = 0;   // ... its probability
+  int base_face = 0;    // the face without the network (pips, else the classifier)
   PipRead pips;
 };
-// `region` in pixels of `bgr` (and of `gray`, its grey version); `model` may be null.
+class DiceCnn;
+// `region` in pixels of `bgr` (and of `gray`, its grey version); `model` and `cnn` may be
+// null. The network reads a square of the region's side times cnn_side_scale.
 DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& region, const DiceClassifier* model,
-                 const DiceParams& params = {});
+                 const DiceParams& params = {}, const DiceCnn* cnn = nullptr, float cnn_side_scale = 1.0f);
 
 // One place that may hold a die, in working-image pixels (long side = work_side).
 struct DieCandidate {
@@ -179,6 +198,11 @@ struct DieDetection {
   int face = 0;  // 1..6
   std::string color;
   double confidence = 0;
+  // With the face network: its best face and probability, its not-a-die probability, and
+  // the face the finder reads without it (scorers weigh the network with these).
+  int cnn_face = 0;
+  float cnn_prob = 0, cnn_not_die = 0;
+  int base_face = 0;
 };
 
 std::vector<DieDetection> find_dice(const cv::Mat& image_bgr, const DiceParams& params = {});

@@ -18,7 +18,8 @@ namespace hexdice::vision {
 namespace fs = std::filesystem;
 
 Result<std::vector<RealImage>> load_real_images(const std::string& dir_or_csv, const std::string& split) {
-  if (split != "all" && split != "even" && split != "odd") return Error{"split must be all, even or odd: " + split};
+  if (split != "all" && split != "even" && split != "odd" && split != "even-fit" && split != "even-val")
+    return Error{"split must be all, even, odd, even-fit or even-val: " + split};
   fs::path csv = dir_or_csv;
   std::error_code ec;
   if (fs::is_directory(csv, ec)) csv /= "labels.csv";
@@ -49,6 +50,9 @@ Result<std::vector<RealImage>> load_real_images(const std::string& dir_or_csv, c
     ++index;
     if (split == "even" && index % 2 != 0) continue;
     if (split == "odd" && index % 2 != 1) continue;
+    // Model selection inside even: every fourth even image is held out.
+    if (split == "even-fit" && (index % 2 != 0 || (index / 2) % 4 == 3)) continue;
+    if (split == "even-val" && (index % 2 != 0 || (index / 2) % 4 != 3)) continue;
     RealImage r;
     r.name = name;
     r.path = (images / name).string();

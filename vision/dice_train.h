@@ -28,7 +28,9 @@ struct RealImage {
 };
 
 // Reads labels.csv (a directory holding it + images/, or the CSV itself) and keeps the
-// images of `split`: all | even | odd (images sorted by name, alternating from 0).
+// images of `split`: all | even | odd (images sorted by name, alternating from 0), or
+// even-fit | even-val: the even images without / only every fourth one (model selection
+// inside even, odd untouched).
 Result<std::vector<RealImage>> load_real_images(const std::string& dir_or_csv, const std::string& split);
 
 struct DiceTrainArgs {

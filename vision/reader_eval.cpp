@@ -10,6 +10,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/dice_classifier.h"
+#include "vision/dice_cnn.h"
 #include "vision/dice_train.h"
 #include "vision/face_eval.h"
 #include "vision/reader_io.h"
@@ -169,6 +170,12 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
     if (m) model = *m;
     else if (!params.model_path.empty()) return Error{m.error()};
   }
+  std::shared_ptr<const DiceCnn> cnn;
+  if (model && params.use_cnn) {
+    auto n = DiceCnn::load(params.cnn_path.empty() ? default_dice_cnn_path() : params.cnn_path);
+    if (n) cnn = *n;
+    else if (!params.cnn_path.empty()) return Error{n.error()};
+  }
   RealScore s;
   for (const auto& im : *images) {
     if (limit > 0 && s.images >= limit) break;
@@ -198,10 +205,14 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
         if (!gray.empty()) {
           DiceParams rp = params;
           rp.pip_region_pad *= pad;
-          r = read_die(work, gray, cv::Rect2f(c.x - side / 2, c.y - side / 2, side, side), model.get(), rp);
+          r = read_die(work, gray, cv::Rect2f(c.x - side / 2, c.y - side / 2, side, side), model.get(), rp, cnn.get(),
+                       l.top_face ? kCnnTopFaceScale : 1.0f);
         }
         for (OracleCounts* o : {&s.oracle, &os}) {
           ++o->labels;
+          o->cnn_ok += r.cnn_face == l.face;
+          for (std::size_t t = 0; t < kCnnSweep.size(); ++t)
+            o->ok_at[t] += (r.cnn_face > 0 && r.cnn_prob >= kCnnSweep[t] ? r.cnn_face : r.base_face) == l.face;
           o->pips_read += r.pip_face > 0;
           o->pips_ok += r.pip_face == l.face;
           o->model_ok += r.model_face == l.face;
@@ -213,7 +224,8 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
                << ", model " << r.model_face << ")\n";
       }
     }
-    int matched = 0, face_ok = 0;
+    int matched = 0, face_ok = 0, cnn_ok = 0;
+    std::array<int, kCnnSweep.size()> ok_at{};
     // Greedy matching by centre distance; a match needs the centres within half the
     // larger box side (labels may be whole dice or top faces only).
     struct Pair { double d; std::size_t l, k; };
@@ -235,6 +247,10 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
       ++matched;
       const bool ok = dets[p.k].face == labels[p.l].face;
       face_ok += ok;
+      const DieDetection& dd = dets[p.k];
+      cnn_ok += dd.cnn_face == labels[p.l].face;
+      for (std::size_t t = 0; t < kCnnSweep.size(); ++t)
+        ok_at[t] += (dd.cnn_face > 0 && dd.cnn_prob >= kCnnSweep[t] ? dd.cnn_face : dd.base_face) == labels[p.l].face;
       const int read = std::clamp(dets[p.k].face, 0, 6);
       ++s.confusion[static_cast<std::size_t>(labels[p.l].face)][static_cast<std::size_t>(read)];
       if (!ok && log)
@@ -248,12 +264,22 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
     if (log)
       for (std::size_t k = 0; k < dets.size(); ++k)
         if (!used_k.count(k)) *log << name << ": false " << dets[k].box << " face " << dets[k].face << '\n';
+    std::array<int, kCnnSweep.size()> nd_matched{}, nd_false{};
+    for (std::size_t k = 0; k < dets.size(); ++k)
+      for (std::size_t t = 0; t < kCnnSweep.size(); ++t)
+        if (dets[k].cnn_face > 0 && dets[k].cnn_not_die >= kCnnSweep[t]) ++(used_k.count(k) ? nd_matched : nd_false)[t];
     for (RealCounts* c : {static_cast<RealCounts*>(&s), &src}) {
+      for (std::size_t t = 0; t < kCnnSweep.size(); ++t) {
+        c->not_die_matched[t] += nd_matched[t];
+        c->not_die_false[t] += nd_false[t];
+      }
       ++c->images;
       c->labels += static_cast<int>(labels.size());
       c->detections += static_cast<int>(dets.size());
       c->matched += matched;
       c->face_ok += face_ok;
+      c->cnn_ok += cnn_ok;
+      for (std::size_t t = 0; t < kCnnSweep.size(); ++t) c->face_ok_at[t] += ok_at[t];
     }
   }
   if (s.images == 0) return Error{"no labelled images in " + dir_or_csv};
@@ -301,6 +327,10 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     DiceParams dp;
     dp.model_path = a.model;
     dp.use_model = !a.no_model;
+    dp.cnn_path = a.cnn;
+    dp.use_cnn = !a.no_cnn;
+    if (a.cnn_min_prob >= 0) dp.cnn_min_prob = a.cnn_min_prob;
+    if (a.cnn_max_not_die >= 0) dp.cnn_max_not_die = a.cnn_max_not_die;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "
@@ -312,6 +342,24 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
       out << "  " << src << ": " << c.images << " images, recall " << pct(c.matched, c.labels) << ", precision "
           << pct(c.matched, c.detections) << ", face " << pct(c.face_ok, c.matched) << ", end to end "
           << pct(c.face_ok, c.labels) << '\n';
+    auto sweep = [&](const std::string& what, const std::array<int, kCnnSweep.size()>& ok, int cnn_ok, int n) {
+      out << what << ": network alone " << pct(cnn_ok, n) << "; its face where p >=";
+      for (std::size_t t = 0; t < kCnnSweep.size(); ++t)
+        out << ' ' << (kCnnSweep[t] > 1 ? std::string("never") : std::to_string(kCnnSweep[t]).substr(0, 4)) << ' ' << pct(ok[t], n);
+      out << '\n';
+    };
+    if (!a.no_model && !a.no_cnn) {
+      sweep("face network, matched dice", s->face_ok_at, s->cnn_ok, s->matched);
+      for (const auto& [src, c] : s->by_source) sweep("  " + src, c.face_ok_at, c.cnn_ok, c.matched);
+      auto not_die = [&](const std::string& what, const RealCounts& c) {
+        out << what << ": detections the network calls not a die with p >= t (matched / false):";
+        for (std::size_t t = 1; t + 1 < kCnnSweep.size(); ++t)
+          out << ' ' << std::to_string(kCnnSweep[t]).substr(0, 4) << ' ' << c.not_die_matched[t] << '/' << c.not_die_false[t];
+        out << '\n';
+      };
+      not_die("not-a-die filter", *s);
+      for (const auto& [src, c] : s->by_source) not_die("  " + src, c);
+    }
     auto confusion = [&out](const std::array<std::array<int, 7>, 7>& m) {
       for (int t = 1; t <= 6; ++t) {
         out << "  " << t << ":";
@@ -332,6 +380,10 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     };
     oracle_line("oracle boxes (face read at the labelled box)", s->oracle);
     for (const auto& [src, o] : s->oracle_by_source) oracle_line("  " + src, o);
+    if (!a.no_model && !a.no_cnn) {
+      sweep("face network, oracle boxes", s->oracle.ok_at, s->oracle.cnn_ok, s->oracle.labels);
+      for (const auto& [src, o] : s->oracle_by_source) sweep("  " + src, o.ok_at, o.cnn_ok, o.labels);
+    }
     out << "oracle confusion (rows: labelled face; columns: read face, 0 = unreadable)\n       0     1     2     3     4     5     6\n";
     confusion(s->oracle_confusion);
     out << "eval done: " << s->images << " images, face " << pct(s->face_ok, s->matched) << '\n';

@@ -23,6 +23,10 @@ struct EvalArgs {
   std::string model;          // --real: dice model file ("" = the shipped one)
   bool no_model = false;      // --real: pip counting only
   bool oracle_only = false;   // --real: skip detection, score face reading at the labelled boxes
+  std::string cnn;            // --real: face network file ("" = the shipped one, if present)
+  bool no_cnn = false;        // --real: without the face network
+  double cnn_min_prob = -1;   // --real: DiceParams::cnn_min_prob (< 0 = its default)
+  double cnn_max_not_die = -1;  // --real: DiceParams::cnn_max_not_die (< 0 = its default)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)
@@ -55,8 +59,16 @@ struct SceneScore {
   double recall_visible() const { return visible_dice ? static_cast<double>(matched) / visible_dice : 0; }
 };
 
+// Probability thresholds the scorer tries for the face network (its face where its
+// probability is at least t, else the finder's own; the last: never).
+inline constexpr std::array<float, 9> kCnnSweep{0.0f, 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 0.95f, 0.98f, 2.0f};
+
 struct RealCounts {
   int images = 0, labels = 0, detections = 0, matched = 0, face_ok = 0;
+  std::array<int, kCnnSweep.size()> face_ok_at{};  // matched dice read right with the network at each threshold
+  int cnn_ok = 0;                                   // matched dice the network alone reads right
+  // Detections the network calls not-a-die with probability >= kCnnSweep[t]: matched, false.
+  std::array<int, kCnnSweep.size()> not_die_matched{}, not_die_false{};
   double recall() const { return labels ? static_cast<double>(matched) / labels : 0; }
   double precision() const { return detections ? static_cast<double>(matched) / detections : 0; }
   double face_accuracy() const { return matched ? static_cast<double>(face_ok) / matched : 0; }
@@ -70,6 +82,8 @@ struct OracleCounts {
   int pips_read = 0, pips_ok = 0;  // lattice pip reader (dice_pips.h): read (a layout fits), right
   int model_ok = 0;                // learned classifier at the box (when a model is loaded)
   int combined_ok = 0;             // what find_dice reports for a die at that box
+  int cnn_ok = 0;                  // face network alone at the box
+  std::array<int, kCnnSweep.size()> ok_at{};  // network where its probability >= threshold, else the rest
 };
 
 struct RealScore : RealCounts {

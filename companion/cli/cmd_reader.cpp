@@ -13,6 +13,7 @@
 #include "companion/cli/commands.h"
 #include "companion/cli/reader_options.h"
 #include "vision/dice.h"
+#include "vision/dice_cnn.h"
 #include "vision/dice_train.h"
 #include "vision/read.h"
 #include "vision/reader_eval.h"
@@ -59,8 +60,8 @@ int run_read(const ReadArgs& a) {
 }
 
 struct DiceArgs {
-  std::string image, model;
-  bool json = false, no_model = false;
+  std::string image, model, cnn;
+  bool json = false, no_model = false, no_cnn = false;
 };
 
 int run_dice(const DiceArgs& a) {
@@ -69,6 +70,8 @@ int run_dice(const DiceArgs& a) {
   vision::DiceParams params;
   params.model_path = a.model;
   params.use_model = !a.no_model;
+  params.cnn_path = a.cnn;
+  params.use_cnn = !a.no_cnn;
   auto found = vision::find_dice_checked(*img, params);
   if (!found) return fail(found.error());
   const auto& dice = *found;
@@ -134,6 +137,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dice->add_flag("--json", da->json, "print JSON");
   dice->add_option("--model", da->model, "dice classifier model (default: data/dice_model.yml.gz of the build)");
   dice->add_flag("--no-model", da->no_model, "count pips only (no learned classifier)");
+  dice->add_option("--cnn", da->cnn, "face network (default: data/dice_cnn.yml.gz of the build, if present)");
+  dice->add_flag("--no-cnn", da->no_cnn, "without the face network");
   reg.add(dice, [da] { return run_dice(*da); });
 
   auto ta = std::make_shared<vision::DiceTrainArgs>();
@@ -144,7 +149,35 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dt->add_option("--trees", ta->trees, "trees of the random forest");
   dt->add_option("--depth", ta->max_depth, "maximum tree depth");
   dt->add_option("--seed", ta->seed, "random seed (augmentation, negatives, weights)");
-  reg.add(dt, [ta] {
+  auto ca = std::make_shared<vision::DiceCnnTrainArgs>();
+  auto cnn = std::make_shared<bool>(false);
+  dt->add_flag("--cnn", *cnn, "train the face network (dice_cnn.h) instead of the forest");
+  dt->add_option("--epochs", ca->epochs, "--cnn: passes over the training dice");
+  dt->add_option("--lr", ca->lr, "--cnn: Adam step (cosine-decayed)");
+  dt->add_option("--batch", ca->batch, "--cnn: minibatch size");
+  dt->add_option("--copies", ca->copies, "--cnn: augmented copies of each die per epoch");
+  dt->add_option("--negatives", ca->negatives_per_image, "--cnn: not-a-die candidates per image");
+  dt->add_option("--val-split", ca->val_split, "--cnn: report face accuracy on these images per epoch (e.g. even-val)");
+  dt->add_option("--detector-model", ca->detector_model, "--cnn: also train on the finder's boxes (find_dice with this forest)");
+  dt->add_option("--c1", ca->arch.c1, "--cnn: channels of conv layer 1");
+  dt->add_option("--c2", ca->arch.c2, "--cnn: channels of conv layer 2");
+  dt->add_option("--c3", ca->arch.c3, "--cnn: channels of conv layer 3");
+  dt->add_option("--hidden", ca->arch.hidden, "--cnn: hidden dense units");
+  reg.add(dt, [ta, ca, cnn] {
+    if (*cnn) {
+      ca->real = ta->real;
+      ca->split = ta->split;
+      ca->out = ta->out;
+      ca->seed = ta->seed;
+      auto r = vision::train_dice_cnn(*ca, &std::cout);
+      if (!r) return fail(r.error());
+      std::cout << "trained the face network on " << r->images << " images: " << r->positives << " labelled, "
+                << r->detector_positives << " finder and " << r->negatives << " negative patches, training accuracy "
+                << r->train_accuracy;
+      if (r->val_face_accuracy >= 0) std::cout << ", val face " << r->val_face_accuracy << " (best " << r->best_val << " at epoch " << r->best_epoch << ")";
+      std::cout << "; wrote " << ca->out << '\n';
+      return kExitOk;
+    }
     auto r = vision::train_dice_model(*ta, &std::cout);
     if (!r) return fail(r.error());
     std::cout << "trained on " << r->images << " images: " << r->positives << " positive and " << r->negatives
@@ -162,6 +195,10 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--params", ea->params_file, "--scenes: reader parameters (cv::FileStorage YAML/JSON, any subset)");
   ev->add_option("--model", ea->model, "--real: dice classifier model (default: the shipped one)");
   ev->add_flag("--no-model", ea->no_model, "--real: count pips only (no learned classifier)");
+  ev->add_option("--cnn", ea->cnn, "--real: face network (default: the shipped one, if present)");
+  ev->add_flag("--no-cnn", ea->no_cnn, "--real: without the face network");
+  ev->add_option("--cnn-min-prob", ea->cnn_min_prob, "--real: the network's face where its probability is at least this");
+  ev->add_option("--cnn-max-not-die", ea->cnn_max_not_die, "--real: drop detections the network calls not a die with this probability");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");

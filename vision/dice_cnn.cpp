@@ -1,0 +1,492 @@
+#include "vision/dice_cnn.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <random>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "vision/dice_train.h"
+#include "vision/reader_io.h"
+
+#ifndef HEXDICE_DICE_CNN_DEFAULT
+#define HEXDICE_DICE_CNN_DEFAULT "data/dice_cnn.yml.gz"
+#endif
+
+namespace hexdice::vision {
+
+namespace fs = std::filesystem;
+
+cv::Mat cnn_patch(const cv::Mat& bgr, cv::Point2f centre, float side, float angle_deg, bool flip, int size) {
+  cv::Mat src = bgr;
+  if (bgr.type() == CV_8UC1) cv::cvtColor(bgr, src, cv::COLOR_GRAY2BGR);
+  else if (bgr.type() == CV_8UC4) cv::cvtColor(bgr, src, cv::COLOR_BGRA2BGR);
+  const float span = std::max(2.0f, side * kCnnPad);
+  const auto fsize = static_cast<float>(size);
+  // As die_patch: a region large enough for any turn, shrunk (INTER_AREA) so the patch is
+  // at most ~1.5x oversampled, then turned + cropped.
+  const int half = static_cast<int>(std::ceil(span * 0.75f)) + 2;
+  const cv::Rect want(cvRound(centre.x) - half, cvRound(centre.y) - half, 2 * half, 2 * half);
+  const cv::Rect inside = want & cv::Rect(0, 0, src.cols, src.rows);
+  cv::Mat region;
+  if (inside.area() <= 0) {
+    region = cv::Mat(want.size(), CV_8UC3, cv::Scalar(128, 128, 128));
+  } else {
+    cv::copyMakeBorder(src(inside), region, inside.y - want.y, want.br().y - inside.br().y, inside.x - want.x,
+                       want.br().x - inside.br().x, cv::BORDER_REPLICATE);
+  }
+  float factor = 1.0f;
+  const float target = fsize * 1.5f;
+  if (span > target) {
+    factor = target / span;
+    cv::resize(region, region, cv::Size(), factor, factor, cv::INTER_AREA);
+  }
+  cv::Point2f c(static_cast<float>(centre.x - want.x) * factor, static_cast<float>(centre.y - want.y) * factor);
+  if (flip) {
+    cv::flip(region, region, 1);
+    c.x = static_cast<float>(region.cols) - c.x;
+  }
+  const double s = size / (span * factor);
+  cv::Mat m = cv::getRotationMatrix2D(c, angle_deg, s);
+  m.at<double>(0, 2) += size / 2.0 - c.x;
+  m.at<double>(1, 2) += size / 2.0 - c.y;
+  cv::Mat patch;
+  cv::warpAffine(region, patch, m, cv::Size(size, size), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  return patch;
+}
+
+// ---------------------------------------------------------------------------------------
+// The network.
+
+namespace {
+
+constexpr int kIn = kCnnPatch;
+
+// 3x3, padding 1: col[(c*9 + ky*3 + kx) * hw + y*w + x] = in[c][y+ky-1][x+kx-1] (0 outside).
+void im2col(const float* in, int ch, int h, int w, float* col) {
+  for (int c = 0; c < ch; ++c)
+    for (int ky = 0; ky < 3; ++ky)
+      for (int kx = 0; kx < 3; ++kx) {
+        float* dst = col + static_cast<std::ptrdiff_t>((c * 9 + ky * 3 + kx)) * h * w;
+        for (int y = 0; y < h; ++y) {
+          const int sy = y + ky - 1;
+          float* row = dst + y * w;
+          if (sy < 0 || sy >= h) {
+            std::fill(row, row + w, 0.0f);
+            continue;
+          }
+          const float* srow = in + (static_cast<std::ptrdiff_t>(c) * h + sy) * w;
+          for (int x = 0; x < w; ++x) {
+            const int sx = x + kx - 1;
+            row[x] = (sx >= 0 && sx < w) ? srow[sx] : 0.0f;
+          }
+        }
+      }
+}
+
+// The adjoint of im2col: adds col back into `in` (zeroed by the caller).
+void col2im(const float* col, int ch, int h, int w, float* in) {
+  for (int c = 0; c < ch; ++c)
+    for (int ky = 0; ky < 3; ++ky)
+      for (int kx = 0; kx < 3; ++kx) {
+        const float* src = col + static_cast<std::ptrdiff_t>((c * 9 + ky * 3 + kx)) * h * w;
+        for (int y = 0; y < h; ++y) {
+          const int sy = y + ky - 1;
+          if (sy < 0 || sy >= h) continue;
+          float* drow = in + (static_cast<std::ptrdiff_t>(c) * h + sy) * w;
+          const float* row = src + y * w;
+          for (int x = 0; x < w; ++x) {
+            const int sx = x + kx - 1;
+            if (sx >= 0 && sx < w) drow[sx] += row[x];
+          }
+        }
+      }
+}
+
+// out[k][p] = b[k] + sum_j W[k][j] col[j][p]; then ReLU.
+void conv_forward(const float* W, const float* b, const float* col, int cout, int kdim, int hw, float* out) {
+  for (int k = 0; k < cout; ++k) {
+    float* o = out + static_cast<std::ptrdiff_t>(k) * hw;
+    std::fill(o, o + hw, b[k]);
+    const float* wk = W + static_cast<std::ptrdiff_t>(k) * kdim;
+    for (int j = 0; j < kdim; ++j) {
+      const float wv = wk[j];
+      const float* cj = col + static_cast<std::ptrdiff_t>(j) * hw;
+      for (int p = 0; p < hw; ++p) o[p] += wv * cj[p];
+    }
+    for (int p = 0; p < hw; ++p) o[p] = std::max(o[p], 0.0f);
+  }
+}
+
+// 2x2 max pooling of ch x h x w; idx receives the argmax's flat index into `in`.
+void maxpool(const float* in, int ch, int h, int w, float* out, int* idx) {
+  const int oh = h / 2, ow = w / 2;
+  for (int c = 0; c < ch; ++c)
+    for (int y = 0; y < oh; ++y)
+      for (int x = 0; x < ow; ++x) {
+        int best = (c * h + 2 * y) * w + 2 * x;
+        for (int dy = 0; dy < 2; ++dy)
+          for (int dx = 0; dx < 2; ++dx) {
+            const int i = (c * h + 2 * y + dy) * w + 2 * x + dx;
+            if (in[i] > in[best]) best = i;
+          }
+        const int o = (c * oh + y) * ow + x;
+        out[o] = in[best];
+        idx[o] = best;
+      }
+}
+
+// Dot product in eight interleaved partial sums (the compiler vectorises these; a single
+// running sum it may not reorder). n is a multiple of 8 here (feature maps 32, 16, 8 wide).
+float dot(const float* a, const float* b, int n) {
+  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int l = 0; l < 8; ++l) acc[l] += a[i + l] * b[i + l];
+  float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+  for (; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+// Backward of conv+ReLU given dOut (post-ReLU gradient; masked here by out > 0):
+// dW += dOut col^T, db += row sums, dcol = W^T dOut (if dcol).
+void conv_backward(const float* W, const float* col, const float* out, float* dout, int cout, int kdim, int hw, float* dW,
+                   float* db, float* dcol) {
+  for (int k = 0; k < cout; ++k) {
+    float* d = dout + static_cast<std::ptrdiff_t>(k) * hw;
+    const float* o = out + static_cast<std::ptrdiff_t>(k) * hw;
+    float sum = 0;
+    for (int p = 0; p < hw; ++p) {
+      d[p] = o[p] > 0 ? d[p] : 0.0f;
+      sum += d[p];
+    }
+    db[k] += sum;
+    float* dwk = dW + static_cast<std::ptrdiff_t>(k) * kdim;
+    for (int j = 0; j < kdim; ++j) dwk[j] += dot(d, col + static_cast<std::ptrdiff_t>(j) * hw, hw);
+  }
+  if (!dcol) return;
+  for (int j = 0; j < kdim; ++j) {
+    float* dc = dcol + static_cast<std::ptrdiff_t>(j) * hw;
+    std::fill(dc, dc + hw, 0.0f);
+    for (int k = 0; k < cout; ++k) {
+      const float wv = W[static_cast<std::ptrdiff_t>(k) * kdim + j];
+      const float* d = dout + static_cast<std::ptrdiff_t>(k) * hw;
+      for (int p = 0; p < hw; ++p) dc[p] += wv * d[p];
+    }
+  }
+}
+
+}  // namespace
+
+struct DiceCnn::Work {
+  std::vector<float> col1, a1, p1, col2, a2, p2, col3, a3, p3, h, z;
+  std::vector<int> i1, i2, i3;
+  explicit Work(const CnnArch& a) {
+    const int s1 = kIn * kIn, s2 = s1 / 4, s3 = s2 / 4, s4 = s3 / 4;
+    col1.resize(static_cast<std::size_t>(27 * s1));
+    a1.resize(static_cast<std::size_t>(a.c1 * s1));
+    p1.resize(static_cast<std::size_t>(a.c1 * s2));
+    i1.resize(p1.size());
+    col2.resize(static_cast<std::size_t>(a.c1 * 9 * s2));
+    a2.resize(static_cast<std::size_t>(a.c2 * s2));
+    p2.resize(static_cast<std::size_t>(a.c2 * s3));
+    i2.resize(p2.size());
+    col3.resize(static_cast<std::size_t>(a.c2 * 9 * s3));
+    a3.resize(static_cast<std::size_t>(a.c3 * s3));
+    p3.resize(static_cast<std::size_t>(a.c3 * s4));
+    i3.resize(p3.size());
+    h.resize(static_cast<std::size_t>(a.hidden));
+    z.resize(static_cast<std::size_t>(a.classes));
+  }
+};
+
+void DiceCnn::layout() {
+  const auto& a = arch_;
+  std::size_t o = 0;
+  auto take = [&](std::size_t n) {
+    const std::size_t at = o;
+    o += n;
+    return at;
+  };
+  const std::size_t flat = static_cast<std::size_t>(a.c3) * (kIn / 8) * (kIn / 8);
+  off_.w1 = take(static_cast<std::size_t>(a.c1) * 27);
+  off_.b1 = take(static_cast<std::size_t>(a.c1));
+  off_.w2 = take(static_cast<std::size_t>(a.c2) * a.c1 * 9);
+  off_.b2 = take(static_cast<std::size_t>(a.c2));
+  off_.w3 = take(static_cast<std::size_t>(a.c3) * a.c2 * 9);
+  off_.b3 = take(static_cast<std::size_t>(a.c3));
+  off_.w4 = take(static_cast<std::size_t>(a.hidden) * flat);
+  off_.b4 = take(static_cast<std::size_t>(a.hidden));
+  off_.w5 = take(static_cast<std::size_t>(a.classes) * a.hidden);
+  off_.b5 = take(static_cast<std::size_t>(a.classes));
+  off_.end = o;
+  p_.assign(o, 0.0f);
+}
+
+DiceCnn::DiceCnn(const CnnArch& arch, unsigned seed) : arch_(arch) {
+  HEXDICE_CHECK(arch.c1 > 0 && arch.c2 > 0 && arch.c3 > 0 && arch.hidden > 0 && arch.classes == 7);
+  layout();
+  std::mt19937 rng(seed);
+  // He initialisation (normal, sd sqrt(2 / fan_in)) by Box-Muller on the raw generator
+  // (std::normal_distribution's algorithm is the library's choice).
+  auto normal = [&rng]() {
+    const double u1 = (static_cast<double>(rng()) + 1.0) / 4294967297.0, u2 = static_cast<double>(rng()) / 4294967296.0;
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2 * CV_PI * u2);
+  };
+  auto fill = [&](std::size_t from, std::size_t to, int fan_in) {
+    const double sd = std::sqrt(2.0 / fan_in);
+    for (std::size_t i = from; i < to; ++i) p_[i] = static_cast<float>(normal() * sd);
+  };
+  const int flat = arch_.c3 * (kIn / 8) * (kIn / 8);
+  fill(off_.w1, off_.b1, 27);
+  fill(off_.w2, off_.b2, arch_.c1 * 9);
+  fill(off_.w3, off_.b3, arch_.c2 * 9);
+  fill(off_.w4, off_.b4, flat);
+  fill(off_.w5, off_.b5, arch_.hidden);
+}
+
+void DiceCnn::normalise(const cv::Mat& patch, float* out) {
+  HEXDICE_CHECK(patch.type() == CV_8UC3 && patch.rows == kIn && patch.cols == kIn);
+  const int n = kIn * kIn;
+  double mean[3] = {0, 0, 0};
+  for (int y = 0; y < kIn; ++y) {
+    const auto* row = patch.ptr<cv::Vec3b>(y);
+    for (int x = 0; x < kIn; ++x)
+      for (int c = 0; c < 3; ++c) mean[c] += row[x][c];
+  }
+  for (double& m : mean) m /= n;
+  double var = 0;
+  for (int y = 0; y < kIn; ++y) {
+    const auto* row = patch.ptr<cv::Vec3b>(y);
+    for (int x = 0; x < kIn; ++x)
+      for (int c = 0; c < 3; ++c) {
+        const double d = row[x][c] - mean[c];
+        var += d * d;
+      }
+  }
+  // Per channel minus its mean (the body's colour goes, the pips' contrast stays), all
+  // over one standard deviation (floored: a flat patch is not blown up into noise).
+  const double sd = std::max(8.0, std::sqrt(var / (3.0 * n)));
+  for (int y = 0; y < kIn; ++y) {
+    const auto* row = patch.ptr<cv::Vec3b>(y);
+    for (int x = 0; x < kIn; ++x)
+      for (int c = 0; c < 3; ++c) out[c * n + y * kIn + x] = static_cast<float>((row[x][c] - mean[c]) / sd);
+  }
+}
+
+void DiceCnn::run(const float* input, Work& w) const {
+  const auto& a = arch_;
+  const int s1 = kIn * kIn, s2 = s1 / 4, s3 = s2 / 4, s4 = s3 / 4;
+  const float* P = p_.data();
+  im2col(input, 3, kIn, kIn, w.col1.data());
+  conv_forward(P + off_.w1, P + off_.b1, w.col1.data(), a.c1, 27, s1, w.a1.data());
+  maxpool(w.a1.data(), a.c1, kIn, kIn, w.p1.data(), w.i1.data());
+  im2col(w.p1.data(), a.c1, kIn / 2, kIn / 2, w.col2.data());
+  conv_forward(P + off_.w2, P + off_.b2, w.col2.data(), a.c2, a.c1 * 9, s2, w.a2.data());
+  maxpool(w.a2.data(), a.c2, kIn / 2, kIn / 2, w.p2.data(), w.i2.data());
+  im2col(w.p2.data(), a.c2, kIn / 4, kIn / 4, w.col3.data());
+  conv_forward(P + off_.w3, P + off_.b3, w.col3.data(), a.c3, a.c2 * 9, s3, w.a3.data());
+  maxpool(w.a3.data(), a.c3, kIn / 4, kIn / 4, w.p3.data(), w.i3.data());
+  const int flat = a.c3 * s4;
+  for (int j = 0; j < a.hidden; ++j) {
+    const float* wj = P + off_.w4 + static_cast<std::ptrdiff_t>(j) * flat;
+    const float acc = P[off_.b4 + static_cast<std::size_t>(j)] + dot(wj, w.p3.data(), flat);
+    w.h[static_cast<std::size_t>(j)] = std::max(acc, 0.0f);
+  }
+  for (int c = 0; c < a.classes; ++c) {
+    const float* wc = P + off_.w5 + static_cast<std::ptrdiff_t>(c) * a.hidden;
+    float acc = P[off_.b5 + static_cast<std::size_t>(c)];
+    for (int j = 0; j < a.hidden; ++j) acc += wc[j] * w.h[static_cast<std::size_t>(j)];
+    w.z[static_cast<std::size_t>(c)] = acc;
+  }
+  // Softmax in place.
+  const float mx = *std::max_element(w.z.begin(), w.z.end());
+  float sum = 0;
+  for (float& v : w.z) sum += (v = std::exp(v - mx));
+  for (float& v : w.z) v /= sum;
+}
+
+void DiceCnn::forward(const float* input, float* probs) const {
+  thread_local std::unique_ptr<Work> work;
+  thread_local CnnArch work_arch{0, 0, 0, 0, 0};
+  if (!work || !(work_arch == arch_)) {
+    work = std::make_unique<Work>(arch_);
+    work_arch = arch_;
+  }
+  run(input, *work);
+  std::copy(work->z.begin(), work->z.end(), probs);
+}
+
+float DiceCnn::loss_and_grad(const float* input, int cls, std::vector<float>& grad, float* probs) const {
+  HEXDICE_CHECK(grad.size() == p_.size() && cls >= 0 && cls < arch_.classes);
+  const auto& a = arch_;
+  thread_local std::unique_ptr<Work> wp;
+  thread_local CnnArch work_arch{0, 0, 0, 0, 0};
+  if (!wp || !(work_arch == arch_)) {
+    wp = std::make_unique<Work>(arch_);
+    work_arch = arch_;
+  }
+  Work& w = *wp;
+  run(input, w);
+  if (probs) std::copy(w.z.begin(), w.z.end(), probs);
+  const float loss = -std::log(std::max(w.z[static_cast<std::size_t>(cls)], 1e-12f));
+  const int s1 = kIn * kIn, s2 = s1 / 4, s3 = s2 / 4, s4 = s3 / 4;
+  const int flat = a.c3 * s4;
+  const float* P = p_.data();
+  float* G = grad.data();
+  std::vector<float> dz(w.z);
+  dz[static_cast<std::size_t>(cls)] -= 1.0f;
+  std::vector<float> dh(static_cast<std::size_t>(a.hidden), 0.0f);
+  for (int c = 0; c < a.classes; ++c) {
+    const float d = dz[static_cast<std::size_t>(c)];
+    G[off_.b5 + static_cast<std::size_t>(c)] += d;
+    float* gw = G + off_.w5 + static_cast<std::ptrdiff_t>(c) * a.hidden;
+    const float* wc = P + off_.w5 + static_cast<std::ptrdiff_t>(c) * a.hidden;
+    for (int j = 0; j < a.hidden; ++j) {
+      gw[j] += d * w.h[static_cast<std::size_t>(j)];
+      dh[static_cast<std::size_t>(j)] += d * wc[j];
+    }
+  }
+  std::vector<float> dp3(static_cast<std::size_t>(flat), 0.0f);
+  for (int j = 0; j < a.hidden; ++j) {
+    if (w.h[static_cast<std::size_t>(j)] <= 0) continue;
+    const float d = dh[static_cast<std::size_t>(j)];
+    G[off_.b4 + static_cast<std::size_t>(j)] += d;
+    float* gw = G + off_.w4 + static_cast<std::ptrdiff_t>(j) * flat;
+    const float* wj = P + off_.w4 + static_cast<std::ptrdiff_t>(j) * flat;
+    for (int i = 0; i < flat; ++i) {
+      gw[i] += d * w.p3[static_cast<std::size_t>(i)];
+      dp3[static_cast<std::size_t>(i)] += d * wj[i];
+    }
+  }
+  // Layer 3.
+  std::vector<float> da3(w.a3.size(), 0.0f);
+  for (std::size_t i = 0; i < dp3.size(); ++i) da3[static_cast<std::size_t>(w.i3[i])] += dp3[i];
+  std::vector<float> dcol3(w.col3.size());
+  conv_backward(P + off_.w3, w.col3.data(), w.a3.data(), da3.data(), a.c3, a.c2 * 9, s3, G + off_.w3, G + off_.b3, dcol3.data());
+  std::vector<float> dp2(w.p2.size(), 0.0f);
+  col2im(dcol3.data(), a.c2, kIn / 4, kIn / 4, dp2.data());
+  // Layer 2.
+  std::vector<float> da2(w.a2.size(), 0.0f);
+  for (std::size_t i = 0; i < dp2.size(); ++i) da2[static_cast<std::size_t>(w.i2[i])] += dp2[i];
+  std::vector<float> dcol2(w.col2.size());
+  conv_backward(P + off_.w2, w.col2.data(), w.a2.data(), da2.data(), a.c2, a.c1 * 9, s2, G + off_.w2, G + off_.b2, dcol2.data());
+  std::vector<float> dp1(w.p1.size(), 0.0f);
+  col2im(dcol2.data(), a.c1, kIn / 2, kIn / 2, dp1.data());
+  // Layer 1.
+  std::vector<float> da1(w.a1.size(), 0.0f);
+  for (std::size_t i = 0; i < dp1.size(); ++i) da1[static_cast<std::size_t>(w.i1[i])] += dp1[i];
+  conv_backward(P + off_.w1, w.col1.data(), w.a1.data(), da1.data(), a.c1, 27, s1, G + off_.w1, G + off_.b1, nullptr);
+  return loss;
+}
+
+std::array<float, 7> DiceCnn::scores_of_patch(const cv::Mat& patch, int views) const {
+  std::array<float, 7> out{};
+  views = std::clamp(views, 1, 8);
+  std::vector<float> in(static_cast<std::size_t>(3 * kIn * kIn));
+  std::array<float, 7> pr{};
+  // New buffers for the turned views (in place, cv::rotate would write into the caller's patch).
+  cv::Mat p = patch;
+  for (int v = 0; v < views; ++v) {
+    cv::Mat next;
+    if (v == 4) cv::flip(patch, next, 1);
+    else if (v > 0) cv::rotate(p, next, cv::ROTATE_90_CLOCKWISE);
+    if (v > 0) p = next;
+    normalise(p, in.data());
+    forward(in.data(), pr.data());
+    for (int c = 0; c < 7; ++c) out[static_cast<std::size_t>(c)] += pr[static_cast<std::size_t>(c)] / static_cast<float>(views);
+  }
+  return out;
+}
+
+std::array<float, 7> DiceCnn::scores(const cv::Mat& bgr, cv::Point2f centre, float side, int views) const {
+  return scores_of_patch(cnn_patch(bgr, centre, side), views);
+}
+
+Status DiceCnn::save(const std::string& path) const {
+  try {
+    cv::FileStorage fs(path, cv::FileStorage::WRITE);
+    if (!fs.isOpened()) return Error{"cannot write " + path};
+    fs << "format" << "hexdice_dice_cnn_1";
+    fs << "c1" << arch_.c1 << "c2" << arch_.c2 << "c3" << arch_.c3 << "hidden" << arch_.hidden << "classes" << arch_.classes;
+    fs << "patch" << kCnnPatch;
+    // The weights' bytes (little-endian float32): text floats would not read back bit-exact.
+    fs << "params_raw" << cv::Mat(1, static_cast<int>(p_.size() * sizeof(float)), CV_8U, const_cast<float*>(p_.data()));
+  } catch (const cv::Exception& e) {
+    return Error{"cannot write " + path + ": " + e.what()};
+  }
+  if (!fs::exists(path)) return Error{"cannot write " + path};
+  return Status::Ok();
+}
+
+Result<std::shared_ptr<const DiceCnn>> DiceCnn::load(const std::string& path) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const DiceCnn>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto it = cache.find(path); it != cache.end()) return it->second;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return Error{"dice CNN not found: " + path};
+  CnnArch a;
+  cv::Mat params;
+  try {
+    cv::FileStorage fs(path, cv::FileStorage::READ);
+    if (!fs.isOpened() || static_cast<std::string>(fs["format"]) != "hexdice_dice_cnn_1" ||
+        static_cast<int>(fs["patch"]) != kCnnPatch)
+      return Error{"cannot load dice CNN " + path + " (not a dice CNN of this version)"};
+    a.c1 = fs["c1"];
+    a.c2 = fs["c2"];
+    a.c3 = fs["c3"];
+    a.hidden = fs["hidden"];
+    a.classes = fs["classes"];
+    cv::Mat raw;
+    fs["params_raw"] >> raw;
+    if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
+      params = cv::Mat(1, static_cast<int>(raw.total() / sizeof(float)), CV_32F, raw.ptr()).clone();
+    else
+      fs["params"] >> params;  // text floats (the first files)
+  } catch (const cv::Exception& e) {
+    return Error{"cannot load dice CNN " + path + ": " + e.what()};
+  }
+  if (a.c1 <= 0 || a.c2 <= 0 || a.c3 <= 0 || a.hidden <= 0 || a.classes != 7 || a.c1 > 256 || a.c2 > 256 || a.c3 > 256 ||
+      a.hidden > 4096)
+    return Error{"cannot load dice CNN " + path + " (bad architecture)"};
+  auto net = std::make_shared<DiceCnn>(a, 1);
+  if (params.type() != CV_32F || params.total() != net->p_.size())
+    return Error{"cannot load dice CNN " + path + " (weights do not fit the architecture)"};
+  std::copy(params.ptr<float>(), params.ptr<float>() + params.total(), net->p_.begin());
+  for (float v : net->p_)
+    if (!std::isfinite(v)) return Error{"cannot load dice CNN " + path + " (non-finite weights)"};
+  std::shared_ptr<const DiceCnn> out = net;
+  cache[path] = out;
+  return out;
+}
+
+void CnnAdam::update(DiceCnn& net, const std::vector<float>& grad, float scale, double lr, double weight_decay) {
+  std::vector<float>& P = net.params();
+  const std::size_t np = P.size();
+  HEXDICE_CHECK(grad.size() == np);
+  if (m.size() != np) m.assign(np, 0.0f), v.assign(np, 0.0f), step = 0;
+  const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+  ++step;
+  const double c1 = 1 - std::pow(b1, static_cast<double>(step)), c2 = 1 - std::pow(b2, static_cast<double>(step));
+  const float wd = static_cast<float>(weight_decay);
+  for (std::size_t i = 0; i < np; ++i) {
+    const float g = grad[i] * scale + wd * P[i];
+    m[i] = static_cast<float>(b1 * m[i] + (1 - b1) * g);
+    v[i] = static_cast<float>(b2 * v[i] + (1 - b2) * g * g);
+    P[i] -= static_cast<float>(lr * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps));
+  }
+}
+
+std::string default_dice_cnn_path() {
+  if (const char* e = std::getenv("HEXDICE_DICE_CNN"); e && *e) return e;
+  return HEXDICE_DICE_CNN_DEFAULT;
+}
+
+}  // namespace hexdice::vision

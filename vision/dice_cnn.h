@@ -1,0 +1,123 @@
+// A small convolutional network that reads the upward face of a die from a colour patch
+// (the learned face reader of `hexdice dice`, beside the lattice pip reader and the random
+// forest of dice_classifier.h). Written here, forward and backward (no framework):
+//   patch 32x32 BGR, per-patch normalised (each channel minus its mean, all over one std)
+//   conv3x3(3->c1)+ReLU+maxpool2 -> conv3x3(c1->c2)+ReLU+maxpool2 -> conv3x3(c2->c3)+ReLU+
+//   maxpool2 -> dense(c3*16 -> hidden)+ReLU -> dense(hidden -> 7) -> softmax.
+// Seven classes as the forest: 0 = not a die, 1..6 = the face. Trained by train_dice_cnn()
+// (`hexdice dice-train --cnn`) with Adam on cross-entropy, single-threaded and seeded
+// (deterministic); the shipped model is data/dice_cnn.yml.gz (docs/dice.md).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "core/result.h"
+#include "vision/dice.h"
+
+namespace hexdice::vision {
+
+constexpr int kCnnPatch = 32;     // patch side in pixels (fixed by the architecture)
+constexpr float kCnnPad = 1.3f;   // the patch covers the die's side times this
+// A "top_face" label box (penlington) frames the upward face only; the network is
+// trained on boxes like the finder's (about the top face plus a little), so such a
+// box's side is taken times this (a "die" box as it is).
+constexpr float kCnnTopFaceScale = 1.15f;
+
+// Colour patch (size x size, CV_8UC3) centred on `centre` of `bgr`, covering
+// side * kCnnPad, turned by angle_deg, mirrored first when `flip`. Borders replicate.
+cv::Mat cnn_patch(const cv::Mat& bgr, cv::Point2f centre, float side, float angle_deg = 0, bool flip = false,
+                  int size = kCnnPatch);
+
+struct CnnArch {
+  int c1 = 16, c2 = 32, c3 = 32;  // channels of the three conv layers
+  int hidden = 64;                // units of the hidden dense layer
+  int classes = 7;                // 0 = not a die, 1..6
+  bool operator==(const CnnArch&) const = default;
+};
+
+class DiceCnn {
+ public:
+  explicit DiceCnn(const CnnArch& arch = {}, unsigned seed = 1);  // He-initialised weights
+
+  static Result<std::shared_ptr<const DiceCnn>> load(const std::string& path);  // cached by path
+  Status save(const std::string& path) const;  // cv::FileStorage (.yml.gz)
+
+  // Class probabilities (softmax) of the patch cut round the die, averaged over `views`
+  // dihedral views of the patch (1..8: identity, three quarter turns, then mirrored).
+  std::array<float, 7> scores(const cv::Mat& bgr, cv::Point2f centre, float side, int views = 1) const;
+  std::array<float, 7> scores_of_patch(const cv::Mat& patch_bgr, int views = 1) const;
+
+  const CnnArch& arch() const { return arch_; }
+  std::size_t num_params() const { return p_.size(); }
+
+  // Training interface (train_dice_cnn, tests).
+  // The network input of a patch (CV_8UC3 kCnnPatch square): 3 x 32 x 32 floats, CHW.
+  static void normalise(const cv::Mat& patch_bgr, float* out);
+  // Forward and backward of one sample (input as normalise gives): returns the
+  // cross-entropy loss and adds d loss / d params into `grad` (num_params() floats);
+  // probs (classes floats) receives the softmax if non-null.
+  float loss_and_grad(const float* input, int cls, std::vector<float>& grad, float* probs = nullptr) const;
+  // Forward only.
+  void forward(const float* input, float* probs) const;
+  std::vector<float>& params() { return p_; }
+  const std::vector<float>& params() const { return p_; }
+
+ private:
+  struct Work;
+  void run(const float* input, Work& w) const;
+  CnnArch arch_;
+  std::vector<float> p_;  // all weights and biases, flat (layer offsets in off_)
+  struct Offsets {
+    std::size_t w1, b1, w2, b2, w3, b3, w4, b4, w5, b5, end;
+  } off_{};
+  void layout();
+};
+
+// Adam (b1 0.9, b2 0.999) with L2 weight decay: one step of `net` along `grad` (sums over
+// a minibatch; `scale` = 1 / its size).
+struct CnnAdam {
+  std::vector<float> m, v;
+  long step = 0;
+  void update(DiceCnn& net, const std::vector<float>& grad, float scale, double lr, double weight_decay);
+};
+
+// Where the shipped network lives: $HEXDICE_DICE_CNN if set, else data/dice_cnn.yml.gz of
+// the source tree this binary was built from.
+std::string default_dice_cnn_path();
+
+struct DiceCnnTrainArgs {
+  std::string real;           // as load_real_images
+  std::string split = "all";  // train on these images (all | even | odd | even-fit | even-val)
+  std::string val_split;      // if set, report face accuracy on these images' labelled boxes per epoch
+  std::string out;            // model file (.yml.gz)
+  // The finder's own boxes as extra positives: find_dice with this forest model on the
+  // training images, each detection matched to a label a training patch ("" = none).
+  std::string detector_model;
+  int epochs = 30;
+  int batch = 32;
+  double lr = 0.002;          // Adam step, cosine-decayed to lr/20 over the epochs
+  double weight_decay = 1e-4;
+  int negatives_per_image = 4;  // finder candidates far from every label, class 0
+  int copies = 1;             // augmented copies of each positive per epoch
+  unsigned seed = 1;
+  CnnArch arch;
+  DiceParams params;  // candidate generation (must match the finder's)
+};
+
+struct DiceCnnTrainReport {
+  int images = 0, positives = 0, negatives = 0, detector_positives = 0;
+  double train_accuracy = 0;  // last epoch, augmented patches
+  double val_face_accuracy = -1;  // last epoch, at the val images' labelled boxes (-1: none)
+  int best_epoch = 0;
+  double best_val = -1;
+};
+
+Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& args, std::ostream* log);
+
+}  // namespace hexdice::vision
