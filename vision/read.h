@@ -31,6 +31,15 @@ struct ReadParams {
   // A pixel is "not paper" when its BGR distance from the cell's own paper colour
   // (median of samples on the paper plane near the cell border) exceeds this.
   double paper_distance = 26.0;
+  // A patch pixel whose paper point (top-plane mm - d) lies outside the sheet and whose colour
+  // is within this BGR distance of the table's (sampled 4-16 mm beyond the sheet's nearest
+  // edge) is the table, not foreground: a die at the sheet's edge is not looked for on the
+  // table beyond it (docs/reader.md, exact10). 0 = off (the reading before).
+  double table_distance = 40.0;
+  // A die whose final reading's pips are of the other polarity than its colour's dice carry
+  // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
+  // reported (docs/reader.md, exact10). false = reported as before.
+  bool polarity_check = true;
   // Printed grid lines are masked out of the foreground over this width (mm): the line
   // width plus the registration tolerance.
   double grid_line_mm = 2.0;
@@ -165,6 +174,11 @@ struct ReadParams {
   // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
   double guard_min_saturation = 0.2;
   bool guard_print_test = true;  // false: any blue pixel counts (the test before)
+  // The print test also takes a pixel within paper_distance of the lit paper of its cell's
+  // tint (measured on the other cells of that print) as print: a cell whose paper was
+  // measured wrong (a white die's top over its ring) made its whole tinted hexagon one "token"
+  // (docs/reader.md, exact10). false: the cell's own paper only.
+  bool guard_tint_print = true;
   // Blue pixels on the grid lines drawn on the top plane count too, and the blue mask is
   // closed before its components are taken (a line or a pip cut a token in two pieces, each
   // under guard_area_min). false: the test before.
