@@ -1414,7 +1414,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // shade (its light darker than colour_shade_below x the white) names against its own
   // light when that is of the white's colour; else the white.
   std::vector<cv::Vec3f> colour_white(layout.cells.size(), white);
-  std::vector<cv::Vec3f> tint_paper(layout.cells.size(), cv::Vec3f(0, 0, 0));  // its tint's lit paper (guard_tint_print)
   cv::Vec3f colour_base = white;  // the sheet's white or light, without the cells' shade (the guard search)
   if (params.colour_shade_below > 0 || params.colour_white_check > 0) {
     const double s = params.hand_px_per_mm;
@@ -1472,7 +1471,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
       if (tint[ci] < 0) continue;
       cv::Vec3f ref;
-      if (lit_paper(tint[ci], 3, ref)) tint_paper[ci] = ref;
       if (lit_paper(tint[ci], 3, ref))
         for (int k = 0; k < 3; ++k) light[ci][k] = papers[ci][k] * base[k] / std::max(ref[k], 20.0f);
       else
@@ -2570,13 +2568,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
         const cv::Vec3f pp = papers[under];
         const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
-        if (d0 * d0 + d1 * d1 + d2 * d2 <= pd2) return true;
-        // The cell's paper may be measured wrong (a white die's top over most of its ring is
-        // "paper"): its tint's lit paper, from the other cells of that print, is print too.
-        const cv::Vec3f tp = tint_paper[under];
-        if (!params.guard_tint_print || tp[0] + tp[1] + tp[2] <= 0) return false;
-        const float t0 = v[0] - tp[0], t1 = v[1] - tp[1], t2 = v[2] - tp[2];
-        return t0 * t0 + t1 * t1 + t2 * t2 <= pd2;
+        return d0 * d0 + d1 * d1 + d2 * d2 <= pd2;
       };
       // Looked for in the rest and on the grid lines outside the footprint (a printed line is
       // grey: only a token there is blue), so a line across the token does not cut it in two.
@@ -2744,7 +2736,7 @@ Status ReadParams::save(const std::string& path) const {
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check) << "guard_tint_print" << static_cast<int>(guard_tint_print)
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check)
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -2836,7 +2828,6 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("grey_other_polarity", p.grey_other_polarity);
     get_bool("guard_alone", p.guard_alone);
     get_bool("polarity_check", p.polarity_check);
-    get_bool("guard_tint_print", p.guard_tint_print);
     get("grey_other_below", p.grey_other_below);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);

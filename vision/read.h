@@ -174,11 +174,6 @@ struct ReadParams {
   // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
   double guard_min_saturation = 0.2;
   bool guard_print_test = true;  // false: any blue pixel counts (the test before)
-  // The print test also takes a pixel within paper_distance of the lit paper of its cell's
-  // tint (measured on the other cells of that print) as print: a cell whose paper was
-  // measured wrong (a white die's top over its ring) made its whole tinted hexagon one "token"
-  // (docs/reader.md, exact10). false: the cell's own paper only.
-  bool guard_tint_print = true;
   // Blue pixels on the grid lines drawn on the top plane count too, and the blue mask is
   // closed before its components are taken (a line or a pip cut a token in two pieces, each
   // under guard_area_min). false: the test before.
