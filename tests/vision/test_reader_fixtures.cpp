@@ -188,7 +188,9 @@ TEST(ReaderFixtures, ColouredDiceSlidAgainOverTheirOwnColour) {
   off.colour_cover_min = 0;
   const SceneScore before = score_fixtures(off), &now = default_score();
   ASSERT_GT(now.scenes, 0);
-  EXPECT_GE(now.face_ok, before.face_ok + 3);
+  // +2 since exact10: fixture 018 (5,-5) is read right without the slide too now that the
+  // table beyond the sheet is no part of its blob (table_distance); 502 -> 504 measured.
+  EXPECT_GE(now.face_ok, before.face_ok + 2);
   expect_nothing_lost(now, before);
 }
 
