@@ -282,6 +282,47 @@ cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater)
   return color_distance_mask(patch, ref, thr, greater);
 }
 
+// The table beyond the sheet (exact10, docs/reader.md): the patch pixels (top-plane px,
+// patch_to_mm -> top-plane mm) whose paper point (mm - d) lies outside the sheet show the
+// table, not paper, so they differ from the cell's paper and were foreground: beside a die
+// at the sheet's edge they joined its blob, and its top face was looked for on the table.
+// Those of the table's own colour (within thr of the median of image samples on the paper
+// plane 4-16 mm beyond the sheet's nearest edge, +-40 mm along it) are returned (255); an
+// empty Mat when no paper point of the patch is off the sheet or the table is not seen.
+cv::Mat table_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, const SheetLayout& layout, const cv::Mat& patch,
+                   const cv::Matx33d& patch_to_mm, cv::Point2d d, Point cell_centre, double thr) {
+  const double w = layout.width_mm, h = layout.height_mm;
+  auto off = [&](cv::Point2d q) { return q.x < 0 || q.y < 0 || q.x > w || q.y > h; };
+  // Corners first: no pixel off the sheet, nothing to do (most cells).
+  bool any = false;
+  for (cv::Point2d c : {cv::Point2d(0, 0), cv::Point2d(patch.cols - 1, 0), cv::Point2d(0, patch.rows - 1),
+                        cv::Point2d(patch.cols - 1, patch.rows - 1)})
+    any = any || off(apply_h(patch_to_mm, c) - d);
+  if (!any) return {};
+  // The nearest edge's outward normal; samples beyond it along the edge.
+  const double dist[4] = {cell_centre.x, w - cell_centre.x, cell_centre.y, h - cell_centre.y};
+  const int e = static_cast<int>(std::min_element(dist, dist + 4) - dist);
+  std::vector<cv::Vec3b> s;
+  for (double out = 4; out <= 16; out += 4)
+    for (double along = -40; along <= 40; along += 4) {
+      const cv::Point2d q = e == 0 ? cv::Point2d(-out, cell_centre.y + along)
+                            : e == 1 ? cv::Point2d(w + out, cell_centre.y + along)
+                            : e == 2 ? cv::Point2d(cell_centre.x + along, -out)
+                                     : cv::Point2d(cell_centre.x + along, h + out);
+      cv::Vec3b v;
+      if (sample(image, apply_h(paper_to_image, q), v)) s.push_back(v);
+    }
+  if (s.size() < 12) return {};
+  const cv::Vec3f table = median_bgr(s);
+  cv::Mat m = dist_mask(patch, table, thr, false);
+  for (int y = 0; y < patch.rows; ++y) {
+    uchar* r = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x)
+      if (r[x] && !off(apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - d)) r[x] = 0;
+  }
+  return m;
+}
+
 }  // namespace
 
 // Clears, in a mask on the paper plane at s px/mm, what is printed but is no cell: the
@@ -1360,6 +1401,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   }
   laps.lap(&ReadProfile::empty_ms);
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
+  std::vector<int> reported_polarity(layout.cells.size(), 0);  // the final reading's pip polarity (polarity_check)
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -1495,6 +1537,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
              cv::Point(cvRound(centre.x + displacement[ci].x * ppm), cvRound(centre.y + displacement[ci].y * ppm)),
              cv::Scalar(255), 2 * cvRound(hs * ppm * 0.98));
     fg &= disc;
+    // The table beyond the sheet's edge, of the table's colour, is no die (table_distance).
+    if (params.table_distance > 0)
+      if (const cv::Mat tm = table_mask(image, hp, layout, patch, patch_to_mm, displacement[ci], cell.centre, params.table_distance);
+          !tm.empty()) {
+        if (debug) std::fprintf(stderr, "TABLE %d,%d %d px of the table taken out\n", cell.hex.q, cell.hex.r, cv::countNonZero(fg & tm));
+        fg &= ~tm;
+      }
     // The grid lines drawn on this plane may cross a guard token (it stands across the
     // cell's flats, near the border): its pixels there are kept for the guard test.
     const cv::Mat fg_on_grid = fg & grid;
@@ -2608,6 +2657,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
       reread_ok[ci] = 1;
     }
+    reported_polarity[ci] = fr.pip_polarity;
     obs.cells.push_back(co);
   }
   laps.enter(nullptr);
@@ -2626,17 +2676,31 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // with pips in a standard layout: a blob whose face fits none (below min_die_confidence;
   // the paper of a tinted cell under a light gradient, a shadow's grain) is no die we can
   // name; it is hidden, not reported (nor called empty: a die's pips may be lost to blur).
-  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0) {
+  // A reading whose pips are of the other polarity than its colour's dice carry (dark pips on
+  // a die named black, light ones on one named white or yellow, dark ones on red, green or
+  // blue) is not a die read right: the body or the pips are something else (exact10: a
+  // shade's grain named a black 1 with a dark "pip"). Hidden (unknown), not reported.
+  auto polarity_contradicts = [&](const CellObservation& c, int i) {
+    if (!params.polarity_check || i < 0) return false;
+    const int pol = reported_polarity[static_cast<std::size_t>(i)];
+    const int want = c.color == "white" || c.color == "yellow" ? -1
+                     : c.color == "black" || c.color == "red" || c.color == "green" || c.color == "blue" ? 1
+                                                                                                         : 0;
+    return want != 0 && pol == -want;
+  };
+  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
       const bool weak_near = params.hand_near_min_confidence > 0 && i >= 0 && near_hand[static_cast<std::size_t>(i)] &&
                              c.confidence < params.hand_near_min_confidence;
-      if (weak_near || c.confidence < params.min_die_confidence) {
-        if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, weak_near ? "nearhand" : "noface", c.confidence);
+      const bool contra = polarity_contradicts(c, i);
+      if (weak_near || c.confidence < params.min_die_confidence || contra) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : "noface";
+        if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
-        std::snprintf(why, sizeof why, "%s: read %s %d conf %.2f", weak_near ? "weak" : "noface", c.color.c_str(), c.face, c.confidence);
+        std::snprintf(why, sizeof why, "%s: read %s %d conf %.2f", kind, c.color.c_str(), c.face, c.confidence);
         obs.hidden_why[c.hex] = why;
       } else {
         kept.push_back(c);
@@ -2672,7 +2736,7 @@ Status ReadParams::save(const std::string& path) const {
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check)
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -2720,6 +2784,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("fit_scale", p.face.fit_scale);
     get("px_per_mm", p.px_per_mm);
     get("paper_distance", p.paper_distance);
+    get("table_distance", p.table_distance);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);
@@ -2762,6 +2827,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("fine_pip_look", p.fine_pip_look);
     get_bool("grey_other_polarity", p.grey_other_polarity);
     get_bool("guard_alone", p.guard_alone);
+    get_bool("polarity_check", p.polarity_check);
     get("grey_other_below", p.grey_other_below);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);

@@ -31,6 +31,15 @@ struct ReadParams {
   // A pixel is "not paper" when its BGR distance from the cell's own paper colour
   // (median of samples on the paper plane near the cell border) exceeds this.
   double paper_distance = 26.0;
+  // A patch pixel whose paper point (top-plane mm - d) lies outside the sheet and whose colour
+  // is within this BGR distance of the table's (sampled 4-16 mm beyond the sheet's nearest
+  // edge) is the table, not foreground: a die at the sheet's edge is not looked for on the
+  // table beyond it (docs/reader.md, exact10). 0 = off (the reading before).
+  double table_distance = 40.0;
+  // A die whose final reading's pips are of the other polarity than its colour's dice carry
+  // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
+  // reported (docs/reader.md, exact10). false = reported as before.
+  bool polarity_check = true;
   // Printed grid lines are masked out of the foreground over this width (mm): the line
   // width plus the registration tolerance.
   double grid_line_mm = 2.0;

@@ -149,6 +149,35 @@ TEST(ReaderFixtures, WeakGreyReadingLookedAtInTheOtherPolarity) {
   EXPECT_LE(false_dice(now), false_dice(before));
 }
 
+// A die at the sheet's edge seen with the table beyond it (fixture 018 (5,-5), a black 2 at
+// 28 deg tilt): the table's pixels differ from the paper, so they joined the die's blob and
+// made its top mask; the face square was slid onto the wood and the die named red. The table
+// beyond the sheet, of the table's colour, is taken out of the foreground (table_distance,
+// branch exact10): measured 503 -> 504 colours of 504, nothing else changed.
+TEST(ReaderFixtures, TableBeyondTheSheetIsNoPartOfADie) {
+  ReadParams off;
+  off.table_distance = 0;
+  const SceneScore before = score_fixtures(off), &now = default_score();
+  ASSERT_GT(now.scenes, 0);
+  EXPECT_GE(now.color_ok, before.color_ok + 1);
+  EXPECT_GE(now.face_ok, before.face_ok);
+  expect_nothing_lost(now, before);
+}
+
+// Every die on the fixtures reads with its colour's pip polarity (light on black, red, green,
+// blue; dark on white, yellow). A shade's grain beside an arm (fixture 026 (-2,3)) read as a
+// black 1 at 0.60 with a dark "pip": the contradiction hides it (polarity_check, branch
+// exact10): measured 1 -> 0 false dice, no die, face, colour or guard lost.
+TEST(ReaderFixtures, ReadingAgainstItsColoursPipPolarityIsHidden) {
+  ReadParams off;
+  off.polarity_check = false;
+  const SceneScore before = score_fixtures(off), &now = default_score();
+  ASSERT_GT(now.scenes, 0);
+  EXPECT_LE(false_dice(now), false_dice(before) - 1);
+  EXPECT_GE(now.face_ok, before.face_ok);
+  expect_nothing_lost(now, before);
+}
+
 // Coloured dice at high tilt: the blob took in the paper beyond the top's far edge, its
 // body came out washed, the square slid half off the top and the crop read a side pip or
 // the face's edge as pips (a confident 1 -> 2, 3 -> 1, 6 -> 4). Slid again over the die's
@@ -159,7 +188,9 @@ TEST(ReaderFixtures, ColouredDiceSlidAgainOverTheirOwnColour) {
   off.colour_cover_min = 0;
   const SceneScore before = score_fixtures(off), &now = default_score();
   ASSERT_GT(now.scenes, 0);
-  EXPECT_GE(now.face_ok, before.face_ok + 3);
+  // +2 since exact10: fixture 018 (5,-5) is read right without the slide too now that the
+  // table beyond the sheet is no part of its blob (table_distance); 502 -> 504 measured.
+  EXPECT_GE(now.face_ok, before.face_ok + 2);
   expect_nothing_lost(now, before);
 }
 
