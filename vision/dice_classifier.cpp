@@ -1,4 +1,5 @@
 #include "vision/dice_classifier.h"
+#include "vision/patch_region.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,25 +24,7 @@ struct DiceClassifier::Impl {
 
 cv::Mat die_patch(const cv::Mat& gray, cv::Point2f centre, float side, float angle_deg) {
   const float span = std::max(2.0f, side * kDiePatchPad);
-  // Cut a region large enough for any rotation, shrink it so the patch is at most
-  // ~1.5x oversampled (no aliasing), then rotate + crop to kDiePatch.
-  const int half = static_cast<int>(std::ceil(span * 0.75f)) + 2;
-  const cv::Rect want(cvRound(centre.x) - half, cvRound(centre.y) - half, 2 * half, 2 * half);
-  const cv::Rect inside = want & cv::Rect(0, 0, gray.cols, gray.rows);
-  cv::Mat region;
-  if (inside.area() <= 0) {
-    region = cv::Mat(want.size(), CV_8U, cv::Scalar(128));
-  } else {
-    cv::copyMakeBorder(gray(inside), region, inside.y - want.y, want.br().y - inside.br().y, inside.x - want.x,
-                       want.br().x - inside.br().x, cv::BORDER_REPLICATE);
-  }
-  float factor = 1.0f;
-  const float target = kDiePatch * 1.5f;
-  if (span > target) {
-    factor = target / span;
-    cv::resize(region, region, cv::Size(), factor, factor, cv::INTER_AREA);
-  }
-  const cv::Point2f c(static_cast<float>(centre.x - want.x) * factor, static_cast<float>(centre.y - want.y) * factor);
+  auto [region, c, factor] = cut_patch_region(gray, centre, span, kDiePatch);
   const double s = kDiePatch / (span * factor);
   cv::Mat m = cv::getRotationMatrix2D(c, angle_deg, s);
   m.at<double>(0, 2) += kDiePatch / 2.0 - c.x;

@@ -1,4 +1,5 @@
 #include "vision/dice_cnn.h"
+#include "vision/patch_region.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,26 +29,7 @@ cv::Mat cnn_patch(const cv::Mat& bgr, cv::Point2f centre, float side, float angl
   if (bgr.type() == CV_8UC1) cv::cvtColor(bgr, src, cv::COLOR_GRAY2BGR);
   else if (bgr.type() == CV_8UC4) cv::cvtColor(bgr, src, cv::COLOR_BGRA2BGR);
   const float span = std::max(2.0f, side * kCnnPad);
-  const auto fsize = static_cast<float>(size);
-  // As die_patch: a region large enough for any turn, shrunk (INTER_AREA) so the patch is
-  // at most ~1.5x oversampled, then turned + cropped.
-  const int half = static_cast<int>(std::ceil(span * 0.75f)) + 2;
-  const cv::Rect want(cvRound(centre.x) - half, cvRound(centre.y) - half, 2 * half, 2 * half);
-  const cv::Rect inside = want & cv::Rect(0, 0, src.cols, src.rows);
-  cv::Mat region;
-  if (inside.area() <= 0) {
-    region = cv::Mat(want.size(), CV_8UC3, cv::Scalar(128, 128, 128));
-  } else {
-    cv::copyMakeBorder(src(inside), region, inside.y - want.y, want.br().y - inside.br().y, inside.x - want.x,
-                       want.br().x - inside.br().x, cv::BORDER_REPLICATE);
-  }
-  float factor = 1.0f;
-  const float target = fsize * 1.5f;
-  if (span > target) {
-    factor = target / span;
-    cv::resize(region, region, cv::Size(), factor, factor, cv::INTER_AREA);
-  }
-  cv::Point2f c(static_cast<float>(centre.x - want.x) * factor, static_cast<float>(centre.y - want.y) * factor);
+  auto [region, c, factor] = cut_patch_region(src, centre, span, size);  // as die_patch
   if (flip) {
     cv::flip(region, region, 1);
     c.x = static_cast<float>(region.cols) - c.x;

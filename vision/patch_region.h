@@ -1,0 +1,43 @@
+// The region a square die patch is cut from (die_patch's grey forest patch and the face
+// network's colour patch, dice_cnn.cpp): large enough for any turn about `centre`, the
+// image's edge replicated (mid grey where the region misses the image), and shrunk
+// (INTER_AREA) when `span` is more than 1.5x the patch side, so the patch is at most
+// ~1.5x oversampled. Returns the region, `centre` in its pixels and the shrink factor.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace hexdice::vision {
+
+struct PatchRegion {
+  cv::Mat region;
+  cv::Point2f centre;
+  float factor = 1.0f;
+};
+
+inline PatchRegion cut_patch_region(const cv::Mat& src, cv::Point2f centre, float span, int patch_side) {
+  PatchRegion out;
+  const int half = static_cast<int>(std::ceil(span * 0.75f)) + 2;
+  const cv::Rect want(cvRound(centre.x) - half, cvRound(centre.y) - half, 2 * half, 2 * half);
+  const cv::Rect inside = want & cv::Rect(0, 0, src.cols, src.rows);
+  if (inside.area() <= 0) {
+    out.region = cv::Mat(want.size(), src.type(), cv::Scalar::all(128));
+  } else {
+    cv::copyMakeBorder(src(inside), out.region, inside.y - want.y, want.br().y - inside.br().y, inside.x - want.x,
+                       want.br().x - inside.br().x, cv::BORDER_REPLICATE);
+  }
+  const float target = static_cast<float>(patch_side) * 1.5f;
+  if (span > target) {
+    out.factor = target / span;
+    cv::resize(out.region, out.region, cv::Size(), out.factor, out.factor, cv::INTER_AREA);
+  }
+  out.centre = cv::Point2f(static_cast<float>(centre.x - want.x) * out.factor,
+                           static_cast<float>(centre.y - want.y) * out.factor);
+  return out;
+}
+
+}  // namespace hexdice::vision
