@@ -29,7 +29,13 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
 }
 
 int fail(const std::string& message) {
-  std::cerr << "hexdice: " << message << '\n';
+  // One line, whatever the message holds: a library's text (OpenCV's ends in a newline) is
+  // folded, and trailing blanks dropped.
+  std::string line = message;
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  std::cerr << "hexdice: " << line << '\n';
   return kExitBadInput;
 }
 

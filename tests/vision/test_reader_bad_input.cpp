@@ -174,6 +174,17 @@ TEST(ReaderBadInput, CliOneErrorLineAndNonZeroExit) {
   EXPECT_EQ(err.rfind("hexdice: ", 0), 0u) << err;
   EXPECT_NE(run_cli("eval --scenes /nonexistent", err), 0);
   EXPECT_EQ(err.rfind("hexdice: ", 0), 0u) << err;
+  // A library's own message (OpenCV's for a file that is no model) ends in a newline; the
+  // user still sees one line.
+  const fs::path junk = fs::temp_directory_path() / ("hexdice_junk_model_" + std::to_string(::getpid()) + ".yml.gz");
+  { std::ofstream(junk, std::ios::binary) << std::string(200, '\x5a'); }
+  const std::string img = (fs::path(HEXDICE_SOURCE_DIR) / "data/demo/setup_roll.jpg").string();
+  for (const char* flag : {"--cnn", "--model"}) {
+    EXPECT_NE(run_cli("dice " + img + " " + flag + " " + junk.string(), err), 0) << flag;
+    EXPECT_EQ(err.rfind("hexdice: ", 0), 0u) << flag << ": " << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << flag << ": " << err;
+  }
+  fs::remove(junk);
 }
 
 TEST(ReaderParams, SaveLoadRoundTrip) {
