@@ -537,22 +537,29 @@ float pre_nms_side(float a, float b, const DiceParams& params) {
 
 }  // namespace
 
+Result<DiceModels> load_dice_models(const DiceParams& params) {
+  DiceModels out;
+  if (params.use_model) {
+    auto m = DiceClassifier::load(params.model_path.empty() ? default_dice_model_path() : params.model_path);
+    if (m) out.model = *m;
+    else if (!params.model_path.empty()) return Error{m.error()};
+  }
+  if (out.model && params.use_cnn) {
+    auto n = DiceCnn::load(params.cnn_path.empty() ? default_dice_cnn_path() : params.cnn_path);
+    if (n) out.cnn = *n;
+    else if (!params.cnn_path.empty()) return Error{n.error()};
+  }
+  return out;
+}
+
 Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const DiceParams& params) {
   double scale = 1;
   const cv::Mat work = dice_work_image(image, params, scale);
   if (work.empty()) return std::vector<DieDetection>{};
-  std::shared_ptr<const DiceClassifier> model;
-  if (params.use_model) {
-    auto m = DiceClassifier::load(params.model_path.empty() ? default_dice_model_path() : params.model_path);
-    if (m) model = *m;
-    else if (!params.model_path.empty()) return Error{m.error()};
-  }
-  std::shared_ptr<const DiceCnn> cnn;
-  if (model && params.use_cnn) {
-    auto n = DiceCnn::load(params.cnn_path.empty() ? default_dice_cnn_path() : params.cnn_path);
-    if (n) cnn = *n;
-    else if (!params.cnn_path.empty()) return Error{n.error()};
-  }
+  auto models = load_dice_models(params);
+  if (!models) return Error{models.error()};
+  const std::shared_ptr<const DiceClassifier> model = models->model;
+  const std::shared_ptr<const DiceCnn> cnn = models->cnn;
   if (!model) {
     cv::Mat full = image;
     if (image.type() == CV_8UC1) cv::cvtColor(image, full, cv::COLOR_GRAY2BGR);

@@ -8,6 +8,7 @@
 // Without a model file it falls back to counting pips (die_face.h) on the body blobs.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -162,6 +163,16 @@ struct DieRead {
   PipRead pips;
 };
 class DiceCnn;
+
+// The learned models `params` asks for: the classifier (use_model) and, with it, the face
+// network (use_cnn); a file left "" is the shipped one, which may be missing (null). An
+// error only when a file named in `params` cannot be loaded.
+struct DiceModels {
+  std::shared_ptr<const DiceClassifier> model;
+  std::shared_ptr<const DiceCnn> cnn;
+};
+Result<DiceModels> load_dice_models(const DiceParams& params);
+
 // `region` in pixels of `bgr` (and of `gray`, its grey version); `model` and `cnn` may be
 // null. The network reads a square of the region's side times cnn_side_scale.
 DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& region, const DiceClassifier* model,

@@ -164,18 +164,10 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
                             const DiceParams& params, std::ostream* log, bool detect) {
   auto images = load_real_images(dir_or_csv, split);
   if (!images) return Error{images.error()};
-  std::shared_ptr<const DiceClassifier> model;
-  if (params.use_model) {
-    auto m = DiceClassifier::load(params.model_path.empty() ? default_dice_model_path() : params.model_path);
-    if (m) model = *m;
-    else if (!params.model_path.empty()) return Error{m.error()};
-  }
-  std::shared_ptr<const DiceCnn> cnn;
-  if (model && params.use_cnn) {
-    auto n = DiceCnn::load(params.cnn_path.empty() ? default_dice_cnn_path() : params.cnn_path);
-    if (n) cnn = *n;
-    else if (!params.cnn_path.empty()) return Error{n.error()};
-  }
+  auto models = load_dice_models(params);
+  if (!models) return Error{models.error()};
+  const std::shared_ptr<const DiceClassifier> model = models->model;
+  const std::shared_ptr<const DiceCnn> cnn = models->cnn;
   RealScore s;
   for (const auto& im : *images) {
     if (limit > 0 && s.images >= limit) break;
