@@ -232,8 +232,10 @@ static FaceReading read_face_components_impl(const cv::Mat& crop_bgr, const Face
   }
   // Second reading: pips as blob-shaped peaks of the contrast map (difference of
   // Gaussians at pip scale, non-maximum suppression), which survives pips that touch
-  // each other or the face edge, marbled bodies and soft focus.
-  if (params.use_peaks) {
+  // each other or the face edge, marbled bodies and soft focus. Its score is a layout fit
+  // (>= 0) + 0.02, kept only below best_score: at best_score <= 0.02 it cannot win and is
+  // not computed (the same reading; speed round 11).
+  if (params.use_peaks && (reference || !(best_score <= 0.02))) {
     cv::Mat f, g1, g2;
     dist.convertTo(f, CV_32F);
     cv::GaussianBlur(f, g1, cv::Size(0, 0), pip_d * 0.3);
