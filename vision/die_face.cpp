@@ -232,8 +232,10 @@ static FaceReading read_face_components_impl(const cv::Mat& crop_bgr, const Face
   }
   // Second reading: pips as blob-shaped peaks of the contrast map (difference of
   // Gaussians at pip scale, non-maximum suppression), which survives pips that touch
-  // each other or the face edge, marbled bodies and soft focus.
-  if (params.use_peaks) {
+  // each other or the face edge, marbled bodies and soft focus. Its score is a layout fit
+  // (>= 0) + 0.02, kept only below best_score: at best_score <= 0.02 it cannot win and is
+  // not computed (the same reading; speed round 11).
+  if (params.use_peaks && (reference || !(best_score <= 0.02))) {
     cv::Mat f, g1, g2;
     dist.convertTo(f, CV_32F);
     cv::GaussianBlur(f, g1, cv::Size(0, 0), pip_d * 0.3);
@@ -328,6 +330,27 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
   return r;
 }
 
+namespace {
+// The rate (px per plane mm) find_plane_pips samples the plane at round centre_mm: twice the
+// camera's own px/mm there (the larger singular value of plane_to_image's Jacobian: the
+// plane's finest detail the image holds), at least 3 and at most params.px_per_mm (branch
+// speed9; it sampled at px_per_mm = 6 whatever the camera, ~3.3x the camera's 1.7-1.9 px/mm
+// at 720p, ~11x its pixels). A flat 4 let a false white 1 through on dev2; tied to the
+// camera, 2x gives the same figures on the fixtures (docs/reader.md "Speed round 9"; kept in 11).
+constexpr double kCameraFactor = 2.0, kMinPxPerMm = 3.0;
+double plane_sample_px_per_mm(const cv::Matx33d& h, cv::Point2d c, const PlanePipParams& params) {
+  const double w = h(2, 0) * c.x + h(2, 1) * c.y + h(2, 2);
+  if (!(std::abs(w) > 1e-12)) return params.px_per_mm;
+  const double u = (h(0, 0) * c.x + h(0, 1) * c.y + h(0, 2)) / w, v = (h(1, 0) * c.x + h(1, 1) * c.y + h(1, 2)) / w;
+  const double a = (h(0, 0) - u * h(2, 0)) / w, b = (h(0, 1) - u * h(2, 1)) / w;
+  const double cc = (h(1, 0) - v * h(2, 0)) / w, d = (h(1, 1) - v * h(2, 1)) / w;
+  const double f2 = a * a + b * b + cc * cc + d * d, det = a * d - b * cc;
+  const double smax = std::sqrt(0.5 * (f2 + std::sqrt(std::max(0.0, f2 * f2 - 4 * det * det))));
+  if (!std::isfinite(smax)) return params.px_per_mm;
+  return std::clamp(kCameraFactor * smax, std::min(kMinPxPerMm, params.px_per_mm), params.px_per_mm);
+}
+}  // namespace
+
 std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
                                          double radius_mm, bool dark_pips, float lum_threshold, cv::Point2d parallax_mm,
                                          const PlanePipParams& params) {
@@ -343,7 +366,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
                                                       const PlanePipParams& params, PlaneSample* cache) {
   std::vector<std::vector<cv::Point2d>> all(lum_thresholds.size());
   if (image_bgr.empty() || image_bgr.type() != CV_8UC3 || radius_mm <= 0 || params.px_per_mm <= 0) return all;
-  const double s = params.px_per_mm;
+  const double s = plane_sample_px_per_mm(plane_to_image, centre_mm, params);
   const int n = static_cast<int>(std::ceil(2 * radius_mm * s)) + 1;
   const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
   // Sample pixel (x, y) -> plane mm -> image.
@@ -466,7 +489,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
                                                       const PlanePipParams& params, PlaneSample* cache) {
   std::vector<std::vector<cv::Point2d>> all(lum_thresholds.size());
   if (image_bgr.empty() || image_bgr.type() != CV_8UC3 || radius_mm <= 0 || params.px_per_mm <= 0) return all;
-  const double s = params.px_per_mm;
+  const double s = plane_sample_px_per_mm(plane_to_image, centre_mm, params);
   const int n = static_cast<int>(std::ceil(2 * radius_mm * s)) + 1;
   const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
   // Sample pixel (x, y) -> plane mm -> image.

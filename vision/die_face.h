@@ -114,7 +114,7 @@ double layout_fit(const std::vector<cv::Point2f>& pips, double side);
 // (the board reader's white/black pip look: its 2 px/mm patch merges the close pips of a
 // 4/5/6 and loses small dark pips, docs/reader.md "whiteblack2").
 struct PlanePipParams {
-  double px_per_mm = 6.0;   // the plane is sampled this finely (above any camera's px/mm at the dice; 4 let a false white 1 through on dev2)
+  double px_per_mm = 6.0;   // the plane is sampled at 2x the camera's px/mm at the die, at least 3, at most this (die_face.cpp; a flat 4 let a false white 1 through on dev2)
   double face_mm = 16.0;    // the die's side
   double pip_mm = 2.9;      // pip diameter (0.18 x the side)
   double area_min = 0.3, area_max = 2.5;  // accepted blob area, x the pip's

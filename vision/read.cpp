@@ -1789,7 +1789,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const double ang_deg = pip_grid_angle_deg(members);
           const cv::Mat crop = cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale);
           const double f0 = laps.now();
-          const FaceReading fr = read_face(crop, params.face);
+          // Kept only at white_pip_unit_confidence or more (read_face's `useful`: the
+          // component fallback, capped below it, is not run; the same decisions).
+          const FaceReading fr = read_face(crop, params.face, params.white_pip_unit_confidence);
           laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
@@ -1842,7 +1844,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Point2d m_mm = apply_h(patch_to_mm, m);
           const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
           const double f0 = laps.now();
-          const FaceReading fr = read_face(crop, params.face);
+          const FaceReading fr = read_face(crop, params.face, params.white_pip_unit_confidence);  // (as above)
           laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);

@@ -92,7 +92,7 @@ struct ReadParams {
   double pip_light_ratio = 0.6;
   double side_pip_squeeze = 0.25;
   // That look with the pips found at the camera's resolution on the top plane
-  // (find_plane_pips, die_face.h: islands of the die's polarity, sampled at 6 px/mm) and
+  // (find_plane_pips, die_face.h: islands of the die's polarity, at 2x the camera's px/mm) and
   // grouped into standard layouts at the face's real size (top_face_hypotheses): the top
   // face's set (most pips, furthest against the parallax) is read there, and that reading
   // is kept, whatever the first one's confidence, when it counts as many pips, is at least

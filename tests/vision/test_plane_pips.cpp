@@ -99,6 +99,43 @@ TEST(PlanePips, TopPipsOfWhiteAndBlackDiceAtAnyTurn) {
   EXPECT_EQ(first_right, n);
 }
 
+// The plane is sampled at 2x the camera's own px/mm (at least 3, at most px_per_mm; branch
+// speed9): a camera seeing the die at 1.8 px/mm (the 720p bench frame's) or 1.2 px/mm, the
+// plane sampled at 3.6 / 3 px/mm instead of 6, still gives exactly the top face's pips, the
+// first hypothesis that face, and leaves a side face's pips out.
+TEST(PlanePips, TopPipsAtTheCameraResolution) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (const double cam : {1.8, 1.2}) {
+    const cv::Matx33d to_image(cam, 0, 0, 0, cam, 0, 0, 0, 1);
+    auto seen = [&](const cv::Mat& drawn) {
+      cv::Mat m;
+      cv::resize(drawn, m, cv::Size(), cam / kPx, cam / kPx, cv::INTER_AREA);
+      return m;
+    };
+    for (const bool white : {true, false})
+      for (int face = 1; face <= 6; ++face) {
+        const double ang = 90 * u(rng);
+        const cv::Point2d c(40 + 8 * (u(rng) - 0.5), 40 + 8 * (u(rng) - 0.5));
+        const DrawnDie die = white ? draw_die(face, ang, c, {}, 240, 0, 20) : draw_die(face, ang, c, {}, 15, 0, 235);
+        const auto pips = find_plane_pips(seen(die.image), to_image, {40, 40}, 15, white, 0.6f * 4 * 225, {0, 0});
+        EXPECT_EQ(pips.size(), die.top_pips.size()) << cam << (white ? " white " : " black ") << face;
+        for (const auto& p : die.top_pips) EXPECT_LT(nearest(pips, p), 0.5) << cam << (white ? " white " : " black ") << face;
+        const auto hyps = top_face_hypotheses(pips, {0, 0});
+        ASSERT_FALSE(hyps.empty()) << cam << (white ? " white " : " black ") << face;
+        EXPECT_EQ(hyps[0].count, face);
+        EXPECT_LT(cv::norm(hyps[0].centre_mm - c), 0.5);
+      }
+    if (cam < 1.5) continue;  // (the side test below needs the squeezed pips resolved: 1.8 px/mm)
+    for (int face = 2; face <= 6; ++face) {
+      const cv::Point2d c(40, 38), d(0.45 * 16, 0);
+      const DrawnDie die = draw_die(face, 0, c, d, 240, 170, 20);
+      const auto pips = find_plane_pips(seen(die.image), to_image, {40, 40}, 15, true, 0.6f * 4 * 225, d);
+      EXPECT_EQ(pips.size(), static_cast<std::size_t>(face)) << "side, face " << face;
+    }
+  }
+}
+
 // Seen from the side (parallax d, 0.3-0.6 of the face): the side face's pips, squeezed
 // along d, are left out; the top face is read alone, whatever its count.
 TEST(PlanePips, SideFacePipsAreLeftOut) {

@@ -32,11 +32,17 @@ GuardCount count(const Observation& obs, const std::vector<SynthDie>& dice) {
 // seen: the die makes no blob, and its 10 mm guard token (0.39 of a unit face) is under the
 // unit's minimum area, so it was never taken out as a token and the die found by its pips
 // (FINEUNIT) was reported without its guard. With guard_alone (default) the token is found
-// alone. Measured: 63 of 64 guards right without, 64 of 64 with, no false guard either way.
+// alone. Seeds 1-90 hold two such dice: seed 3's white 1 at (1,-4) and seed 87's white 2 at
+// (1,-5). Seed 3's 1 (seen at 1.6 px/mm) is read confidently only at a few crop centres
+// 0.05 mm apart (the lattice reader splits its pip in two peaks elsewhere); the fine look's
+// centroid hit one when the plane was sampled at a flat 6 px/mm and misses at the camera's
+// 2x (speed round 11, docs/reader.md). Seed 87's 2 reads at 1.00 either way: it keeps this
+// test about the guard. Measured, 80 dice: 77 guards right without, 78 with (79 with the
+// flat 6 px/mm sampling), white dice read 78 (79), no false guard either way.
 TEST(ReaderWhiteBlack, GuardTokenAloneBesideAWhiteDieIsFound) {
   const SheetLayout layout = standard_sheet();
   GuardCount on_all, off_all;
-  for (unsigned seed : {3u, 5u, 7u, 11u}) {
+  for (unsigned seed : {3u, 5u, 7u, 11u, 87u}) {
     const std::vector<SynthDie> dice = random_dice(layout, 16, seed, {"white"}, 1.0);
     SynthOptions o;
     o.seed = seed;
@@ -53,7 +59,7 @@ TEST(ReaderWhiteBlack, GuardTokenAloneBesideAWhiteDieIsFound) {
   EXPECT_GE(on_all.guard_right, off_all.guard_right + 1);
   EXPECT_LE(on_all.false_guard, off_all.false_guard);
   EXPECT_GE(on_all.white_read, off_all.white_read);
-  EXPECT_GE(on_all.white_read, 60);  // of 64: the scenes are read at all
+  EXPECT_GE(on_all.white_read, 75);  // of 80: the scenes are read at all
 }
 
 // White and black units with their tokens and a red one without, the default camera (no
