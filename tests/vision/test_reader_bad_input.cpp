@@ -182,6 +182,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.paper_distance = 31;
   p.reg.min_markers = 3;
   p.face.pip_diameter = 0.2;
+  p.coloured_pip_look_below = 0.7;
+  p.coloured_pip_look_near_hand = false;
+  p.token_look_small_blob = false;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -190,6 +193,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->paper_distance, 31);
   EXPECT_EQ(q->reg.min_markers, 3);
   EXPECT_DOUBLE_EQ(q->face.pip_diameter, 0.2);
+  EXPECT_DOUBLE_EQ(q->coloured_pip_look_below, 0.7);
+  EXPECT_FALSE(q->coloured_pip_look_near_hand);
+  EXPECT_FALSE(q->token_look_small_blob);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
