@@ -100,6 +100,13 @@ struct ReadParams {
   // also tried for a blue body or reading (a white die's guard token taken for its body).
   // The patch look above is then skipped; false: only the patch look.
   bool fine_pip_look = true;
+  // That look's one-pip layout (a white or black 1) must be at least as sure as the first
+  // reading (one spot is a print mark, a shadow's edge or a glare spot as often as a pip),
+  // unless the first reading's fitted pips are centred this far (mm) or more off its crop
+  // (the crop took in a side face and read its pip: a glared black 1 read as a sure 2) and
+  // the 1's pip is within half that offset of its own crop's centre (docs/reader.md "Exact
+  // round 11"). 0 = off.
+  double one_pip_off_centre_mm = 1.5;
   // A white or black die read below grey_other_below is also looked at in the other grey's
   // polarity (dark pips for a die named black, light for one named white), two pips or more,
   // with the same test (docs/reader.md "whiteblack3": a white die whose blob is its shadow).
