@@ -2191,7 +2191,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // A white or black die's blue guard token may be its blob's body (the white top is paper-like, the black one shadow-like).
         // (Not when the blue reading is sure: that is a blue die. Sure as read plainly: the
         // one-polarity look also reads a 10 mm token's light pip and rim surely.)
-        const bool token_body = (nb == "blue" || nr == "blue") && fr_plain_confidence < 0.9;
+        // (exact11) Sure or not when the blob is under guard_like_area unit faces: a 10 mm
+        // token's light pip reads as a sure blue 1, and a blob that small is a token's size,
+        // not a die's (the token with the shade of the white die's side beside it, too grey
+        // on average to be taken out as a token above).
+        const bool token_body = (nb == "blue" || nr == "blue") &&
+                                (fr_plain_confidence < 0.9 ||
+                                 (params.token_look_small_blob && params.guard_like_area > 0 && unit_area_px < params.guard_like_area * unit_area));
         if (nb != want && nr != want && !token_body) continue;
         const cv::Vec3f pp = papers[ci];
         const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
@@ -2237,8 +2243,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
           // One pip alone is the weakest evidence (a print mark on the paper, a glare spot on a
           // black top): it must also be at least as sure as the first reading.
+          // (exact11) ... or the first reading is not centred on its own pips (their centre
+          // one_pip_off_centre_mm or more off its crop's: the crop took in a side face and its
+          // pips) while this one is (its pip within half that offset of its crop's centre).
+          const double off0 = pip_offset_mm(fr, 16.0 * params.face_crop_scale), off2 = pip_offset_mm(r2, 16.0 * params.face_crop_scale);
+          const bool first_off = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0;
           const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
-                             (h.count > 1 || r2.confidence >= fr.confidence);
+                             (h.count > 1 || r2.confidence >= fr.confidence || first_off);
           if (debug)
             std::fprintf(stderr, "FINEPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
@@ -2339,6 +2350,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // read there; that reading is kept when it is of the same colour, covers more of the
     // top and is confident enough.
     laps.enter(&ReadProfile::cell_cover_ms);
+    double square_cover = 1.0;  // the final square's cover of the die's lit top colour (coloured dice)
     if (params.colour_cover_min > 0) {
       const std::string nf = name_color(rel_of(fr.body_bgr), samples);
       if (nf != "white" && nf != "black") {
@@ -2422,9 +2434,66 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             std::fprintf(stderr, "TOPCOVER %d,%d %s cover %.2f -> %.2f moved %.1f mm: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q,
                          cell.hex.r, nf.c_str(), cov0, cov1, cv::norm(fc - fc0) / ppm, fr.face, fr.confidence, r2.face, r2.confidence,
                          keep ? " kept" : "");
-          if (keep) fr = r2;
-          else face_rect = rect0, fc = fc0;
+          if (keep) fr = r2, square_cover = cov1;
+          else face_rect = rect0, fc = fc0, square_cover = cov0;
+        } else {
+          square_cover = cov0;
         }
+      }
+    }
+    // Coloured dice: their pips at the camera's resolution (exact11). The square is slid over
+    // a mask of the top's colour at 2 px/mm, at the mask's minAreaRect angle; a pip at the top's
+    // rim notches that mask (the rim is darker, the pip's hole opens to the outside), the angle
+    // comes out 10-30 deg off and the slid square sits 2-4 mm off the face: the crop cuts a row
+    // of pips and reads, often surely, a face with fewer (a 3 as a 2, a 5 as a 4). A standard
+    // layout is centred on its face: the pips of the die's polarity found on the top plane
+    // (find_plane_pips, as the white/black dice's look), grouped into layouts at the face's
+    // real size (most pips first), say where the face is and how many pips it has. The face is
+    // read there; that reading is kept when it counts as many pips, is at least
+    // pip_look_confidence, names the same colour, and either has more pips than the first
+    // reading or is more confident than it (two independent counts agreeing).
+    if (params.coloured_pip_look_below > 0 && params.pip_look_confidence > 0 && covered[ci] != 2 &&
+        (params.coloured_pip_look_near_hand || !near_hand[ci]) &&
+        (fr.confidence < params.coloured_pip_look_below || square_cover < params.colour_cover_min)) {
+      const std::string nf = name_color(rel_of(fr.body_bgr), samples);
+      const int pol = coloured_pip_polarity(nf);
+      const cv::Vec3f bb = fr.body_bgr, pp = papers[ci];
+      const float body_lum = bb[0] + 2 * bb[1] + bb[2], paper_lum = pp[0] + 2 * pp[1] + pp[2];
+      std::vector<float> thr;
+      if (pol > 0 && body_lum < 0.85f * paper_lum) {
+        // Light pips (white, lit as the paper) on a darker body: islands above the body's
+        // luminance by half, then by a third, of the way to the paper's.
+        for (const float f : {0.5f, 0.35f}) thr.push_back(body_lum + f * (paper_lum - body_lum));
+      } else if (pol < 0) {
+        // Dark pips on a yellow body.
+        for (const float f : {0.6f, 0.75f}) thr.push_back(f * body_lum);
+      }
+      if (!thr.empty()) {
+        const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
+        const cv::Matx33d mm_to_patch = patch_to_mm.inv();
+        const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+        PlaneSample coloured_sample;  // (its own: fine_sample is a white/black look's, at other thresholds)
+        search_top_faces(image, ht, c_mm, reach_mm, pol < 0, thr, displacement[ci], params.max_face_offset_mm, coloured_sample,
+                         [&](std::size_t, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
+          const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
+          const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+          // The first reading says this, there: it stands.
+          if (h.count == fr.face && cv::norm(at - fc) < 1.5 * ppm) {
+            if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count, fr.face, fr.confidence);
+            return true;
+          }
+          const FaceReading r2 = read_at(at, params.pip_look_confidence);
+          const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == nf &&
+                             (h.count > fr.face ? h.count > 1 : r2.confidence > fr.confidence);
+          if (debug)
+            std::fprintf(stderr, "COLPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
+                         cell.hex.q, cell.hex.r, nf.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
+                         fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
+          if (!agree) return false;
+          fr = r2, fc = at;
+          return true;
+        });
       }
     }
     laps.enter(&ReadProfile::cell_retry_ms);
@@ -2741,9 +2810,9 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check)
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -2813,6 +2882,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("colour_cover_min_after", p.colour_cover_min_after);
     get("colour_cover_lum", p.colour_cover_lum);
     get("pip_polarity_below", p.pip_polarity_below);
+    get("coloured_pip_look_below", p.coloured_pip_look_below);
+    get_bool("coloured_pip_look_near_hand", p.coloured_pip_look_near_hand);
+    get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("colour_shade_below", p.colour_shade_below);
     get("colour_white_check", p.colour_white_check);
@@ -2829,6 +2901,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("fine_pip_look", p.fine_pip_look);
     get_bool("grey_other_polarity", p.grey_other_polarity);
     get_bool("guard_alone", p.guard_alone);
+    get_bool("token_look_small_blob", p.token_look_small_blob);
     get_bool("polarity_check", p.polarity_check);
     get("grey_other_below", p.grey_other_below);
     get("pip_light_ratio", p.pip_light_ratio);

@@ -100,6 +100,13 @@ struct ReadParams {
   // also tried for a blue body or reading (a white die's guard token taken for its body).
   // The patch look above is then skipped; false: only the patch look.
   bool fine_pip_look = true;
+  // That look's one-pip layout (a white or black 1) must be at least as sure as the first
+  // reading (one spot is a print mark, a shadow's edge or a glare spot as often as a pip),
+  // unless the first reading's fitted pips are centred this far (mm) or more off its crop
+  // (the crop took in a side face and read its pip: a glared black 1 read as a sure 2) and
+  // the 1's pip is within half that offset of its own crop's centre (docs/reader.md "Exact
+  // round 11"). 0 = off.
+  double one_pip_off_centre_mm = 1.5;
   // A white or black die read below grey_other_below is also looked at in the other grey's
   // polarity (dark pips for a die named black, light for one named white), two pips or more,
   // with the same test (docs/reader.md "whiteblack3": a white die whose blob is its shadow).
@@ -142,6 +149,22 @@ struct ReadParams {
   // reading is kept. The dark rim and side faces of a pale, glared top outshone its pale
   // pips (docs/reader.md, colour3). 0 = off.
   double pip_polarity_below = 0.9;
+  // A coloured die read below this confidence, or whose square covers under
+  // colour_cover_min of its lit top colour, is looked at with its pips at the camera's
+  // resolution (find_plane_pips with its colour's polarity: light on red, green, blue, dark
+  // on yellow; thresholds between the crop's body and the paper), grouped into standard
+  // layouts at the face's real size (most pips first); the face is read centred on such a
+  // layout and kept when it counts as many pips, is >= pip_look_confidence, names the same
+  // colour and has more pips than the first reading (two or more) or is more confident.
+  // The square's angle comes from a top mask that a pip at the rim notches: it sat 2-4 mm
+  // off the face and cut a row of pips (docs/reader.md "Exact round 11"). 0 = off.
+  double coloured_pip_look_below = 0.9;
+  // That look also in a frame with a hand or an arm in view (where every cell is near_hand
+  // by default, hand_near_mm); never on a cell under the hand (the one-polarity re-read,
+  // pip_polarity_below, is not done there: a partly covered die's lit remnant read as a sure
+  // 1; this look needs a whole standard layout of pips and a reading that agrees with it).
+  // false: not with a hand in view.
+  bool coloured_pip_look_near_hand = true;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the
@@ -185,6 +208,13 @@ struct ReadParams {
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
   // tokens 0.50-0.75, dice 0.8-1.9. 0 = off.
   double guard_like_area = 0.78;
+  // A unit blob under guard_like_area unit faces read as blue is looked at as a white or
+  // black die's guard token (the camera-resolution pip look, fine_pip_look) even when its
+  // reading is sure: a 10 mm token's one light pip reads as a sure blue 1, and a blob that
+  // small is a token's size, not a die's. The die is then only taken when its own pips read
+  // there on a white/black body (docs/reader.md "Exact round 11"). false: only an unsure
+  // blue reading is (the test before).
+  bool token_look_small_blob = true;
   // With no unit blob, a deep-blue foreground component of a token's size standing in the
   // cell is the token (a white die found by its pips then has its guard; docs/reader.md
   // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.

@@ -193,6 +193,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.paper_distance = 31;
   p.reg.min_markers = 3;
   p.face.pip_diameter = 0.2;
+  p.coloured_pip_look_below = 0.7;
+  p.coloured_pip_look_near_hand = false;
+  p.token_look_small_blob = false;
+  p.one_pip_off_centre_mm = 2.5;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -201,6 +205,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->paper_distance, 31);
   EXPECT_EQ(q->reg.min_markers, 3);
   EXPECT_DOUBLE_EQ(q->face.pip_diameter, 0.2);
+  EXPECT_DOUBLE_EQ(q->coloured_pip_look_below, 0.7);
+  EXPECT_FALSE(q->coloured_pip_look_near_hand);
+  EXPECT_FALSE(q->token_look_small_blob);
+  EXPECT_DOUBLE_EQ(q->one_pip_off_centre_mm, 2.5);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
