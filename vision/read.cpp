@@ -2449,9 +2449,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // layout is centred on its face: the pips of the die's polarity found on the top plane
     // (find_plane_pips, as the white/black dice's look), grouped into layouts at the face's
     // real size (most pips first), say where the face is and how many pips it has. The face is
-    // read there; that reading is kept when it counts as many pips, is at least
+    // read there; that reading is kept when it counts as many pips (two or more), is at least
     // pip_look_confidence, names the same colour, and either has more pips than the first
-    // reading or is more confident than it (two independent counts agreeing).
+    // reading or, when the first was under coloured_pip_look_below, is more confident than it
+    // (two independent counts agreeing).
     if (params.coloured_pip_look_below > 0 && params.pip_look_confidence > 0 && covered[ci] != 2 &&
         (params.coloured_pip_look_near_hand || !near_hand[ci]) &&
         (fr.confidence < params.coloured_pip_look_below || square_cover < params.colour_cover_min)) {
@@ -2484,8 +2485,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
           const FaceReading r2 = read_at(at, params.pip_look_confidence);
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+          // One spot is a print mark, a glare spot or a guard token's pip as often as a die's:
+          // a layout of one never replaces a reading here. A layout of as many pips or fewer
+          // replaces only an unsure first reading (a sure 4 whose square merely covered little
+          // of its colour was moved 4.9 mm onto its guard token and read as that token's 1).
           const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == nf &&
-                             (h.count > fr.face ? h.count > 1 : r2.confidence > fr.confidence);
+                             h.count > 1 &&
+                             (h.count > fr.face ||
+                              (r2.confidence > fr.confidence && fr.confidence < params.coloured_pip_look_below));
           if (debug)
             std::fprintf(stderr, "COLPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, nf.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
