@@ -11,6 +11,8 @@ namespace hexdice::vision {
 
 namespace {
 
+// Pip kinds: dark / light on grey, off the body colour, chroma (Blob::kind).
+constexpr int kKinds = 4;
 
 // Ring test directions (16, every 22.5 degrees).
 const std::array<float, 16> kRingCos = [] {
@@ -29,7 +31,7 @@ struct Blob {
   float sigma = 0;
   float resp = 0;
   bool dark = true;
-  int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour
+  int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour, 3: chroma
   cv::Vec3f colour{0, 0, 0};  // BGR (or grey) at the centre, lightly smoothed
   float diameter() const { return 2.83f * sigma; }
 };
@@ -137,7 +139,7 @@ cv::Mat top_face_mask(const cv::Mat& dist, double t, double close, double grow) 
 }
 
 // Blobs of `patch` of the given kinds (0 and 1: dark / light on grey; 2: bright on the
-// body-distance patch).
+// body-distance patch; 3: bright on the chroma patch).
 std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_dark, int kind_light) {
   std::vector<float> sigmas;
   for (double s = p.min_sigma; s <= p.max_sigma_frac * p.canon; s *= p.sigma_step) sigmas.push_back(static_cast<float>(s));
@@ -381,6 +383,31 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
     if (!dist.empty()) {
       const std::vector<Blob> more = log_blobs(dist, p, -1, 2);
       blobs.insert(blobs.end(), more.begin(), more.end());
+      if (p.chroma_channel) {
+        // Chroma (max - min of B, G, R): red pips on a dark, smoky or blue-marbled die
+        // stand out, the white glint arcs and marbling beside them (grey, little chroma)
+        // do not.
+        std::vector<cv::Mat> ch;
+        cv::split(cpatch, ch);
+        const cv::Mat chroma = cv::max(cv::max(ch[0], ch[1]), ch[2]) - cv::min(cv::min(ch[0], ch[1]), ch[2]);
+        // A chroma pip is saturated: its chroma exceeds the body's (the median of the
+        // middle of the patch) by chroma_min_excess. The colour fringes JPEG leaves round
+        // the black pips of a white die are faint chroma blobs, no pips.
+        cv::Mat sm;
+        cv::GaussianBlur(chroma, sm, cv::Size(0, 0), 1.0);
+        std::vector<float> mid;
+        const int n = chroma.rows;
+        const float c0 = (n - 1) / 2.0f, r = 0.3f * n;
+        for (int y = 0; y < n; ++y)
+          for (int x = 0; x < n; ++x)
+            if ((x - c0) * (x - c0) + (y - c0) * (y - c0) <= r * r) mid.push_back(chroma.at<float>(y, x));
+        std::nth_element(mid.begin(), mid.begin() + static_cast<long>(mid.size() / 2), mid.end());
+        const float body = mid.empty() ? 0.0f : mid[mid.size() / 2];
+        for (const Blob& b : log_blobs(chroma, p, -1, 3)) {
+          const int x = std::clamp(cvRound(b.p.x), 0, n - 1), y = std::clamp(cvRound(b.p.y), 0, n - 1);
+          if (sm.at<float>(y, x) - body >= p.chroma_min_excess) blobs.push_back(b);
+        }
+      }
       if (p.top_face_distance > 0) {
         top = top_face_mask(dist, p.top_face_distance, p.top_face_close, p.top_face_grow);
         if (!top.empty()) {
@@ -413,9 +440,9 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   const float c0 = (p.canon - 1) / 2.0f;
   double best_score = 0;
   int best_kind = -1;
-  std::array<PipRead, 3> six;  // the best "6" of each pip kind
-  std::array<double, 3> six_score{0, 0, 0};
-  for (int pol = 0; pol < (colour ? 3 : 2); ++pol) {
+  std::array<PipRead, kKinds> six;  // the best "6" of each pip kind
+  std::array<double, kKinds> six_score{};
+  for (int pol = 0; pol < (colour ? kKinds : 2); ++pol) {
     std::vector<const Blob*> same;
     for (const auto& b : blobs)
       if (b.kind == pol) same.push_back(&b);
@@ -480,7 +507,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           dst.face = k;
           dst.fit = f.fit;
           dst.strength = rsum / k;
-          dst.dark_pips = pol == 0 || (pol == 2 && grey_dark_at(patch, pts));
+          dst.dark_pips = pol == 0 || (pol >= 2 && grey_dark_at(patch, pts));
           dst.pip_diameter = static_cast<float>(d * scale);
           dst.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
           dst.spacing = static_cast<float>(f.g * scale);
@@ -501,7 +528,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   }
   // Two rows of a six read as a "4" in one kind, the whole six in another: the six.
   if (p.six_shared_pips > 0 && out.face == 4) {
-    for (int q = 0; q < 3; ++q) {
+    for (int q = 0; q < kKinds; ++q) {
       const PipRead& s6 = six[static_cast<std::size_t>(q)];
       if (q == best_kind || s6.face != 6) continue;
       const float tol = 0.6f * std::max(out.pip_diameter, s6.pip_diameter);

