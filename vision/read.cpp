@@ -2586,7 +2586,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     co.hex = cell.hex;
     co.face = fr.face;
     const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
-    co.color = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{});
+    {
+      // Near the grey split the lightness of a glared black or a shaded white top says little;
+      // a face read with pips of one polarity says which it is (grey_polarity_band).
+      const float mx = std::max({rel[0], rel[1], rel[2]});
+      const bool near_split = params.grey_polarity_band > 0 && std::abs(mx - kGreySplit) <= params.grey_polarity_band;
+      co.color = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{},
+                            near_split && fr.face > 0 ? fr.pip_polarity : 0);
+    }
     co.confidence = fr.face > 0 ? fr.confidence : 0.05;
     // The unit's footprint: its top face swept along d (towards its base), grown a little.
     // What differs from the paper outside it is a guard token, a neighbour's side, or,
@@ -2814,7 +2821,7 @@ Status ReadParams::save(const std::string& path) const {
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check)
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -2910,6 +2917,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("guard_alone", p.guard_alone);
     get_bool("token_look_small_blob", p.token_look_small_blob);
     get_bool("polarity_check", p.polarity_check);
+    get("grey_polarity_band", p.grey_polarity_band);
     get("grey_other_below", p.grey_other_below);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);

@@ -40,6 +40,10 @@ struct ReadParams {
   // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
   // reported (docs/reader.md, exact10). false = reported as before.
   bool polarity_check = true;
+  // A grey die (no calibrated colours) whose lightness is within this of kGreySplit (0.77 of
+  // the white) is named white or black by its final reading's pip polarity (dark pips: white),
+  // not by lightness: a glared black top reaches ~0.79. 0 = lightness alone (the reading before).
+  double grey_polarity_band = 0.04;
   // Printed grid lines are masked out of the foreground over this width (mm): the line
   // width plus the registration tolerance.
   double grid_line_mm = 2.0;

@@ -197,6 +197,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.coloured_pip_look_near_hand = false;
   p.token_look_small_blob = false;
   p.one_pip_off_centre_mm = 2.5;
+  p.grey_polarity_band = 0.07;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -209,6 +210,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->coloured_pip_look_near_hand);
   EXPECT_FALSE(q->token_look_small_blob);
   EXPECT_DOUBLE_EQ(q->one_pip_off_centre_mm, 2.5);
+  EXPECT_DOUBLE_EQ(q->grey_polarity_band, 0.07);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
