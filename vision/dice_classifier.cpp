@@ -24,14 +24,7 @@ struct DiceClassifier::Impl {
 
 cv::Mat die_patch(const cv::Mat& gray, cv::Point2f centre, float side, float angle_deg) {
   const float span = std::max(2.0f, side * kDiePatchPad);
-  auto [region, c, factor] = cut_patch_region(gray, centre, span, kDiePatch);
-  const double s = kDiePatch / (span * factor);
-  cv::Mat m = cv::getRotationMatrix2D(c, angle_deg, s);
-  m.at<double>(0, 2) += kDiePatch / 2.0 - c.x;
-  m.at<double>(1, 2) += kDiePatch / 2.0 - c.y;
-  cv::Mat patch;
-  cv::warpAffine(region, patch, m, cv::Size(kDiePatch, kDiePatch), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-  return patch;
+  return warp_patch_region(cut_patch_region(gray, centre, span, kDiePatch), span, kDiePatch, angle_deg);
 }
 
 cv::Mat die_features(const cv::Mat& patch) {

@@ -29,18 +29,12 @@ cv::Mat cnn_patch(const cv::Mat& bgr, cv::Point2f centre, float side, float angl
   if (bgr.type() == CV_8UC1) cv::cvtColor(bgr, src, cv::COLOR_GRAY2BGR);
   else if (bgr.type() == CV_8UC4) cv::cvtColor(bgr, src, cv::COLOR_BGRA2BGR);
   const float span = std::max(2.0f, side * kCnnPad);
-  auto [region, c, factor] = cut_patch_region(src, centre, span, size);  // as die_patch
+  PatchRegion r = cut_patch_region(src, centre, span, size);  // as die_patch
   if (flip) {
-    cv::flip(region, region, 1);
-    c.x = static_cast<float>(region.cols) - c.x;
+    cv::flip(r.region, r.region, 1);
+    r.centre.x = static_cast<float>(r.region.cols) - r.centre.x;
   }
-  const double s = size / (span * factor);
-  cv::Mat m = cv::getRotationMatrix2D(c, angle_deg, s);
-  m.at<double>(0, 2) += size / 2.0 - c.x;
-  m.at<double>(1, 2) += size / 2.0 - c.y;
-  cv::Mat patch;
-  cv::warpAffine(region, patch, m, cv::Size(size, size), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-  return patch;
+  return warp_patch_region(r, span, size, angle_deg);
 }
 
 // ---------------------------------------------------------------------------------------

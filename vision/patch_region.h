@@ -40,4 +40,16 @@ inline PatchRegion cut_patch_region(const cv::Mat& src, cv::Point2f centre, floa
   return out;
 }
 
+// The square patch of `patch_side` px cut from a region: `span` (source pixels) scaled to the
+// patch, turned by `angle_deg` about the region's centre `r.centre`, border replicated.
+inline cv::Mat warp_patch_region(const PatchRegion& r, float span, int patch_side, float angle_deg) {
+  const double s = patch_side / (span * r.factor);
+  cv::Mat m = cv::getRotationMatrix2D(r.centre, angle_deg, s);
+  m.at<double>(0, 2) += patch_side / 2.0 - r.centre.x;
+  m.at<double>(1, 2) += patch_side / 2.0 - r.centre.y;
+  cv::Mat patch;
+  cv::warpAffine(r.region, patch, m, cv::Size(patch_side, patch_side), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  return patch;
+}
+
 }  // namespace hexdice::vision
