@@ -113,6 +113,14 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
 // Coloured dice carry pips of one polarity: white on red, green and blue dice, black on
 // yellow ones (interfaces.md's standard dice; the renderer's). 0 = no rule (white and black
 // dice are whiteblack's; a calibrated colour of another name).
+// The radius (mm, on the top plane) of the disc the camera-resolution pip looks search round a
+// cell's top: the farthest face centre plus a face's half-diagonal (0.27 of the die's 16 mm
+// times sqrt 2) plus a margin. One value for every look, so they share one sampling of the
+// disc (PlaneSample is keyed by its centre and radius).
+static double pip_look_reach_mm(const ReadParams& params) {
+  return params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+}
+
 static int coloured_pip_polarity(const std::string& colour) {
   if (colour == "red" || colour == "green" || colour == "blue") return 1;
   if (colour == "yellow") return -1;
@@ -1777,7 +1785,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                    static_cast<float>(0.75 * params.core_dark_ratio * paper_lum)};
       // The first threshold alone first (search_top_faces: one plane sample kept for the
       // second, which is labelled only when the first finds no white die and does not give up).
-      const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+      const double reach_mm = pip_look_reach_mm(params);
       PlaneSample plane_sample;
       bool found = false;
       search_top_faces(image, ht, c_mm, reach_mm, true, thr, displacement[ci], params.max_face_offset_mm, plane_sample,
@@ -2210,7 +2218,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           thr.push_back(static_cast<float>(std::min(0.95, r0 * f) * paper_lum));
         // The first threshold alone first (most dice are settled there), the others together
         // only when needed (search_top_faces).
-        const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+        const double reach_mm = pip_look_reach_mm(params);
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
           if (!hyps.empty()) return;
           std::fprintf(stderr, "FINEPIP %d,%d %s thr %.2f %zu pips, no face:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size());
@@ -2278,7 +2286,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const float thr = static_cast<float>(std::min(0.95, dark_polarity ? params.core_dark_ratio : params.pip_light_ratio) *
                                              (pp[0] + 2 * pp[1] + pp[2]));
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
-        const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
+        const double reach_mm = pip_look_reach_mm(params);
         // (The look above's sampling of this disc when it made one: fine_sample.)
         const std::vector<cv::Point2d> pips = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr},
                                                               displacement[ci], PlanePipParams{}, &fine_sample)[0];
@@ -2472,9 +2480,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (!thr.empty()) {
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
         const cv::Matx33d mm_to_patch = patch_to_mm.inv();
-        const double reach_mm = params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
-        PlaneSample coloured_sample;  // (its own: fine_sample is a white/black look's, at other thresholds)
-        search_top_faces(image, ht, c_mm, reach_mm, pol < 0, thr, displacement[ci], params.max_face_offset_mm, coloured_sample,
+        const double reach_mm = pip_look_reach_mm(params);
+        // The white/black look's sampling of this disc when it made one (a token's blob read
+        // blue gets both looks): the sample is the plane's luminance, whatever the thresholds.
+        search_top_faces(image, ht, c_mm, reach_mm, pol < 0, thr, displacement[ci], params.max_face_offset_mm, fine_sample,
                          [&](std::size_t, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
           const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
