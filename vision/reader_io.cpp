@@ -8,8 +8,42 @@
 
 namespace hexdice::vision {
 
+namespace {
+
+// A JPEG whose first scan has no end-of-image marker after it was cut short (a copy or a
+// write interrupted). libjpeg decodes such a file anyway, greying out what is missing, and a
+// referee would then read half a board. Inside a scan's entropy-coded data 0xFF is only ever
+// followed by 0x00 (stuffing) or a restart marker (0xD0-0xD7), so an 0xFF 0xD9 after the
+// first start-of-scan (0xFF 0xDA) is the real end marker; data a camera appends after it
+// (thumbnails, maker trailers) does not matter.
+bool jpeg_cut_short(const std::vector<unsigned char>& b) {
+  if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return false;  // not a JPEG
+  // Walk the header's segments to the first scan (an EXIF thumbnail inside APP1 has a scan
+  // and an end marker of its own, so the bytes themselves cannot be searched).
+  std::size_t i = 2;
+  for (;;) {
+    while (i + 1 < b.size() && b[i] == 0xFF && b[i + 1] == 0xFF) ++i;  // fill bytes
+    if (i + 1 >= b.size()) return true;  // the header alone
+    if (b[i] != 0xFF) return false;      // not a marker: malformed, the decoder says so
+    const unsigned char m = b[i + 1];
+    if (m == 0xDA) break;
+    if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {
+      i += 2;
+      continue;
+    }
+    if (i + 3 >= b.size()) return true;
+    i += 2 + ((static_cast<std::size_t>(b[i + 2]) << 8) | b[i + 3]);
+  }
+  for (i += 2; i + 1 < b.size(); ++i)
+    if (b[i] == 0xFF && b[i + 1] == 0xD9) return false;
+  return true;
+}
+
+}  // namespace
+
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   if (bytes.empty()) return Error{"empty image file"};
+  if (jpeg_cut_short(bytes)) return Error{"truncated JPEG (no end-of-image marker): the file was cut short"};
   cv::Mat img;
   try {
     img = cv::imdecode(bytes, cv::IMREAD_COLOR);

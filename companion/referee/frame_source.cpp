@@ -1,5 +1,7 @@
 #include "companion/referee/frame_source.h"
 
+#include "vision/reader_io.h"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -41,11 +43,14 @@ class ImageDirSource : public FrameSource {
     f = Frame{};
     f.index = static_cast<int>(i_);
     f.name = files_[i_].filename().string();
-    f.image = cv::imread(files_[i_].string(), cv::IMREAD_COLOR);
-    if (f.image.empty()) {
-      error_ = "cannot read image " + files_[i_].string();
+    // load_image, not imread: a frame cut short is refused with its reason rather than
+    // read as a half-grey board.
+    auto img = vision::load_image(files_[i_].string());
+    if (!img) {
+      error_ = "cannot read frame: " + img.error();
       return false;
     }
+    f.image = std::move(*img);
     ++i_;
     return true;
   }

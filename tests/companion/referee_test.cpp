@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <thread>
 
@@ -404,12 +405,21 @@ TEST(RefereeCli, BadSourcesGiveOneClearLine) {
   fs::create_directories(dir / "garbage");
   std::ofstream(dir / "garbage" / "0001.json") << "{not json";
   std::ofstream(dir / "notavideo.mp4") << "hello";
+  // A frame cut short (a copy interrupted): refused with the reason, not read half grey.
+  fs::create_directories(dir / "cut");
+  {
+    std::ifstream in(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/setup_roll.jpg", std::ios::binary);
+    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    ASSERT_GT(bytes.size(), 4000u);
+    std::ofstream(dir / "cut" / "0001.jpg", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
   const std::string start = std::string(HEXDICE_SOURCE_DIR) + "/data/demo/start.json";
   for (const Case& c : std::vector<Case>{
            {"--source 57", "no camera at index 57"},
            {"--source /nonexistent/x.mp4", "no such file"},
            {"--source " + (dir / "notavideo.mp4").string(), "notavideo.mp4"},
            {"--source " + (dir / "empty").string(), "no images"},
+           {"--source " + (dir / "cut").string(), "truncated JPEG"},
            {"--observations " + (dir / "empty").string(), "no *.json"},
            {"--observations " + (dir / "garbage").string(), "not valid JSON"},
        }) {

@@ -131,6 +131,11 @@ TEST(ReaderBadInput, TruncatedAndCorruptJpegNeverCrash) {
       for (int k = 0; k < 20; ++k) b[rng() % b.size()] = static_cast<unsigned char>(rng());  // corrupted
     }
     auto img = decode_image(b);
+    // A cut-short JPEG is refused with a reason rather than read half grey.
+    if (i % 2 == 0) {
+      ASSERT_FALSE(img.ok()) << "prefix of " << b.size() << " bytes decoded";
+      EXPECT_NE(img.error().find("truncated"), std::string::npos) << img.error();
+    }
     if (!img) {
       ++rejected;
       EXPECT_FALSE(img.error().empty());
@@ -143,7 +148,23 @@ TEST(ReaderBadInput, TruncatedAndCorruptJpegNeverCrash) {
     for (const auto& d : dice) EXPECT_TRUE(d.face >= 1 && d.face <= 6);
   }
   EXPECT_EQ(decoded + rejected, 40);
-  EXPECT_GT(rejected, 0);  // very short prefixes cannot decode
+  EXPECT_GE(rejected, 20);  // every truncated prefix
+}
+
+TEST(ReaderBadInput, WholeJpegWithATrailerStillDecodes) {
+  // Cameras append thumbnails and maker data after the end marker; the image is whole.
+  std::vector<unsigned char> b = real_jpeg_bytes();
+  ASSERT_TRUE(decode_image(b).ok());
+  for (int k = 0; k < 300; ++k) b.push_back(static_cast<unsigned char>(k * 7));
+  EXPECT_TRUE(decode_image(b).ok());
+  // A whole encoded frame decodes; without its last byte (the end marker's 0xD9) it is refused.
+  std::vector<unsigned char> cut;
+  cv::imencode(".jpg", render_synth_scene(standard_sheet(), {}, SynthOptions{}).image, cut);
+  ASSERT_TRUE(decode_image(cut).ok());
+  cut.pop_back();
+  const auto r = decode_image(cut);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("truncated"), std::string::npos) << r.error();
 }
 
 TEST(ReaderBadInput, CorruptPngRejected) {
