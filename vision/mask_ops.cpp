@@ -1013,4 +1013,52 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
   }
 }
 
+void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Size dsize, cv::Rect window, float border,
+                                cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1);
+  dst.create(dsize, CV_32F);
+  dst.setTo(border);
+  window &= cv::Rect(0, 0, dsize.width, dsize.height);
+  if (window.empty()) return;
+  // cv::warpAffine's inversion of the matrix (no WARP_INVERSE_MAP), in its order.
+  double M[6] = {m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2)};
+  {
+    double D = M[0] * M[4] - M[1] * M[3];
+    D = D != 0 ? 1. / D : 0;
+    const double A11 = M[4] * D, A22 = M[0] * D;
+    M[0] = A11;
+    M[1] *= -D;
+    M[3] *= -D;
+    M[4] = A22;
+    const double b1 = -M[0] * M[2] - M[1] * M[5];
+    const double b2 = -M[3] * M[2] - M[4] * M[5];
+    M[2] = b1;
+    M[5] = b2;
+  }
+  // hal::warpAffine: per dst column adelta = round(M0 x 2^10), bdelta = round(M3 x 2^10);
+  // per dst row X0 = round((M1 y + M2) 2^10) + 2^9 (INTER_NEAREST's round_delta), Y0
+  // likewise; the source pixel (X0 + adelta) >> 10, (Y0 + bdelta) >> 10, as a short; remap's
+  // nearest lookup gives the border value outside the source.
+  constexpr int kBits = 10, kScale = 1 << kBits, kRound = kScale / 2;
+  static thread_local std::vector<int> ad, bd;
+  ad.resize(static_cast<std::size_t>(window.width));
+  bd.resize(static_cast<std::size_t>(window.width));
+  for (int i = 0; i < window.width; ++i) {
+    const int x = window.x + i;
+    ad[static_cast<std::size_t>(i)] = cv::saturate_cast<int>(M[0] * x * kScale);
+    bd[static_cast<std::size_t>(i)] = cv::saturate_cast<int>(M[3] * x * kScale);
+  }
+  const unsigned sw = static_cast<unsigned>(src.cols), sh = static_cast<unsigned>(src.rows);
+  for (int y = window.y; y < window.y + window.height; ++y) {
+    const int X0 = cv::saturate_cast<int>((M[1] * y + M[2]) * kScale) + kRound;
+    const int Y0 = cv::saturate_cast<int>((M[4] * y + M[5]) * kScale) + kRound;
+    float* d = dst.ptr<float>(y) + window.x;
+    for (int i = 0; i < window.width; ++i) {
+      const int sx = cv::saturate_cast<short>((X0 + ad[static_cast<std::size_t>(i)]) >> kBits);
+      const int sy = cv::saturate_cast<short>((Y0 + bd[static_cast<std::size_t>(i)]) >> kBits);
+      d[i] = static_cast<unsigned>(sx) < sw && static_cast<unsigned>(sy) < sh ? src.ptr<float>(sy)[sx] : border;
+    }
+  }
+}
+
 }  // namespace hexdice::vision
