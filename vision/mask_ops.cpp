@@ -1049,14 +1049,28 @@ void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Si
     bd[static_cast<std::size_t>(i)] = cv::saturate_cast<int>(M[3] * x * kScale);
   }
   const unsigned sw = static_cast<unsigned>(src.cols), sh = static_cast<unsigned>(src.rows);
+  // The short that OpenCV stores a position in saturates; a source under 32767 px a side
+  // is missed by a saturated position as by the unsaturated one, so it is not needed there.
+  const bool small = src.cols < SHRT_MAX && src.rows < SHRT_MAX;
+  const uchar* base = src.data;
+  const std::size_t step = src.step;
+  const int* pa = ad.data();
+  const int* pb = bd.data();
   for (int y = window.y; y < window.y + window.height; ++y) {
     const int X0 = cv::saturate_cast<int>((M[1] * y + M[2]) * kScale) + kRound;
     const int Y0 = cv::saturate_cast<int>((M[4] * y + M[5]) * kScale) + kRound;
     float* d = dst.ptr<float>(y) + window.x;
-    for (int i = 0; i < window.width; ++i) {
-      const int sx = cv::saturate_cast<short>((X0 + ad[static_cast<std::size_t>(i)]) >> kBits);
-      const int sy = cv::saturate_cast<short>((Y0 + bd[static_cast<std::size_t>(i)]) >> kBits);
-      d[i] = static_cast<unsigned>(sx) < sw && static_cast<unsigned>(sy) < sh ? src.ptr<float>(sy)[sx] : border;
+    if (small) {
+      for (int i = 0; i < window.width; ++i) {
+        const unsigned sx = static_cast<unsigned>((X0 + pa[i]) >> kBits), sy = static_cast<unsigned>((Y0 + pb[i]) >> kBits);
+        d[i] = sx < sw && sy < sh ? reinterpret_cast<const float*>(base + sy * step)[sx] : border;
+      }
+    } else {
+      for (int i = 0; i < window.width; ++i) {
+        const int sx = cv::saturate_cast<short>((X0 + pa[i]) >> kBits);
+        const int sy = cv::saturate_cast<short>((Y0 + pb[i]) >> kBits);
+        d[i] = static_cast<unsigned>(sx) < sw && static_cast<unsigned>(sy) < sh ? src.ptr<float>(sy)[sx] : border;
+      }
     }
   }
 }
