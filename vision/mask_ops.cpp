@@ -608,11 +608,20 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
         if (hr.size() < runs.size()) hr.emplace_back();
         std::vector<Row128>& hrow = hr[r];
         hrow.resize(static_cast<std::size_t>(ph));
+        // AND/OR of v >> k over k in [i, e): of v over [0, L) by doubling (the same bits: AND
+        // and OR are associative and idempotent), then shifted by i. (Speed round 12: a
+        // 7-wide run is 3 shifts, not 6.)
+        const int len = e - i;
         for (int yp = 0; yp < ph; ++yp) {
           const Row128 v = p[static_cast<std::size_t>(yp)];
-          Row128 acc = v >> i;
-          for (int k = i + 1; k < e; ++k) acc = dilate ? (acc | (v >> k)) : (acc & (v >> k));
-          hrow[static_cast<std::size_t>(yp)] = acc;
+          Row128 acc = v;  // covers [0, c)
+          int c = 1;
+          while (2 * c <= len) {
+            acc = dilate ? (acc | (acc >> c)) : (acc & (acc >> c));
+            c *= 2;
+          }
+          if (c < len) acc = dilate ? (acc | (acc >> (len - c))) : (acc & (acc >> (len - c)));  // [0, c) and [len - c, len)
+          hrow[static_cast<std::size_t>(yp)] = acc >> i;
         }
       }
       const std::vector<Row128>& hrow = hr[r];
