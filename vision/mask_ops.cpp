@@ -608,11 +608,20 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
         if (hr.size() < runs.size()) hr.emplace_back();
         std::vector<Row128>& hrow = hr[r];
         hrow.resize(static_cast<std::size_t>(ph));
+        // AND/OR of v >> k over k in [i, e): of v over [0, L) by doubling (the same bits: AND
+        // and OR are associative and idempotent), then shifted by i. (Speed round 12: a
+        // 7-wide run is 3 shifts, not 6.)
+        const int len = e - i;
         for (int yp = 0; yp < ph; ++yp) {
           const Row128 v = p[static_cast<std::size_t>(yp)];
-          Row128 acc = v >> i;
-          for (int k = i + 1; k < e; ++k) acc = dilate ? (acc | (v >> k)) : (acc & (v >> k));
-          hrow[static_cast<std::size_t>(yp)] = acc;
+          Row128 acc = v;  // covers [0, c)
+          int c = 1;
+          while (2 * c <= len) {
+            acc = dilate ? (acc | (acc >> c)) : (acc & (acc >> c));
+            c *= 2;
+          }
+          if (c < len) acc = dilate ? (acc | (acc >> (len - c))) : (acc & (acc >> (len - c)));  // [0, c) and [len - c, len)
+          hrow[static_cast<std::size_t>(yp)] = acc >> i;
         }
       }
       const std::vector<Row128>& hrow = hr[r];
@@ -1009,6 +1018,68 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
     if (out >= y0) {
       const double* r = row(out);
       for (int i = 0; i < roi.width; ++i) acc[static_cast<std::size_t>(i)] -= r[i];
+    }
+  }
+}
+
+void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Size dsize, cv::Rect window, float border,
+                                cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1);
+  dst.create(dsize, CV_32F);
+  dst.setTo(border);
+  window &= cv::Rect(0, 0, dsize.width, dsize.height);
+  if (window.empty()) return;
+  // cv::warpAffine's inversion of the matrix (no WARP_INVERSE_MAP), in its order.
+  double M[6] = {m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2)};
+  {
+    double D = M[0] * M[4] - M[1] * M[3];
+    D = D != 0 ? 1. / D : 0;
+    const double A11 = M[4] * D, A22 = M[0] * D;
+    M[0] = A11;
+    M[1] *= -D;
+    M[3] *= -D;
+    M[4] = A22;
+    const double b1 = -M[0] * M[2] - M[1] * M[5];
+    const double b2 = -M[3] * M[2] - M[4] * M[5];
+    M[2] = b1;
+    M[5] = b2;
+  }
+  // hal::warpAffine: per dst column adelta = round(M0 x 2^10), bdelta = round(M3 x 2^10);
+  // per dst row X0 = round((M1 y + M2) 2^10) + 2^9 (INTER_NEAREST's round_delta), Y0
+  // likewise; the source pixel (X0 + adelta) >> 10, (Y0 + bdelta) >> 10, as a short; remap's
+  // nearest lookup gives the border value outside the source.
+  constexpr int kBits = 10, kScale = 1 << kBits, kRound = kScale / 2;
+  static thread_local std::vector<int> ad, bd;
+  ad.resize(static_cast<std::size_t>(window.width));
+  bd.resize(static_cast<std::size_t>(window.width));
+  for (int i = 0; i < window.width; ++i) {
+    const int x = window.x + i;
+    ad[static_cast<std::size_t>(i)] = cv::saturate_cast<int>(M[0] * x * kScale);
+    bd[static_cast<std::size_t>(i)] = cv::saturate_cast<int>(M[3] * x * kScale);
+  }
+  const unsigned sw = static_cast<unsigned>(src.cols), sh = static_cast<unsigned>(src.rows);
+  // The short that OpenCV stores a position in saturates; a source under 32767 px a side
+  // is missed by a saturated position as by the unsaturated one, so it is not needed there.
+  const bool small = src.cols < SHRT_MAX && src.rows < SHRT_MAX;
+  const uchar* base = src.data;
+  const std::size_t step = src.step;
+  const int* pa = ad.data();
+  const int* pb = bd.data();
+  for (int y = window.y; y < window.y + window.height; ++y) {
+    const int X0 = cv::saturate_cast<int>((M[1] * y + M[2]) * kScale) + kRound;
+    const int Y0 = cv::saturate_cast<int>((M[4] * y + M[5]) * kScale) + kRound;
+    float* d = dst.ptr<float>(y) + window.x;
+    if (small) {
+      for (int i = 0; i < window.width; ++i) {
+        const unsigned sx = static_cast<unsigned>((X0 + pa[i]) >> kBits), sy = static_cast<unsigned>((Y0 + pb[i]) >> kBits);
+        d[i] = sx < sw && sy < sh ? reinterpret_cast<const float*>(base + sy * step)[sx] : border;
+      }
+    } else {
+      for (int i = 0; i < window.width; ++i) {
+        const int sx = cv::saturate_cast<short>((X0 + pa[i]) >> kBits);
+        const int sy = cv::saturate_cast<short>((Y0 + pb[i]) >> kBits);
+        d[i] = static_cast<unsigned>(sx) < sw && static_cast<unsigned>(sy) < sh ? src.ptr<float>(sy)[sx] : border;
+      }
     }
   }
 }

@@ -147,4 +147,13 @@ void box_sum(const cv::Mat& src, int k, cv::Mat& dst);
 // only where the face's centre may be (a ~29 px disc of a ~90 px patch).
 void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst);
 
+// cv::warpAffine(src, dst, m, dsize, cv::INTER_NEAREST, cv::BORDER_CONSTANT, border) of a
+// CV_32FC1 image (m maps src to dst, as without WARP_INVERSE_MAP), computed only at the
+// pixels of `window` (the same bits there; `border` at every other pixel). OpenCV 4.6's own
+// steps: m inverted as warpAffine inverts it, source positions in 1/1024 px (per column
+// and per row, each rounded as there), + 1/2, floor. The face-square slide needs the
+// turned scores only where box_sum_roi reads them (a ~60 px square of a ~90 px patch).
+void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Size dsize, cv::Rect window, float border,
+                                cv::Mat& dst);
+
 }  // namespace hexdice::vision

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <optional>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -2032,14 +2034,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Mat rot = cv::getRotationMatrix2D(pc, face_rect.angle, 1.0);  // patch -> die axes
       cv::Mat score;
       top_mask.convertTo(score, CV_32F, 2.0 / 255.0, -1.0);
-      cv::Mat srot;
-      cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
       const int k = std::max(3, cvRound(side));
       cv::Mat sum;
       // A 16 mm die standing in its cell has its centre within max_face_offset_mm of the
       // cell centre (a 29.4 mm cell across the flats): the square is slid only there, so a
       // guard token or a neighbour's side of a similar colour cannot pull it further.
-      cv::Mat allowed(srot.size(), CV_8U, cv::Scalar(0));
+      cv::Mat allowed(patch.size(), CV_8U, cv::Scalar(0));
       {
         const cv::Matx23d rm(rot);
         const cv::Point2d cr(rm(0, 0) * centre.x + rm(0, 1) * centre.y + rm(0, 2),
@@ -2047,12 +2047,28 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::circle(allowed, cv::Point(cvRound(cr.x), cvRound(cr.y)), std::max(1, cvRound(params.max_face_offset_mm * ppm)),
                    cv::Scalar(255), cv::FILLED);
       }
-      // = cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1 (mask_ops.h),
-      // only where the square may go.
-      if (params.max_face_offset_mm > 0) box_sum_roi(srot, k, cv::boundingRect(allowed), sum);
-      else box_sum(srot, k, sum);
+      // The scores turned into the die's axes (warpAffine, nearest, outside -1), summed over
+      // the square (= cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1,
+      // mask_ops.h) only where the square may go: turned only where those sums read them
+      // (speed round 12: warp_affine_nearest_window, the same bits there).
+      const cv::Rect allowed_box = params.max_face_offset_mm > 0 ? cv::boundingRect(allowed) : cv::Rect();
       cv::Point best_at;
-      cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, params.max_face_offset_mm > 0 ? allowed : cv::noArray());
+      if (!allowed_box.empty()) {
+        const int a = k / 2;
+        const cv::Rect window(allowed_box.x - a, allowed_box.y - a, allowed_box.width + k, allowed_box.height + k);
+        cv::Mat srot;
+        warp_affine_nearest_window(score, cv::Matx23d(rot), patch.size(), window, -1.0f, srot);
+        box_sum_roi(srot, k, allowed_box, sum);
+        // (Over the whole patch: OpenCV's minMaxLoc of a sub-rectangle picks another of
+        // equal maxima now and then, 2 in 20000 random tries.)
+        cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, allowed);
+      } else {
+        cv::Mat srot;
+        cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
+        if (params.max_face_offset_mm > 0) box_sum_roi(srot, k, allowed_box, sum);
+        else box_sum(srot, k, sum);
+        cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, params.max_face_offset_mm > 0 ? allowed : cv::noArray());
+      }
       cv::Mat inv;
       cv::invertAffineTransform(rot, inv);
       const cv::Matx23d iv(inv);
@@ -2083,7 +2099,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     double plain_confidence = 0;  // read_at's last reading before the one-polarity look
     // useful: the caller keeps the reading only at that confidence or more (read_face's
     // `useful`: a kept reading is the same, a reading it would not keep stays below it).
-    auto read_at = [&](cv::Point2f at, double useful = 0) {
+    auto read_at_uncached = [&](cv::Point2f at, double useful) {
       const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
       const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
       if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
@@ -2116,6 +2132,31 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
         }
       }
+      return r;
+    };
+    // (Speed round 12) The same place read again with the same bar (the cut of
+    // face_other_paper often slides to the first square; a look's centre may be one read
+    // before) gives the same reading: read_at is a function of the square (centre, angle)
+    // and the bar within a cell, so a repeat is answered from the cell's readings so far.
+    struct ReadAtMemo {
+      std::uint32_t x, y, angle;
+      std::uint64_t useful;
+      FaceReading reading;
+      double plain;
+    };
+    std::vector<ReadAtMemo> read_memo;
+    auto read_at = [&](cv::Point2f at, double useful = 0) {
+      const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
+                          ka = std::bit_cast<std::uint32_t>(face_rect.angle);
+      const std::uint64_t ku = std::bit_cast<std::uint64_t>(useful);
+      for (const ReadAtMemo& m : read_memo)
+        if (m.x == kx && m.y == ky && m.angle == ka && m.useful == ku) {
+          if (debug) std::fprintf(stderr, "READAGAIN %d,%d face %d conf %.2f\n", cell.hex.q, cell.hex.r, m.reading.face, m.reading.confidence);
+          plain_confidence = m.plain;
+          return m.reading;
+        }
+      FaceReading r = read_at_uncached(at, useful);
+      read_memo.push_back({kx, ky, ka, ku, r, plain_confidence});
       return r;
     };
     laps.enter(&ReadProfile::cell_first_ms);
@@ -2461,9 +2502,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // pip_look_confidence, names the same colour, and either has more pips than the first
     // reading or, when the first was under coloured_pip_look_below, is more confident than it
     // (two independent counts agreeing).
+    // (A sure 6 is not looked at: no layout could replace it, see the skip in the visitor.)
     if (params.coloured_pip_look_below > 0 && params.pip_look_confidence > 0 && covered[ci] != 2 &&
         (params.coloured_pip_look_near_hand || !near_hand[ci]) &&
-        (fr.confidence < params.coloured_pip_look_below || square_cover < params.colour_cover_min)) {
+        (fr.confidence < params.coloured_pip_look_below || square_cover < params.colour_cover_min) &&
+        !(fr.face >= 6 && !(fr.confidence < params.coloured_pip_look_below))) {
       const std::string nf = name_color(rel_of(fr.body_bgr), samples);
       const int pol = coloured_pip_polarity(nf);
       const cv::Vec3f bb = fr.body_bgr, pp = papers[ci];
@@ -2491,6 +2534,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (h.count == fr.face && cv::norm(at - fc) < 1.5 * ppm) {
             if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count, fr.face, fr.confidence);
             return true;
+          }
+          // (Speed round 12) A layout the test below could never keep (of one pip, of more
+          // than a face has, or of no more pips than a sure first reading) is not read.
+          if (h.count <= 1 || h.count > 6 || (h.count <= fr.face && !(fr.confidence < params.coloured_pip_look_below))) {
+            if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d cannot replace face %d conf %.2f: not read\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count, fr.face, fr.confidence);
+            return false;
           }
           const FaceReading r2 = read_at(at, params.pip_look_confidence);
           const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);

@@ -473,6 +473,52 @@ TEST(MaskOps, BoxSumMatchesBoxFilterOnTheFaceScores) {
       }
 }
 
+TEST(MaskOps, WarpAffineNearestWindowIsWarpAffineThere) {
+  // read.cpp's face-square slide: +-1 scores turned round the patch centre (any angle,
+  // also exact multiples of 90 and half-pixel centres), outside -1; and random affine maps
+  // (scaled, sheared, shifted, some far outside), on float images of random values.
+  std::mt19937 rng(37);
+  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {130, 110}};
+  int inside = 0, outside = 0;
+  for (int rep = 0; rep < 40; ++rep)
+    for (const cv::Size sz : sizes) {
+      cv::Mat src(sz, CV_32F);
+      if (rep % 2) {
+        cv::randu(src, cv::Scalar(-10), cv::Scalar(10));
+      } else {
+        random_mask(rng, sz).convertTo(src, CV_32F, 2.0 / 255.0, -1.0);
+      }
+      cv::Matx23d m;
+      if (rep % 4 < 2) {
+        const double ang = rep % 8 == 0 ? 90.0 * static_cast<double>(rng() % 4) : static_cast<double>(rng() % 36000) / 100.0;
+        const cv::Point2f c = rep % 8 == 2 ? cv::Point2f(sz.width / 2.0f + 0.5f, sz.height / 2.0f) : cv::Point2f(sz.width / 2.0f, sz.height / 2.0f);
+        m = cv::Matx23d(cv::getRotationMatrix2D(c, ang, 1.0));
+      } else {
+        std::uniform_real_distribution<double> u(-1.5, 1.5), t(-60, 60);
+        m = cv::Matx23d(u(rng), u(rng), t(rng), u(rng), u(rng), t(rng));
+      }
+      const cv::Size dsz = rep % 3 ? sz : cv::Size(sz.width + 7, sz.height + 3);
+      cv::Mat want;
+      cv::warpAffine(src, want, cv::Mat(m), dsz, cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));
+      const cv::Rect window(static_cast<int>(rng() % (dsz.width + 10)) - 5, static_cast<int>(rng() % (dsz.height + 10)) - 5,
+                            static_cast<int>(rng() % (dsz.width + 12)), static_cast<int>(rng() % (dsz.height + 12)));
+      cv::Mat got;
+      warp_affine_nearest_window(src, m, dsz, window, -1.0f, got);
+      ASSERT_EQ(got.size(), dsz);
+      cv::Mat expect(dsz, CV_32F, cv::Scalar(-1));
+      const cv::Rect in = window & cv::Rect(0, 0, dsz.width, dsz.height);
+      if (!in.empty()) want(in).copyTo(expect(in));
+      EXPECT_TRUE(same(expect, got)) << sz << " rep " << rep << " window " << window;
+      if (!in.empty()) {
+        const cv::Mat w = want(in);
+        for (int y = 0; y < w.rows; ++y)
+          for (int x = 0; x < w.cols; ++x) (w.at<float>(y, x) == -1.0f ? outside : inside) += 1;
+      }
+    }
+  EXPECT_GT(inside, 10000);  // pixels from the source and from the border both compared
+  EXPECT_GT(outside, 10000);
+}
+
 TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
   std::mt19937 rng(31);
   std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);

@@ -1,0 +1,56 @@
+// read_once: one `read_board` of the bench frame (BM_Read's: 20 dice, camera tilt 25 deg,
+// seed 11) or of an image, for an instruction count that does not move with the machine's
+// load (the figures of docs/reader.md's speed rounds):
+//   valgrind --tool=callgrind --instr-atstart=no build/bench/read_once 1280 720
+// Usage: read_once [W H [READS [IMAGE]]]: renders a W x H frame (1280 x 720) or loads
+// IMAGE, reads it once to warm up (caches, the expected print, first allocations), then
+// reads it READS - 1 more times (1) with callgrind's instrumentation on round them only.
+// Built with HEXDICE_BENCH; not a test. Without valgrind/callgrind.h the macros are no-ops.
+#include <cstdio>
+#include <cstdlib>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_START_INSTRUMENTATION
+#define CALLGRIND_STOP_INSTRUMENTATION
+#endif
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "vision/read.h"
+#include "vision/reader_synth.h"
+#include "vision/sheet.h"
+
+int main(int argc, char** argv) {
+  using namespace hexdice::vision;
+  cv::setNumThreads(1);
+  const SheetLayout layout = standard_sheet();
+  const int w = argc > 1 ? std::atoi(argv[1]) : 1280;
+  const int h = argc > 2 ? std::atoi(argv[2]) : 720;
+  const int reads = argc > 3 ? std::atoi(argv[3]) : 2;
+  cv::Mat img;
+  if (argc > 4) {
+    img = cv::imread(argv[4]);
+    if (img.empty()) {
+      std::fprintf(stderr, "read_once: cannot read %s\n", argv[4]);
+      return 1;
+    }
+  } else {
+    SynthOptions o;  // bench_vision's frame()
+    o.camera.size = {w, h};
+    o.camera.tilt_deg = 25;
+    o.seed = 11;
+    img = render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
+  }
+  std::size_t cells = read_board(img, layout, nullptr, ReadParams{}).cells.size();  // warm
+  CALLGRIND_START_INSTRUMENTATION;
+  for (int i = 1; i < reads; ++i) cells = read_board(img, layout, nullptr, ReadParams{}).cells.size();
+  CALLGRIND_STOP_INSTRUMENTATION;
+  std::printf("%dx%d: %zu cells read\n", img.cols, img.rows, cells);
+  return 0;
+}
