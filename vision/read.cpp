@@ -2469,7 +2469,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Vec3f bb = fr.body_bgr, pp = papers[ci];
       const float body_lum = bb[0] + 2 * bb[1] + bb[2], paper_lum = pp[0] + 2 * pp[1] + pp[2];
       std::vector<float> thr;
-      if (pol > 0 && body_lum < 0.85f * paper_lum) {
+      if (pol > 0 && body_lum < static_cast<float>(params.coloured_pip_look_body_max) * paper_lum) {
         // Light pips (white, lit as the paper) on a darker body: islands above the body's
         // luminance by half, then by a third, of the way to the paper's.
         for (const float f : {0.5f, 0.35f}) thr.push_back(body_lum + f * (paper_lum - body_lum));
@@ -2490,6 +2490,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // The first reading says this, there: it stands.
           if (h.count == fr.face && cv::norm(at - fc) < 1.5 * ppm) {
             if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count, fr.face, fr.confidence);
+            // Two counts agree (a layout of two or more: one spot proves little).
+            if (h.count > 1 && fr.confidence < params.coloured_pip_agree_confidence) fr.confidence = params.coloured_pip_agree_confidence;
             return true;
           }
           const FaceReading r2 = read_at(at, params.pip_look_confidence);
@@ -2833,7 +2835,7 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -2907,6 +2909,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("pip_polarity_below", p.pip_polarity_below);
     get("coloured_pip_look_below", p.coloured_pip_look_below);
     get_bool("coloured_pip_look_near_hand", p.coloured_pip_look_near_hand);
+    get("coloured_pip_look_body_max", p.coloured_pip_look_body_max);
+    get("coloured_pip_agree_confidence", p.coloured_pip_agree_confidence);
     get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("colour_shade_below", p.colour_shade_below);

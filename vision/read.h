@@ -169,6 +169,17 @@ struct ReadParams {
   // 1; this look needs a whole standard layout of pips and a reading that agrees with it).
   // false: not with a hand in view.
   bool coloured_pip_look_near_hand = true;
+  // That look needs light pips to stand out of the body: on red, green and blue dice it is
+  // made only when the crop's body luminance (b + 2g + r) is under this fraction of the
+  // cell's paper. It was 0.85 (exact11); a pale blue top under glare measured 0.853 of its
+  // paper, its white pips still plain to the eye (docs/reader.md "Exact round 12").
+  double coloured_pip_look_body_max = 0.92;
+  // When that look finds a standard layout of two or more pips of the first reading's
+  // count where the square already is (the first reading stands), two independent counts
+  // agree: an unsure first reading (the lattice tied with a layout of fewer pips at a
+  // smaller spacing, and the component counter's 0.3 took over) is raised to this
+  // confidence. 0 = off (the reading keeps its own confidence).
+  double coloured_pip_agree_confidence = 0.5;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the
