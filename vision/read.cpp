@@ -2705,11 +2705,26 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
           const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
           const cv::Point2d g = a + t * ab;
-          const bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
-                          cv::norm(g) <= params.guard_max_offset_mm;
+          bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
+                    cv::norm(g) <= params.guard_max_offset_mm;
+          double core = -1;  // (only measured for a blob that passes the rest)
+          if (ok && params.guard_core_ratio > 0) {
+            // The blob's thickest point: its largest inscribed disc (distance to its edge).
+            const cv::Rect bb(gs.at<int>(i, cv::CC_STAT_LEFT) - 1, gs.at<int>(i, cv::CC_STAT_TOP) - 1,
+                              gs.at<int>(i, cv::CC_STAT_WIDTH) + 2, gs.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
+            cv::Mat one(bb.size(), CV_8U, cv::Scalar(0));
+            const cv::Rect in = bb & cv::Rect(0, 0, gl.cols, gl.rows);
+            one(in - bb.tl()).setTo(255, gl(in) == i);
+            cv::Mat dist;
+            cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
+            double dmax = 0;
+            cv::minMaxLoc(dist, nullptr, &dmax);
+            core = 2 * dmax / std::sqrt(area);
+            ok = core >= params.guard_core_ratio;
+          }
           if (debug)
-            std::fprintf(stderr, "GUARD %d,%d area %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
-                         area / guard_area, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
+            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
+                         area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
                          displacement[ci].y);
           co.guard = co.guard || ok;
         }
@@ -2837,7 +2852,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -2920,6 +2935,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
+    get("guard_core_ratio", p.guard_core_ratio);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);
     get_bool("guard_on_grid", p.guard_on_grid);

@@ -218,6 +218,13 @@ struct ReadParams {
   bool guard_on_grid = true;
   double guard_area_min = 0.2;
   double guard_max_offset_mm = 12.0;
+  // A token's blob is solid: its largest inscribed disc is at least guard_core_ratio x the
+  // side of a square of the blob's area (a square: 1; a token's top with a lit side beside
+  // it, 10 x 18 mm: 0.74; true tokens on the 105 scenes, partly hidden ones too: >= 0.64).
+  // A die's cast shadow on a blue-tinted cell with the cell's border line beside it, closed
+  // into one blob of a token's area, is a band (dev4 516: 0.56; docs/reader.md "Exact round
+  // 12"). 0 = off.
+  double guard_core_ratio = 0.6;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
   // deep blue is a guard token (beside a white or black die that barely differs from the
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
