@@ -237,6 +237,15 @@ struct ReadParams {
   // there on a white/black body (docs/reader.md "Exact round 11"). false: only an unsure
   // blue reading is (the test before).
   bool token_look_small_blob = true;
+  // A unit blob of at least this many unit faces may be a die with its guard token joined
+  // to it (beside it, touching on the top plane): when the blob's deep-blue pixels (as the
+  // guard test's, saturation >= guard_min_saturation, named blue) make one component of a
+  // token's size (guard_area_min guard faces .. guard_like_area unit faces) and the rest
+  // of the blob is a unit's size or more, that component is the token: taken out, the
+  // unit looked for again (restored when none is found). A blue die with its blue token
+  // is one blue component of a die's size: left alone. dev4 505: a red 3 read as its
+  // token's blue 1 (docs/reader.md "Exact round 12"). 0 = off.
+  double token_in_blob_area = 1.3;
   // With no unit blob, a deep-blue foreground component of a token's size standing in the
   // cell is the token (a white die found by its pips then has its guard; docs/reader.md
   // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.
