@@ -201,6 +201,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.coloured_pip_look_body_max = 0.8;
   p.coloured_pip_agree_confidence = 0.45;
   p.guard_core_ratio = 0.5;
+  p.token_in_blob_area = 1.7;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -217,6 +218,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->coloured_pip_look_body_max, 0.8);
   EXPECT_DOUBLE_EQ(q->coloured_pip_agree_confidence, 0.45);
   EXPECT_DOUBLE_EQ(q->guard_core_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(q->token_in_blob_area, 1.7);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }

@@ -636,7 +636,7 @@ TEST(ReaderFixtures, GreyDieNearTheSplitNamedByItsPips) {
   EXPECT_EQ(now.face_ok, now.matched);
 }
 
-// Round 12's scenes (data/fixtures/scenes_round12: dev4's 505, a hand scene, 13 dice, and 516,
+// Round 12's scenes (data/fixtures/scenes_round12: dev4's 505, a hand scene, 20 dice, and 516,
 // a hand scene, 10 dice; dev4 looked at die by die, docs/reader.md "Exact round 12").
 // 505 (3,2): a plain blue 3 whose lattice reading tied with a 2 at the smallest spacing (the
 // component counter's 0.30 took over, and a hand in view hides readings under 0.31); the
@@ -658,6 +658,20 @@ TEST(ReaderFixtures, GuardTokenBlobIsSolidNotAShadowBand) {
   ReadParams off;
   off.guard_core_ratio = 0;
   const auto [before, now] = ab_fixture_dir("scenes_round12", off);
+  EXPECT_GE(now.guard_ok, before.guard_ok + 1);
+}
+
+// 505 (-4,5): a red 3 in a dim corner with its blue token touching it on the top plane: one
+// blob of 2.33 unit faces whose body colour and square went to the token, read as a blue 1.
+// The token-sized deep-blue part beside a red, green or yellow rest is taken out
+// (token_in_blob_area): the red 3 is read with its guard. Measured: colour, face and guard
+// 22 -> 23 of 23.
+TEST(ReaderFixtures, GuardTokenJoinedToAColouredDieTakenOut) {
+  ReadParams off;
+  off.token_in_blob_area = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round12", off);
+  EXPECT_GE(now.color_ok, before.color_ok + 1);
+  EXPECT_GE(now.face_ok, before.face_ok + 1);
   EXPECT_GE(now.guard_ok, before.guard_ok + 1);
 }
 
