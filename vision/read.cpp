@@ -1733,6 +1733,58 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         find_unit(fg);
       }
     }
+    if (params.token_in_blob_area > 0 && unit_label >= 0 && token.empty() &&
+        unit_area_px >= params.token_in_blob_area * unit_area) {
+      const cv::Mat b = labels == unit_label;
+      cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
+      const float min_sat = static_cast<float>(params.guard_min_saturation);
+      for (int y = 0; y < patch.rows; ++y) {
+        const uchar* bb = b.ptr<uchar>(y);
+        const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+        uchar* o = blue.ptr<uchar>(y);
+        for (int x = 0; x < patch.cols; ++x) {
+          if (!bb[x]) continue;
+          const cv::Vec3f rel_px(pp[x][0] / cwhite[0], pp[x][1] / cwhite[1], pp[x][2] / cwhite[2]);
+          if (!(rel_px[0] > rel_px[2])) continue;
+          const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+          if (mx <= 1e-3f || (mx - mn) < min_sat * mx) continue;
+          if (name_color(rel_px) == "blue") o[x] = 255;
+        }
+      }
+      morph(blue, blue, cv::MORPH_OPEN, open_k);
+      cv::Mat bl, bs, bc;
+      const int bn = components_with_stats(blue, bl, bs, bc);
+      int big = -1, n_big = 0;
+      for (int i = 1; i < bn; ++i)
+        if (bs.at<int>(i, cv::CC_STAT_AREA) >= params.guard_area_min * guard_area) ++n_big, big = i;
+      const double t_area = big > 0 ? bs.at<int>(big, cv::CC_STAT_AREA) : 0;
+      bool take = n_big == 1 && t_area <= params.guard_like_area * unit_area &&
+                  unit_area_px - t_area >= std::max(params.unit_area_min, 0.5) * unit_area;
+      std::string rest_colour;
+      if (take) {
+        // The rest is a die of its own colour (a coloured die: saturated, not blue); a blue
+        // die's lit part beside its own shade is no die plus token.
+        cv::Mat grown;
+        morph(bl == big, grown, cv::MORPH_DILATE, close_k);
+        const cv::Scalar m = cv::mean(patch, b & ~grown);
+        const cv::Vec3f rel_r(static_cast<float>(m[0] / cwhite[0]), static_cast<float>(m[1] / cwhite[1]), static_cast<float>(m[2] / cwhite[2]));
+        const float mx = std::max({rel_r[0], rel_r[1], rel_r[2]}), mn = std::min({rel_r[0], rel_r[1], rel_r[2]});
+        rest_colour = name_color(rel_r);
+        take = mx > 1e-3f && (mx - mn) >= min_sat * mx && (rest_colour == "red" || rest_colour == "green" || rest_colour == "yellow");
+      }
+      if (debug)
+        std::fprintf(stderr, "TOKENIN %d,%d blob %.2f blue parts %d, %.2f units, rest %s%s\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area, n_big,
+                     t_area / unit_area, rest_colour.c_str(), take ? ": taken out" : "");
+      if (take) {
+        morph(bl == big, token, cv::MORPH_DILATE, close_k);
+        token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
+        fg &= ~token;
+        fg_all &= ~token;
+        unit_label = -1;
+        unit_area_px = 0;
+        find_unit(fg);
+      }
+    }
     bool via_shadow = false;
     if (unit_label < 0) {
       clean(fg_all);  // only when needed: most dice are found without the shadow pixels
@@ -2512,7 +2564,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Vec3f bb = fr.body_bgr, pp = papers[ci];
       const float body_lum = bb[0] + 2 * bb[1] + bb[2], paper_lum = pp[0] + 2 * pp[1] + pp[2];
       std::vector<float> thr;
-      if (pol > 0 && body_lum < 0.85f * paper_lum) {
+      if (pol > 0 && body_lum < static_cast<float>(params.coloured_pip_look_body_max) * paper_lum) {
         // Light pips (white, lit as the paper) on a darker body: islands above the body's
         // luminance by half, then by a third, of the way to the paper's.
         for (const float f : {0.5f, 0.35f}) thr.push_back(body_lum + f * (paper_lum - body_lum));
@@ -2533,6 +2585,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // The first reading says this, there: it stands.
           if (h.count == fr.face && cv::norm(at - fc) < 1.5 * ppm) {
             if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count, fr.face, fr.confidence);
+            // Two counts agree (a layout of two or more: one spot proves little).
+            if (h.count > 1 && fr.confidence < params.coloured_pip_agree_confidence) fr.confidence = params.coloured_pip_agree_confidence;
             return true;
           }
           // (Speed round 12) A layout the test below could never keep (of one pip, of more
@@ -2752,11 +2806,26 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
           const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
           const cv::Point2d g = a + t * ab;
-          const bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
-                          cv::norm(g) <= params.guard_max_offset_mm;
+          bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
+                    cv::norm(g) <= params.guard_max_offset_mm;
+          double core = -1;  // (only measured for a blob that passes the rest)
+          if (ok && params.guard_core_ratio > 0) {
+            // The blob's thickest point: its largest inscribed disc (distance to its edge).
+            const cv::Rect bb(gs.at<int>(i, cv::CC_STAT_LEFT) - 1, gs.at<int>(i, cv::CC_STAT_TOP) - 1,
+                              gs.at<int>(i, cv::CC_STAT_WIDTH) + 2, gs.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
+            cv::Mat one(bb.size(), CV_8U, cv::Scalar(0));
+            const cv::Rect in = bb & cv::Rect(0, 0, gl.cols, gl.rows);
+            one(in - bb.tl()).setTo(255, gl(in) == i);
+            cv::Mat dist;
+            cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
+            double dmax = 0;
+            cv::minMaxLoc(dist, nullptr, &dmax);
+            core = 2 * dmax / std::sqrt(area);
+            ok = core >= params.guard_core_ratio;
+          }
           if (debug)
-            std::fprintf(stderr, "GUARD %d,%d area %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
-                         area / guard_area, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
+            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
+                         area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
                          displacement[ci].y);
           co.guard = co.guard || ok;
         }
@@ -2882,9 +2951,9 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -2956,6 +3025,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("pip_polarity_below", p.pip_polarity_below);
     get("coloured_pip_look_below", p.coloured_pip_look_below);
     get_bool("coloured_pip_look_near_hand", p.coloured_pip_look_near_hand);
+    get("coloured_pip_look_body_max", p.coloured_pip_look_body_max);
+    get("coloured_pip_agree_confidence", p.coloured_pip_agree_confidence);
     get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("colour_shade_below", p.colour_shade_below);
@@ -2965,6 +3036,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
+    get("guard_core_ratio", p.guard_core_ratio);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);
     get_bool("guard_on_grid", p.guard_on_grid);
@@ -2974,6 +3046,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("grey_other_polarity", p.grey_other_polarity);
     get_bool("guard_alone", p.guard_alone);
     get_bool("token_look_small_blob", p.token_look_small_blob);
+    get("token_in_blob_area", p.token_in_blob_area);
     get_bool("polarity_check", p.polarity_check);
     get("grey_polarity_band", p.grey_polarity_band);
     get("grey_other_below", p.grey_other_below);

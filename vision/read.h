@@ -169,6 +169,17 @@ struct ReadParams {
   // 1; this look needs a whole standard layout of pips and a reading that agrees with it).
   // false: not with a hand in view.
   bool coloured_pip_look_near_hand = true;
+  // That look needs light pips to stand out of the body: on red, green and blue dice it is
+  // made only when the crop's body luminance (b + 2g + r) is under this fraction of the
+  // cell's paper. It was 0.85 (exact11); a pale blue top under glare measured 0.853 of its
+  // paper, its white pips still plain to the eye (docs/reader.md "Exact round 12").
+  double coloured_pip_look_body_max = 0.92;
+  // When that look finds a standard layout of two or more pips of the first reading's
+  // count where the square already is (the first reading stands), two independent counts
+  // agree: an unsure first reading (the lattice tied with a layout of fewer pips at a
+  // smaller spacing, and the component counter's 0.3 took over) is raised to this
+  // confidence. 0 = off (the reading keeps its own confidence).
+  double coloured_pip_agree_confidence = 0.5;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the
@@ -207,6 +218,13 @@ struct ReadParams {
   bool guard_on_grid = true;
   double guard_area_min = 0.2;
   double guard_max_offset_mm = 12.0;
+  // A token's blob is solid: its largest inscribed disc is at least guard_core_ratio x the
+  // side of a square of the blob's area (a square: 1; a token's top with a lit side beside
+  // it, 10 x 18 mm: 0.74; true tokens on the 105 scenes, partly hidden ones too: >= 0.64).
+  // A die's cast shadow on a blue-tinted cell with the cell's border line beside it, closed
+  // into one blob of a token's area, is a band (dev4 516: 0.56; docs/reader.md "Exact round
+  // 12"). 0 = off.
+  double guard_core_ratio = 0.6;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
   // deep blue is a guard token (beside a white or black die that barely differs from the
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
@@ -219,6 +237,15 @@ struct ReadParams {
   // there on a white/black body (docs/reader.md "Exact round 11"). false: only an unsure
   // blue reading is (the test before).
   bool token_look_small_blob = true;
+  // A unit blob of at least this many unit faces may be a die with its guard token joined
+  // to it (beside it, touching on the top plane): when the blob's deep-blue pixels (as the
+  // guard test's, saturation >= guard_min_saturation, named blue) make one component of a
+  // token's size (guard_area_min guard faces .. guard_like_area unit faces) and the rest
+  // of the blob is a unit's size or more, that component is the token: taken out, the
+  // unit looked for again (restored when none is found). A blue die with its blue token
+  // is one blue component of a die's size: left alone. dev4 505: a red 3 read as its
+  // token's blue 1 (docs/reader.md "Exact round 12"). 0 = off.
+  double token_in_blob_area = 1.3;
   // With no unit blob, a deep-blue foreground component of a token's size standing in the
   // cell is the token (a white die found by its pips then has its guard; docs/reader.md
   // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.

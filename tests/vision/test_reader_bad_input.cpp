@@ -219,6 +219,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.token_look_small_blob = false;
   p.one_pip_off_centre_mm = 2.5;
   p.grey_polarity_band = 0.07;
+  p.coloured_pip_look_body_max = 0.8;
+  p.coloured_pip_agree_confidence = 0.45;
+  p.guard_core_ratio = 0.5;
+  p.token_in_blob_area = 1.7;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -232,6 +236,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->token_look_small_blob);
   EXPECT_DOUBLE_EQ(q->one_pip_off_centre_mm, 2.5);
   EXPECT_DOUBLE_EQ(q->grey_polarity_band, 0.07);
+  EXPECT_DOUBLE_EQ(q->coloured_pip_look_body_max, 0.8);
+  EXPECT_DOUBLE_EQ(q->coloured_pip_agree_confidence, 0.45);
+  EXPECT_DOUBLE_EQ(q->guard_core_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(q->token_in_blob_area, 1.7);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
