@@ -1,5 +1,6 @@
 #include "vision/reader_io.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -39,11 +40,27 @@ bool jpeg_cut_short(const std::vector<unsigned char>& b) {
   return true;
 }
 
+// A PNG is a run of chunks (4-byte length, 4-byte type, data, 4-byte CRC) ending in IEND;
+// one whose chunks run off the end of the file was cut short. Refused here, before libpng
+// sees it (it would print its own line on stderr beside ours).
+bool png_cut_short(const std::vector<unsigned char>& b) {
+  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  if (b.size() < 8 || !std::equal(sig, sig + 8, b.begin())) return false;  // not a PNG
+  std::size_t i = 8;
+  while (i + 8 <= b.size()) {
+    const std::size_t len = (std::size_t{b[i]} << 24) | (std::size_t{b[i + 1]} << 16) | (std::size_t{b[i + 2]} << 8) | b[i + 3];
+    if (std::equal(b.begin() + static_cast<std::ptrdiff_t>(i + 4), b.begin() + static_cast<std::ptrdiff_t>(i + 8), "IEND")) return i + 12 > b.size();
+    i += 12 + len;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   if (bytes.empty()) return Error{"empty image file"};
   if (jpeg_cut_short(bytes)) return Error{"truncated JPEG (no end-of-image marker): the file was cut short"};
+  if (png_cut_short(bytes)) return Error{"truncated PNG (no IEND chunk): the file was cut short"};
   cv::Mat img;
   try {
     img = cv::imdecode(bytes, cv::IMREAD_COLOR);

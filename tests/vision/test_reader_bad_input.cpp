@@ -173,6 +173,16 @@ TEST(ReaderBadInput, CorruptPngRejected) {
   ASSERT_TRUE(decode_image(png).ok());
   std::vector<unsigned char> cut(png.begin(), png.begin() + 40);
   EXPECT_FALSE(decode_image(cut).ok());
+  // Every prefix is refused as cut short (libpng never sees it); the whole file with data
+  // after IEND still decodes.
+  for (std::size_t n = 8; n < png.size(); n += 7) {
+    const auto r = decode_image(std::vector<unsigned char>(png.begin(), png.begin() + static_cast<std::ptrdiff_t>(n)));
+    ASSERT_FALSE(r.ok()) << n;
+    EXPECT_NE(r.error().find("truncated PNG"), std::string::npos) << n << ": " << r.error();
+  }
+  std::vector<unsigned char> trailer = png;
+  trailer.insert(trailer.end(), 50, 0x33);
+  EXPECT_TRUE(decode_image(trailer).ok());
 }
 
 int run_cli(const std::string& args, std::string& err) {
