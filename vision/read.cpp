@@ -1708,6 +1708,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // What the unit was before the token was taken out: restored when nothing else is
     // found (then the blue blob was a blue die seen small, not a token).
     struct { cv::Mat labels; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
+    // `token` (set) taken out of the foreground and the unit looked for again; the unit as it
+    // was is kept in token_was.
+    auto take_out_token = [&] {
+      token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
+      fg &= ~token;
+      fg_all &= ~token;
+      unit_label = -1;
+      unit_area_px = 0;
+      find_unit(fg);
+    };
     if (unit_label >= 0 && unit_area_px < params.guard_like_area * unit_area) {
       const cv::Mat b = labels == unit_label;
       const cv::Scalar m = cv::mean(patch, b);
@@ -1725,12 +1735,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         token = token == 128;
         morph(token, token, cv::MORPH_DILATE, close_k);
         if (debug) std::fprintf(stderr, "TOKEN %d,%d blob %.2f taken out\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area);
-        token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
-        fg &= ~token;
-        fg_all &= ~token;
-        unit_label = -1;
-        unit_area_px = 0;
-        find_unit(fg);
+        take_out_token();
       }
     }
     if (params.token_in_blob_area > 0 && unit_label >= 0 && token.empty() &&
@@ -1777,12 +1782,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                      t_area / unit_area, rest_colour.c_str(), take ? ": taken out" : "");
       if (take) {
         morph(bl == big, token, cv::MORPH_DILATE, close_k);
-        token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
-        fg &= ~token;
-        fg_all &= ~token;
-        unit_label = -1;
-        unit_area_px = 0;
-        find_unit(fg);
+        take_out_token();
       }
     }
     bool via_shadow = false;

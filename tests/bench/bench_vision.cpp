@@ -24,6 +24,7 @@
 #include "vision/read_profile.h"
 #include "vision/sheet.h"
 #include "vision/reader_synth.h"
+#include "bench_frame.h"
 
 namespace {
 
@@ -32,14 +33,7 @@ using namespace hexdice::vision;
 const cv::Mat& frame(int w, int h) {
   static std::map<std::pair<int, int>, cv::Mat> cache;
   auto& m = cache[{w, h}];
-  if (m.empty()) {
-    const SheetLayout layout = standard_sheet();
-    SynthOptions o;
-    o.camera.size = {w, h};
-    o.camera.tilt_deg = 25;
-    o.seed = 11;
-    m = render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
-  }
+  if (m.empty()) m = bench::render_bench_frame(standard_sheet(), w, h).image;
   return m;
 }
 
@@ -260,11 +254,7 @@ const PlaneBench& plane_bench() {
   static PlaneBench b;
   if (b.image.empty()) {
     const SheetLayout layout = standard_sheet();
-    SynthOptions o;
-    o.camera.size = {1280, 720};
-    o.camera.tilt_deg = 25;
-    o.seed = 11;
-    const SynthScene scene = render_synth_scene(layout, random_dice(layout, 20, 11), o);
+    const SynthScene scene = bench::render_bench_frame(layout, 1280, 720);
     b.image = scene.image;
     for (const SynthDie& d : scene.dice) {
       const auto c = layout.cell_centre(d.hex);

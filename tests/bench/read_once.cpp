@@ -22,9 +22,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "bench_frame.h"
 #include "vision/read.h"
-#include "vision/reader_synth.h"
-#include "vision/sheet.h"
 
 int main(int argc, char** argv) {
   using namespace hexdice::vision;
@@ -41,11 +40,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   } else {
-    SynthOptions o;  // bench_vision's frame()
-    o.camera.size = {w, h};
-    o.camera.tilt_deg = 25;
-    o.seed = 11;
-    img = render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
+    img = bench::render_bench_frame(layout, w, h).image;
   }
   std::size_t cells = read_board(img, layout, nullptr, ReadParams{}).cells.size();  // warm
   CALLGRIND_START_INSTRUMENTATION;
