@@ -37,17 +37,23 @@ std::vector<fs::path> files_with(const fs::path& dir, const std::vector<std::str
 
 class ImageDirSource : public FrameSource {
  public:
-  explicit ImageDirSource(std::vector<fs::path> files) : files_(std::move(files)) {}
+  // `first` is files[0], already loaded by open_source: a bad first frame is refused
+  // before the referee opens (or creates) a game.
+  ImageDirSource(std::vector<fs::path> files, cv::Mat first) : files_(std::move(files)), first_(std::move(first)) {}
   bool next(Frame& f) override {
     if (i_ >= files_.size()) return false;
     f = Frame{};
     f.index = static_cast<int>(i_);
     f.name = files_[i_].filename().string();
-    // load_image, not imread: a frame cut short is refused with its reason rather than
-    // read as a half-grey board.
-    auto img = vision::load_image(files_[i_].string());
+    if (i_ == 0 && !first_.empty()) {
+      f.image = std::move(first_);
+      first_.release();
+      ++i_;
+      return true;
+    }
+    auto img = load_frame(files_[i_]);
     if (!img) {
-      error_ = "cannot read frame: " + img.error();
+      error_ = img.error();
       return false;
     }
     f.image = std::move(*img);
@@ -55,30 +61,39 @@ class ImageDirSource : public FrameSource {
     return true;
   }
 
+  // load_image, not imread: a frame cut short is refused with its reason rather than
+  // read as a half-grey board.
+  static Result<cv::Mat> load_frame(const fs::path& file) {
+    auto img = vision::load_image(file.string());
+    if (!img) return Error{"cannot read frame: " + img.error()};
+    return std::move(*img);
+  }
+
  private:
   std::vector<fs::path> files_;
+  cv::Mat first_;
   std::size_t i_ = 0;
 };
 
 class ObservationDirSource : public FrameSource {
  public:
-  explicit ObservationDirSource(std::vector<fs::path> files) : files_(std::move(files)) {}
+  // `first` is files[0], already parsed by open_observations (see ImageDirSource).
+  ObservationDirSource(std::vector<fs::path> files, Observation first)
+      : files_(std::move(files)), first_(std::move(first)) {}
   bool next(Frame& f) override {
     if (i_ >= files_.size()) return false;
     f = Frame{};
     f.index = static_cast<int>(i_);
     f.name = files_[i_].filename().string();
-    std::ifstream in(files_[i_]);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const Json j = Json::parse(ss.str(), nullptr, false);
-    if (!in || j.is_discarded()) {
-      error_ = files_[i_].string() + ": not valid JSON";
-      return false;
+    if (i_ == 0 && first_) {
+      f.obs = std::move(*first_);
+      first_.reset();
+      ++i_;
+      return true;
     }
-    auto o = observation_from_json(j);
+    auto o = load_observation(files_[i_]);
     if (!o) {
-      error_ = files_[i_].string() + ": " + o.error();
+      error_ = o.error();
       return false;
     }
     f.obs = std::move(*o);
@@ -86,8 +101,20 @@ class ObservationDirSource : public FrameSource {
     return true;
   }
 
+  static Result<Observation> load_observation(const fs::path& file) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const Json j = Json::parse(ss.str(), nullptr, false);
+    if (!in || j.is_discarded()) return Error{file.string() + ": not valid JSON"};
+    auto o = observation_from_json(j);
+    if (!o) return Error{file.string() + ": " + o.error()};
+    return std::move(*o);
+  }
+
  private:
   std::vector<fs::path> files_;
+  std::optional<Observation> first_;
   std::size_t i_ = 0;
 };
 
@@ -168,7 +195,9 @@ Result<std::unique_ptr<FrameSource>> open_observations(const std::string& dir) {
   if (!fs::is_directory(dir, ec)) return Error{"observations: " + dir + " is not a directory"};
   auto files = files_with(dir, {".json"});
   if (files.empty()) return Error{"observations: no *.json files in " + dir};
-  return std::unique_ptr<FrameSource>(new ObservationDirSource(std::move(files)));
+  auto first = ObservationDirSource::load_observation(files.front());
+  if (!first) return Error{first.error()};
+  return std::unique_ptr<FrameSource>(new ObservationDirSource(std::move(files), std::move(*first)));
 }
 
 Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
@@ -177,7 +206,9 @@ Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
   if (fs::is_directory(spec, ec)) {
     auto files = files_with(spec, {".png", ".jpg", ".jpeg", ".bmp"});
     if (files.empty()) return Error{"source " + spec + ": no images (png/jpg) in this directory"};
-    return std::unique_ptr<FrameSource>(new ImageDirSource(std::move(files)));
+    auto first = ImageDirSource::load_frame(files.front());
+    if (!first) return Error{first.error()};
+    return std::unique_ptr<FrameSource>(new ImageDirSource(std::move(files), std::move(*first)));
   }
   const bool is_index = spec.size() <= 3 && spec.find_first_not_of("0123456789") == std::string::npos;
   auto cap = std::make_unique<cv::VideoCapture>();

@@ -428,6 +428,8 @@ TEST(RefereeCli, BadSourcesGiveOneClearLine) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind("hexdice: ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.args << " -> " << r.err;
+    // Refused before the game record is opened: no empty game is left to resume.
+    EXPECT_FALSE(fs::exists(db)) << c.args << " left a game record behind";
   }
   fs::remove_all(dir);
 }
