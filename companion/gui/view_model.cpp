@@ -83,20 +83,28 @@ BoardView build_board_view(const Position& pos, const std::vector<std::string>& 
   return v;
 }
 
+namespace {
+
+// One legal action as the board panel shows it: its target cell, its combat odds if it is
+// an attack, and its description.
+TargetView target_view(const Position& pos, const Action& a) {
+  TargetView t;
+  t.action = a;
+  t.cell = a.target;
+  t.combat = preview_combat(pos, a);
+  t.attack = t.combat.has_value();
+  t.text = describe(pos, a);
+  return t;
+}
+
+}  // namespace
+
 std::vector<TargetView> targets_of(const Position& pos, int cell) {
   std::vector<TargetView> out;
   if (pos.game_over() || cell < 0 || cell >= pos.board().size()) return out;
   std::vector<Action> acts;
   unit_actions(pos, cell, acts);
-  for (const Action& a : acts) {
-    TargetView t;
-    t.action = a;
-    t.cell = a.target;
-    t.combat = preview_combat(pos, a);
-    t.attack = t.combat.has_value();
-    t.text = describe(pos, a);
-    out.push_back(std::move(t));
-  }
+  for (const Action& a : acts) out.push_back(target_view(pos, a));
   return out;
 }
 
@@ -150,13 +158,7 @@ void BoardInteraction::propose(const Position& pos, Action a) {
   proposed_.clear();
   choice_ = 0;
   if (!validate(pos, a)) return;
-  TargetView t;
-  t.action = a;
-  t.cell = a.target;
-  t.combat = preview_combat(pos, a);
-  t.attack = t.combat.has_value();
-  t.text = describe(pos, a);
-  proposed_.push_back(std::move(t));
+  proposed_.push_back(target_view(pos, a));
 }
 
 std::optional<Action> BoardInteraction::confirm() {
