@@ -29,6 +29,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using hexdice::testing::run_hexdice;
+using hexdice::testing::run_hexdice_killed_when;
+using hexdice::testing::count_of;
 using hexdice::testing::slurp;
 
 fs::path temp_dir(const std::string& name) { return hexdice::testing::temp_dir("hexdice_rsetup", name); }
@@ -82,12 +84,6 @@ struct FrameDir {
   }
 };
 
-int count_of(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 TEST(RefereeSetup, LiveFramesKilledMidSetupResumeAndTheGameIsRefereed) {
   const auto dir = temp_dir("live");
   const SetupConfig config = two_players();
@@ -127,26 +123,13 @@ TEST(RefereeSetup, LiveFramesKilledMidSetupResumeAndTheGameIsRefereed) {
   std::ofstream(dir / "config.json") << to_json(config).dump();
   const std::string db = (dir / "g.db").string();
   const std::string out = (dir / "out_a.txt").string();
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const std::string bin = std::string(HEXDICE_BIN_DIR) + "/hexdice";
-    FILE* f = std::freopen(out.c_str(), "w", stdout);
-    (void)f;
-    ::execl(bin.c_str(), bin.c_str(), "referee", "--source", a.dir.c_str(), "--db", db.c_str(), "--setup",
-            (dir / "config.json").c_str(), "--commands", (dir / "commands_a.txt").c_str(), "--fps", "20", "--no-stdin",
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  // Kill it once red's deployment has been logged (or give up after 60 s on a slow machine).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (count_of(slurp(out), "\"type\":\"place\"") < 1 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  // Killed once red's deployment has been logged (or after 60 s on a slow machine).
+  const bool killed = run_hexdice_killed_when(
+      {"referee", "--source", a.dir.string(), "--db", db, "--setup", (dir / "config.json").string(), "--commands",
+       (dir / "commands_a.txt").string(), "--fps", "20", "--no-stdin"},
+      out, "\"type\":\"place\"", 1, std::chrono::seconds(60));
   const std::string printed = slurp(out);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "finished before the kill: " << printed;
+  ASSERT_TRUE(killed) << "finished before the kill: " << printed;
   EXPECT_NE(printed.find("in its setup (0 setup events logged); army roll: red, blue"), std::string::npos) << printed;
   // Every setup event it printed is in the database, and the game is still in its setup.
   const int printed_events = count_of(printed, "(seen, logged)") + count_of(printed, "(typed, logged)");

@@ -27,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using hexdice::testing::run_hexdice;
+using hexdice::testing::run_hexdice_killed_when;
 
 fs::path temp_dir(const std::string& name) { return hexdice::testing::temp_dir("hexdice_ref", name); }
 
@@ -446,30 +447,12 @@ TEST(RefereeCli, KilledAtAnyMomentResumesLosingNothing) {
   std::ofstream(start_file) << to_json(start).dump();
   const std::string db = (dir / "g.db").string();
   const std::string out = (dir / "out.txt").string();
-  // Run at 40 fps and SIGKILL it after some commits.
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const std::string bin = std::string(HEXDICE_BIN_DIR) + "/hexdice";
-    FILE* f = std::freopen(out.c_str(), "w", stdout);
-    (void)f;
-    ::execl(bin.c_str(), bin.c_str(), "referee", "--observations", (dir / "obs").c_str(), "--db", db.c_str(),
-            "--start", start_file.c_str(), "--fps", "20", "--no-stdin", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  // Kill it as soon as it has printed two commits (the machine may be slow to start it).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  for (;;) {
-    const std::string so_far = hexdice::testing::slurp(out);
-    std::size_t n = 0;
-    for (std::size_t at = so_far.find("committed"); at != std::string::npos; at = so_far.find("committed", at + 1)) ++n;
-    if (n >= 2 || std::chrono::steady_clock::now() > deadline) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "finished before the kill; make the sequence longer";
+  // Run at 20 fps and SIGKILL it as soon as it has printed two commits (the machine may be
+  // slow to start it).
+  const bool killed = run_hexdice_killed_when({"referee", "--observations", (dir / "obs").string(), "--db", db,
+                                               "--start", start_file, "--fps", "20", "--no-stdin"},
+                                              out, "committed", 2, std::chrono::seconds(30));
+  ASSERT_TRUE(killed) << "finished before the kill; make the sequence longer";
   // Every commit it printed is in the database.
   const std::string printed = hexdice::testing::slurp(out);
   int printed_commits = 0;
