@@ -8,6 +8,7 @@
 // Without a model file it falls back to counting pips (die_face.h) on the body blobs.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -147,7 +148,25 @@ struct DiceParams {
   // dropped (> 1 = never). 0.98, chosen on the even split's held-out quarter: 20 of 61
   // false detections dropped for 2 of 235 dice.
   double cnn_max_not_die = 0.98;
+  // ... and its probabilities fused with the pip reader's evidence (with the network,
+  // when cnn_min_prob does not hand it the face): face = argmax over f of
+  //   log(max(s_f / s_max, cnn_fuse_floor)) + cnn_fuse_weight x log(p_f),
+  // s_f the pip reader's best layout score of f pips (PipRead::face_score), p_f the
+  // network's probability of face f. A face the pips found no layout for needs the
+  // network 1 / floor^(1/w) times surer; with no layout at all, the network's face.
+  // 0 = off (the pips, else the forest, as without the network). See docs/dice.md round 14.
+  double cnn_fuse_weight = 0;
+  double cnn_fuse_floor = 1e-3;
+  // The network reads a kept die's square times this (the finder's square frames the top
+  // face; a labelled byler box, which the network learnt from, the whole die).
+  double cnn_finder_scale = 1.0;
 };
+
+// The face of the fusion above (DiceParams::cnn_fuse_weight): `pip_scores` as
+// PipRead::face_score, `cnn` the network's class probabilities; `base_face` when the
+// weight is 0.
+int fuse_face(const std::array<float, 7>& pip_scores, const std::array<float, 7>& cnn, int base_face, double weight,
+              double floor);
 
 class DiceClassifier;
 
@@ -160,6 +179,7 @@ struct DieRead {
   int cnn_face = 0;     // face network's best face 1..6 (0 without it)
   float cnn_prob = 0;   // ... its probability
   int base_face = 0;    // the face without the network (pips, else the classifier)
+  std::array<float, 7> cnn_scores{};  // the network's class probabilities (zero without it)
   PipRead pips;
 };
 class DiceCnn;
@@ -214,6 +234,9 @@ struct DieDetection {
   int cnn_face = 0;
   float cnn_prob = 0, cnn_not_die = 0;
   int base_face = 0;
+  // ... and, for scorers that fuse the two (fuse_face), the pip reader's layout scores
+  // of the die's read and the network's class probabilities (zero without it).
+  std::array<float, 7> pip_scores{}, cnn_scores{};
 };
 
 std::vector<DieDetection> find_dice(const cv::Mat& image_bgr, const DiceParams& params = {});

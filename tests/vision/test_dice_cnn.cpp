@@ -25,11 +25,12 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr CnnArch kTiny{4, 6, 6, 10, 7};
+constexpr CnnArch kTiny40{4, 6, 6, 10, 7, 40};  // a 40 px patch: odd 5x5 maps before the dense layer
 
-std::vector<float> random_input(unsigned seed) {
+std::vector<float> random_input(unsigned seed, int patch = kCnnPatch) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> u(-1.5f, 1.5f);
-  std::vector<float> x(static_cast<std::size_t>(3 * kCnnPatch * kCnnPatch));
+  std::vector<float> x(static_cast<std::size_t>(3 * patch * patch));
   for (float& v : x) v = u(g);
   return x;
 }
@@ -38,12 +39,14 @@ std::vector<float> random_input(unsigned seed) {
 // spread over every layer (weights and biases). ReLU and max-pool kinks can make a
 // rare difference wrong, so most (not all) must agree within 2%.
 TEST(DiceCnn, GradientsMatchFiniteDifferences) {
-  DiceCnn net(kTiny, 7);
+  for (const CnnArch& arch : {kTiny, kTiny40}) {
+  SCOPED_TRACE("patch " + std::to_string(arch.patch));
+  DiceCnn net(arch, 7);
   // Non-zero biases so ReLUs are not all at their kink for zero-mean input.
   std::mt19937 g(3);
   std::uniform_real_distribution<float> u(-0.05f, 0.05f);
   for (float& v : net.params()) v += u(g);
-  const auto x = random_input(11);
+  const auto x = random_input(11, arch.patch);
   const int cls = 4;
   std::vector<float> grad(net.num_params(), 0.0f);
   net.loss_and_grad(x.data(), cls, grad);
@@ -73,6 +76,7 @@ TEST(DiceCnn, GradientsMatchFiniteDifferences) {
   double norm = 0;
   for (float v : grad) norm += static_cast<double>(v) * v;
   EXPECT_GT(norm, 1e-6);
+  }
 }
 
 cv::Mat synth_patch(int face, std::mt19937& g) {
@@ -151,6 +155,17 @@ TEST(DiceCnn, SaveLoadRoundTrip) {
     std::ofstream(bad) << "%YAML:1.0\nformat: hexdice_dice_cnn_1\npatch: 32\nc1: 4\nc2: 6\nc3: 6\nhidden: 10\nclasses: 7\n";
   }
   EXPECT_FALSE(DiceCnn::load(bad.string()).ok());
+  // Another patch side is saved and loaded with the network; it cuts its own patch.
+  DiceCnn net40(kTiny40, 9);
+  const fs::path path40 = fs::temp_directory_path() / ("dice_cnn40_" + std::to_string(::getpid()) + ".yml.gz");
+  ASSERT_TRUE(net40.save(path40.string()).ok());
+  auto back40 = DiceCnn::load(path40.string());
+  ASSERT_TRUE(back40.ok()) << back40.error();
+  EXPECT_EQ((*back40)->arch(), kTiny40);
+  cv::Mat img(120, 120, CV_8UC3, cv::Scalar(40, 90, 200));
+  cv::circle(img, cv::Point(52, 64), 6, cv::Scalar(235, 235, 235), cv::FILLED);
+  EXPECT_EQ(net40.scores(img, cv::Point2f(60, 60), 40), (*back40)->scores(img, cv::Point2f(60, 60), 40));
+  fs::remove(path40);
   fs::remove(path);
   fs::remove(bad);
 }
