@@ -253,7 +253,18 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
       const int read = std::clamp(dets[p.k].face, 0, 6);
       ++s.confusion[static_cast<std::size_t>(labels[p.l].face)][static_cast<std::size_t>(read)];
       if (!ok && log)
-        *log << name << ": box " << labels[p.l].box << " face " << labels[p.l].face << " read " << dets[p.k].face << '\n';
+      {
+        *log << name << ": box " << labels[p.l].box << " face " << labels[p.l].face << " read " << dets[p.k].face;
+        if (dd.cnn_face > 0) {
+          // The evidence the fusion weighs: pip layout scores and the network's probabilities of faces 1..6.
+          *log << " (pips";
+          for (int f = 1; f <= 6; ++f) *log << ' ' << std::lround(dd.pip_scores[static_cast<std::size_t>(f)]);
+          *log << "; network";
+          for (int f = 1; f <= 6; ++f) *log << ' ' << std::lround(100 * dd.cnn_scores[static_cast<std::size_t>(f)]);
+          *log << ')';
+        }
+        *log << '\n';
+      }
     }
     for (std::size_t l = 0; l < labels.size(); ++l)
       if (!used_l.count(l)) {
