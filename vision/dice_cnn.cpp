@@ -391,7 +391,7 @@ std::array<float, 7> DiceCnn::scores(const cv::Mat& bgr, cv::Point2f centre, flo
   return scores_of_patch(cnn_patch(bgr, centre, side, 0, false, arch_.patch), views);
 }
 
-Status DiceCnn::save(const std::string& path) const {
+Status DiceCnn::save(const std::string& path, bool half) const {
   try {
     // The weights' bytes in base64 (cv::FileStorage reads either): a list of decimal bytes
     // gzipped to 1.6x the raw size (a 167k-weight network 1.09 MB), base64 to 1.0x.
@@ -401,7 +401,14 @@ Status DiceCnn::save(const std::string& path) const {
     fs << "c1" << arch_.c1 << "c2" << arch_.c2 << "c3" << arch_.c3 << "hidden" << arch_.hidden << "classes" << arch_.classes;
     fs << "patch" << arch_.patch;
     // The weights' bytes (little-endian float32): text floats would not read back bit-exact.
-    fs << "params_raw" << cv::Mat(1, static_cast<int>(p_.size() * sizeof(float)), CV_8U, const_cast<float*>(p_.data()));
+    cv::Mat f32(1, static_cast<int>(p_.size()), CV_32F, const_cast<float*>(p_.data()));
+    if (half) {
+      cv::Mat f16;
+      f32.convertTo(f16, CV_16F);
+      fs << "params_f16_raw" << cv::Mat(1, static_cast<int>(f16.total() * 2), CV_8U, f16.ptr());
+    } else {
+      fs << "params_raw" << cv::Mat(1, static_cast<int>(p_.size() * sizeof(float)), CV_8U, f32.ptr());
+    }
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -428,9 +435,12 @@ Result<std::shared_ptr<const DiceCnn>> DiceCnn::load(const std::string& path) {
     a.c3 = fs["c3"];
     a.hidden = fs["hidden"];
     a.classes = fs["classes"];
-    cv::Mat raw;
+    cv::Mat raw, raw16;
     fs["params_raw"] >> raw;
-    if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
+    fs["params_f16_raw"] >> raw16;
+    if (!raw16.empty() && raw16.type() == CV_8U && raw16.total() % 2 == 0)
+      cv::Mat(1, static_cast<int>(raw16.total() / 2), CV_16F, raw16.ptr()).convertTo(params, CV_32F);
+    else if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
       params = cv::Mat(1, static_cast<int>(raw.total() / sizeof(float)), CV_32F, raw.ptr()).clone();
     else
       fs["params"] >> params;  // text floats (the first files)

@@ -48,7 +48,9 @@ class DiceCnn {
   explicit DiceCnn(const CnnArch& arch = {}, unsigned seed = 1);  // He-initialised weights
 
   static Result<std::shared_ptr<const DiceCnn>> load(const std::string& path);  // cached by path
-  Status save(const std::string& path) const;  // cv::FileStorage (.yml.gz)
+  // cv::FileStorage (.yml.gz). half: the weights as float16 (half the file; the scores
+  // move by the rounding, ~1e-3 relative), else float32 (bit-exact).
+  Status save(const std::string& path, bool half = false) const;
 
   // Class probabilities (softmax) of the patch cut round the die, averaged over `views`
   // dihedral views of the patch (1..8: identity, three quarter turns, then mirrored).
@@ -109,6 +111,7 @@ struct DiceCnnTrainArgs {
   double weight_decay = 1e-4;
   int negatives_per_image = 4;  // finder candidates far from every label, class 0
   int copies = 1;             // augmented copies of each positive per epoch
+  bool half = false;          // write the weights as float16 (DiceCnn::save)
   unsigned seed = 1;
   CnnArch arch;
   DiceParams params;  // candidate generation (must match the finder's)

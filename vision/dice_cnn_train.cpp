@@ -254,7 +254,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
     }
   }
   cv::setNumThreads(threads);
-  if (auto st = net.save(a.out); !st) return Error{st.error()};
+  if (auto st = net.save(a.out, a.half); !st) return Error{st.error()};
   return rep;
 }
 

@@ -167,6 +167,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dt->add_option("--c3", ca->arch.c3, "--cnn: channels of conv layer 3");
   dt->add_option("--hidden", ca->arch.hidden, "--cnn: hidden dense units");
   dt->add_option("--patch", ca->arch.patch, "--cnn: input patch side in pixels (a multiple of 8, 16..96)");
+  dt->add_flag("--half", ca->half, "--cnn: write the weights as float16 (half the file)");
   reg.add(dt, [ta, ca, cnn] {
     if (*cnn) {
       ca->real = ta->real;

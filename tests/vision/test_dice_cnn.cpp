@@ -165,6 +165,16 @@ TEST(DiceCnn, SaveLoadRoundTrip) {
   cv::Mat img(120, 120, CV_8UC3, cv::Scalar(40, 90, 200));
   cv::circle(img, cv::Point(52, 64), 6, cv::Scalar(235, 235, 235), cv::FILLED);
   EXPECT_EQ(net40.scores(img, cv::Point2f(60, 60), 40), (*back40)->scores(img, cv::Point2f(60, 60), 40));
+  // Float16 weights: smaller, the same network to the rounding.
+  const fs::path half = fs::temp_directory_path() / ("dice_cnn40h_" + std::to_string(::getpid()) + ".yml.gz");
+  ASSERT_TRUE(net40.save(half.string(), true).ok());
+  auto back_half = DiceCnn::load(half.string());
+  ASSERT_TRUE(back_half.ok()) << back_half.error();
+  const auto s32 = net40.scores(img, cv::Point2f(60, 60), 40), s16 = (*back_half)->scores(img, cv::Point2f(60, 60), 40);
+  EXPECT_NE((*back_half)->params(), net40.params());  // rounded
+  for (int c = 0; c < 7; ++c) EXPECT_NEAR(s16[static_cast<std::size_t>(c)], s32[static_cast<std::size_t>(c)], 2e-3) << c;
+  EXPECT_LT(fs::file_size(half), fs::file_size(path40));
+  fs::remove(half);
   fs::remove(path40);
   fs::remove(path);
   fs::remove(bad);
@@ -173,7 +183,7 @@ TEST(DiceCnn, SaveLoadRoundTrip) {
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
 // A regression floor on the shipped network (trained on three quarters of the even split:
-// these odd boxes, the first 62, all byler, are held out; docs/dice.md round 11).
+// these odd boxes, the first 62, all byler, are held out; docs/dice.md rounds 11, 14).
 TEST(DiceCnn, ShippedNetworkOnRealBoxes) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   auto net = DiceCnn::load((fs::path(HEXDICE_SOURCE_DIR) / "data/dice_cnn.yml.gz").string());
@@ -195,7 +205,9 @@ TEST(DiceCnn, ShippedNetworkOnRealBoxes) {
   }
   std::printf("real boxes read right: %d of %d\n", ok, n);
   EXPECT_GE(n, 60);
-  EXPECT_GE(ok, 36);  // measured 42 of 62 (the shipped network: even-fit only, so these are held out)
+  // Measured 46 of 62 (round 14's network, 40 px; round 11's: 42). The shipped network
+  // is trained on the even split's fit part only, so these are held out.
+  EXPECT_GE(ok, 40);
 }
 
 }  // namespace
