@@ -157,8 +157,8 @@ struct DiceParams {
   // network's probability of face f. A face the pips found no layout for needs the
   // network 1 / floor^(1/w) times surer; with no layout at all, the network's face.
   // 0 = off (the pips, else the forest, as without the network). 1, chosen on the even
-  // split's held-out quarter with the shipped network (matched dice 207 -> 213/232; the
-  // plateau 0.5..2); odd split, checked once: 899 -> 903/983 (docs/dice.md round 14).
+  // split's held-out quarter with the shipped network (matched dice 207 at 0, main's 208,
+  // -> 213/232; the plateau 0.5..2); odd split, checked once: 899 -> 903/983 (docs/dice.md round 14).
   double cnn_fuse_weight = 1.0;
   double cnn_fuse_floor = 1e-3;
   // The network reads a kept die's square times this (the finder's square frames the top
