@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <map>
 
@@ -497,6 +498,21 @@ std::pair<int, float> cnn_best(const std::array<float, 7>& s) {
 
 }  // namespace
 
+int fuse_face(const std::array<float, 7>& pip_scores, const std::array<float, 7>& cnn, int base_face, double weight,
+              double floor) {
+  if (weight <= 0) return base_face;
+  const float smax = *std::max_element(pip_scores.begin() + 1, pip_scores.end());
+  int best = base_face;
+  double best_v = -std::numeric_limits<double>::infinity();
+  for (int f = 1; f <= 6; ++f) {
+    const std::size_t i = static_cast<std::size_t>(f);
+    const double s = smax > 0 ? std::max(static_cast<double>(pip_scores[i]) / smax, floor) : 1.0;
+    const double v = std::log(std::max(s, 1e-12)) + weight * std::log(std::max(static_cast<double>(cnn[i]), 1e-12));
+    if (v > best_v) best_v = v, best = f;
+  }
+  return best;
+}
+
 DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& region, const DiceClassifier* model,
                  const DiceParams& params, const DiceCnn* cnn, float cnn_side_scale) {
   DieRead out;
@@ -519,10 +535,12 @@ DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& regi
   out.face = out.pip_face > 0 ? out.pip_face : out.model_face;
   out.base_face = out.face;
   if (cnn && !bgr.empty()) {
-    const auto [f, p] = cnn_best(cnn->scores(bgr, c, side * cnn_side_scale, params.cnn_views));
+    out.cnn_scores = cnn->scores(bgr, c, side * cnn_side_scale, params.cnn_views);
+    const auto [f, p] = cnn_best(out.cnn_scores);
     out.cnn_face = f;
     out.cnn_prob = p;
     if (p >= params.cnn_min_prob) out.face = f;
+    else out.face = fuse_face(out.pips.face_score, out.cnn_scores, out.face, params.cnn_fuse_weight, params.cnn_fuse_floor);
   }
   return out;
 }
@@ -704,13 +722,16 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     std::array<float, 7> cs{};
     std::pair<int, float> cb{0, 0.0f};
     if (cnn) {
-      cs = cnn->scores(work, k.s.c.centre, k.s.c.side, params.cnn_views);
+      cs = cnn->scores(work, k.s.c.centre, k.s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
       cb = cnn_best(cs);
       if (cs[0] >= params.cnn_max_not_die) continue;
       if (cb.second >= params.cnn_min_prob) face = cb.first;
+      else face = fuse_face(k.pips.face_score, cs, face, params.cnn_fuse_weight, params.cnn_fuse_floor);
     }
     out.push_back(describe(work, bg, r, scale, face, conf, params));
     out.back().base_face = k.face;
+    out.back().pip_scores = k.pips.face_score;
+    out.back().cnn_scores = cs;
     out.back().cnn_face = cb.first;
     out.back().cnn_prob = cb.second;
     out.back().cnn_not_die = cs[0];

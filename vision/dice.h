@@ -8,6 +8,7 @@
 // Without a model file it falls back to counting pips (die_face.h) on the body blobs.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -138,16 +139,38 @@ struct DiceParams {
   // cnn_min_prob that face is reported (> 1 = never). File "" = default_dice_cnn_path();
   // a missing default file leaves the network out. Views: dihedral views averaged (1..8).
   // Never by default: on the even split's held-out quarter no threshold read more faces
-  // than the pips + forest (matched dice 88.5% at best, as without; docs/dice.md round 11).
+  // than the pips + forest (matched dice 88.5% at best, as without; docs/dice.md round 11);
+  // the network's word is weighed by the fusion below instead.
   std::string cnn_path;
   bool use_cnn = true;
   double cnn_min_prob = 2.0;
   int cnn_views = 1;
   // ... and a kept die the network calls not a die with at least this probability is
   // dropped (> 1 = never). 0.98, chosen on the even split's held-out quarter: 20 of 61
-  // false detections dropped for 2 of 235 dice.
+  // false detections dropped for 2 of 235 dice (round 11's network; round 14's, shipped,
+  // drops fewer: odd precision 82.7% -> 81.6%, recall 96.6% -> 96.7%).
   double cnn_max_not_die = 0.98;
+  // ... and its probabilities fused with the pip reader's evidence (with the network,
+  // when cnn_min_prob does not hand it the face): face = argmax over f of
+  //   log(max(s_f / s_max, cnn_fuse_floor)) + cnn_fuse_weight x log(p_f),
+  // s_f the pip reader's best layout score of f pips (PipRead::face_score), p_f the
+  // network's probability of face f. A face the pips found no layout for needs the
+  // network 1 / floor^(1/w) times surer; with no layout at all, the network's face.
+  // 0 = off (the pips, else the forest, as without the network). 1, chosen on the even
+  // split's held-out quarter with the shipped network (matched dice 207 at 0, main's 208,
+  // -> 213/232; the plateau 0.5..2); odd split, checked once: 899 -> 903/983 (docs/dice.md round 14).
+  double cnn_fuse_weight = 1.0;
+  double cnn_fuse_floor = 1e-3;
+  // The network reads a kept die's square times this (the finder's square frames the top
+  // face; a labelled byler box, which the network learnt from, the whole die).
+  double cnn_finder_scale = 1.0;
 };
+
+// The face of the fusion above (DiceParams::cnn_fuse_weight): `pip_scores` as
+// PipRead::face_score, `cnn` the network's class probabilities; `base_face` when the
+// weight is 0.
+int fuse_face(const std::array<float, 7>& pip_scores, const std::array<float, 7>& cnn, int base_face, double weight,
+              double floor);
 
 class DiceClassifier;
 
@@ -160,6 +183,7 @@ struct DieRead {
   int cnn_face = 0;     // face network's best face 1..6 (0 without it)
   float cnn_prob = 0;   // ... its probability
   int base_face = 0;    // the face without the network (pips, else the classifier)
+  std::array<float, 7> cnn_scores{};  // the network's class probabilities (zero without it)
   PipRead pips;
 };
 class DiceCnn;
@@ -214,6 +238,9 @@ struct DieDetection {
   int cnn_face = 0;
   float cnn_prob = 0, cnn_not_die = 0;
   int base_face = 0;
+  // ... and, for scorers that fuse the two (fuse_face), the pip reader's layout scores
+  // of the die's read and the network's class probabilities (zero without it).
+  std::array<float, 7> pip_scores{}, cnn_scores{};
 };
 
 std::vector<DieDetection> find_dice(const cv::Mat& image_bgr, const DiceParams& params = {});

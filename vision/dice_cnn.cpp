@@ -42,8 +42,6 @@ cv::Mat cnn_patch(const cv::Mat& bgr, cv::Point2f centre, float side, float angl
 
 namespace {
 
-constexpr int kIn = kCnnPatch;
-
 // 3x3, padding 1: col[(c*9 + ky*3 + kx) * hw + y*w + x] = in[c][y+ky-1][x+kx-1] (0 outside).
 void im2col(const float* in, int ch, int h, int w, float* col) {
   for (int c = 0; c < ch; ++c)
@@ -164,6 +162,7 @@ struct DiceCnn::Work {
   std::vector<float> col1, a1, p1, col2, a2, p2, col3, a3, p3, h, z;
   std::vector<int> i1, i2, i3;
   explicit Work(const CnnArch& a) {
+    const int kIn = a.patch;
     const int s1 = kIn * kIn, s2 = s1 / 4, s3 = s2 / 4, s4 = s3 / 4;
     col1.resize(static_cast<std::size_t>(27 * s1));
     a1.resize(static_cast<std::size_t>(a.c1 * s1));
@@ -184,6 +183,7 @@ struct DiceCnn::Work {
 
 void DiceCnn::layout() {
   const auto& a = arch_;
+  const int kIn = a.patch;
   std::size_t o = 0;
   auto take = [&](std::size_t n) {
     const std::size_t at = o;
@@ -206,7 +206,9 @@ void DiceCnn::layout() {
 }
 
 DiceCnn::DiceCnn(const CnnArch& arch, unsigned seed) : arch_(arch) {
-  HEXDICE_CHECK(arch.c1 > 0 && arch.c2 > 0 && arch.c3 > 0 && arch.hidden > 0 && arch.classes == 7);
+  HEXDICE_CHECK(arch.c1 > 0 && arch.c2 > 0 && arch.c3 > 0 && arch.hidden > 0 && arch.classes == 7 && arch.patch >= 16 &&
+                arch.patch <= 96 && arch.patch % 8 == 0);
+  const int kIn = arch.patch;
   layout();
   std::mt19937 rng(seed);
   // He initialisation (normal, sd sqrt(2 / fan_in)) by Box-Muller on the raw generator
@@ -228,7 +230,8 @@ DiceCnn::DiceCnn(const CnnArch& arch, unsigned seed) : arch_(arch) {
 }
 
 void DiceCnn::normalise(const cv::Mat& patch, float* out) {
-  HEXDICE_CHECK(patch.type() == CV_8UC3 && patch.rows == kIn && patch.cols == kIn);
+  HEXDICE_CHECK(patch.type() == CV_8UC3 && patch.rows == patch.cols && patch.rows > 0);
+  const int kIn = patch.rows;
   const int n = kIn * kIn;
   double mean[3] = {0, 0, 0};
   for (int y = 0; y < kIn; ++y) {
@@ -258,6 +261,7 @@ void DiceCnn::normalise(const cv::Mat& patch, float* out) {
 
 void DiceCnn::run(const float* input, Work& w) const {
   const auto& a = arch_;
+  const int kIn = a.patch;
   const int s1 = kIn * kIn, s2 = s1 / 4, s3 = s2 / 4, s4 = s3 / 4;
   const float* P = p_.data();
   im2col(input, 3, kIn, kIn, w.col1.data());
@@ -290,7 +294,7 @@ void DiceCnn::run(const float* input, Work& w) const {
 
 void DiceCnn::forward(const float* input, float* probs) const {
   thread_local std::unique_ptr<Work> work;
-  thread_local CnnArch work_arch{0, 0, 0, 0, 0};
+  thread_local CnnArch work_arch{0, 0, 0, 0, 0, 0};
   if (!work || !(work_arch == arch_)) {
     work = std::make_unique<Work>(arch_);
     work_arch = arch_;
@@ -303,12 +307,13 @@ float DiceCnn::loss_and_grad(const float* input, int cls, std::vector<float>& gr
   HEXDICE_CHECK(grad.size() == p_.size() && cls >= 0 && cls < arch_.classes);
   const auto& a = arch_;
   thread_local std::unique_ptr<Work> wp;
-  thread_local CnnArch work_arch{0, 0, 0, 0, 0};
+  thread_local CnnArch work_arch{0, 0, 0, 0, 0, 0};
   if (!wp || !(work_arch == arch_)) {
     wp = std::make_unique<Work>(arch_);
     work_arch = arch_;
   }
   Work& w = *wp;
+  const int kIn = a.patch;
   run(input, w);
   if (probs) std::copy(w.z.begin(), w.z.end(), probs);
   const float loss = -std::log(std::max(w.z[static_cast<std::size_t>(cls)], 1e-12f));
@@ -365,7 +370,8 @@ float DiceCnn::loss_and_grad(const float* input, int cls, std::vector<float>& gr
 std::array<float, 7> DiceCnn::scores_of_patch(const cv::Mat& patch, int views) const {
   std::array<float, 7> out{};
   views = std::clamp(views, 1, 8);
-  std::vector<float> in(static_cast<std::size_t>(3 * kIn * kIn));
+  HEXDICE_CHECK(patch.rows == arch_.patch && patch.cols == arch_.patch);
+  std::vector<float> in(static_cast<std::size_t>(input_size()));
   std::array<float, 7> pr{};
   // New buffers for the turned views (in place, cv::rotate would write into the caller's patch).
   cv::Mat p = patch;
@@ -382,18 +388,27 @@ std::array<float, 7> DiceCnn::scores_of_patch(const cv::Mat& patch, int views) c
 }
 
 std::array<float, 7> DiceCnn::scores(const cv::Mat& bgr, cv::Point2f centre, float side, int views) const {
-  return scores_of_patch(cnn_patch(bgr, centre, side), views);
+  return scores_of_patch(cnn_patch(bgr, centre, side, 0, false, arch_.patch), views);
 }
 
-Status DiceCnn::save(const std::string& path) const {
+Status DiceCnn::save(const std::string& path, bool half) const {
   try {
-    cv::FileStorage fs(path, cv::FileStorage::WRITE);
+    // The weights' bytes in base64 (cv::FileStorage reads either): a list of decimal bytes
+    // gzipped to 1.6x the raw size (a 167k-weight network 1.09 MB), base64 to 1.0x.
+    cv::FileStorage fs(path, cv::FileStorage::WRITE | cv::FileStorage::BASE64);
     if (!fs.isOpened()) return Error{"cannot write " + path};
     fs << "format" << "hexdice_dice_cnn_1";
     fs << "c1" << arch_.c1 << "c2" << arch_.c2 << "c3" << arch_.c3 << "hidden" << arch_.hidden << "classes" << arch_.classes;
-    fs << "patch" << kCnnPatch;
+    fs << "patch" << arch_.patch;
     // The weights' bytes (little-endian float32): text floats would not read back bit-exact.
-    fs << "params_raw" << cv::Mat(1, static_cast<int>(p_.size() * sizeof(float)), CV_8U, const_cast<float*>(p_.data()));
+    cv::Mat f32(1, static_cast<int>(p_.size()), CV_32F, const_cast<float*>(p_.data()));
+    if (half) {
+      cv::Mat f16;
+      f32.convertTo(f16, CV_16F);
+      fs << "params_f16_raw" << cv::Mat(1, static_cast<int>(f16.total() * 2), CV_8U, f16.ptr());
+    } else {
+      fs << "params_raw" << cv::Mat(1, static_cast<int>(p_.size() * sizeof(float)), CV_8U, f32.ptr());
+    }
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -412,17 +427,20 @@ Result<std::shared_ptr<const DiceCnn>> DiceCnn::load(const std::string& path) {
   cv::Mat params;
   try {
     cv::FileStorage fs(path, cv::FileStorage::READ);
-    if (!fs.isOpened() || static_cast<std::string>(fs["format"]) != "hexdice_dice_cnn_1" ||
-        static_cast<int>(fs["patch"]) != kCnnPatch)
+    if (!fs.isOpened() || static_cast<std::string>(fs["format"]) != "hexdice_dice_cnn_1")
       return Error{"cannot load dice CNN " + path + " (not a dice CNN of this version)"};
+    a.patch = fs["patch"];
     a.c1 = fs["c1"];
     a.c2 = fs["c2"];
     a.c3 = fs["c3"];
     a.hidden = fs["hidden"];
     a.classes = fs["classes"];
-    cv::Mat raw;
+    cv::Mat raw, raw16;
     fs["params_raw"] >> raw;
-    if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
+    fs["params_f16_raw"] >> raw16;
+    if (!raw16.empty() && raw16.type() == CV_8U && raw16.total() % 2 == 0)
+      cv::Mat(1, static_cast<int>(raw16.total() / 2), CV_16F, raw16.ptr()).convertTo(params, CV_32F);
+    else if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
       params = cv::Mat(1, static_cast<int>(raw.total() / sizeof(float)), CV_32F, raw.ptr()).clone();
     else
       fs["params"] >> params;  // text floats (the first files)
@@ -430,7 +448,7 @@ Result<std::shared_ptr<const DiceCnn>> DiceCnn::load(const std::string& path) {
     return Error{"cannot load dice CNN " + path + ": " + e.what()};
   }
   if (a.c1 <= 0 || a.c2 <= 0 || a.c3 <= 0 || a.hidden <= 0 || a.classes != 7 || a.c1 > 256 || a.c2 > 256 || a.c3 > 256 ||
-      a.hidden > 4096)
+      a.hidden > 4096 || a.patch < 16 || a.patch > 96 || a.patch % 8 != 0)
     return Error{"cannot load dice CNN " + path + " (bad architecture)"};
   auto net = std::make_shared<DiceCnn>(a, 1);
   if (params.type() != CV_32F || params.total() != net->p_.size())

@@ -1,7 +1,7 @@
 // A small convolutional network that reads the upward face of a die from a colour patch
 // (the learned face reader of `hexdice dice`, beside the lattice pip reader and the random
 // forest of dice_classifier.h). Written here, forward and backward (no framework):
-//   patch 32x32 BGR, per-patch normalised (each channel minus its mean, all over one std)
+//   patch 32x32 BGR (CnnArch::patch: any multiple of 8), per-patch normalised (each channel minus its mean, all over one std)
 //   conv3x3(3->c1)+ReLU+maxpool2 -> conv3x3(c1->c2)+ReLU+maxpool2 -> conv3x3(c2->c3)+ReLU+
 //   maxpool2 -> dense(c3*16 -> hidden)+ReLU -> dense(hidden -> 7) -> softmax.
 // Seven classes as the forest: 0 = not a die, 1..6 = the face. Trained by train_dice_cnn()
@@ -22,7 +22,7 @@
 
 namespace hexdice::vision {
 
-constexpr int kCnnPatch = 32;     // patch side in pixels (fixed by the architecture)
+constexpr int kCnnPatch = 32;     // default patch side in pixels (CnnArch::patch)
 constexpr float kCnnPad = 1.3f;   // the patch covers the die's side times this
 // A "top_face" label box (penlington) frames the upward face only; the network is
 // trained on boxes like the finder's (about the top face plus a little), so such a
@@ -38,6 +38,8 @@ struct CnnArch {
   int c1 = 16, c2 = 32, c3 = 32;  // channels of the three conv layers
   int hidden = 64;                // units of the hidden dense layer
   int classes = 7;                // 0 = not a die, 1..6
+  int patch = kCnnPatch;          // input side in pixels, a multiple of 8 (16..96): the dense
+                                  // layer sees c3 x (patch/8)^2
   bool operator==(const CnnArch&) const = default;
 };
 
@@ -46,7 +48,9 @@ class DiceCnn {
   explicit DiceCnn(const CnnArch& arch = {}, unsigned seed = 1);  // He-initialised weights
 
   static Result<std::shared_ptr<const DiceCnn>> load(const std::string& path);  // cached by path
-  Status save(const std::string& path) const;  // cv::FileStorage (.yml.gz)
+  // cv::FileStorage (.yml.gz). half: the weights as float16 (half the file; the scores
+  // move by the rounding, ~1e-3 relative), else float32 (bit-exact).
+  Status save(const std::string& path, bool half = false) const;
 
   // Class probabilities (softmax) of the patch cut round the die, averaged over `views`
   // dihedral views of the patch (1..8: identity, three quarter turns, then mirrored).
@@ -57,8 +61,10 @@ class DiceCnn {
   std::size_t num_params() const { return p_.size(); }
 
   // Training interface (train_dice_cnn, tests).
-  // The network input of a patch (CV_8UC3 kCnnPatch square): 3 x 32 x 32 floats, CHW.
+  // The network input of a patch (CV_8UC3 square, arch().patch wide): 3 x side x side
+  // floats, CHW.
   static void normalise(const cv::Mat& patch_bgr, float* out);
+  int input_size() const { return 3 * arch_.patch * arch_.patch; }
   // Forward and backward of one sample (input as normalise gives): returns the
   // cross-entropy loss and adds d loss / d params into `grad` (num_params() floats);
   // probs (classes floats) receives the softmax if non-null.
@@ -105,6 +111,7 @@ struct DiceCnnTrainArgs {
   double weight_decay = 1e-4;
   int negatives_per_image = 4;  // finder candidates far from every label, class 0
   int copies = 1;             // augmented copies of each positive per epoch
+  bool half = false;          // write the weights as float16 (DiceCnn::save)
   unsigned seed = 1;
   CnnArch arch;
   DiceParams params;  // candidate generation (must match the finder's)

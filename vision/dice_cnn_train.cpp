@@ -98,11 +98,11 @@ void photometric(cv::Mat& p, Rand& r) {
   }
 }
 
-cv::Mat augmented(const Sample& s, Rand& r) {
+cv::Mat augmented(const Sample& s, Rand& r, int size) {
   const float scale = static_cast<float>(std::exp(r.u(std::log(0.85), std::log(1.18))));
   const cv::Point2f shift(static_cast<float>(r.u(-0.1, 0.1)) * kCanonSide, static_cast<float>(r.u(-0.1, 0.1)) * kCanonSide);
   const cv::Point2f c(kCanonSize / 2.0f, kCanonSize / 2.0f);
-  cv::Mat p = cnn_patch(s.crop, c + shift, kCanonSide * scale, static_cast<float>(r.u(0, 360)), r.p(0.5));
+  cv::Mat p = cnn_patch(s.crop, c + shift, kCanonSide * scale, static_cast<float>(r.u(0, 360)), r.p(0.5), size);
   photometric(p, r);
   return p;
 }
@@ -191,7 +191,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
       for (const auto& l : im.labels) {
         const cv::Point2f c(static_cast<float>((l.box.x + l.box.width / 2.0) * scale), static_cast<float>((l.box.y + l.box.height / 2.0) * scale));
         const float side = static_cast<float>(std::max(l.box.width, l.box.height) * scale) * (l.top_face ? kCnnTopFaceScale : 1.0f);
-        val_patch.push_back(cnn_patch(work, c, side));
+        val_patch.push_back(cnn_patch(work, c, side, 0, false, a.arch.patch));
         val_face.push_back(l.face);
       }
     }
@@ -208,7 +208,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
   const std::size_t np = net.num_params();
   std::vector<float> grad(np);
   CnnAdam adam;
-  std::vector<float> in(static_cast<std::size_t>(3 * kCnnPatch * kCnnPatch));
+  std::vector<float> in(static_cast<std::size_t>(net.input_size()));
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < samples.size(); ++i)
     for (int k = 0; k < (samples[i].cls > 0 ? std::max(1, a.copies) : 1); ++k) order.push_back(i);
@@ -226,7 +226,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
       std::fill(grad.begin(), grad.end(), 0.0f);
       for (std::size_t k = at; k < end; ++k) {
         const Sample& s = samples[order[k]];
-        const cv::Mat p = augmented(s, rng);
+        const cv::Mat p = augmented(s, rng, a.arch.patch);
         DiceCnn::normalise(p, in.data());
         loss_sum += net.loss_and_grad(in.data(), s.cls, grad, pr.data());
         correct += static_cast<int>(std::max_element(pr.begin(), pr.end()) - pr.begin()) == s.cls;
@@ -254,7 +254,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
     }
   }
   cv::setNumThreads(threads);
-  if (auto st = net.save(a.out); !st) return Error{st.error()};
+  if (auto st = net.save(a.out, a.half); !st) return Error{st.error()};
   return rep;
 }
 

@@ -518,10 +518,11 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           six_score[static_cast<std::size_t>(pol)] = score;
           fill(six[static_cast<std::size_t>(pol)]);
         }
+        out.face_score[static_cast<std::size_t>(k)] = std::max(out.face_score[static_cast<std::size_t>(k)], static_cast<float>(score));
         if (score > best_score) {
           best_score = score;
           best_kind = pol;
-          fill(out);
+          fill(out);  // (leaves face_score)
         }
       }
     }
@@ -539,7 +540,10 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         shared += near ? 1 : 0;
       }
       if (shared >= p.six_shared_pips) {
+        const auto scores = out.face_score;
         out = s6;
+        out.face_score = scores;
+        out.face_score[6] = std::max(scores[6], scores[4]);
         break;
       }
     }

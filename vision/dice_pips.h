@@ -28,6 +28,7 @@
 // Const functions, deterministic.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -146,6 +147,11 @@ struct PipRead {
   cv::Point2f centre{0, 0};        // face centre (pip centroid), image pixels
   float spacing = 0;               // lattice spacing, image pixels
   std::vector<cv::Point2f> pips;   // image pixels
+  // The best score of a layout of each pip count (face_score[k], k = 1..6; 0 = no subset
+  // of k candidates fits; [0] unused): the reader's evidence for every face, which the
+  // face network's probabilities are fused with (DiceParams::cnn_fuse_weight). The face
+  // read has the largest (the six rule gives the "6" at least the "4"'s score).
+  std::array<float, 7> face_score{};
 };
 
 // Reads the face whose pips lie in `region` (image pixels; any size, it is squared

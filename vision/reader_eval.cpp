@@ -205,6 +205,9 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
           o->cnn_ok += r.cnn_face == l.face;
           for (std::size_t t = 0; t < kCnnSweep.size(); ++t)
             o->ok_at[t] += (r.cnn_face > 0 && r.cnn_prob >= kCnnSweep[t] ? r.cnn_face : r.base_face) == l.face;
+          for (std::size_t t = 0; t < kFuseSweep.size(); ++t)
+            o->fuse_ok[t] += fuse_face(r.pips.face_score, r.cnn_scores, r.base_face, r.cnn_face > 0 ? kFuseSweep[t] : 0.0,
+                                       params.cnn_fuse_floor) == l.face;
           o->pips_read += r.pip_face > 0;
           o->pips_ok += r.pip_face == l.face;
           o->model_ok += r.model_face == l.face;
@@ -218,6 +221,7 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
     }
     int matched = 0, face_ok = 0, cnn_ok = 0;
     std::array<int, kCnnSweep.size()> ok_at{};
+    std::array<int, kFuseSweep.size()> fuse_ok{};
     // Greedy matching by centre distance; a match needs the centres within half the
     // larger box side (labels may be whole dice or top faces only).
     struct Pair { double d; std::size_t l, k; };
@@ -243,10 +247,24 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
       cnn_ok += dd.cnn_face == labels[p.l].face;
       for (std::size_t t = 0; t < kCnnSweep.size(); ++t)
         ok_at[t] += (dd.cnn_face > 0 && dd.cnn_prob >= kCnnSweep[t] ? dd.cnn_face : dd.base_face) == labels[p.l].face;
+      for (std::size_t t = 0; t < kFuseSweep.size(); ++t)
+        fuse_ok[t] += fuse_face(dd.pip_scores, dd.cnn_scores, dd.base_face, dd.cnn_face > 0 ? kFuseSweep[t] : 0.0,
+                                params.cnn_fuse_floor) == labels[p.l].face;
       const int read = std::clamp(dets[p.k].face, 0, 6);
       ++s.confusion[static_cast<std::size_t>(labels[p.l].face)][static_cast<std::size_t>(read)];
       if (!ok && log)
-        *log << name << ": box " << labels[p.l].box << " face " << labels[p.l].face << " read " << dets[p.k].face << '\n';
+      {
+        *log << name << ": box " << labels[p.l].box << " face " << labels[p.l].face << " read " << dets[p.k].face;
+        if (dd.cnn_face > 0) {
+          // The evidence the fusion weighs: pip layout scores and the network's probabilities of faces 1..6.
+          *log << " (pips";
+          for (int f = 1; f <= 6; ++f) *log << ' ' << std::lround(dd.pip_scores[static_cast<std::size_t>(f)]);
+          *log << "; network";
+          for (int f = 1; f <= 6; ++f) *log << ' ' << std::lround(100 * dd.cnn_scores[static_cast<std::size_t>(f)]);
+          *log << ')';
+        }
+        *log << '\n';
+      }
     }
     for (std::size_t l = 0; l < labels.size(); ++l)
       if (!used_l.count(l)) {
@@ -272,6 +290,7 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
       c->face_ok += face_ok;
       c->cnn_ok += cnn_ok;
       for (std::size_t t = 0; t < kCnnSweep.size(); ++t) c->face_ok_at[t] += ok_at[t];
+      for (std::size_t t = 0; t < kFuseSweep.size(); ++t) c->fuse_ok[t] += fuse_ok[t];
     }
   }
   if (s.images == 0) return Error{"no labelled images in " + dir_or_csv};
@@ -323,6 +342,10 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     dp.use_cnn = !a.no_cnn;
     if (a.cnn_min_prob >= 0) dp.cnn_min_prob = a.cnn_min_prob;
     if (a.cnn_max_not_die >= 0) dp.cnn_max_not_die = a.cnn_max_not_die;
+    if (a.cnn_fuse_weight >= 0) dp.cnn_fuse_weight = a.cnn_fuse_weight;
+    if (a.cnn_fuse_floor >= 0) dp.cnn_fuse_floor = a.cnn_fuse_floor;
+    if (a.cnn_views > 0) dp.cnn_views = a.cnn_views;
+    if (a.cnn_finder_scale > 0) dp.cnn_finder_scale = a.cnn_finder_scale;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "
@@ -340,9 +363,16 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
         out << ' ' << (kCnnSweep[t] > 1 ? std::string("never") : std::to_string(kCnnSweep[t]).substr(0, 4)) << ' ' << pct(ok[t], n);
       out << '\n';
     };
+    auto fuse = [&](const std::string& what, const std::array<int, kFuseSweep.size()>& ok, int n) {
+      out << what << ": fused with the pip scores (floor " << dp.cnn_fuse_floor << "), weight";
+      for (std::size_t t = 0; t < kFuseSweep.size(); ++t) out << ' ' << kFuseSweep[t] << ' ' << pct(ok[t], n);
+      out << '\n';
+    };
     if (!a.no_model && !a.no_cnn) {
       sweep("face network, matched dice", s->face_ok_at, s->cnn_ok, s->matched);
       for (const auto& [src, c] : s->by_source) sweep("  " + src, c.face_ok_at, c.cnn_ok, c.matched);
+      fuse("face network, matched dice", s->fuse_ok, s->matched);
+      for (const auto& [src, c] : s->by_source) fuse("  " + src, c.fuse_ok, c.matched);
       auto not_die = [&](const std::string& what, const RealCounts& c) {
         out << what << ": detections the network calls not a die with p >= t (matched / false):";
         for (std::size_t t = 1; t + 1 < kCnnSweep.size(); ++t)
@@ -375,6 +405,8 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     if (!a.no_model && !a.no_cnn) {
       sweep("face network, oracle boxes", s->oracle.ok_at, s->oracle.cnn_ok, s->oracle.labels);
       for (const auto& [src, o] : s->oracle_by_source) sweep("  " + src, o.ok_at, o.cnn_ok, o.labels);
+      fuse("face network, oracle boxes", s->oracle.fuse_ok, s->oracle.labels);
+      for (const auto& [src, o] : s->oracle_by_source) fuse("  " + src, o.fuse_ok, o.labels);
     }
     out << "oracle confusion (rows: labelled face; columns: read face, 0 = unreadable)\n       0     1     2     3     4     5     6\n";
     confusion(s->oracle_confusion);

@@ -27,6 +27,10 @@ struct EvalArgs {
   bool no_cnn = false;        // --real: without the face network
   double cnn_min_prob = -1;   // --real: DiceParams::cnn_min_prob (< 0 = its default)
   double cnn_max_not_die = -1;  // --real: DiceParams::cnn_max_not_die (< 0 = its default)
+  double cnn_fuse_weight = -1;  // --real: DiceParams::cnn_fuse_weight (< 0 = its default)
+  double cnn_fuse_floor = -1;   // --real: DiceParams::cnn_fuse_floor (< 0 = its default)
+  int cnn_views = 0;            // --real: DiceParams::cnn_views (0 = its default)
+  double cnn_finder_scale = -1;  // --real: DiceParams::cnn_finder_scale (< 0 = its default)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)
@@ -62,11 +66,15 @@ struct SceneScore {
 // Probability thresholds the scorer tries for the face network (its face where its
 // probability is at least t, else the finder's own; the last: never).
 inline constexpr std::array<float, 9> kCnnSweep{0.0f, 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 0.95f, 0.98f, 2.0f};
+// Weights the scorer tries for the fusion of the network with the pip scores (fuse_face,
+// at DiceParams::cnn_fuse_floor): 0 = the finder's face without the network.
+inline constexpr std::array<float, 9> kFuseSweep{0.0f, 0.1f, 0.25f, 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 4.0f};
 
 struct RealCounts {
   int images = 0, labels = 0, detections = 0, matched = 0, face_ok = 0;
   std::array<int, kCnnSweep.size()> face_ok_at{};  // matched dice read right with the network at each threshold
   int cnn_ok = 0;                                   // matched dice the network alone reads right
+  std::array<int, kFuseSweep.size()> fuse_ok{};    // matched dice read right fused at each weight
   // Detections the network calls not-a-die with probability >= kCnnSweep[t]: matched, false.
   std::array<int, kCnnSweep.size()> not_die_matched{}, not_die_false{};
   double recall() const { return labels ? static_cast<double>(matched) / labels : 0; }
@@ -84,6 +92,7 @@ struct OracleCounts {
   int combined_ok = 0;             // what find_dice reports for a die at that box
   int cnn_ok = 0;                  // face network alone at the box
   std::array<int, kCnnSweep.size()> ok_at{};  // network where its probability >= threshold, else the rest
+  std::array<int, kFuseSweep.size()> fuse_ok{};  // fused at each weight
 };
 
 struct RealScore : RealCounts {

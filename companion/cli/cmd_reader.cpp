@@ -62,6 +62,7 @@ int run_read(const ReadArgs& a) {
 struct DiceArgs {
   std::string image, model, cnn;
   bool json = false, no_model = false, no_cnn = false;
+  double cnn_fuse = -1;
 };
 
 int run_dice(const DiceArgs& a) {
@@ -72,6 +73,7 @@ int run_dice(const DiceArgs& a) {
   params.use_model = !a.no_model;
   params.cnn_path = a.cnn;
   params.use_cnn = !a.no_cnn;
+  if (a.cnn_fuse >= 0) params.cnn_fuse_weight = a.cnn_fuse;
   auto found = vision::find_dice_checked(*img, params);
   if (!found) return fail(found.error());
   const auto& dice = *found;
@@ -139,6 +141,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dice->add_flag("--no-model", da->no_model, "count pips only (no learned classifier)");
   dice->add_option("--cnn", da->cnn, "face network (default: data/dice_cnn.yml.gz of the build, if present)");
   dice->add_flag("--no-cnn", da->no_cnn, "without the face network");
+  dice->add_option("--cnn-fuse", da->cnn_fuse, "weight of the face network fused with the pip scores (0 = off; default DiceParams)");
   reg.add(dice, [da] { return run_dice(*da); });
 
   auto ta = std::make_shared<vision::DiceTrainArgs>();
@@ -163,6 +166,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dt->add_option("--c2", ca->arch.c2, "--cnn: channels of conv layer 2");
   dt->add_option("--c3", ca->arch.c3, "--cnn: channels of conv layer 3");
   dt->add_option("--hidden", ca->arch.hidden, "--cnn: hidden dense units");
+  dt->add_option("--patch", ca->arch.patch, "--cnn: input patch side in pixels (a multiple of 8, 16..96)");
+  dt->add_flag("--half", ca->half, "--cnn: write the weights as float16 (half the file)");
   reg.add(dt, [ta, ca, cnn] {
     if (*cnn) {
       ca->real = ta->real;
@@ -199,6 +204,10 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_flag("--no-cnn", ea->no_cnn, "--real: without the face network");
   ev->add_option("--cnn-min-prob", ea->cnn_min_prob, "--real: the network's face where its probability is at least this");
   ev->add_option("--cnn-max-not-die", ea->cnn_max_not_die, "--real: drop detections the network calls not a die with this probability");
+  ev->add_option("--cnn-fuse", ea->cnn_fuse_weight, "--real: weight of the network's probabilities fused with the pip scores (0 = off)");
+  ev->add_option("--cnn-fuse-floor", ea->cnn_fuse_floor, "--real: floor of a face's relative pip score in the fusion");
+  ev->add_option("--cnn-views", ea->cnn_views, "--real: dihedral views of the die the network's scores average (1..8)");
+  ev->add_option("--cnn-finder-scale", ea->cnn_finder_scale, "--real: the network reads a found die's square times this");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");

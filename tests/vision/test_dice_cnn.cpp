@@ -25,11 +25,12 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr CnnArch kTiny{4, 6, 6, 10, 7};
+constexpr CnnArch kTiny40{4, 6, 6, 10, 7, 40};  // a 40 px patch: odd 5x5 maps before the dense layer
 
-std::vector<float> random_input(unsigned seed) {
+std::vector<float> random_input(unsigned seed, int patch = kCnnPatch) {
   std::mt19937 g(seed);
   std::uniform_real_distribution<float> u(-1.5f, 1.5f);
-  std::vector<float> x(static_cast<std::size_t>(3 * kCnnPatch * kCnnPatch));
+  std::vector<float> x(static_cast<std::size_t>(3 * patch * patch));
   for (float& v : x) v = u(g);
   return x;
 }
@@ -38,12 +39,14 @@ std::vector<float> random_input(unsigned seed) {
 // spread over every layer (weights and biases). ReLU and max-pool kinks can make a
 // rare difference wrong, so most (not all) must agree within 2%.
 TEST(DiceCnn, GradientsMatchFiniteDifferences) {
-  DiceCnn net(kTiny, 7);
+  for (const CnnArch& arch : {kTiny, kTiny40}) {
+  SCOPED_TRACE("patch " + std::to_string(arch.patch));
+  DiceCnn net(arch, 7);
   // Non-zero biases so ReLUs are not all at their kink for zero-mean input.
   std::mt19937 g(3);
   std::uniform_real_distribution<float> u(-0.05f, 0.05f);
   for (float& v : net.params()) v += u(g);
-  const auto x = random_input(11);
+  const auto x = random_input(11, arch.patch);
   const int cls = 4;
   std::vector<float> grad(net.num_params(), 0.0f);
   net.loss_and_grad(x.data(), cls, grad);
@@ -73,6 +76,7 @@ TEST(DiceCnn, GradientsMatchFiniteDifferences) {
   double norm = 0;
   for (float v : grad) norm += static_cast<double>(v) * v;
   EXPECT_GT(norm, 1e-6);
+  }
 }
 
 cv::Mat synth_patch(int face, std::mt19937& g) {
@@ -151,6 +155,27 @@ TEST(DiceCnn, SaveLoadRoundTrip) {
     std::ofstream(bad) << "%YAML:1.0\nformat: hexdice_dice_cnn_1\npatch: 32\nc1: 4\nc2: 6\nc3: 6\nhidden: 10\nclasses: 7\n";
   }
   EXPECT_FALSE(DiceCnn::load(bad.string()).ok());
+  // Another patch side is saved and loaded with the network; it cuts its own patch.
+  DiceCnn net40(kTiny40, 9);
+  const fs::path path40 = fs::temp_directory_path() / ("dice_cnn40_" + std::to_string(::getpid()) + ".yml.gz");
+  ASSERT_TRUE(net40.save(path40.string()).ok());
+  auto back40 = DiceCnn::load(path40.string());
+  ASSERT_TRUE(back40.ok()) << back40.error();
+  EXPECT_EQ((*back40)->arch(), kTiny40);
+  cv::Mat img(120, 120, CV_8UC3, cv::Scalar(40, 90, 200));
+  cv::circle(img, cv::Point(52, 64), 6, cv::Scalar(235, 235, 235), cv::FILLED);
+  EXPECT_EQ(net40.scores(img, cv::Point2f(60, 60), 40), (*back40)->scores(img, cv::Point2f(60, 60), 40));
+  // Float16 weights: smaller, the same network to the rounding.
+  const fs::path half = fs::temp_directory_path() / ("dice_cnn40h_" + std::to_string(::getpid()) + ".yml.gz");
+  ASSERT_TRUE(net40.save(half.string(), true).ok());
+  auto back_half = DiceCnn::load(half.string());
+  ASSERT_TRUE(back_half.ok()) << back_half.error();
+  const auto s32 = net40.scores(img, cv::Point2f(60, 60), 40), s16 = (*back_half)->scores(img, cv::Point2f(60, 60), 40);
+  EXPECT_NE((*back_half)->params(), net40.params());  // rounded
+  for (int c = 0; c < 7; ++c) EXPECT_NEAR(s16[static_cast<std::size_t>(c)], s32[static_cast<std::size_t>(c)], 2e-3) << c;
+  EXPECT_LT(fs::file_size(half), fs::file_size(path40));
+  fs::remove(half);
+  fs::remove(path40);
   fs::remove(path);
   fs::remove(bad);
 }
@@ -158,7 +183,7 @@ TEST(DiceCnn, SaveLoadRoundTrip) {
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
 // A regression floor on the shipped network (trained on three quarters of the even split:
-// these odd boxes, the first 62, all byler, are held out; docs/dice.md round 11).
+// these odd boxes, the first 62, all byler, are held out; docs/dice.md rounds 11, 14).
 TEST(DiceCnn, ShippedNetworkOnRealBoxes) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   auto net = DiceCnn::load((fs::path(HEXDICE_SOURCE_DIR) / "data/dice_cnn.yml.gz").string());
@@ -180,7 +205,9 @@ TEST(DiceCnn, ShippedNetworkOnRealBoxes) {
   }
   std::printf("real boxes read right: %d of %d\n", ok, n);
   EXPECT_GE(n, 60);
-  EXPECT_GE(ok, 36);  // measured 42 of 62 (the shipped network: even-fit only, so these are held out)
+  // Measured 46 of 62 (round 14's network, 40 px; round 11's: 42). The shipped network
+  // is trained on the even split's fit part only, so these are held out.
+  EXPECT_GE(ok, 40);
 }
 
 }  // namespace

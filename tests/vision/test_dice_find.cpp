@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -195,6 +196,26 @@ TEST(DiceSideFaces, AMisreadWideFaceDoesNotSwallowItsNeighbours) {
   off.side_face_radius = 0;
   const auto all = one_face_per_cube({spot(100, 100, 2, 10, 40), spot(100, 110, 3, 9, 25)}, off);
   EXPECT_EQ(std::count(all.begin(), all.end(), true), 2);
+}
+
+// The face network fused with the pip scores (DiceParams::cnn_fuse_weight, fuse_face).
+TEST(DiceFuse, NetworkAndPipScores) {
+  // The pips read a "2" (two glints) narrowly over a "3"; the network is sure of the 3.
+  const std::array<float, 7> pips{0, 0, 100, 90, 0, 0, 0};
+  const std::array<float, 7> net{0.01f, 0.01f, 0.05f, 0.9f, 0.01f, 0.01f, 0.01f};
+  EXPECT_EQ(fuse_face(pips, net, 2, 0.0, 1e-3), 2);  // off: the finder's face
+  EXPECT_EQ(fuse_face(pips, net, 2, 1.0, 1e-3), 3);
+  // A small weight keeps the pips' face unless their scores are close.
+  EXPECT_EQ(fuse_face(pips, net, 2, 0.01, 1e-3), 2);
+  // A face the pips found no layout for (the "5") needs the network 1/floor^(1/w) times
+  // surer than of the pips' best face.
+  const std::array<float, 7> sure5{0, 0, 0.004f, 0.001f, 0, 0.995f, 0};
+  EXPECT_EQ(fuse_face(pips, sure5, 2, 1.0, 1e-3), 2);  // 0.995 / 0.004 < 1000
+  EXPECT_EQ(fuse_face(pips, sure5, 2, 2.0, 1e-3), 5);  // ... but > sqrt(1000)
+  // No layout at all: the network's face (whatever the finder's).
+  const std::array<float, 7> none{};
+  EXPECT_EQ(fuse_face(none, net, 6, 0.5, 1e-3), 3);
+  EXPECT_EQ(fuse_face(none, net, 6, 0.0, 1e-3), 6);
 }
 
 }  // namespace

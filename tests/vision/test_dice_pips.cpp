@@ -225,6 +225,25 @@ TEST(DicePips, RedPipsAmongGlintsOnTheChromaChannel) {
   EXPECT_NE(read_pips(img, box, off).face, 3) << "without the chroma channel this reads 3 too: the test no longer shows it";
 }
 
+// PipRead::face_score keeps the reader's evidence for every face, which the face network
+// is fused with (DiceParams::cnn_fuse_weight): the face read has the largest score, and
+// the two grey glints beside the red "3" still score as a "2" (below the three).
+TEST(DicePips, FaceScoresKeepTheEvidenceForEveryFace) {
+  const cv::Rect2f box(80 - 40, 80 - 40, 80, 80);
+  const PipRead r = read_pips(draw_red_three_with_glints(), box);
+  ASSERT_EQ(r.face, 3);
+  EXPECT_EQ(std::max_element(r.face_score.begin() + 1, r.face_score.end()) - r.face_score.begin(), 3);
+  EXPECT_GT(r.face_score[2], 0.0f);
+  EXPECT_LT(r.face_score[2], r.face_score[3]);
+  EXPECT_EQ(r.face_score[0], 0.0f);
+  for (int face = 1; face <= 6; ++face) {
+    const PipRead d = read_pips(draw_face(face, 20, 1.0, true), cv::Rect2f(45, 45, 70, 70));
+    ASSERT_EQ(d.face, face);
+    EXPECT_GT(d.face_score[static_cast<std::size_t>(face)], 0.0f);
+    EXPECT_EQ(std::max_element(d.face_score.begin() + 1, d.face_score.end()) - d.face_score.begin(), face);
+  }
+}
+
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
 // Measured (odd split, all 224 images): byler 84.1%, penlington 99.8% (docs/dice.md,
