@@ -501,8 +501,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
   thread_local std::vector<int> x0, x1;
   if (!reuse) {
     const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
-    cv::warpPerspective(image_bgr, plane, cv::Mat(to_image), cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                        cv::BORDER_REPLICATE);
+    warp_perspective_linear(image_bgr, plane, to_image, cv::Size(n, n), cv::BORDER_REPLICATE);  // = cv::warpPerspective
   }
   cv::Mat lum_img = reuse ? cache->lum : cv::Mat(n, n, CV_16U);
   // The search disc's span on each row.
