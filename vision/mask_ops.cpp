@@ -94,34 +94,35 @@ int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& sta
 
 namespace {
 
+// The first x' in [x, end) with (s[x'] == 0) == zero, or end: 16 pixels at a time, the
+// transition found from the 16 comparisons' bits (the lowest set bit), not pixel by pixel.
+inline int next_where(const uchar* s, int x, int end, bool zero) {
+#if CV_SIMD128
+  const cv::v_uint8x16 z = cv::v_setzero_u8();
+  for (; x + 16 <= end; x += 16) {
+    unsigned m = static_cast<unsigned>(cv::v_signmask(cv::v_load(s + x) == z)) & 0xFFFFu;  // bit i: s[x + i] == 0
+    if (!zero) m ^= 0xFFFFu;
+    if (m) return x + __builtin_ctz(m);
+  }
+  if (x < end && end >= 16) {  // the last < 16: the row's last 16 (s[0] is the row's first)
+    const int b = end - 16;
+    unsigned m = static_cast<unsigned>(cv::v_signmask(cv::v_load(s + b) == z)) & 0xFFFFu;
+    if (!zero) m ^= 0xFFFFu;
+    m >>= (x - b);
+    return m ? x + __builtin_ctz(m) : end;
+  }
+#endif
+  while (x < end && ((s[x] == 0) != zero)) ++x;
+  return x;
+}
+
 // The runs of one row's [x, end) (pixels != 0, or == 0 when `zeros`), appended as row y's.
 void row_runs(const uchar* s, int x, int end, int y, bool zeros, std::vector<MaskRun>& runs) {
   while (x < end) {
-    // Skip what is not wanted, 16 at a time where possible.
-#if CV_SIMD128
-    {
-      const cv::v_uint8x16 zero = cv::v_setzero_u8();
-      while (x + 16 <= end) {
-        const cv::v_uint8x16 v = cv::v_load(s + x) == zero;  // 255 where 0
-        if (zeros ? !cv::v_check_any(v) : cv::v_check_all(v)) x += 16;
-        else break;
-      }
-    }
-#endif
-    while (x < end && ((s[x] == 0) != zeros)) ++x;
+    x = next_where(s, x, end, zeros);  // the first wanted pixel
     if (x >= end) break;
     const int x0 = x;
-#if CV_SIMD128
-    {
-      const cv::v_uint8x16 zero = cv::v_setzero_u8();
-      while (x + 16 <= end) {
-        const cv::v_uint8x16 v = cv::v_load(s + x) == zero;
-        if (zeros ? cv::v_check_all(v) : !cv::v_check_any(v)) x += 16;
-        else break;
-      }
-    }
-#endif
-    while (x < end && ((s[x] == 0) == zeros)) ++x;
+    x = next_where(s, x, end, !zeros);  // the first not wanted after it
     runs.push_back({y, x0, x});
   }
 }
