@@ -544,6 +544,13 @@ bool pack_rows(const cv::Mat& src, std::vector<Row128>& rows) {
       if (!cv::v_check_all((v == zero) | (v == full))) return false;
       r |= static_cast<Row128>(static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) << x;
     }
+    if (x < src.cols && src.cols >= 16) {  // the tail: the row's last 16 pixels, those from x kept
+      const int b = src.cols - 16;
+      const cv::v_uint8x16 v = cv::v_load(s + b);
+      if (!cv::v_check_all((v == zero) | (v == full))) return false;  // (pixels before x passed already)
+      r |= static_cast<Row128>((static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) >> (x - b)) << x;
+      x = src.cols;
+    }
 #endif
     for (; x < src.cols; ++x) {
       if (s[x] != 0 && s[x] != 255) return false;
@@ -563,11 +570,15 @@ void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
     return t;
   }();
   dst.create(static_cast<int>(rows.size()), w, CV_8U);
+  // In a continuous image a row's last 8 bytes may spill into the next row's first (written
+  // after it): all but the last row are written 8 at a time to their end.
+  const bool spill = dst.isContinuous();
   for (int y = 0; y < dst.rows; ++y) {
     Row128 r = rows[static_cast<std::size_t>(y)];
     uchar* o = dst.ptr<uchar>(y);
     int x = 0;
-    for (; x + 8 <= w; x += 8, r >>= 8) {
+    const int w8 = spill && y + 1 < dst.rows ? w : w - 7;
+    for (; x < w8; x += 8, r >>= 8) {
       const std::uint64_t v = bytes[static_cast<std::size_t>(r & 0xFF)];
       std::memcpy(o + x, &v, 8);
     }
