@@ -1137,10 +1137,10 @@ inline std::uint32_t bilinear3(__m128i top, __m128i bot, int fx, int fy, const B
   return static_cast<std::uint32_t>(_mm_cvtsi128_si32(s));
 }
 // bilinear3 at n pixels whose four taps are all inside: source offsets ofs[i], fractions
-// fr[2i], fr[2i + 1]; dst d (3 bytes a pixel). last_may_spill: the byte after the last
+// fxs[i], fys[i]; dst d (3 bytes a pixel). last_may_spill: the byte after the last
 // pixel may be written (it is the next pixel's, written later).
 __attribute__((noinline)) void bilinear3_run(const uchar* S0, std::size_t sstep, const uchar* safe_end, const int* ofs,
-                                             const int* fr, int n, uchar* d, bool last_may_spill) {
+                                             const int* fxs, const int* fys, int n, uchar* d, bool last_may_spill) {
   const BilinearTabs& tb = bilinear_tabs();
   const int n4 = last_may_spill ? n : n - 1;
   int i = 0;
@@ -1157,7 +1157,7 @@ __attribute__((noinline)) void bilinear3_run(const uchar* S0, std::size_t sstep,
       top = _mm_load_si128(reinterpret_cast<const __m128i*>(buf[0]));
       bot = _mm_load_si128(reinterpret_cast<const __m128i*>(buf[1]));
     }
-    const std::uint32_t v = bilinear3(top, bot, fr[2 * i], fr[2 * i + 1], tb);
+    const std::uint32_t v = bilinear3(top, bot, fxs[i], fys[i], tb);
     if (i < n4) std::memcpy(d, &v, 4);  // the next pixel overwrites the 4th byte
     else std::memcpy(d, &v, 3);
   }
@@ -1197,19 +1197,20 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   // Per block: each pixel's source offset (sx 3 + sy step, by madd of the 16-bit pair as
   // OpenCV's vector remap does: only for a step under 2^15), position and fractions.
   const bool madd_ofs = sstep < 0x8000;
-  static thread_local std::vector<int> ofs_v, sxy_v, f_v;
-  ofs_v.resize(static_cast<std::size_t>(bw0) + 4);
-  sxy_v.resize(2 * (static_cast<std::size_t>(bw0) + 4));
-  f_v.resize(2 * (static_cast<std::size_t>(bw0) + 4));
-  int* ofs = ofs_v.data();
-  int* sxy = sxy_v.data();  // sx, sy (as shorts, sign-extended)
-  int* fr = f_v.data();     // fx, fy
+  static thread_local std::vector<int> buf_v;
+  const std::size_t nb = static_cast<std::size_t>(bw0) + 4;
+  buf_v.resize(5 * nb);
+  int* ofs = buf_v.data();  // source offsets (inside pixels)
+  int* xr = ofs + nb;       // X, Y: the positions in 1/32 px
+  int* yr = xr + nb;
+  int* fxs = yr + nb;       // X & 31, Y & 31
+  int* fys = fxs + nb;
   const __m128d v_M0 = _mm_set1_pd(M[0]), v_M3 = _mm_set1_pd(M[3]), v_M6 = _mm_set1_pd(M[6]);
   const __m128d v_intmax = _mm_set1_pd(static_cast<double>(INT_MAX)), v_intmin = _mm_set1_pd(static_cast<double>(INT_MIN));
   const __m128d v_zero = _mm_setzero_pd(), v_its = _mm_set1_pd(32.0), v_2 = _mm_set1_pd(2.0);
   const __m128i v_31 = _mm_set1_epi32(31), v_m1 = _mm_set1_epi16(-1);
-  const __m128i v_w1 = _mm_set1_epi16(static_cast<short>(std::min<unsigned>(width1, 32767)));
-  const __m128i v_h1 = _mm_set1_epi16(static_cast<short>(std::min<unsigned>(height1, 32767)));
+  const __m128i v_wh1 = _mm_unpacklo_epi64(_mm_set1_epi16(static_cast<short>(std::min<unsigned>(width1, 32767))),
+                                           _mm_set1_epi16(static_cast<short>(std::min<unsigned>(height1, 32767))));
   const __m128i v_ofsk = _mm_set1_epi32(static_cast<int>((static_cast<unsigned>(sstep) << 16) | 3u));
   __m128d nan_seen = _mm_setzero_pd();
   for (int y = 0; y < height; ++y) {
@@ -1221,54 +1222,49 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
       const double W0 = M[6] * xb + M[7] * y + M[8];
       const __m128d v_X0 = _mm_set1_pd(X0), v_Y0 = _mm_set1_pd(Y0), v_W0 = _mm_set1_pd(W0);
       __m128d v_x1 = _mm_set_pd(1, 0);
-      std::uint64_t inlier_bits[16] = {};  // up to 1024 pixels a block
       unsigned all_in = 0xF;
       for (int i = 0; i < bw; i += 4) {
-        __m128i xi[2], yi[2];
-        for (int h = 0; h < 2; ++h) {
+        // Two pixels' positions (OpenCV's operations): [X, X] and [Y, Y] as ints.
+        auto two = [&](__m128i& xo, __m128i& yo) {
           __m128d w = _mm_add_pd(_mm_mul_pd(v_M6, v_x1), v_W0);
           w = _mm_andnot_pd(_mm_cmpeq_pd(w, v_zero), _mm_div_pd(v_its, w));
-          __m128d fx = _mm_mul_pd(_mm_add_pd(v_X0, _mm_mul_pd(v_M0, v_x1)), w);
-          __m128d fy = _mm_mul_pd(_mm_add_pd(v_Y0, _mm_mul_pd(v_M3, v_x1)), w);
-            nan_seen = _mm_or_pd(nan_seen, _mm_cmpunord_pd(fx, fy));
-          xi[h] = _mm_cvtpd_epi32(_mm_max_pd(v_intmin, _mm_min_pd(v_intmax, fx)));
-          yi[h] = _mm_cvtpd_epi32(_mm_max_pd(v_intmin, _mm_min_pd(v_intmax, fy)));
+          const __m128d fx = _mm_mul_pd(_mm_add_pd(v_X0, _mm_mul_pd(v_M0, v_x1)), w);
+          const __m128d fy = _mm_mul_pd(_mm_add_pd(v_Y0, _mm_mul_pd(v_M3, v_x1)), w);
+          nan_seen = _mm_or_pd(nan_seen, _mm_cmpunord_pd(fx, fy));
+          xo = _mm_cvtpd_epi32(_mm_max_pd(v_intmin, _mm_min_pd(v_intmax, fx)));
+          yo = _mm_cvtpd_epi32(_mm_max_pd(v_intmin, _mm_min_pd(v_intmax, fy)));
           v_x1 = _mm_add_pd(v_x1, v_2);
-        }
-        const __m128i X = _mm_unpacklo_epi64(xi[0], xi[1]), Y = _mm_unpacklo_epi64(yi[0], yi[1]);
-        // (X >> 5, Y >> 5) saturated to shorts: [sx0..3, sy0..3]
+        };
+        __m128i xa, ya, xb2, yb2;
+        two(xa, ya);
+        two(xb2, yb2);
+        const __m128i X = _mm_unpacklo_epi64(xa, xb2), Y = _mm_unpacklo_epi64(ya, yb2);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + i), X);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), Y);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(fxs + i), _mm_and_si128(X, v_31));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(fys + i), _mm_and_si128(Y, v_31));
+        // (X >> 5, Y >> 5) saturated to shorts: [sx0..3, sy0..3]. Inside: 0 <= sx < width1 and
+        // 0 <= sy < height1 (16-bit compares; the sizes are under 2^15 here or the offsets are
+        // not by madd and every pixel takes the per-pixel path below).
         const __m128i sxy16 = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_srai_epi32(Y, 5));
-        const __m128i sx32 = _mm_srai_epi32(_mm_unpacklo_epi16(sxy16, sxy16), 16);
-        const __m128i sy32 = _mm_srai_epi32(_mm_unpackhi_epi16(sxy16, sxy16), 16);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(sxy + 2 * i), _mm_unpacklo_epi32(sx32, sy32));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(sxy + 2 * i + 4), _mm_unpackhi_epi32(sx32, sy32));
-        const __m128i fx = _mm_and_si128(X, v_31), fy = _mm_and_si128(Y, v_31);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(fr + 2 * i), _mm_unpacklo_epi32(fx, fy));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(fr + 2 * i + 4), _mm_unpackhi_epi32(fx, fy));
-        // Inside: 0 <= sx < width1 and 0 <= sy < height1 (16-bit compares; the sizes are
-        // under 2^15 here or the offsets are not by madd and every pixel takes the scalar path).
-        const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(_mm_unpacklo_epi64(v_w1, v_h1), sxy16));
+        const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(v_wh1, sxy16));
         const __m128i in32 = _mm_and_si128(_mm_unpacklo_epi16(in16, in16), _mm_unpackhi_epi16(in16, in16));
-        const unsigned bits = madd_ofs ? static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) : 0u;
-        inlier_bits[i >> 6] |= static_cast<std::uint64_t>(bits) << (i & 63);
-        all_in &= bits | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
-        if (madd_ofs) {
-          const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));  // sx0 sy0 sx1 sy1 ...
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
-        }
+        all_in &= static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
+        const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));  // sx0 sy0 sx1 sy1 ...
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
       }
       uchar* d = D + xb * 3;
       if ((all_in & 0xF) == 0xF && madd_ofs) {  // the whole block inside (most blocks)
-        bilinear3_run(S0, sstep, safe_end, ofs, fr, bw, d, xb + bw < width);
+        bilinear3_run(S0, sstep, safe_end, ofs, fxs, fys, bw, d, xb + bw < width);
         continue;
       }
       for (int i = 0; i < bw; ++i, d += 3) {
-        const int fxi = fr[2 * i], fyi = fr[2 * i + 1];
-        if ((inlier_bits[i >> 6] >> (i & 63)) & 1u) {
-          bilinear3_run(S0, sstep, safe_end, ofs + i, fr + 2 * i, 1, d, xb + i + 1 < width);
+        const int fxi = fxs[i], fyi = fys[i];
+        const int sx = cv::saturate_cast<short>(xr[i] >> 5), sy = cv::saturate_cast<short>(yr[i] >> 5);
+        if (madd_ofs && static_cast<unsigned>(sx) < width1 && static_cast<unsigned>(sy) < height1) {
+          bilinear3_run(S0, sstep, safe_end, ofs + i, fxs + i, fys + i, 1, d, xb + i + 1 < width);
           continue;
         }
-        const int sx = sxy[2 * i], sy = sxy[2 * i + 1];
         // remapBilinear's border path.
         const int w00 = (32 - fxi) * (32 - fyi), w01 = fxi * (32 - fyi), w10 = (32 - fxi) * fyi, w11 = fxi * fyi;
         if (replicate) {
