@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "vision/mask_ops.h"
@@ -501,8 +502,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
   thread_local std::vector<int> x0, x1;
   if (!reuse) {
     const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
-    cv::warpPerspective(image_bgr, plane, cv::Mat(to_image), cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                        cv::BORDER_REPLICATE);
+    warp_perspective_linear(image_bgr, plane, to_image, cv::Size(n, n), cv::BORDER_REPLICATE);  // = cv::warpPerspective
   }
   cv::Mat lum_img = reuse ? cache->lum : cv::Mat(n, n, CV_16U);
   // The search disc's span on each row.
@@ -513,9 +513,22 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     x0[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::max(0, static_cast<int>(std::ceil(mid - w)));
     x1[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::min(n, static_cast<int>(std::floor(mid + w)) + 1);
     if (reuse) continue;
-    const cv::Vec3b* row = plane.ptr<cv::Vec3b>(y);
+    const uchar* row = plane.ptr<uchar>(y);
     ushort* l = lum_img.ptr<ushort>(y);
-    for (int x = 0; x < n; ++x) l[x] = static_cast<ushort>(row[x][0] + 2 * row[x][1] + row[x][2]);
+    int x = 0;
+#if CV_SIMD128
+    for (; x + 16 <= n; x += 16) {  // b + 2g + r, 16 at a time (the same integers)
+      cv::v_uint8x16 b, g, r;
+      cv::v_load_deinterleave(row + 3 * x, b, g, r);
+      cv::v_uint16x8 b0, b1, g0, g1, r0, r1;
+      cv::v_expand(b, b0, b1);
+      cv::v_expand(g, g0, g1);
+      cv::v_expand(r, r0, r1);
+      cv::v_store(l + x, b0 + (g0 + g0) + r0);
+      cv::v_store(l + x + 8, b1 + (g1 + g1) + r1);
+    }
+#endif
+    for (; x < n; ++x) l[x] = static_cast<ushort>(row[3 * x] + 2 * row[3 * x + 1] + row[3 * x + 2]);
   }
   if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
   const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
@@ -590,7 +603,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
         const MaskRun& r = rl.runs[static_cast<std::size_t>(*ri)];
         std::memset(comp.ptr<uchar>(r.y - box.y) + (r.x0 - box.x), 255, static_cast<std::size_t>(r.x1 - r.x0));
       }
-      cv::dilate(comp, grown, ring_k);
+      morph(comp, grown, cv::MORPH_DILATE, ring_k);  // = cv::dilate (mask_ops.h)
       int n_ring = 0, n_other = 0;
       for (int y = 0; y < box.height; ++y) {
         const uchar* g = grown.ptr<uchar>(y);

@@ -11,6 +11,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -90,34 +94,35 @@ int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& sta
 
 namespace {
 
+// The first x' in [x, end) with (s[x'] == 0) == zero, or end: 16 pixels at a time, the
+// transition found from the 16 comparisons' bits (the lowest set bit), not pixel by pixel.
+inline int next_where(const uchar* s, int x, int end, bool zero) {
+#if CV_SIMD128
+  const cv::v_uint8x16 z = cv::v_setzero_u8();
+  for (; x + 16 <= end; x += 16) {
+    unsigned m = static_cast<unsigned>(cv::v_signmask(cv::v_load(s + x) == z)) & 0xFFFFu;  // bit i: s[x + i] == 0
+    if (!zero) m ^= 0xFFFFu;
+    if (m) return x + __builtin_ctz(m);
+  }
+  if (x < end && end >= 16) {  // the last < 16: the row's last 16 (s[0] is the row's first)
+    const int b = end - 16;
+    unsigned m = static_cast<unsigned>(cv::v_signmask(cv::v_load(s + b) == z)) & 0xFFFFu;
+    if (!zero) m ^= 0xFFFFu;
+    m >>= (x - b);
+    return m ? x + __builtin_ctz(m) : end;
+  }
+#endif
+  while (x < end && ((s[x] == 0) != zero)) ++x;
+  return x;
+}
+
 // The runs of one row's [x, end) (pixels != 0, or == 0 when `zeros`), appended as row y's.
 void row_runs(const uchar* s, int x, int end, int y, bool zeros, std::vector<MaskRun>& runs) {
   while (x < end) {
-    // Skip what is not wanted, 16 at a time where possible.
-#if CV_SIMD128
-    {
-      const cv::v_uint8x16 zero = cv::v_setzero_u8();
-      while (x + 16 <= end) {
-        const cv::v_uint8x16 v = cv::v_load(s + x) == zero;  // 255 where 0
-        if (zeros ? !cv::v_check_any(v) : cv::v_check_all(v)) x += 16;
-        else break;
-      }
-    }
-#endif
-    while (x < end && ((s[x] == 0) != zeros)) ++x;
+    x = next_where(s, x, end, zeros);  // the first wanted pixel
     if (x >= end) break;
     const int x0 = x;
-#if CV_SIMD128
-    {
-      const cv::v_uint8x16 zero = cv::v_setzero_u8();
-      while (x + 16 <= end) {
-        const cv::v_uint8x16 v = cv::v_load(s + x) == zero;
-        if (zeros ? cv::v_check_all(v) : !cv::v_check_any(v)) x += 16;
-        else break;
-      }
-    }
-#endif
-    while (x < end && ((s[x] == 0) == zeros)) ++x;
+    x = next_where(s, x, end, !zeros);  // the first not wanted after it
     runs.push_back({y, x0, x});
   }
 }
@@ -539,6 +544,13 @@ bool pack_rows(const cv::Mat& src, std::vector<Row128>& rows) {
       if (!cv::v_check_all((v == zero) | (v == full))) return false;
       r |= static_cast<Row128>(static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) << x;
     }
+    if (x < src.cols && src.cols >= 16) {  // the tail: the row's last 16 pixels, those from x kept
+      const int b = src.cols - 16;
+      const cv::v_uint8x16 v = cv::v_load(s + b);
+      if (!cv::v_check_all((v == zero) | (v == full))) return false;  // (pixels before x passed already)
+      r |= static_cast<Row128>((static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) >> (x - b)) << x;
+      x = src.cols;
+    }
 #endif
     for (; x < src.cols; ++x) {
       if (s[x] != 0 && s[x] != 255) return false;
@@ -558,11 +570,15 @@ void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
     return t;
   }();
   dst.create(static_cast<int>(rows.size()), w, CV_8U);
+  // In a continuous image a row's last 8 bytes may spill into the next row's first (written
+  // after it): all but the last row are written 8 at a time to their end.
+  const bool spill = dst.isContinuous();
   for (int y = 0; y < dst.rows; ++y) {
     Row128 r = rows[static_cast<std::size_t>(y)];
     uchar* o = dst.ptr<uchar>(y);
     int x = 0;
-    for (; x + 8 <= w; x += 8, r >>= 8) {
+    const int w8 = spill && y + 1 < dst.rows ? w : w - 7;
+    for (; x < w8; x += 8, r >>= 8) {
       const std::uint64_t v = bytes[static_cast<std::size_t>(r & 0xFF)];
       std::memcpy(o + x, &v, 8);
     }
@@ -1082,6 +1098,232 @@ void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Si
       }
     }
   }
+}
+
+
+namespace {
+
+// One pixel of remap's bilinear interpolation of a CV_8UC3 source (all four taps inside):
+// p points at the top-left tap, fx / fy the 1/32 px fractions. (sum of 32 x weights x taps
+// + 2^14) >> 15 as (sum of weights x taps + 2^9) >> 10 (the weights are 32 x these).
+#if defined(__SSE2__)
+struct BilinearTabs {
+  __m128i wx[32];  // [32 - fx] x 3, [fx] x 3, 0, 0 (16-bit)
+  __m128i wy[32];  // (32 - fy, fy) x 4 (16-bit pairs for madd)
+  BilinearTabs() {
+    for (int f = 0; f < 32; ++f) {
+      wx[f] = _mm_setr_epi16(static_cast<short>(32 - f), static_cast<short>(32 - f), static_cast<short>(32 - f),
+                             static_cast<short>(f), static_cast<short>(f), static_cast<short>(f), 0, 0);
+      wy[f] = _mm_set1_epi32((f << 16) | (32 - f));
+    }
+  }
+};
+const BilinearTabs& bilinear_tabs() {
+  static const BilinearTabs t;
+  return t;
+}
+inline std::uint32_t bilinear3(__m128i top, __m128i bot, int fx, int fy, const BilinearTabs& tb) {
+  const __m128i z = _mm_setzero_si128();
+  __m128i t = _mm_unpacklo_epi8(top, z);
+  __m128i b = _mm_unpacklo_epi8(bot, z);
+  t = _mm_mullo_epi16(t, tb.wx[fx]);
+  b = _mm_mullo_epi16(b, tb.wx[fx]);
+  t = _mm_add_epi16(t, _mm_srli_si128(t, 6));  // lanes 0-2: (32 - fx) p0 + fx p1 <= 8160
+  b = _mm_add_epi16(b, _mm_srli_si128(b, 6));
+  __m128i s = _mm_madd_epi16(_mm_unpacklo_epi16(t, b), tb.wy[fy]);
+  s = _mm_srli_epi32(_mm_add_epi32(s, _mm_set1_epi32(512)), 10);
+  s = _mm_packs_epi32(s, s);
+  s = _mm_packus_epi16(s, s);
+  return static_cast<std::uint32_t>(_mm_cvtsi128_si32(s));
+}
+// bilinear3 at n pixels whose four taps are all inside: source offsets ofs[i], fractions
+// fxs[i], fys[i]; dst d (3 bytes a pixel). last_may_spill: the byte after the last
+// pixel may be written (it is the next pixel's, written later).
+__attribute__((noinline)) void bilinear3_run(const uchar* S0, std::size_t sstep, const uchar* safe_end, const int* ofs,
+                                             const int* fxs, const int* fys, int n, uchar* d, bool last_may_spill) {
+  const BilinearTabs& tb = bilinear_tabs();
+  const int n4 = last_may_spill ? n : n - 1;
+  int i = 0;
+  // Two pixels a step where both are clear of the image's last bytes: their rows' taps in one
+  // register each, the two sums packed together (the same integers as bilinear3).
+  const __m128i z = _mm_setzero_si128(), half = _mm_set1_epi32(512);
+  for (; i + 1 < n4; i += 2, d += 6) {
+    const uchar* p0 = S0 + ofs[i];
+    const uchar* p1 = S0 + ofs[i + 1];
+    if (p0 + sstep > safe_end || p1 + sstep > safe_end) break;
+    const __m128i T = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p0)),
+                                         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p1)));
+    const __m128i B = _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p0 + sstep)),
+                                         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p1 + sstep)));
+    const __m128i wx0 = tb.wx[fxs[i]], wx1 = tb.wx[fxs[i + 1]];
+    __m128i t0 = _mm_mullo_epi16(_mm_unpacklo_epi8(T, z), wx0), t1 = _mm_mullo_epi16(_mm_unpackhi_epi8(T, z), wx1);
+    __m128i b0 = _mm_mullo_epi16(_mm_unpacklo_epi8(B, z), wx0), b1 = _mm_mullo_epi16(_mm_unpackhi_epi8(B, z), wx1);
+    t0 = _mm_add_epi16(t0, _mm_srli_si128(t0, 6));
+    t1 = _mm_add_epi16(t1, _mm_srli_si128(t1, 6));
+    b0 = _mm_add_epi16(b0, _mm_srli_si128(b0, 6));
+    b1 = _mm_add_epi16(b1, _mm_srli_si128(b1, 6));
+    __m128i s0 = _mm_madd_epi16(_mm_unpacklo_epi16(t0, b0), tb.wy[fys[i]]);
+    __m128i s1 = _mm_madd_epi16(_mm_unpacklo_epi16(t1, b1), tb.wy[fys[i + 1]]);
+    s0 = _mm_srli_epi32(_mm_add_epi32(s0, half), 10);
+    s1 = _mm_srli_epi32(_mm_add_epi32(s1, half), 10);
+    __m128i s = _mm_packs_epi32(s0, s1);
+    s = _mm_packus_epi16(s, s);  // bytes: pixel i's 3 + 1, pixel i + 1's 3 + 1
+    const std::uint32_t v0 = static_cast<std::uint32_t>(_mm_cvtsi128_si32(s));
+    const std::uint32_t v1 = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(s, 4)));
+    std::memcpy(d, &v0, 4);      // its 4th byte: the next pixel's, written next
+    std::memcpy(d + 3, &v1, 4);  // i + 1 < n4: its 4th byte may be written too
+  }
+  for (; i < n; ++i, d += 3) {
+    const uchar* p = S0 + ofs[i];
+    __m128i top, bot;
+    if (p + sstep <= safe_end) {
+      top = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+      bot = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + sstep));
+    } else {  // the last bytes of the image: 6 bytes, not 8
+      alignas(16) uchar buf[2][16] = {};
+      std::memcpy(buf[0], p, 6);
+      std::memcpy(buf[1], p + sstep, 6);
+      top = _mm_load_si128(reinterpret_cast<const __m128i*>(buf[0]));
+      bot = _mm_load_si128(reinterpret_cast<const __m128i*>(buf[1]));
+    }
+    const std::uint32_t v = bilinear3(top, bot, fxs[i], fys[i], tb);
+    if (i < n4) std::memcpy(d, &v, 4);  // the next pixel overwrites the 4th byte
+    else std::memcpy(d, &v, 3);
+  }
+}
+#endif
+
+}  // namespace
+
+void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
+                             const cv::Scalar& value) {
+  auto opencv = [&] {
+    cv::warpPerspective(src, dst, cv::Mat(m), dsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, border, value);
+  };
+#if !defined(__SSE2__)
+  opencv();
+  return;
+#else
+  if (src.type() != CV_8UC3 || (border != cv::BORDER_REPLICATE && border != cv::BORDER_CONSTANT) || dsize.width <= 0 ||
+      dsize.height <= 0 || src.empty()) {
+    opencv();
+    return;
+  }
+  // Into dst unless it shares memory with src (then into a new image).
+  const bool shares = !dst.empty() && dst.datastart < src.datalimit && src.datastart < dst.datalimit;
+  cv::Mat out = shares ? cv::Mat() : dst;
+  out.create(dsize, CV_8UC3);
+  const double M[9] = {m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2), m(2, 0), m(2, 1), m(2, 2)};
+  const int width = dsize.width, height = dsize.height;
+  const int bw0 = std::min(1024 / std::min(16, height), width);  // OpenCV's block width
+  const int sw = src.cols, sh = src.rows;
+  const unsigned width1 = static_cast<unsigned>(std::max(sw - 1, 0)), height1 = static_cast<unsigned>(std::max(sh - 1, 0));
+  const std::size_t sstep = src.step;
+  const uchar* S0 = src.data;
+  const uchar* safe_end = src.datalimit - 8;  // an 8-byte load from here or before stays inside
+  const uchar cval[3] = {cv::saturate_cast<uchar>(value[0]), cv::saturate_cast<uchar>(value[1]), cv::saturate_cast<uchar>(value[2])};
+  const bool replicate = border == cv::BORDER_REPLICATE;
+  // Per block: each pixel's source offset (sx 3 + sy step, by madd of the 16-bit pair as
+  // OpenCV's vector remap does: only for a step under 2^15), position and fractions.
+  const bool madd_ofs = sstep < 0x8000;
+  static thread_local std::vector<int> buf_v;
+  const std::size_t nb = static_cast<std::size_t>(bw0) + 4;
+  buf_v.resize(5 * nb);
+  int* ofs = buf_v.data();  // source offsets (inside pixels)
+  int* xr = ofs + nb;       // X, Y: the positions in 1/32 px
+  int* yr = xr + nb;
+  int* fxs = yr + nb;       // X & 31, Y & 31
+  int* fys = fxs + nb;
+  const __m128d v_M0 = _mm_set1_pd(M[0]), v_M3 = _mm_set1_pd(M[3]), v_M6 = _mm_set1_pd(M[6]);
+  const __m128d v_intmax = _mm_set1_pd(static_cast<double>(INT_MAX)), v_intmin = _mm_set1_pd(static_cast<double>(INT_MIN));
+  const __m128d v_zero = _mm_setzero_pd(), v_its = _mm_set1_pd(32.0), v_2 = _mm_set1_pd(2.0);
+  const __m128i v_31 = _mm_set1_epi32(31), v_m1 = _mm_set1_epi16(-1);
+  const __m128i v_wh1 = _mm_unpacklo_epi64(_mm_set1_epi16(static_cast<short>(std::min<unsigned>(width1, 32767))),
+                                           _mm_set1_epi16(static_cast<short>(std::min<unsigned>(height1, 32767))));
+  const __m128i v_ofsk = _mm_set1_epi32(static_cast<int>((static_cast<unsigned>(sstep) << 16) | 3u));
+  __m128d nan_seen = _mm_setzero_pd();
+  for (int y = 0; y < height; ++y) {
+    uchar* D = out.ptr<uchar>(y);
+    for (int xb = 0; xb < width; xb += bw0) {
+      const int bw = std::min(bw0, width - xb);
+      const double X0 = M[0] * xb + M[1] * y + M[2];
+      const double Y0 = M[3] * xb + M[4] * y + M[5];
+      const double W0 = M[6] * xb + M[7] * y + M[8];
+      const __m128d v_X0 = _mm_set1_pd(X0), v_Y0 = _mm_set1_pd(Y0), v_W0 = _mm_set1_pd(W0);
+      __m128d v_x1 = _mm_set_pd(1, 0);
+      unsigned all_in = 0xF;
+      for (int i = 0; i < bw; i += 4) {
+        // Two pixels' positions (OpenCV's operations): [X, X] and [Y, Y] as ints.
+        auto two = [&](__m128i& xo, __m128i& yo) {
+          __m128d w = _mm_add_pd(_mm_mul_pd(v_M6, v_x1), v_W0);
+          w = _mm_andnot_pd(_mm_cmpeq_pd(w, v_zero), _mm_div_pd(v_its, w));
+          const __m128d fx = _mm_mul_pd(_mm_add_pd(v_X0, _mm_mul_pd(v_M0, v_x1)), w);
+          const __m128d fy = _mm_mul_pd(_mm_add_pd(v_Y0, _mm_mul_pd(v_M3, v_x1)), w);
+          nan_seen = _mm_or_pd(nan_seen, _mm_cmpunord_pd(fx, fy));
+          xo = _mm_cvtpd_epi32(_mm_max_pd(v_intmin, _mm_min_pd(v_intmax, fx)));
+          yo = _mm_cvtpd_epi32(_mm_max_pd(v_intmin, _mm_min_pd(v_intmax, fy)));
+          v_x1 = _mm_add_pd(v_x1, v_2);
+        };
+        __m128i xa, ya, xb2, yb2;
+        two(xa, ya);
+        two(xb2, yb2);
+        const __m128i X = _mm_unpacklo_epi64(xa, xb2), Y = _mm_unpacklo_epi64(ya, yb2);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + i), X);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), Y);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(fxs + i), _mm_and_si128(X, v_31));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(fys + i), _mm_and_si128(Y, v_31));
+        // (X >> 5, Y >> 5) saturated to shorts: [sx0..3, sy0..3]. Inside: 0 <= sx < width1 and
+        // 0 <= sy < height1 (16-bit compares; the sizes are under 2^15 here or the offsets are
+        // not by madd and every pixel takes the per-pixel path below).
+        const __m128i sxy16 = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_srai_epi32(Y, 5));
+        const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(v_wh1, sxy16));
+        const __m128i in32 = _mm_and_si128(_mm_unpacklo_epi16(in16, in16), _mm_unpackhi_epi16(in16, in16));
+        all_in &= static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
+        const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));  // sx0 sy0 sx1 sy1 ...
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
+      }
+      uchar* d = D + xb * 3;
+      if ((all_in & 0xF) == 0xF && madd_ofs) {  // the whole block inside (most blocks)
+        bilinear3_run(S0, sstep, safe_end, ofs, fxs, fys, bw, d, xb + bw < width);
+        continue;
+      }
+      for (int i = 0; i < bw; ++i, d += 3) {
+        const int fxi = fxs[i], fyi = fys[i];
+        const int sx = cv::saturate_cast<short>(xr[i] >> 5), sy = cv::saturate_cast<short>(yr[i] >> 5);
+        if (madd_ofs && static_cast<unsigned>(sx) < width1 && static_cast<unsigned>(sy) < height1) {
+          bilinear3_run(S0, sstep, safe_end, ofs + i, fxs + i, fys + i, 1, d, xb + i + 1 < width);
+          continue;
+        }
+        // remapBilinear's border path.
+        const int w00 = (32 - fxi) * (32 - fyi), w01 = fxi * (32 - fyi), w10 = (32 - fxi) * fyi, w11 = fxi * fyi;
+        if (replicate) {
+          const int x0 = sx >= 0 ? (sx < sw ? sx : sw - 1) : 0, x1 = sx + 1 >= 0 ? (sx + 1 < sw ? sx + 1 : sw - 1) : 0;
+          const int y0 = sy >= 0 ? (sy < sh ? sy : sh - 1) : 0, y1 = sy + 1 >= 0 ? (sy + 1 < sh ? sy + 1 : sh - 1) : 0;
+          const uchar* a = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x0) * 3;
+          const uchar* b = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x1) * 3;
+          const uchar* c = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x0) * 3;
+          const uchar* e = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x1) * 3;
+          for (int k = 0; k < 3; ++k) d[k] = static_cast<uchar>((w00 * a[k] + w01 * b[k] + w10 * c[k] + w11 * e[k] + 512) >> 10);
+        } else if (sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0) {
+          d[0] = cval[0], d[1] = cval[1], d[2] = cval[2];
+        } else {
+          auto tap = [&](int tx, int ty, int k) -> int {
+            return tx >= 0 && tx < sw && ty >= 0 && ty < sh ? S0[static_cast<std::size_t>(ty) * sstep + static_cast<std::size_t>(tx) * 3 + k]
+                                                             : cval[k];
+          };
+          for (int k = 0; k < 3; ++k)
+            d[k] = static_cast<uchar>((w00 * tap(sx, sy, k) + w01 * tap(sx + 1, sy, k) + w10 * tap(sx, sy + 1, k) +
+                                       w11 * tap(sx + 1, sy + 1, k) + 512) >> 10);
+        }
+      }
+    }
+  }
+  if (_mm_movemask_pd(nan_seen) != 0) {
+    opencv();
+    return;
+  }
+  dst = out;
+#endif
 }
 
 }  // namespace hexdice::vision

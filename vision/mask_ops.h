@@ -156,4 +156,22 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst);
 void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Size dsize, cv::Rect window, float border,
                                 cv::Mat& dst);
 
+// cv::warpPerspective(src, dst, m, dsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, border,
+// value) of a CV_8UC3 image (m maps dst pixels to src), the same bytes: OpenCV 4.6's own
+// steps. Its warp works in blocks of bw x bh dst pixels (bh = min(16, rows), bw = min(1024 / bh,
+// cols), bh = min(1024 / bw, rows)); a row's block at column xb starts from X0 = m00 xb + m01 y
+// + m02 (Y0, W0 likewise), pixel xb + i at W = W0 + m20 i, W = W ? 32 / W : 0, X = round((X0 +
+// m00 i) W) (clamped to int; Y likewise), the source pixel (X >> 5, Y >> 5) as shorts, its
+// 1/32 px fraction (X & 31, Y & 31). remap's bilinear weights for fraction (fx, fy) are
+// 32 (32 - fx)(32 - fy), 32 fx (32 - fy), ... (exact in its float table: they sum to 32768,
+// the one at (0, 0) saturated to 32767 still gives the pixel itself), the value (sum + 2^14)
+// >> 15 = (sum / 32 + 512) >> 10; at the border BORDER_REPLICATE clamps each tap,
+// BORDER_CONSTANT gives `value` for a tap outside (every channel of a pixel wholly outside).
+// Here the positions are computed two at a time (SSE2 doubles, the same operations) and each
+// pixel's value in 16-bit lanes, instead of OpenCV's separate map and remap passes (~2x fewer
+// instructions on the reader's patches). Other types, borders, or a non-finite position:
+// OpenCV's call.
+void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
+                             const cv::Scalar& value = cv::Scalar());
+
 }  // namespace hexdice::vision

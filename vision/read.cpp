@@ -201,8 +201,7 @@ cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv:
   const double ca = std::cos(ang) * sc, sa = std::sin(ang) * sc, c0 = (canon - 1) / 2.0;
   const cv::Matx33d crop_to_mm(ca, -sa, centre_mm.x - ca * c0 + sa * c0, sa, ca, centre_mm.y - sa * c0 - ca * c0, 0, 0, 1);
   cv::Mat crop;
-  cv::warpPerspective(image, crop, cv::Mat(top_to_image * crop_to_mm), cv::Size(canon, canon),
-                      cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+  warp_perspective_linear(image, crop, top_to_image * crop_to_mm, cv::Size(canon, canon), cv::BORDER_REPLICATE);  // = cv::warpPerspective
   return crop;
 }
 
@@ -1109,8 +1108,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
       if (size.area() > 0 && size.area() <= 4'000'000) {
         const cv::Matx33d mm_from_px(1 / s, 0, 0, 0, 1 / s, 0, 0, 0, 1);
-        cv::warpPerspective(image, sheet, cv::Mat(hp * mm_from_px), size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                            cv::BORDER_CONSTANT, cv::Scalar(paper[0], paper[1], paper[2]));
+        // = cv::warpPerspective(..., INTER_LINEAR | WARP_INVERSE_MAP, BORDER_CONSTANT, paper) (mask_ops.h)
+        warp_perspective_linear(image, sheet, hp * mm_from_px, size, cv::BORDER_CONSTANT, cv::Scalar(paper[0], paper[1], paper[2]));
       }
     }
     if (params.hand_min_area_mm2 > 0 && !sheet.empty()) hm = hand_mask(sheet, layout, paper, params);
@@ -1200,8 +1199,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   auto warp_patch = [&](const cv::Rect& r) {
     cv::Mat out;
     const cv::Matx33d shift(1, 0, r.x, 0, 1, r.y, 0, 0, 1);
-    cv::warpPerspective(image, out, cv::Mat(ht * rect_to_mm * shift), r.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                        cv::BORDER_REPLICATE);
+    warp_perspective_linear(image, out, ht * rect_to_mm * shift, r.size(), cv::BORDER_REPLICATE);  // = cv::warpPerspective
     return out;
   };
   // The printed grid lines as they appear on this plane (they lie on the paper, so
