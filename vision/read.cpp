@@ -960,6 +960,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const std::vector<int> seen = visible_edges_slack(grey, layout, hp, params.grid_line_contrast, all, params.edge_slack_mm,
                                                         params.edge_slack_hits, debug, &shift);
       std::vector<double> off_far;  // the failing cells' shifts (mm), where found
+      std::vector<double> off_all;  // every agreeing cell's shift (mm)
       std::vector<cv::Point2f> src, dst;
       for (std::size_t n = 0; n < all.size(); ++n) {
         const std::size_t i = all[n];
@@ -967,10 +968,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
         src.emplace_back(c);
         dst.emplace_back(apply_h(hp, c + shift[n]));
+        off_all.push_back(std::hypot(shift[n].x, shift[n].y));
         if (edges_first[i] <= params.hand_max_edges) off_far.push_back(std::hypot(shift[n].x, shift[n].y));
       }
       std::sort(off_far.begin(), off_far.end());
-      if (static_cast<int>(off_far.size()) >= params.grid_refine_min_cells && off_far[off_far.size() / 2] >= 1.5 && src.size() >= 8) {
+      std::sort(off_all.begin(), off_all.end());
+      // (exact13) ... or the cells whose print is seen at all say the pose is off: the failing
+      // cells are mostly under dice (no edges to measure), while the print round them, seen on
+      // every edge, is shifted by millimetres (a pose from two markers at one side).
+      const bool far_off = static_cast<int>(off_far.size()) >= params.grid_refine_min_cells && off_far[off_far.size() / 2] >= 1.5;
+      const bool all_off = params.grid_refine_all_shift_mm > 0 && off_all.size() >= 8 &&
+                           off_all[off_all.size() / 2] >= params.grid_refine_all_shift_mm;
+      if (debug)
+        std::fprintf(stderr, "SHIFTS failing %zu (median %.2f mm), agreeing %zu (median %.2f mm)\n", off_far.size(),
+                     off_far.empty() ? 0.0 : off_far[off_far.size() / 2], off_all.size(), off_all.empty() ? 0.0 : off_all[off_all.size() / 2]);
+      if ((far_off || all_off) && src.size() >= 8) {
         const std::size_t n_grid = src.size();
         for (std::size_t m = 0; m < obs.pose.marker_ids.size(); ++m)
           for (const auto& mk : layout.markers)
@@ -982,20 +994,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::Mat inl;
         const cv::Mat h = cv::findHomography(src, dst, cv::RANSAC, 3.0, inl);
         // Kept when most grid pairs fit it and so do the corners of two markers at least
-        // (a marker cut by the frame's edge may be the one that misled the pose).
+        // (a marker cut by the frame's edge may be the one that misled the pose), less one
+        // (grid_refine_min_corners: one corner found off may be what misled a two-marker pose).
         int grid_in = 0, marker_in = 0;
         if (!h.empty()) {
           for (std::size_t k = 0; k < n_grid; ++k) grid_in += inl.at<uchar>(static_cast<int>(k)) != 0;
-          for (std::size_t k = n_grid; k < src.size(); ++k)
+          for (std::size_t k = n_grid; k < src.size(); ++k) {
             marker_in += cv::norm(apply_h(cv::Matx33d(h), cv::Point2d(src[k])) - cv::Point2d(dst[k])) <= 4.0;
+          }
         }
         if (debug) std::fprintf(stderr, "REFINE cells %zu failing %zu grid pairs %zu inliers %d marker corners %d of %zu\n", all.size(), failing.size(), n_grid, grid_in, marker_in, src.size() - n_grid);
-        if (!h.empty() && grid_in >= 0.8 * static_cast<double>(n_grid) && marker_in >= 8) {
+        if (!h.empty() && grid_in >= 0.8 * static_cast<double>(n_grid) && marker_in >= params.grid_refine_min_corners) {
           const cv::Matx33d hm(h);
           const cv::Point2d pp((image.cols - 1) / 2.0, (image.rows - 1) / 2.0);
-          double f = estimate_focal(hm, pp);
-          const double side = std::max(image.cols, image.rows);
-          if (!(f > 0.25 * side && f < 6.0 * side)) f = obs.pose.focal_px;
+          // (The refitted homography's estimate when it can tell; else the pose's focal as it was.)
+          bool estimated = false;
+          double f = choose_focal(hm, image.size(), params.reg, &estimated);
+          if (!estimated) f = obs.pose.focal_px;
           obs.pose.paper_to_image = hm;
           obs.pose.focal_px = f;
           obs.pose.top_to_image = lift_homography(hm, layout.die_height_mm, cv::Matx33d(f, 0, pp.x, 0, f, pp.y, 0, 0, 1));
@@ -1005,6 +1020,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
   }
+  if (debug)
+    std::fprintf(stderr, "POSE focal %.1f px (%s), reprojection %.2f px%s\n", obs.pose.focal_px,
+                 calib && calib->camera ? "calibrated" : obs.pose.focal_estimated ? "from the homography" : "fallback",
+                 obs.pose.reprojection_px, refined ? ", refitted to the grid" : "");
   // Visibility, per cell: its die's top face (the 16 mm square round the cell centre on
   // the top plane, plus 2 mm) and the cell's paper centre inside the frame. Cells out of
   // view are listed in Observation::hidden and not read; the board is found when the
@@ -2945,7 +2964,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "min_markers" << reg.min_markers << "detect_max_side" << reg.detect_max_side
        << "subpixel_window" << reg.subpixel_window << "track_margin" << reg.track_margin
        << "track_min_side_px" << reg.track_min_side_px
-       << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
+       << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor << "focal_min_tilt_deg" << reg.focal_min_tilt_deg
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
@@ -2959,7 +2978,7 @@ Status ReadParams::save(const std::string& path) const {
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
-       << "grid_refine_min_cells" << grid_refine_min_cells;
+       << "grid_refine_min_cells" << grid_refine_min_cells << "grid_refine_all_shift_mm" << grid_refine_all_shift_mm << "grid_refine_min_corners" << grid_refine_min_corners;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -2988,6 +3007,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("track_min_side_px", p.reg.track_min_side_px);
     get("max_reprojection_px", p.reg.max_reprojection_px);
     get("fallback_focal_factor", p.reg.fallback_focal_factor);
+    get("focal_min_tilt_deg", p.reg.focal_min_tilt_deg);
     get("pip_diameter", p.face.pip_diameter);
     get("pip_area_min", p.face.pip_area_min);
     get("pip_area_max", p.face.pip_area_max);
@@ -3080,6 +3100,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("edge_slack_hits", p.edge_slack_hits);
     get_bool("grid_refine", p.grid_refine);
     get("grid_refine_min_cells", p.grid_refine_min_cells);
+    get("grid_refine_all_shift_mm", p.grid_refine_all_shift_mm);
+    get("grid_refine_min_corners", p.grid_refine_min_corners);
     get("grid_line_contrast", p.grid_line_contrast);
     get("hand_core_mm", p.hand_core_mm);
     get("hand_cover_fraction", p.hand_cover_fraction);

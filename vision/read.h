@@ -288,6 +288,17 @@ struct ReadParams {
   // is made only on a refitted pose. false = off.
   bool grid_refine = true;
   int grid_refine_min_cells = 3;
+  // (exact13) The refit also when the median shift of every cell in view whose edges agree
+  // on one (5 of 6) is at least this (mm), the search having run: the cells failing the
+  // first look are then mostly under dice, with no edges to measure, while the print round
+  // them says the pose is off (dev5 607: two markers at one side, shifts 0-7.5 mm). 0 = off
+  // (only the failing cells' median, >= 1.5 mm, as before).
+  double grid_refine_all_shift_mm = 1.5;
+  // The refit is kept when 80% of the grid's point pairs fit it and at least this many of
+  // the markers' corners (within 4 px). Was 8 (two markers' worth); 7 since exact13: with
+  // two markers in view one corner found 4 px off is what misled the pose (dev5 607), and
+  // the refit that the grid agrees with puts it back.
+  int grid_refine_min_corners = 7;
   // Whatever hides the sheet, from the print (sleeves, arms of any skin tone, an arm's
   // shadow; docs/reader.md "Hands and arms"): the frame on the paper plane against the
   // expected print of the sheet (rendered from the layout; a cell whose tint differs
