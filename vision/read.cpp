@@ -333,6 +333,44 @@ cv::Mat table_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, cons
   return m;
 }
 
+// The sheet's margin beyond the grid (exact13, docs/reader.md): as table_mask, for the paper
+// round the grid. A die in an outer cell is seen against the paper beyond the grid's rim on
+// the side away from the camera; that paper is untinted, so on a tinted cell it differs from
+// the cell's paper, was foreground and joined the die's blob (dev5 602: a black 1's top square
+// slid onto it, read as a white 1). The patch pixels whose paper point (mm - d) lies on the
+// sheet but in no cell and whose colour is within thr of that margin's (the median of image
+// samples on the paper plane in no cell, 1.15-1.6 hex sizes round the cell centre) are
+// returned (255); an empty Mat when no paper point of the patch is beyond the grid, or the
+// margin's paper is the cell's own (an untinted cell: the margin is not foreground there).
+cv::Mat margin_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, const SheetLayout& layout, const cv::Mat& patch,
+                    const cv::Matx33d& patch_to_mm, cv::Point2d d, Point cell_centre, cv::Vec3f cell_paper, double thr) {
+  const double w = layout.width_mm, h = layout.height_mm;
+  auto margin = [&](cv::Point2d q) { return q.x >= 0 && q.y >= 0 && q.x <= w && q.y <= h && !layout.cell_at({q.x, q.y}); };
+  bool any = false;
+  for (cv::Point2d c : {cv::Point2d(0, 0), cv::Point2d(patch.cols - 1, 0), cv::Point2d(0, patch.rows - 1),
+                        cv::Point2d(patch.cols - 1, patch.rows - 1)})
+    any = any || margin(apply_h(patch_to_mm, c) - d);
+  if (!any) return {};
+  std::vector<cv::Vec3b> s;
+  for (double rr = 1.15; rr <= 1.61; rr += 0.15)
+    for (int a = 0; a < 36; ++a) {
+      const double t = a * CV_PI / 18;
+      const cv::Point2d q(cell_centre.x + rr * layout.hex_size_mm * std::cos(t), cell_centre.y + rr * layout.hex_size_mm * std::sin(t));
+      cv::Vec3b v;
+      if (margin(q) && sample(image, apply_h(paper_to_image, q), v)) s.push_back(v);
+    }
+  if (s.size() < 8) return {};
+  const cv::Vec3f paper = median_bgr(s);
+  if (cv::norm(paper - cell_paper) <= thr) return {};
+  cv::Mat m = dist_mask(patch, paper, thr, false);
+  for (int y = 0; y < patch.rows; ++y) {
+    uchar* r = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x)
+      if (r[x] && !margin(apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - d)) r[x] = 0;
+  }
+  return m;
+}
+
 }  // namespace
 
 // Clears, in a mask on the paper plane at s px/mm, what is printed but is no cell: the
@@ -1572,6 +1610,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           !tm.empty()) {
         if (debug) std::fprintf(stderr, "TABLE %d,%d %d px of the table taken out\n", cell.hex.q, cell.hex.r, cv::countNonZero(fg & tm));
         fg &= ~tm;
+      }
+    // ... nor is the sheet's margin beyond the grid, of the margin's colour (margin_distance;
+    // not under the occluder: in an arm's shade the margin sampled round the cell is no
+    // measure of the paper behind the die).
+    if (params.margin_distance > 0 && covered[ci] != 2)
+      if (const cv::Mat mm = margin_mask(image, hp, layout, patch, patch_to_mm, displacement[ci], cell.centre, papers[ci], params.margin_distance);
+          !mm.empty()) {
+        if (debug) std::fprintf(stderr, "MARGIN %d,%d %d px of the margin taken out\n", cell.hex.q, cell.hex.r, cv::countNonZero(fg & mm));
+        fg &= ~mm;
       }
     // The grid lines drawn on this plane may cross a guard token (it stands across the
     // cell's flats, near the border): its pixels there are kept for the guard test.
@@ -2842,10 +2889,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             core = 2 * dmax / std::sqrt(area);
             ok = core >= params.guard_core_ratio;
           }
-          if (debug)
-            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
+          if (debug) {
+            const cv::Scalar mc = cv::mean(patch, gl == i);
+            const cv::Vec3f rb(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
+                               static_cast<float>(mc[2] / colour_base[2]));
+            const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
+            const cv::Vec3f pc = papers[ci];
+            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f\n", cell.hex.q, cell.hex.r,
                          area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
-                         displacement[ci].y);
+                         displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2]);
+          }
           co.guard = co.guard || ok;
         }
       }
@@ -2967,7 +3020,7 @@ Status ReadParams::save(const std::string& path) const {
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor << "focal_min_tilt_deg" << reg.focal_min_tilt_deg
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -3017,6 +3070,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("px_per_mm", p.px_per_mm);
     get("paper_distance", p.paper_distance);
     get("table_distance", p.table_distance);
+    get("margin_distance", p.margin_distance);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);

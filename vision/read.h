@@ -36,6 +36,12 @@ struct ReadParams {
   // edge) is the table, not foreground: a die at the sheet's edge is not looked for on the
   // table beyond it (docs/reader.md, exact10). 0 = off (the reading before).
   double table_distance = 40.0;
+  // (exact13) The same for the sheet's margin round the grid: a patch pixel whose paper point
+  // lies on the sheet but in no cell and whose colour is within this BGR distance of that
+  // margin's paper (sampled round the cell beyond the grid) is the margin, not foreground,
+  // when the margin's paper differs from the cell's own (a tinted outer cell); not on a cell
+  // under the occluder (an arm's shade). 0 = off.
+  double margin_distance = 26.0;
   // A die whose final reading's pips are of the other polarity than its colour's dice carry
   // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
   // reported (docs/reader.md, exact10). false = reported as before.

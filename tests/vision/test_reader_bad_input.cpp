@@ -236,6 +236,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.reg.focal_min_tilt_deg = 4.5;
   p.grid_refine_all_shift_mm = 2.5;
   p.grid_refine_min_corners = 9;
+  p.margin_distance = 33;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -256,6 +257,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->reg.focal_min_tilt_deg, 4.5);
   EXPECT_DOUBLE_EQ(q->grid_refine_all_shift_mm, 2.5);
   EXPECT_EQ(q->grid_refine_min_corners, 9);
+  EXPECT_DOUBLE_EQ(q->margin_distance, 33);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
