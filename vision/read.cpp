@@ -2690,6 +2690,54 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // would also find some pip-like layout in a shadow.) Decided before the retries, which
     // cannot change it: under a hand's shadow most cells were read six times for nothing.
     if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
+      // (exact13) A white die on paper of its own colour, its blob its sides and shadow: that
+      // blob rings a hole of a top face's size, the paper-coloured top. One dark pip at the
+      // hole's centre read there as a white 1 is that die (a lone dark spot elsewhere, grain
+      // or print, is no 1: the white pip looks need two pips).
+      if (params.white_one_in_hole > 0 && covered[ci] != 2) {
+        cv::Mat filled = die_region.clone();
+        fill_holes(filled);
+        const cv::Mat hole = filled & ~die_region;
+        cv::Mat hl, hs2, hc;
+        const int hn = components_with_stats(hole, hl, hs2, hc);
+        int big = -1;
+        for (int i = 1; i < hn; ++i)
+          if (big < 0 || hs2.at<int>(i, cv::CC_STAT_AREA) > hs2.at<int>(big, cv::CC_STAT_AREA)) big = i;
+        const double h_area = big > 0 ? hs2.at<int>(big, cv::CC_STAT_AREA) : 0;
+        // The dark pips inside that hole (a side face's pips are on the blob, not in it).
+        std::vector<cv::Point2d> pips;
+        for (const cv::Point2d& q : dark_pips()) {
+          const int qx = cvRound(q.x), qy = cvRound(q.y);
+          if (big > 0 && qx >= 0 && qy >= 0 && qx < hl.cols && qy < hl.rows && hl.at<int>(qy, qx) == big) pips.push_back(q);
+        }
+        if (debug) std::fprintf(stderr, "HOLE %d,%d largest hole %.2f units, %zu dark pips in it\n", cell.hex.q, cell.hex.r, h_area / unit_area, pips.size());
+        if (big > 0 && h_area >= 0.6 * unit_area && h_area <= 1.4 * unit_area && pips.size() == 1) {
+          const cv::Point2d hcen(hc.at<double>(big, 0), hc.at<double>(big, 1));
+          if (cv::norm(pips[0] - hcen) <= 0.15 * face_px && cv::norm(pips[0] - centre) <= params.max_face_offset_mm * ppm) {
+            std::vector<cv::Point> hp_pts;
+            cv::findNonZero(hl == big, hp_pts);
+            const double ang_deg = cv::minAreaRect(hp_pts).angle;
+            const cv::Point2d m_mm = apply_h(patch_to_mm, pips[0]);
+            const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
+            const FaceReading r1 = read_face(crop, params.face, params.white_one_in_hole);
+            const std::string colour = name_color(rel_of(r1.body_bgr), samples, r1.pip_polarity);
+            if (debug)
+              std::fprintf(stderr, "HOLE1 %d,%d hole %.2f units, pip %.1f mm off its centre: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r,
+                           h_area / unit_area, cv::norm(pips[0] - hcen) / ppm, r1.face, r1.confidence, colour.c_str());
+            if (r1.face == 1 && r1.confidence >= params.white_one_in_hole && colour == "white") {
+              CellObservation co;
+              co.hex = cell.hex;
+              co.face = 1;
+              co.color = colour;
+              co.confidence = r1.confidence;
+              co.guard = !token.empty();
+              reported_polarity[ci] = r1.pip_polarity;
+              obs.cells.push_back(co);
+              continue;
+            }
+          }
+        }
+      }
       if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf (conf %.2f)\n", cell.hex.q, cell.hex.r, first_confidence);
       note_occluded(ci, "found only with its shadow pixels, face too weak");
       continue;
@@ -3020,7 +3068,7 @@ Status ReadParams::save(const std::string& path) const {
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor << "focal_min_tilt_deg" << reg.focal_min_tilt_deg
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -3071,6 +3119,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("paper_distance", p.paper_distance);
     get("table_distance", p.table_distance);
     get("margin_distance", p.margin_distance);
+    get("white_one_in_hole", p.white_one_in_hole);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);

@@ -42,6 +42,12 @@ struct ReadParams {
   // when the margin's paper differs from the cell's own (a tinted outer cell); not on a cell
   // under the occluder (an arm's shade). 0 = off.
   double margin_distance = 26.0;
+  // (exact13) A die found only with its shadow pixels and read too weakly
+  // (shadow_unit_min_confidence) whose blob rings a hole of 0.6-1.4 top faces with one dark
+  // pip at the hole's centre (within 0.15 of the face) is a white 1 on paper of its colour when
+  // read there as a white 1 at this confidence or more (not under the occluder; read_face's
+  // confidence for a lone pip is low: dev5 604's clear 1 read 0.33). 0 = off.
+  double white_one_in_hole = 0.3;
   // A die whose final reading's pips are of the other polarity than its colour's dice carry
   // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
   // reported (docs/reader.md, exact10). false = reported as before.
