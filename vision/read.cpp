@@ -332,6 +332,44 @@ cv::Mat table_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, cons
   return m;
 }
 
+// The sheet's margin beyond the grid (exact13, docs/reader.md): as table_mask, for the paper
+// round the grid. A die in an outer cell is seen against the paper beyond the grid's rim on
+// the side away from the camera; that paper is untinted, so on a tinted cell it differs from
+// the cell's paper, was foreground and joined the die's blob (dev5 602: a black 1's top square
+// slid onto it, read as a white 1). The patch pixels whose paper point (mm - d) lies on the
+// sheet but in no cell and whose colour is within thr of that margin's (the median of image
+// samples on the paper plane in no cell, 1.15-1.6 hex sizes round the cell centre) are
+// returned (255); an empty Mat when no paper point of the patch is beyond the grid, or the
+// margin's paper is the cell's own (an untinted cell: the margin is not foreground there).
+cv::Mat margin_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, const SheetLayout& layout, const cv::Mat& patch,
+                    const cv::Matx33d& patch_to_mm, cv::Point2d d, Point cell_centre, cv::Vec3f cell_paper, double thr) {
+  const double w = layout.width_mm, h = layout.height_mm;
+  auto margin = [&](cv::Point2d q) { return q.x >= 0 && q.y >= 0 && q.x <= w && q.y <= h && !layout.cell_at({q.x, q.y}); };
+  bool any = false;
+  for (cv::Point2d c : {cv::Point2d(0, 0), cv::Point2d(patch.cols - 1, 0), cv::Point2d(0, patch.rows - 1),
+                        cv::Point2d(patch.cols - 1, patch.rows - 1)})
+    any = any || margin(apply_h(patch_to_mm, c) - d);
+  if (!any) return {};
+  std::vector<cv::Vec3b> s;
+  for (double rr = 1.15; rr <= 1.61; rr += 0.15)
+    for (int a = 0; a < 36; ++a) {
+      const double t = a * CV_PI / 18;
+      const cv::Point2d q(cell_centre.x + rr * layout.hex_size_mm * std::cos(t), cell_centre.y + rr * layout.hex_size_mm * std::sin(t));
+      cv::Vec3b v;
+      if (margin(q) && sample(image, apply_h(paper_to_image, q), v)) s.push_back(v);
+    }
+  if (s.size() < 8) return {};
+  const cv::Vec3f paper = median_bgr(s);
+  if (cv::norm(paper - cell_paper) <= thr) return {};
+  cv::Mat m = dist_mask(patch, paper, thr, false);
+  for (int y = 0; y < patch.rows; ++y) {
+    uchar* r = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x)
+      if (r[x] && !margin(apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - d)) r[x] = 0;
+  }
+  return m;
+}
+
 }  // namespace
 
 // Clears, in a mask on the paper plane at s px/mm, what is printed but is no cell: the
@@ -959,6 +997,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const std::vector<int> seen = visible_edges_slack(grey, layout, hp, params.grid_line_contrast, all, params.edge_slack_mm,
                                                         params.edge_slack_hits, debug, &shift);
       std::vector<double> off_far;  // the failing cells' shifts (mm), where found
+      std::vector<double> off_all;  // every agreeing cell's shift (mm)
       std::vector<cv::Point2f> src, dst;
       for (std::size_t n = 0; n < all.size(); ++n) {
         const std::size_t i = all[n];
@@ -966,10 +1005,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
         src.emplace_back(c);
         dst.emplace_back(apply_h(hp, c + shift[n]));
+        off_all.push_back(std::hypot(shift[n].x, shift[n].y));
         if (edges_first[i] <= params.hand_max_edges) off_far.push_back(std::hypot(shift[n].x, shift[n].y));
       }
       std::sort(off_far.begin(), off_far.end());
-      if (static_cast<int>(off_far.size()) >= params.grid_refine_min_cells && off_far[off_far.size() / 2] >= 1.5 && src.size() >= 8) {
+      std::sort(off_all.begin(), off_all.end());
+      // (exact13) ... or the cells whose print is seen at all say the pose is off: the failing
+      // cells are mostly under dice (no edges to measure), while the print round them, seen on
+      // every edge, is shifted by millimetres (a pose from two markers at one side).
+      const bool far_off = static_cast<int>(off_far.size()) >= params.grid_refine_min_cells && off_far[off_far.size() / 2] >= 1.5;
+      const bool all_off = params.grid_refine_all_shift_mm > 0 && off_all.size() >= 8 &&
+                           off_all[off_all.size() / 2] >= params.grid_refine_all_shift_mm;
+      if (debug)
+        std::fprintf(stderr, "SHIFTS failing %zu (median %.2f mm), agreeing %zu (median %.2f mm)\n", off_far.size(),
+                     off_far.empty() ? 0.0 : off_far[off_far.size() / 2], off_all.size(), off_all.empty() ? 0.0 : off_all[off_all.size() / 2]);
+      if ((far_off || all_off) && src.size() >= 8) {
         const std::size_t n_grid = src.size();
         for (std::size_t m = 0; m < obs.pose.marker_ids.size(); ++m)
           for (const auto& mk : layout.markers)
@@ -981,20 +1031,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::Mat inl;
         const cv::Mat h = cv::findHomography(src, dst, cv::RANSAC, 3.0, inl);
         // Kept when most grid pairs fit it and so do the corners of two markers at least
-        // (a marker cut by the frame's edge may be the one that misled the pose).
+        // (a marker cut by the frame's edge may be the one that misled the pose), less one
+        // (grid_refine_min_corners: one corner found off may be what misled a two-marker pose).
         int grid_in = 0, marker_in = 0;
         if (!h.empty()) {
           for (std::size_t k = 0; k < n_grid; ++k) grid_in += inl.at<uchar>(static_cast<int>(k)) != 0;
-          for (std::size_t k = n_grid; k < src.size(); ++k)
+          for (std::size_t k = n_grid; k < src.size(); ++k) {
             marker_in += cv::norm(apply_h(cv::Matx33d(h), cv::Point2d(src[k])) - cv::Point2d(dst[k])) <= 4.0;
+          }
         }
         if (debug) std::fprintf(stderr, "REFINE cells %zu failing %zu grid pairs %zu inliers %d marker corners %d of %zu\n", all.size(), failing.size(), n_grid, grid_in, marker_in, src.size() - n_grid);
-        if (!h.empty() && grid_in >= 0.8 * static_cast<double>(n_grid) && marker_in >= 8) {
+        if (!h.empty() && grid_in >= 0.8 * static_cast<double>(n_grid) && marker_in >= params.grid_refine_min_corners) {
           const cv::Matx33d hm(h);
           const cv::Point2d pp((image.cols - 1) / 2.0, (image.rows - 1) / 2.0);
-          double f = estimate_focal(hm, pp);
-          const double side = std::max(image.cols, image.rows);
-          if (!(f > 0.25 * side && f < 6.0 * side)) f = obs.pose.focal_px;
+          // (The refitted homography's estimate when it can tell; else the pose's focal as it was.)
+          bool estimated = false;
+          double f = choose_focal(hm, image.size(), params.reg, &estimated);
+          if (!estimated) f = obs.pose.focal_px;
           obs.pose.paper_to_image = hm;
           obs.pose.focal_px = f;
           obs.pose.top_to_image = lift_homography(hm, layout.die_height_mm, cv::Matx33d(f, 0, pp.x, 0, f, pp.y, 0, 0, 1));
@@ -1004,6 +1057,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
   }
+  if (debug)
+    std::fprintf(stderr, "POSE focal %.1f px (%s), reprojection %.2f px%s\n", obs.pose.focal_px,
+                 calib && calib->camera ? "calibrated" : obs.pose.focal_estimated ? "from the homography" : "fallback",
+                 obs.pose.reprojection_px, refined ? ", refitted to the grid" : "");
   // Visibility, per cell: its die's top face (the 16 mm square round the cell centre on
   // the top plane, plus 2 mm) and the cell's paper centre inside the frame. Cells out of
   // view are listed in Observation::hidden and not read; the board is found when the
@@ -1551,6 +1608,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           !tm.empty()) {
         if (debug) std::fprintf(stderr, "TABLE %d,%d %d px of the table taken out\n", cell.hex.q, cell.hex.r, cv::countNonZero(fg & tm));
         fg &= ~tm;
+      }
+    // ... nor is the sheet's margin beyond the grid, of the margin's colour (margin_distance;
+    // not under the occluder: in an arm's shade the margin sampled round the cell is no
+    // measure of the paper behind the die).
+    if (params.margin_distance > 0 && covered[ci] != 2)
+      if (const cv::Mat mm = margin_mask(image, hp, layout, patch, patch_to_mm, displacement[ci], cell.centre, papers[ci], params.margin_distance);
+          !mm.empty()) {
+        if (debug) std::fprintf(stderr, "MARGIN %d,%d %d px of the margin taken out\n", cell.hex.q, cell.hex.r, cv::countNonZero(fg & mm));
+        fg &= ~mm;
       }
     // The grid lines drawn on this plane may cross a guard token (it stands across the
     // cell's flats, near the border): its pixels there are kept for the guard test.
@@ -2622,6 +2688,54 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // would also find some pip-like layout in a shadow.) Decided before the retries, which
     // cannot change it: under a hand's shadow most cells were read six times for nothing.
     if (via_shadow && first_confidence < params.shadow_unit_min_confidence) {
+      // (exact13) A white die on paper of its own colour, its blob its sides and shadow: that
+      // blob rings a hole of a top face's size, the paper-coloured top. One dark pip at the
+      // hole's centre read there as a white 1 is that die (a lone dark spot elsewhere, grain
+      // or print, is no 1: the white pip looks need two pips).
+      if (params.white_one_in_hole > 0 && covered[ci] != 2) {
+        cv::Mat filled = die_region.clone();
+        fill_holes(filled);
+        const cv::Mat hole = filled & ~die_region;
+        cv::Mat hl, hs2, hc;
+        const int hn = components_with_stats(hole, hl, hs2, hc);
+        int big = -1;
+        for (int i = 1; i < hn; ++i)
+          if (big < 0 || hs2.at<int>(i, cv::CC_STAT_AREA) > hs2.at<int>(big, cv::CC_STAT_AREA)) big = i;
+        const double h_area = big > 0 ? hs2.at<int>(big, cv::CC_STAT_AREA) : 0;
+        // The dark pips inside that hole (a side face's pips are on the blob, not in it).
+        std::vector<cv::Point2d> pips;
+        for (const cv::Point2d& q : dark_pips()) {
+          const int qx = cvRound(q.x), qy = cvRound(q.y);
+          if (big > 0 && qx >= 0 && qy >= 0 && qx < hl.cols && qy < hl.rows && hl.at<int>(qy, qx) == big) pips.push_back(q);
+        }
+        if (debug) std::fprintf(stderr, "HOLE %d,%d largest hole %.2f units, %zu dark pips in it\n", cell.hex.q, cell.hex.r, h_area / unit_area, pips.size());
+        if (big > 0 && h_area >= 0.6 * unit_area && h_area <= 1.4 * unit_area && pips.size() == 1) {
+          const cv::Point2d hcen(hc.at<double>(big, 0), hc.at<double>(big, 1));
+          if (cv::norm(pips[0] - hcen) <= 0.15 * face_px && cv::norm(pips[0] - centre) <= params.max_face_offset_mm * ppm) {
+            std::vector<cv::Point> hp_pts;
+            cv::findNonZero(hl == big, hp_pts);
+            const double ang_deg = cv::minAreaRect(hp_pts).angle;
+            const cv::Point2d m_mm = apply_h(patch_to_mm, pips[0]);
+            const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
+            const FaceReading r1 = read_face(crop, params.face, params.white_one_in_hole);
+            const std::string colour = name_color(rel_of(r1.body_bgr), samples, r1.pip_polarity);
+            if (debug)
+              std::fprintf(stderr, "HOLE1 %d,%d hole %.2f units, pip %.1f mm off its centre: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r,
+                           h_area / unit_area, cv::norm(pips[0] - hcen) / ppm, r1.face, r1.confidence, colour.c_str());
+            if (r1.face == 1 && r1.confidence >= params.white_one_in_hole && colour == "white") {
+              CellObservation co;
+              co.hex = cell.hex;
+              co.face = 1;
+              co.color = colour;
+              co.confidence = r1.confidence;
+              co.guard = !token.empty();
+              reported_polarity[ci] = r1.pip_polarity;
+              obs.cells.push_back(co);
+              continue;
+            }
+          }
+        }
+      }
       if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf (conf %.2f)\n", cell.hex.q, cell.hex.r, first_confidence);
       note_occluded(ci, "found only with its shadow pixels, face too weak");
       continue;
@@ -2821,10 +2935,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             core = 2 * dmax / std::sqrt(area);
             ok = core >= params.guard_core_ratio;
           }
-          if (debug)
-            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f\n", cell.hex.q, cell.hex.r,
+          if (debug) {
+            const cv::Scalar mc = cv::mean(patch, gl == i);
+            const cv::Vec3f rb(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
+                               static_cast<float>(mc[2] / colour_base[2]));
+            const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
+            const cv::Vec3f pc = papers[ci];
+            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f\n", cell.hex.q, cell.hex.r,
                          area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
-                         displacement[ci].y);
+                         displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2]);
+          }
           co.guard = co.guard || ok;
         }
       }
@@ -2943,10 +3063,10 @@ Status ReadParams::save(const std::string& path) const {
     fs << "min_markers" << reg.min_markers << "detect_max_side" << reg.detect_max_side
        << "subpixel_window" << reg.subpixel_window << "track_margin" << reg.track_margin
        << "track_min_side_px" << reg.track_min_side_px
-       << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor
+       << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor << "focal_min_tilt_deg" << reg.focal_min_tilt_deg
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -2957,7 +3077,7 @@ Status ReadParams::save(const std::string& path) const {
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
-       << "grid_refine_min_cells" << grid_refine_min_cells;
+       << "grid_refine_min_cells" << grid_refine_min_cells << "grid_refine_all_shift_mm" << grid_refine_all_shift_mm << "grid_refine_min_corners" << grid_refine_min_corners;
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
   }
@@ -2986,6 +3106,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("track_min_side_px", p.reg.track_min_side_px);
     get("max_reprojection_px", p.reg.max_reprojection_px);
     get("fallback_focal_factor", p.reg.fallback_focal_factor);
+    get("focal_min_tilt_deg", p.reg.focal_min_tilt_deg);
     get("pip_diameter", p.face.pip_diameter);
     get("pip_area_min", p.face.pip_area_min);
     get("pip_area_max", p.face.pip_area_max);
@@ -2995,6 +3116,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("px_per_mm", p.px_per_mm);
     get("paper_distance", p.paper_distance);
     get("table_distance", p.table_distance);
+    get("margin_distance", p.margin_distance);
+    get("white_one_in_hole", p.white_one_in_hole);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);
@@ -3078,6 +3201,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("edge_slack_hits", p.edge_slack_hits);
     get_bool("grid_refine", p.grid_refine);
     get("grid_refine_min_cells", p.grid_refine_min_cells);
+    get("grid_refine_all_shift_mm", p.grid_refine_all_shift_mm);
+    get("grid_refine_min_corners", p.grid_refine_min_corners);
     get("grid_line_contrast", p.grid_line_contrast);
     get("hand_core_mm", p.hand_core_mm);
     get("hand_cover_fraction", p.hand_cover_fraction);

@@ -36,6 +36,18 @@ struct ReadParams {
   // edge) is the table, not foreground: a die at the sheet's edge is not looked for on the
   // table beyond it (docs/reader.md, exact10). 0 = off (the reading before).
   double table_distance = 40.0;
+  // (exact13) The same for the sheet's margin round the grid: a patch pixel whose paper point
+  // lies on the sheet but in no cell and whose colour is within this BGR distance of that
+  // margin's paper (sampled round the cell beyond the grid) is the margin, not foreground,
+  // when the margin's paper differs from the cell's own (a tinted outer cell); not on a cell
+  // under the occluder (an arm's shade). 0 = off.
+  double margin_distance = 26.0;
+  // (exact13) A die found only with its shadow pixels and read too weakly
+  // (shadow_unit_min_confidence) whose blob rings a hole of 0.6-1.4 top faces with one dark
+  // pip at the hole's centre (within 0.15 of the face) is a white 1 on paper of its colour when
+  // read there as a white 1 at this confidence or more (not under the occluder; read_face's
+  // confidence for a lone pip is low: dev5 604's clear 1 read 0.33). 0 = off.
+  double white_one_in_hole = 0.3;
   // A die whose final reading's pips are of the other polarity than its colour's dice carry
   // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
   // reported (docs/reader.md, exact10). false = reported as before.
@@ -288,6 +300,17 @@ struct ReadParams {
   // is made only on a refitted pose. false = off.
   bool grid_refine = true;
   int grid_refine_min_cells = 3;
+  // (exact13) The refit also when the median shift of every cell in view whose edges agree
+  // on one (5 of 6) is at least this (mm), the search having run: the cells failing the
+  // first look are then mostly under dice, with no edges to measure, while the print round
+  // them says the pose is off (dev5 607: two markers at one side, shifts 0-7.5 mm). 0 = off
+  // (only the failing cells' median, >= 1.5 mm, as before).
+  double grid_refine_all_shift_mm = 1.5;
+  // The refit is kept when 80% of the grid's point pairs fit it and at least this many of
+  // the markers' corners (within 4 px). Was 8 (two markers' worth); 7 since exact13: with
+  // two markers in view one corner found 4 px off is what misled the pose (dev5 607), and
+  // the refit that the grid agrees with puts it back.
+  int grid_refine_min_corners = 7;
   // Whatever hides the sheet, from the print (sleeves, arms of any skin tone, an arm's
   // shadow; docs/reader.md "Hands and arms"): the frame on the paper plane against the
   // expected print of the sheet (rendered from the layout; a cell whose tint differs

@@ -114,6 +114,29 @@ double estimate_focal(const cv::Matx33d& paper_to_image, cv::Point2d pp) {
   return 1.0 / std::sqrt(u);
 }
 
+double plane_tilt_deg(const cv::Matx33d& paper_to_image, cv::Point2d pp, double f) {
+  const cv::Matx33d m = cv::Matx33d(f, 0, pp.x, 0, f, pp.y, 0, 0, 1).inv() * paper_to_image;
+  cv::Vec3d r1(m(0, 0), m(1, 0), m(2, 0)), r2(m(0, 1), m(1, 1), m(2, 1));
+  r1 *= 1.0 / std::max(1e-12, cv::norm(r1));
+  r2 *= 1.0 / std::max(1e-12, cv::norm(r2));
+  cv::Vec3d r3 = r1.cross(r2);
+  r3 *= 1.0 / std::max(1e-12, cv::norm(r3));
+  return std::acos(std::min(1.0, std::abs(r3[2]))) * 180.0 / CV_PI;
+}
+
+double choose_focal(const cv::Matx33d& paper_to_image, cv::Size image_size, const RegisterParams& params, bool* estimated) {
+  const cv::Point2d pp((image_size.width - 1) / 2.0, (image_size.height - 1) / 2.0);
+  const double side = std::max(image_size.width, image_size.height);
+  const double fallback = params.fallback_focal_factor * side;
+  const double f = estimate_focal(paper_to_image, pp);
+  // Estimates far outside any real lens (about 20..170 deg field) are noise; so is any
+  // estimate from a view almost straight down (too little perspective to tell).
+  const bool ok = f > 0.25 * side && f < 6.0 * side &&
+                  !(params.focal_min_tilt_deg > 0 && plane_tilt_deg(paper_to_image, pp, fallback) < params.focal_min_tilt_deg);
+  if (estimated) *estimated = ok;
+  return ok ? f : fallback;
+}
+
 cv::Matx33d lift_homography(const cv::Matx33d& paper_to_image, double height_mm,
                             const cv::Matx33d& k) {
   const cv::Matx33d m = k.inv() * paper_to_image;
@@ -253,11 +276,7 @@ SheetPose register_sheet(const cv::Mat& image, const SheetLayout& layout, const 
   pose.reprojection_px = err;
   if (!have_k) {
     const cv::Point2d pp((gray.cols - 1) / 2.0, (gray.rows - 1) / 2.0);
-    double f = estimate_focal(hm, pp);
-    const double side = std::max(gray.cols, gray.rows);
-    // Estimates far outside any real lens (about 20..170 deg field) are noise.
-    if (!(f > 0.25 * side && f < 6.0 * side)) f = params.fallback_focal_factor * side;
-    else pose.focal_estimated = true;
+    const double f = choose_focal(hm, gray.size(), params, &pose.focal_estimated);
     k = cv::Matx33d(f, 0, pp.x, 0, f, pp.y, 0, 0, 1);
   }
   pose.focal_px = k(0, 0);

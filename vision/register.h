@@ -35,6 +35,13 @@ struct RegisterParams {
   // Focal length when no intrinsics are given and the homography cannot tell (a view
   // almost straight down): this factor times the image's long side (~ 60 deg field).
   double fallback_focal_factor = 0.9;
+  // (exact13) Below this tilt of the sheet (degrees, measured with the fallback focal) the
+  // homography's focal estimate is noise and the fallback is used: on the rendered sets the
+  // estimate at 0.6-3 deg tilt was 1.1-3.1 x the true focal (2.3 x at 2 deg put the dice's
+  // top plane 3-12 mm off), the fallback within 0.7-1.3 x; from 6 deg it was within ~5%
+  // (but for a two-marker pose). 0 = always the estimate (when it is within 0.25-6 x the
+  // long side, as before).
+  double focal_min_tilt_deg = 6.0;
 };
 
 struct SheetPose {
@@ -88,5 +95,13 @@ cv::Matx33d lift_homography(const cv::Matx33d& paper_to_image, double height_mm,
 // Focal length from a plane homography assuming square pixels, zero skew and the
 // principal point `pp`; <= 0 when the view is too close to fronto-parallel to tell.
 double estimate_focal(const cv::Matx33d& paper_to_image, cv::Point2d pp);
+// The angle (degrees) between the paper's normal and the optical axis for the focal f.
+double plane_tilt_deg(const cv::Matx33d& paper_to_image, cv::Point2d pp, double f);
+// The focal length without intrinsics: estimate_focal's when it is plausible (0.25-6 x
+// the long side) and the sheet is tilted at least params.focal_min_tilt_deg (measured
+// with the fallback), else params.fallback_focal_factor x the long side. *estimated says
+// which.
+double choose_focal(const cv::Matx33d& paper_to_image, cv::Size image_size, const RegisterParams& params,
+                    bool* estimated = nullptr);
 
 }  // namespace hexdice::vision

@@ -233,6 +233,11 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.coloured_pip_agree_confidence = 0.45;
   p.guard_core_ratio = 0.5;
   p.token_in_blob_area = 1.7;
+  p.reg.focal_min_tilt_deg = 4.5;
+  p.grid_refine_all_shift_mm = 2.5;
+  p.grid_refine_min_corners = 9;
+  p.margin_distance = 33;
+  p.white_one_in_hole = 0.45;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -250,6 +255,11 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->coloured_pip_agree_confidence, 0.45);
   EXPECT_DOUBLE_EQ(q->guard_core_ratio, 0.5);
   EXPECT_DOUBLE_EQ(q->token_in_blob_area, 1.7);
+  EXPECT_DOUBLE_EQ(q->reg.focal_min_tilt_deg, 4.5);
+  EXPECT_DOUBLE_EQ(q->grid_refine_all_shift_mm, 2.5);
+  EXPECT_EQ(q->grid_refine_min_corners, 9);
+  EXPECT_DOUBLE_EQ(q->margin_distance, 33);
+  EXPECT_DOUBLE_EQ(q->white_one_in_hole, 0.45);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }

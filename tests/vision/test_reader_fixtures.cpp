@@ -93,10 +93,14 @@ TEST(ReaderFixtures, AccuracyFloorsOnTheCommittedScenes) {
 // (Since exact11 the coloured dice's camera-resolution pip look is off in both runs too: it
 // finds the same dice's faces where their pips are, whatever the square; with it on, and the
 // colour slide off, off vs on measured 501 -> 502.)
+// (Since exact13 the sheet's margin look, margin_distance, is off in both runs too: it takes the
+// untinted margin out of outer dice's blobs, as this look does for them; with it on, off vs on
+// measured 499 -> 502.)
 TEST(ReaderFixtures, NeighbourPaperLeftOutOfTheTopFace) {
   ReadParams on;
   on.colour_cover_min = 0;
   on.coloured_pip_look_below = 0;
+  on.margin_distance = 0;
   ReadParams off = on;
   off.face_other_paper = false;
   const SceneScore before = score_fixtures(off), now = score_fixtures(on);
@@ -146,8 +150,11 @@ TEST(ReaderFixtures, WeakGreyReadingLookedAtInTheOtherPolarity) {
   off.grey_other_polarity = false;
   const SceneScore before = score_fixtures(off), &now = default_score();
   ASSERT_GT(now.scenes, 0);
-  EXPECT_GE(now.face_ok, before.face_ok + 2);
-  EXPECT_GE(now.color_ok, before.color_ok + 2);
+  // +1 since exact13: one of its white dice (a view at low tilt) is read right without this
+  // look too once the focal there is the fallback (focal_min_tilt_deg): measured faces,
+  // colours and dice 503 -> 504.
+  EXPECT_GE(now.face_ok, before.face_ok + 1);
+  EXPECT_GE(now.color_ok, before.color_ok + 1);
   EXPECT_GE(now.matched, before.matched + 1);
   EXPECT_GE(now.guard_ok, before.guard_ok);
   EXPECT_LE(false_dice(now), false_dice(before));
@@ -194,7 +201,9 @@ TEST(ReaderFixtures, ColouredDiceSlidAgainOverTheirOwnColour) {
   ASSERT_GT(now.scenes, 0);
   // +2 since exact10: fixture 018 (5,-5) is read right without the slide too now that the
   // table beyond the sheet is no part of its blob (table_distance); 502 -> 504 measured.
-  EXPECT_GE(now.face_ok, before.face_ok + 2);
+  // +1 since exact13 (the round's pose and margin changes read another of its dice right
+  // without the slide): 503 -> 504 measured.
+  EXPECT_GE(now.face_ok, before.face_ok + 1);
   expect_nothing_lost(now, before);
 }
 
@@ -577,8 +586,8 @@ SceneScore score_fixture_dir(const char* name, const ReadParams& params) {
 struct AB {
   SceneScore before, now;
 };
-AB ab_fixture_dir(const char* name, const ReadParams& off) {
-  AB r{score_fixture_dir(name, off), score_fixture_dir(name, ReadParams{})};
+AB ab_fixture_dir(const char* name, const ReadParams& off, const ReadParams& on = ReadParams{}) {
+  AB r{score_fixture_dir(name, off), score_fixture_dir(name, on)};
   EXPECT_GT(r.now.scenes, 0);
   expect_nothing_lost(r.now, r.before);
   return r;
@@ -601,10 +610,15 @@ TEST(ReaderFixtures, ColouredDiceReadWhereTheirPipsAre) {
 // pip read as a sure blue 1 (0.92) where the white die stands. A blob of a token's size read
 // blue gets the white/black pip look even when sure (token_look_small_blob, branch exact11):
 // the white 4 is read with its guard. Measured (before 418 joined): colour, face and guard 36 -> 37 of 37.
+// (Since exact13 the focal rule is off in both runs: 403 is a view at 1.7 deg, and with the
+// fallback focal its token is placed right and taken out without this look; with it on, off vs
+// on measured 55 -> 55.)
 TEST(ReaderFixtures, SmallBlueBlobLookedAtAsAGuardToken) {
-  ReadParams off;
+  ReadParams on;
+  on.reg.focal_min_tilt_deg = 0;
+  ReadParams off = on;
   off.token_look_small_blob = false;
-  const auto [before, now] = ab_fixture_dir("scenes_round11", off);
+  const auto [before, now] = ab_fixture_dir("scenes_round11", off, on);
   EXPECT_GE(now.color_ok, before.color_ok + 1);
   EXPECT_GE(now.face_ok, before.face_ok + 1);
   EXPECT_GE(now.guard_ok, before.guard_ok + 1);
@@ -673,6 +687,63 @@ TEST(ReaderFixtures, GuardTokenJoinedToAColouredDieTakenOut) {
   EXPECT_GE(now.color_ok, before.color_ok + 1);
   EXPECT_GE(now.face_ok, before.face_ok + 1);
   EXPECT_GE(now.guard_ok, before.guard_ok + 1);
+}
+
+// Round 13's scenes (data/fixtures/scenes_round13: dev5's 602, 603 and 604 (1280x720, re-encoded
+// at JPEG quality 80, 60 and 60) and 607 (1920x1080, quality 70), 83 dice scored, 401 KB; dev5
+// looked at die by die, docs/reader.md "Exact round 13"). 603 and 607 are views almost
+// straight down (1.9 and 2.0 deg), where the homography's focal estimate is noise: 1514 px
+// for a true 1054 (603), 4556 for 1947 (607).
+// 603 (4,-4): a white 6 whose token the wrong top plane put 10 mm off, read as a blue 2. The
+// fallback focal below focal_min_tilt_deg reads it right with its guard. Measured on the
+// four scenes: colour and face 82 -> 83 of 83, guards 81 -> 82.
+TEST(ReaderFixtures, FocalOfAViewStraightDownIsTheFallback) {
+  ReadParams off;
+  off.reg.focal_min_tilt_deg = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round13", off);
+  EXPECT_GE(now.color_ok, before.color_ok + 1);
+  EXPECT_GE(now.face_ok, before.face_ok + 1);
+}
+
+// 607: two markers in view at one side of the sheet, one corner found ~4 px off: the pose put
+// the print 0-7.5 mm off across the sheet (the cells' edges say so), but only the failing cells
+// (under dice, their edges unmeasurable) could ask for the refit, and the refit had to fit all
+// 8 corners. With the agreeing cells' median shift (grid_refine_all_shift_mm) and 7 corners
+// (grid_refine_min_corners) the pose is refitted: (4,-4), a black 3 read blue, is read right.
+// Measured: colour and face 82 -> 83 of 83, guards 81 -> 82, false dice 1 -> 0.
+TEST(ReaderFixtures, PoseRefittedWhenThePrintSaysItIsOff) {
+  ReadParams off;
+  off.grid_refine_all_shift_mm = 0;
+  off.grid_refine_min_corners = 8;
+  const auto [before, now] = ab_fixture_dir("scenes_round13", off);
+  EXPECT_GE(now.color_ok, before.color_ok + 1);
+  EXPECT_GE(now.face_ok, before.face_ok + 1);
+}
+
+// 602 (0,5): a black 1 in an outer, blue-tinted cell; beside its top, on the side away from the
+// camera, the sheet's untinted margin beyond the grid is seen, which differs from the cell's
+// paper: it joined the die's blob, the top square slid onto it and read a white 1. The margin's
+// paper is taken out as the table beyond the sheet is (margin_distance): a black 1. Measured:
+// colour 82 -> 83 of 83.
+TEST(ReaderFixtures, SheetMarginBeyondTheGridIsNoPartOfADie) {
+  ReadParams off;
+  off.margin_distance = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round13", off);
+  EXPECT_GE(now.color_ok, before.color_ok + 1);
+}
+
+// 604 (4,-3): a white 1 on untinted paper in dim warm light; its top is within paper_distance
+// of the paper, so its blob was its sides and shadow, read black at 0.12 and skipped
+// (shadowconf), and the white pip looks need two pips. That blob rings a hole of a top face's
+// size (0.67 unit faces) with one dark pip 0.6 mm from its centre, read there as a white 1 at
+// 0.33 (white_one_in_hole 0.3). Measured: dice read 82 -> 83 of 83, no false die.
+TEST(ReaderFixtures, WhiteOneInTheHoleItsShadowRings) {
+  ReadParams off;
+  off.white_one_in_hole = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round13", off);
+  EXPECT_GE(now.matched, before.matched + 1);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.face_ok, now.matched);
 }
 
 TEST(ReaderFixtures, MissingDirectoryIsAnError) {

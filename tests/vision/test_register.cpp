@@ -182,6 +182,36 @@ TEST(Register, CoveredMarkerComesBackAndSmallMarkersStillFound) {
   EXPECT_LT(max_error(again.paper_to_image, sc.paper_to_image, layout), 2.0);
 }
 
+// (exact13) The tilt the pose implies, and the focal chosen from it: a synthetic view at 35
+// deg measures 35 deg with its own camera; an almost straight-down homography (1 deg, whose
+// focal the constraints cannot tell) gets the fallback, not the estimate.
+TEST(Register, PlaneTiltAndTheFocalChosenFromIt) {
+  const SheetLayout layout = standard_sheet();
+  SynthOptions o;
+  o.camera.tilt_deg = 35;
+  const SynthScene sc = render_synth_scene(layout, {}, o);
+  const cv::Point2d pp(sc.camera_matrix(0, 2), sc.camera_matrix(1, 2));
+  EXPECT_NEAR(plane_tilt_deg(sc.paper_to_image, pp, sc.camera_matrix(0, 0)), 35.0, 0.5);
+  RegisterParams rp;
+  bool estimated = false;
+  const double f35 = choose_focal(sc.paper_to_image, sc.image.size(), rp, &estimated);
+  EXPECT_TRUE(estimated);
+  EXPECT_NEAR(f35, sc.camera_matrix(0, 0), 0.02 * sc.camera_matrix(0, 0));
+  SynthOptions flat = o;
+  flat.camera.tilt_deg = 1;
+  const SynthScene sf = render_synth_scene(layout, {}, flat);
+  EXPECT_LT(plane_tilt_deg(sf.paper_to_image, pp, rp.fallback_focal_factor * std::max(sf.image.cols, sf.image.rows)), 2.0);
+  const double f1 = choose_focal(sf.paper_to_image, sf.image.size(), rp, &estimated);
+  EXPECT_FALSE(estimated);
+  EXPECT_DOUBLE_EQ(f1, rp.fallback_focal_factor * std::max(sf.image.cols, sf.image.rows));
+  rp.focal_min_tilt_deg = 0;  // off: the estimate (when plausible), as before
+  const double f1_est = estimate_focal(sf.paper_to_image, {(sf.image.cols - 1) / 2.0, (sf.image.rows - 1) / 2.0});
+  const double f1_old = choose_focal(sf.paper_to_image, sf.image.size(), rp, &estimated);
+  const double side = std::max(sf.image.cols, sf.image.rows);
+  EXPECT_EQ(estimated, f1_est > 0.25 * side && f1_est < 6.0 * side);
+  EXPECT_DOUBLE_EQ(f1_old, estimated ? f1_est : rp.fallback_focal_factor * side);
+}
+
 TEST(Register, FocalUnknownStraightDownFallsBack) {
   // A fronto-parallel homography carries no focal information.
   const cv::Matx33d h(2, 0, 100, 0, 2, 50, 0, 0, 1);
