@@ -35,86 +35,63 @@ std::vector<fs::path> files_with(const fs::path& dir, const std::vector<std::str
   return out;
 }
 
-class ImageDirSource : public FrameSource {
+// A frame's picture from an image file: load_image, not imread, so a frame cut short is
+// refused with its reason rather than read as a half-grey board.
+Status load_image_frame(const fs::path& file, Frame& f) {
+  auto img = vision::load_image(file.string());
+  if (!img) return Error{"cannot read frame: " + img.error()};
+  f.image = std::move(*img);
+  return {};
+}
+
+// A frame's observation from a JSON file (interfaces.md's observation format).
+Status load_observation_frame(const fs::path& file, Frame& f) {
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const Json j = Json::parse(ss.str(), nullptr, false);
+  if (!in || j.is_discarded()) return Error{file.string() + ": not valid JSON"};
+  auto o = observation_from_json(j);
+  if (!o) return Error{file.string() + ": " + o.error()};
+  f.obs = std::move(*o);
+  return {};
+}
+
+// A folder of frames, one file each in name order, filled by `load` (one of the two above).
+// open() loads the first file, as a video's first frame is read when it opens: a bad first
+// frame is refused before the referee opens (or creates) a game.
+class FileDirSource : public FrameSource {
  public:
-  // `first` is files[0], already loaded by open_source: a bad first frame is refused
-  // before the referee opens (or creates) a game.
-  ImageDirSource(std::vector<fs::path> files, cv::Mat first) : files_(std::move(files)), first_(std::move(first)) {}
+  using Loader = Status (*)(const fs::path&, Frame&);
+  static Result<std::unique_ptr<FrameSource>> open(std::vector<fs::path> files, Loader load) {
+    std::unique_ptr<FileDirSource> s(new FileDirSource(std::move(files), load));
+    if (Status st = s->load_at(0, s->first_); !st) return Error{st.error()};
+    return std::unique_ptr<FrameSource>(std::move(s));
+  }
   bool next(Frame& f) override {
     if (i_ >= files_.size()) return false;
-    f = Frame{};
-    f.index = static_cast<int>(i_);
-    f.name = files_[i_].filename().string();
-    if (i_ == 0 && !first_.empty()) {
-      f.image = std::move(first_);
-      first_.release();
-      ++i_;
-      return true;
-    }
-    auto img = load_frame(files_[i_]);
-    if (!img) {
-      error_ = img.error();
+    if (i_ == 0) {
+      f = std::move(first_);
+    } else if (Status st = load_at(i_, f); !st) {
+      error_ = st.error();
       return false;
     }
-    f.image = std::move(*img);
     ++i_;
     return true;
   }
 
-  // load_image, not imread: a frame cut short is refused with its reason rather than
-  // read as a half-grey board.
-  static Result<cv::Mat> load_frame(const fs::path& file) {
-    auto img = vision::load_image(file.string());
-    if (!img) return Error{"cannot read frame: " + img.error()};
-    return std::move(*img);
-  }
-
  private:
-  std::vector<fs::path> files_;
-  cv::Mat first_;
-  std::size_t i_ = 0;
-};
-
-class ObservationDirSource : public FrameSource {
- public:
-  // `first` is files[0], already parsed by open_observations (see ImageDirSource).
-  ObservationDirSource(std::vector<fs::path> files, Observation first)
-      : files_(std::move(files)), first_(std::move(first)) {}
-  bool next(Frame& f) override {
-    if (i_ >= files_.size()) return false;
+  FileDirSource(std::vector<fs::path> files, Loader load) : files_(std::move(files)), load_(load) {}
+  Status load_at(std::size_t i, Frame& f) const {
     f = Frame{};
-    f.index = static_cast<int>(i_);
-    f.name = files_[i_].filename().string();
-    if (i_ == 0 && first_) {
-      f.obs = std::move(*first_);
-      first_.reset();
-      ++i_;
-      return true;
-    }
-    auto o = load_observation(files_[i_]);
-    if (!o) {
-      error_ = o.error();
-      return false;
-    }
-    f.obs = std::move(*o);
-    ++i_;
-    return true;
+    f.index = static_cast<int>(i);
+    f.name = files_[i].filename().string();
+    return load_(files_[i], f);
   }
 
-  static Result<Observation> load_observation(const fs::path& file) {
-    std::ifstream in(file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const Json j = Json::parse(ss.str(), nullptr, false);
-    if (!in || j.is_discarded()) return Error{file.string() + ": not valid JSON"};
-    auto o = observation_from_json(j);
-    if (!o) return Error{file.string() + ": " + o.error()};
-    return std::move(*o);
-  }
-
- private:
   std::vector<fs::path> files_;
-  std::optional<Observation> first_;
+  Loader load_;
+  Frame first_;
   std::size_t i_ = 0;
 };
 
@@ -195,9 +172,7 @@ Result<std::unique_ptr<FrameSource>> open_observations(const std::string& dir) {
   if (!fs::is_directory(dir, ec)) return Error{"observations: " + dir + " is not a directory"};
   auto files = files_with(dir, {".json"});
   if (files.empty()) return Error{"observations: no *.json files in " + dir};
-  auto first = ObservationDirSource::load_observation(files.front());
-  if (!first) return Error{first.error()};
-  return std::unique_ptr<FrameSource>(new ObservationDirSource(std::move(files), std::move(*first)));
+  return FileDirSource::open(std::move(files), load_observation_frame);
 }
 
 Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
@@ -206,9 +181,7 @@ Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
   if (fs::is_directory(spec, ec)) {
     auto files = files_with(spec, {".png", ".jpg", ".jpeg", ".bmp"});
     if (files.empty()) return Error{"source " + spec + ": no images (png/jpg) in this directory"};
-    auto first = ImageDirSource::load_frame(files.front());
-    if (!first) return Error{first.error()};
-    return std::unique_ptr<FrameSource>(new ImageDirSource(std::move(files), std::move(*first)));
+    return FileDirSource::open(std::move(files), load_image_frame);
   }
   const bool is_index = spec.size() <= 3 && spec.find_first_not_of("0123456789") == std::string::npos;
   auto cap = std::make_unique<cv::VideoCapture>();
