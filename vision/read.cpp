@@ -291,6 +291,20 @@ cv::Mat dist_mask(const cv::Mat& patch, cv::Vec3f ref, double thr, bool greater)
   return color_distance_mask(patch, ref, thr, greater);
 }
 
+// The patch pixels within thr of `colour` (dist_mask) whose paper point (patch_to_mm, then
+// minus d) satisfies `where`: the table beyond the sheet, the sheet's margin beyond the grid.
+template <class Where>
+cv::Mat colour_mask_where(const cv::Mat& patch, cv::Vec3f colour, double thr, const cv::Matx33d& patch_to_mm,
+                          cv::Point2d d, const Where& where) {
+  cv::Mat m = dist_mask(patch, colour, thr, false);
+  for (int y = 0; y < patch.rows; ++y) {
+    uchar* r = m.ptr<uchar>(y);
+    for (int x = 0; x < patch.cols; ++x)
+      if (r[x] && !where(apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - d)) r[x] = 0;
+  }
+  return m;
+}
+
 // The table beyond the sheet (exact10, docs/reader.md): the patch pixels (top-plane px,
 // patch_to_mm -> top-plane mm) whose paper point (mm - d) lies outside the sheet show the
 // table, not paper, so they differ from the cell's paper and were foreground: beside a die
@@ -322,14 +336,7 @@ cv::Mat table_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, cons
       if (sample(image, apply_h(paper_to_image, q), v)) s.push_back(v);
     }
   if (s.size() < 12) return {};
-  const cv::Vec3f table = median_bgr(s);
-  cv::Mat m = dist_mask(patch, table, thr, false);
-  for (int y = 0; y < patch.rows; ++y) {
-    uchar* r = m.ptr<uchar>(y);
-    for (int x = 0; x < patch.cols; ++x)
-      if (r[x] && !off(apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - d)) r[x] = 0;
-  }
-  return m;
+  return colour_mask_where(patch, median_bgr(s), thr, patch_to_mm, d, off);
 }
 
 // The sheet's margin beyond the grid (exact13, docs/reader.md): as table_mask, for the paper
@@ -361,13 +368,7 @@ cv::Mat margin_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, con
   if (s.size() < 8) return {};
   const cv::Vec3f paper = median_bgr(s);
   if (cv::norm(paper - cell_paper) <= thr) return {};
-  cv::Mat m = dist_mask(patch, paper, thr, false);
-  for (int y = 0; y < patch.rows; ++y) {
-    uchar* r = m.ptr<uchar>(y);
-    for (int x = 0; x < patch.cols; ++x)
-      if (r[x] && !margin(apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - d)) r[x] = 0;
-  }
-  return m;
+  return colour_mask_where(patch, paper, thr, patch_to_mm, d, margin);
 }
 
 }  // namespace
