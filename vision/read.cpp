@@ -2964,7 +2964,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
       // Skin is saturated too: a body of skin's hue (hand_hue_min..max) is no die.
       const float hue_num = 60.0f * (rp[1] - rp[0]), hue_den = rp[2] - rp[0];
-      const bool skin_hue = rp[2] > rp[1] && rp[1] >= rp[0] && hue_num >= params.hand_hue_min * hue_den &&
+      const bool skin_hue = sat >= params.occluded_skin_min_saturation && rp[2] > rp[1] && rp[1] >= rp[0] &&
+                            hue_num >= params.hand_hue_min * hue_den &&
                             hue_num <= params.hand_hue_max * hue_den;
       const bool clean_body = lum < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
       // A white (or pale) die in the shade: as bright as its cell's own shaded paper, its
@@ -2977,8 +2978,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
       const bool ok = (clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade;
       if (debug)
-        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
-                     co.face, co.confidence, lum, sat, under_skin_cell[ci], skin_hue, ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f cover %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, lum, sat, square_cover, under_skin_cell[ci], skin_hue, ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
       if (!ok) {
         char why[200];
         std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s, not beyond doubt",
@@ -3074,7 +3075,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3186,6 +3187,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_saturation", p.occluded_saturation);
     get("occluded_white_min_confidence", p.occluded_white_min_confidence);
     get("occluded_white_ratio", p.occluded_white_ratio);
+    get("occluded_skin_min_saturation", p.occluded_skin_min_saturation);
     get("in_view_top_mm", p.in_view_top_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);

@@ -354,6 +354,12 @@ struct ReadParams {
   // at most 0.78 with two or more pips on the own renders, 1.0 as a one. 0 = off.
   double occluded_white_min_confidence = 0.9;
   double occluded_white_ratio = 0.75;
+  // (exact14) A body is "of skin's hue" (no die, above) only when saturated relative to its
+  // cell's paper by at least this ((max - min) / max): a hue is no measure of a grey. A
+  // white die in an arm's shade under a cool key light on warmer paper measured sat 0.03
+  // and a warm hue (dev6 719 (2,-4), a white 6 read at 1.00, hidden); skin there is
+  // 0.15-0.35. 0 = off (the hue test at any saturation, as before).
+  double occluded_skin_min_saturation = 0.1;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

@@ -58,9 +58,19 @@ struct SceneScore {
   // hidden_visible by the reader's reason class (Observation::hidden_why: "view", "edges",
   // "occluder", "weak", "noface"): where the recall of all visible dice is lost.
   std::map<std::string, int> hidden_visible_why;
+  // The second reading (labels from scene_gen.py round 14 on, with "pip_lattice_hidden"):
+  // a visible die (its top's centre clear of the hand) some of whose nine pip places the
+  // hand hides is "part covered": its face cannot be told from the image. Of those:
+  // read right, read wrong (colour, face or guard), hidden. The strict figures count a
+  // part-covered die as not visible (hidden or read right is fine; misread still spoils a
+  // board): visible_strict, matched_strict, exact_strict. Labels without the field: every
+  // die as in the first reading.
+  int part_covered = 0, part_covered_right = 0, part_covered_wrong = 0, part_covered_hidden = 0;
+  int visible_strict = 0, matched_strict = 0, exact_strict = 0;
   double precision() const { return seen_cells ? static_cast<double>(matched) / seen_cells : 0; }
   double recall() const { return truth_cells ? static_cast<double>(matched) / truth_cells : 0; }
   double recall_visible() const { return visible_dice ? static_cast<double>(matched) / visible_dice : 0; }
+  double recall_visible_strict() const { return visible_strict ? static_cast<double>(matched_strict) / visible_strict : 0; }
 };
 
 // Probability thresholds the scorer tries for the face network (its face where its

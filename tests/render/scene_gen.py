@@ -32,6 +32,7 @@ import time
 DIE_MM = 16.0
 GUARD_MM = 10.0
 EDGE_R = 0.11  # edge rounding as a fraction of the die side
+TOP_GRID = 7  # occluded_fraction: rays to a 7 x 7 grid over the top face
 
 COLOURS = {
     # name: (body rgb, pip rgb)
@@ -432,6 +433,36 @@ def build(sheet, s, rng):
         o = cam.location
         return any(ray_hits_capsule(o, sub(p, o), a, b, r) for a, b, r in hand_caps)
 
+    def occluded_fraction(ux, uy, yaw):
+        """Fraction of a TOP_GRID x TOP_GRID grid over the die's top face (cell centres of
+        the 16 mm square, 16 mm above the paper) whose ray to the camera meets the hand."""
+        if not hand_caps:
+            return 0.0
+        a = math.radians(yaw)
+        hit = 0
+        for i in range(TOP_GRID):
+            for j in range(TOP_GRID):
+                x = ((i + 0.5) / TOP_GRID - 0.5) * DIE_MM
+                y = ((j + 0.5) / TOP_GRID - 0.5) * DIE_MM
+                px = ux + x * math.cos(a) - y * math.sin(a)
+                py = uy + x * math.sin(a) + y * math.cos(a)
+                hit += occluded(sheet.world(px, py, DIE_MM))
+        return hit / float(TOP_GRID * TOP_GRID)
+
+    def lattice_hidden(ux, uy, yaw):
+        """How many of the 9 points of the top face's pip lattice (0, +-0.27 side: every
+        place a pip of any face can be) the hand hides from the camera."""
+        if not hand_caps:
+            return 0
+        a = math.radians(yaw)
+        o = 0.27 * DIE_MM
+        n = 0
+        for i in (-1, 0, 1):
+            for j in (-1, 0, 1):
+                x, y = i * o, j * o
+                n += occluded(sheet.world(ux + x * math.cos(a) - y * math.sin(a), uy + x * math.sin(a) + y * math.cos(a), DIE_MM))
+        return n
+
     # ---- truth label
     markers = []
     for m in sheet.j["markers"]:
@@ -457,6 +488,8 @@ def build(sheet, s, rng):
                         round(max(p[0] for p in cpx), 1), round(max(p[1] for p in cpx), 1)],
             "in_view": cam.in_image(c, 2.0),
             "occluded": occluded(top),
+            "occluded_fraction": round(occluded_fraction(ux, uy, yaw), 3),
+            "pip_lattice_hidden": lattice_hidden(ux, uy, yaw),
         }
         if not s["sheet"]:
             entry["q"] = entry["r"] = entry["cell"] = None

@@ -238,6 +238,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.grid_refine_min_corners = 9;
   p.margin_distance = 33;
   p.white_one_in_hole = 0.45;
+  p.occluded_skin_min_saturation = 0.07;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -260,6 +261,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->grid_refine_min_corners, 9);
   EXPECT_DOUBLE_EQ(q->margin_distance, 33);
   EXPECT_DOUBLE_EQ(q->white_one_in_hole, 0.45);
+  EXPECT_DOUBLE_EQ(q->occluded_skin_min_saturation, 0.07);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
