@@ -394,12 +394,13 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
         o[x] = std::max(0.0f, std::min(r[x], static_cast<float>(params.lattice_blob_gain) * -l2));
       }
     }
-    cv::dilate(m.r, m.rmax, cv::Mat());
+    if (reference) cv::dilate(m.r, m.rmax, cv::Mat());
+    else dilate3x3_f32(m.r, m.rmax);  // the same floats (mask_ops.h)
     cv::Mat& nms = m.rmax5;
     // The 5x5 maximum is the 3x3 maximum of the 3x3 maximum (the border never wins a
     // dilation): the same values as cv::dilate by a 5x5 rectangle, at a 3x3's cost.
     if (reference) cv::dilate(m.r, nms, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
-    else cv::dilate(m.rmax, nms, cv::Mat());
+    else dilate3x3_f32(m.rmax, nms);
     for (int y = 2; y < kN - 2; ++y) {
       const float* r = m.r.ptr<float>(y);
       const float* n = nms.ptr<float>(y);

@@ -382,6 +382,47 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst) {
   dst = out;
 }
 
+void dilate3x3_f32(const cv::Mat& src, cv::Mat& dst) {
+  if (src.type() != CV_32FC1 || src.empty() || src.cols < 2 || src.isSubmatrix()) {
+    cv::dilate(src, dst, cv::Mat());
+    return;
+  }
+  const int w = src.cols, h = src.rows;
+  // hm: each row's maximum over x-1..x+1 (inside the row); three rows kept in turn.
+  thread_local std::vector<float> buf;
+  buf.resize(static_cast<std::size_t>(3 * w));
+  auto row_max = [&](int y, float* o) {
+    const float* s = src.ptr<float>(y);
+    o[0] = std::max(s[0], s[1]);
+    int x = 1;
+#if CV_SIMD128
+    for (; x + 4 < w; x += 4)
+      cv::v_store(o + x, cv::v_max(cv::v_max(cv::v_load(s + x - 1), cv::v_load(s + x)), cv::v_load(s + x + 1)));
+#endif
+    for (; x < w - 1; ++x) o[x] = std::max(std::max(s[x - 1], s[x]), s[x + 1]);
+    o[w - 1] = std::max(s[w - 2], s[w - 1]);
+  };
+  cv::Mat out(src.size(), CV_32FC1);
+  float* rows[3] = {buf.data(), buf.data() + w, buf.data() + 2 * w};
+  row_max(0, rows[1]);
+  for (int y = 0; y < h; ++y) {
+    // rows[0] = row y-1 (or y), rows[1] = row y, rows[2] = row y+1 (or y).
+    if (y == 0) std::copy_n(rows[1], w, rows[0]);
+    if (y + 1 < h) row_max(y + 1, rows[2]);
+    else std::copy_n(rows[1], w, rows[2]);
+    float* o = out.ptr<float>(y);
+    const float *a = rows[0], *b = rows[1], *c = rows[2];
+    int x = 0;
+#if CV_SIMD128
+    for (; x + 4 <= w; x += 4) cv::v_store(o + x, cv::v_max(cv::v_max(cv::v_load(a + x), cv::v_load(b + x)), cv::v_load(c + x)));
+#endif
+    for (; x < w; ++x) o[x] = std::max(std::max(a[x], b[x]), c[x]);
+    std::swap(rows[0], rows[1]);  // row y becomes the row above
+    std::swap(rows[1], rows[2]);  // row y+1 becomes the current row
+  }
+  dst = out;
+}
+
 void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   // As cv::resize: the size from the factor, and its test for an integer reduction.
   const cv::Size dsize(cv::saturate_cast<int>(src.cols * scale), cv::saturate_cast<int>(src.rows * scale));

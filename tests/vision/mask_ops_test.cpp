@@ -189,6 +189,41 @@ TEST(MaskOps, MedianBlur5MatchesOpenCV) {
   EXPECT_GT(changed, 200);
 }
 
+TEST(MaskOps, Dilate3x3F32MatchesOpenCV) {
+  // Float maps like the lattice's responses (zeros with positive blobs) and signed noise,
+  // sizes below, at and above 4 floats a row, single rows and columns.
+  std::mt19937 rng(14);
+  const cv::Size sizes[] = {{48, 48}, {2, 1}, {1, 1}, {1, 7}, {2, 2}, {3, 5}, {5, 3}, {8, 8}, {9, 4}, {24, 24}, {47, 13}, {100, 3}};
+  int changed = 0;
+  for (int rep = 0; rep < 30; ++rep)
+    for (const cv::Size s : sizes) {
+      cv::Mat src(s, CV_32F);
+      if (rep % 3 == 0) {
+        cv::randu(src, -100.0, 100.0);
+      } else {
+        src.setTo(0);
+        for (int k = 0; k < 6; ++k)
+          src.at<float>(std::uniform_int_distribution<int>(0, s.height - 1)(rng), std::uniform_int_distribution<int>(0, s.width - 1)(rng)) =
+              std::uniform_real_distribution<float>(0.f, 50.f)(rng);
+      }
+      cv::Mat roi_src = src;
+      if (rep % 5 == 4 && s.width > 2) roi_src = src(cv::Rect(1, 0, s.width - 1, s.height));  // a view with a row stride
+      cv::Mat ref, got;
+      cv::dilate(roi_src, ref, cv::Mat());
+      dilate3x3_f32(roi_src, got);
+      ASSERT_EQ(ref.size(), got.size());
+      ASSERT_EQ(got.type(), CV_32F);
+      EXPECT_EQ(std::memcmp(ref.data, got.data, ref.total() * sizeof(float)) == 0 && ref.isContinuous() && got.isContinuous(), true)
+          << s << " rep " << rep;
+      changed += cv::countNonZero(ref != roi_src) > 0;
+      // Twice in a row (its buffers reused), and in place.
+      dilate3x3_f32(got, got);
+      cv::dilate(ref, ref, cv::Mat());
+      EXPECT_EQ(cv::countNonZero(ref != got), 0) << s << " rep " << rep;
+    }
+  EXPECT_GT(changed, 200);
+}
+
 TEST(MaskOps, ResizeAreaMatchesOpenCV) {
   // 3:1 (done here) and other factors (passed to OpenCV), sizes that divide and do not.
   const cv::Size sizes[] = {{1920, 1080}, {48, 33}, {3, 3}, {96, 6}, {100, 50}, {1280, 720}, {7, 301}};
