@@ -388,8 +388,62 @@ std::array<float, 7> DiceCnn::scores_of_patch(const cv::Mat& patch, int views) c
 }
 
 std::array<float, 7> DiceCnn::scores(const cv::Mat& bgr, cv::Point2f centre, float side, int views) const {
-  return scores_of_patch(cnn_patch(bgr, centre, side, 0, false, arch_.patch), views);
+  auto out = scores_of_patch(cnn_patch(bgr, centre, side, 0, false, arch_.patch), views);
+  if (members_.empty()) return out;
+  for (const auto& m : members_) {
+    const auto s = m->scores(bgr, centre, side, views);
+    for (std::size_t c = 0; c < out.size(); ++c) out[c] += s[c];
+  }
+  for (float& v : out) v /= static_cast<float>(members_.size() + 1);
+  return out;
 }
+
+namespace {
+
+// One network's keys (prefix "" for the first, "m1_", "m2_", ... for an ensemble's others).
+void write_net(cv::FileStorage& fs, const std::string& k, const CnnArch& a, const std::vector<float>& p, bool half) {
+  fs << k + "c1" << a.c1 << k + "c2" << a.c2 << k + "c3" << a.c3 << k + "hidden" << a.hidden << k + "classes" << a.classes;
+  fs << k + "patch" << a.patch;
+  // The weights' bytes (little-endian float32): text floats would not read back bit-exact.
+  cv::Mat f32(1, static_cast<int>(p.size()), CV_32F, const_cast<float*>(p.data()));
+  if (half) {
+    cv::Mat f16;
+    f32.convertTo(f16, CV_16F);
+    fs << k + "params_f16_raw" << cv::Mat(1, static_cast<int>(f16.total() * 2), CV_8U, f16.ptr());
+  } else {
+    fs << k + "params_raw" << cv::Mat(1, static_cast<int>(p.size() * sizeof(float)), CV_8U, f32.ptr());
+  }
+}
+
+Result<std::pair<CnnArch, cv::Mat>> read_net(const cv::FileStorage& fs, const std::string& k, const std::string& path) {
+  CnnArch a;
+  cv::Mat params;
+  try {
+    a.patch = fs[k + "patch"];
+    a.c1 = fs[k + "c1"];
+    a.c2 = fs[k + "c2"];
+    a.c3 = fs[k + "c3"];
+    a.hidden = fs[k + "hidden"];
+    a.classes = fs[k + "classes"];
+    cv::Mat raw, raw16;
+    fs[k + "params_raw"] >> raw;
+    fs[k + "params_f16_raw"] >> raw16;
+    if (!raw16.empty() && raw16.type() == CV_8U && raw16.total() % 2 == 0)
+      cv::Mat(1, static_cast<int>(raw16.total() / 2), CV_16F, raw16.ptr()).convertTo(params, CV_32F);
+    else if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
+      params = cv::Mat(1, static_cast<int>(raw.total() / sizeof(float)), CV_32F, raw.ptr()).clone();
+    else
+      fs[k + "params"] >> params;  // text floats (the first files)
+  } catch (const cv::Exception& e) {
+    return Error{"cannot load dice CNN " + path + ": " + e.what()};
+  }
+  if (a.c1 <= 0 || a.c2 <= 0 || a.c3 <= 0 || a.hidden <= 0 || a.classes != 7 || a.c1 > 256 || a.c2 > 256 || a.c3 > 256 ||
+      a.hidden > 4096 || a.patch < 16 || a.patch > 96 || a.patch % 8 != 0)
+    return Error{"cannot load dice CNN " + path + " (bad architecture)"};
+  return std::make_pair(a, params);
+}
+
+}  // namespace
 
 Status DiceCnn::save(const std::string& path, bool half) const {
   try {
@@ -398,16 +452,12 @@ Status DiceCnn::save(const std::string& path, bool half) const {
     cv::FileStorage fs(path, cv::FileStorage::WRITE | cv::FileStorage::BASE64);
     if (!fs.isOpened()) return Error{"cannot write " + path};
     fs << "format" << "hexdice_dice_cnn_1";
-    fs << "c1" << arch_.c1 << "c2" << arch_.c2 << "c3" << arch_.c3 << "hidden" << arch_.hidden << "classes" << arch_.classes;
-    fs << "patch" << arch_.patch;
-    // The weights' bytes (little-endian float32): text floats would not read back bit-exact.
-    cv::Mat f32(1, static_cast<int>(p_.size()), CV_32F, const_cast<float*>(p_.data()));
-    if (half) {
-      cv::Mat f16;
-      f32.convertTo(f16, CV_16F);
-      fs << "params_f16_raw" << cv::Mat(1, static_cast<int>(f16.total() * 2), CV_8U, f16.ptr());
-    } else {
-      fs << "params_raw" << cv::Mat(1, static_cast<int>(p_.size() * sizeof(float)), CV_8U, f32.ptr());
+    write_net(fs, "", arch_, p_, half);
+    // An ensemble's other networks (a reader before round 15 loads the first only).
+    if (!members_.empty()) {
+      fs << "members" << static_cast<int>(members_.size());
+      for (std::size_t m = 0; m < members_.size(); ++m)
+        write_net(fs, "m" + std::to_string(m + 1) + "_", members_[m]->arch_, members_[m]->p_, half);
     }
   } catch (const cv::Exception& e) {
     return Error{"cannot write " + path + ": " + e.what()};
@@ -416,47 +466,69 @@ Status DiceCnn::save(const std::string& path, bool half) const {
   return Status::Ok();
 }
 
+std::shared_ptr<const DiceCnn> DiceCnn::ensemble(const std::vector<std::shared_ptr<const DiceCnn>>& nets) {
+  HEXDICE_CHECK(!nets.empty());
+  auto ens = std::make_shared<DiceCnn>(*nets.front());
+  for (std::size_t i = 1; i < nets.size(); ++i) {
+    auto n = std::make_shared<DiceCnn>(*nets[i]);
+    // Flatten: every network weighs the same.
+    std::vector<std::shared_ptr<const DiceCnn>> inner;
+    inner.swap(n->members_);
+    ens->members_.push_back(n);
+    for (const auto& m : inner) ens->members_.push_back(m);
+  }
+  return ens;
+}
+
 Result<std::shared_ptr<const DiceCnn>> DiceCnn::load(const std::string& path) {
+  if (const auto comma = path.find(','); comma != std::string::npos) {
+    static std::mutex emu;
+    static std::map<std::string, std::shared_ptr<const DiceCnn>> ecache;
+    {
+      std::lock_guard<std::mutex> lock(emu);
+      if (auto it = ecache.find(path); it != ecache.end()) return it->second;
+    }
+    auto first = load(path.substr(0, comma));
+    if (!first) return Error{first.error()};
+    auto rest = load(path.substr(comma + 1));
+    if (!rest) return Error{rest.error()};
+    auto out = ensemble({*first, *rest});
+    std::lock_guard<std::mutex> lock(emu);
+    ecache[path] = out;
+    return out;
+  }
   static std::mutex mu;
   static std::map<std::string, std::shared_ptr<const DiceCnn>> cache;
   std::lock_guard<std::mutex> lock(mu);
   if (auto it = cache.find(path); it != cache.end()) return it->second;
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return Error{"dice CNN not found: " + path};
-  CnnArch a;
-  cv::Mat params;
+  std::vector<std::pair<CnnArch, cv::Mat>> nets;
   try {
     cv::FileStorage fs(path, cv::FileStorage::READ);
     if (!fs.isOpened() || static_cast<std::string>(fs["format"]) != "hexdice_dice_cnn_1")
       return Error{"cannot load dice CNN " + path + " (not a dice CNN of this version)"};
-    a.patch = fs["patch"];
-    a.c1 = fs["c1"];
-    a.c2 = fs["c2"];
-    a.c3 = fs["c3"];
-    a.hidden = fs["hidden"];
-    a.classes = fs["classes"];
-    cv::Mat raw, raw16;
-    fs["params_raw"] >> raw;
-    fs["params_f16_raw"] >> raw16;
-    if (!raw16.empty() && raw16.type() == CV_8U && raw16.total() % 2 == 0)
-      cv::Mat(1, static_cast<int>(raw16.total() / 2), CV_16F, raw16.ptr()).convertTo(params, CV_32F);
-    else if (!raw.empty() && raw.type() == CV_8U && raw.total() % sizeof(float) == 0)
-      params = cv::Mat(1, static_cast<int>(raw.total() / sizeof(float)), CV_32F, raw.ptr()).clone();
-    else
-      fs["params"] >> params;  // text floats (the first files)
+    const int members = fs["members"].empty() ? 0 : static_cast<int>(fs["members"]);
+    if (members < 0 || members > 16) return Error{"cannot load dice CNN " + path + " (bad member count)"};
+    for (int m = 0; m <= members; ++m) {
+      auto n = read_net(fs, m == 0 ? std::string() : "m" + std::to_string(m) + "_", path);
+      if (!n) return Error{n.error()};
+      nets.push_back(std::move(*n));
+    }
   } catch (const cv::Exception& e) {
     return Error{"cannot load dice CNN " + path + ": " + e.what()};
   }
-  if (a.c1 <= 0 || a.c2 <= 0 || a.c3 <= 0 || a.hidden <= 0 || a.classes != 7 || a.c1 > 256 || a.c2 > 256 || a.c3 > 256 ||
-      a.hidden > 4096 || a.patch < 16 || a.patch > 96 || a.patch % 8 != 0)
-    return Error{"cannot load dice CNN " + path + " (bad architecture)"};
-  auto net = std::make_shared<DiceCnn>(a, 1);
-  if (params.type() != CV_32F || params.total() != net->p_.size())
-    return Error{"cannot load dice CNN " + path + " (weights do not fit the architecture)"};
-  std::copy(params.ptr<float>(), params.ptr<float>() + params.total(), net->p_.begin());
-  for (float v : net->p_)
-    if (!std::isfinite(v)) return Error{"cannot load dice CNN " + path + " (non-finite weights)"};
-  std::shared_ptr<const DiceCnn> out = net;
+  std::vector<std::shared_ptr<const DiceCnn>> built;
+  for (const auto& [a, params] : nets) {
+    auto net = std::make_shared<DiceCnn>(a, 1);
+    if (params.type() != CV_32F || params.total() != net->p_.size())
+      return Error{"cannot load dice CNN " + path + " (weights do not fit the architecture)"};
+    std::copy(params.ptr<float>(), params.ptr<float>() + params.total(), net->p_.begin());
+    for (float v : net->p_)
+      if (!std::isfinite(v)) return Error{"cannot load dice CNN " + path + " (non-finite weights)"};
+    built.push_back(net);
+  }
+  std::shared_ptr<const DiceCnn> out = built.size() == 1 ? built.front() : ensemble(built);
   cache[path] = out;
   return out;
 }

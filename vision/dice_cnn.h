@@ -47,17 +47,27 @@ class DiceCnn {
  public:
   explicit DiceCnn(const CnnArch& arch = {}, unsigned seed = 1);  // He-initialised weights
 
-  static Result<std::shared_ptr<const DiceCnn>> load(const std::string& path);  // cached by path
+  // Cached by path. "A,B,..." (comma-separated files) loads an ensemble: scores() averages
+  // the networks' probabilities, each reading its own patch. A file may hold an ensemble
+  // (save() of one: "members" n, then each other network's keys prefixed "m1_", "m2_"...).
+  static Result<std::shared_ptr<const DiceCnn>> load(const std::string& path);
+  // The networks as one ensemble (copies; the first's weights are the object's own).
+  static std::shared_ptr<const DiceCnn> ensemble(const std::vector<std::shared_ptr<const DiceCnn>>& nets);
   // cv::FileStorage (.yml.gz). half: the weights as float16 (half the file; the scores
-  // move by the rounding, ~1e-3 relative), else float32 (bit-exact).
+  // move by the rounding, ~1e-3 relative), else float32 (bit-exact). An ensemble's
+  // members are written with it.
   Status save(const std::string& path, bool half = false) const;
 
   // Class probabilities (softmax) of the patch cut round the die, averaged over `views`
-  // dihedral views of the patch (1..8: identity, three quarter turns, then mirrored).
+  // dihedral views of the patch (1..8: identity, three quarter turns, then mirrored), and
+  // over the ensemble's networks if there are more (members()).
   std::array<float, 7> scores(const cv::Mat& bgr, cv::Point2f centre, float side, int views = 1) const;
+  // This network alone (not its ensemble members).
   std::array<float, 7> scores_of_patch(const cv::Mat& patch_bgr, int views = 1) const;
 
   const CnnArch& arch() const { return arch_; }
+  // The other networks of an ensemble (load("A,B")): empty for one network.
+  const std::vector<std::shared_ptr<const DiceCnn>>& members() const { return members_; }
   std::size_t num_params() const { return p_.size(); }
 
   // Training interface (train_dice_cnn, tests).
@@ -78,6 +88,7 @@ class DiceCnn {
   struct Work;
   void run(const float* input, Work& w) const;
   CnnArch arch_;
+  std::vector<std::shared_ptr<const DiceCnn>> members_;
   std::vector<float> p_;  // all weights and biases, flat (layer offsets in off_)
   struct Offsets {
     std::size_t w1, b1, w2, b2, w3, b3, w4, b4, w5, b5, end;
@@ -112,13 +123,25 @@ struct DiceCnnTrainArgs {
   int negatives_per_image = 4;  // finder candidates far from every label, class 0
   int copies = 1;             // augmented copies of each positive per epoch
   bool half = false;          // write the weights as float16 (DiceCnn::save)
+  // Start from this network's weights (its architecture replaces `arch`; "" = He init):
+  // a longer run of a trained network at the cost of the extra epochs only.
+  std::string init;
+  // Stronger augmentation: scale x0.75..1.3 and shift +-15% (not 0.85..1.18, +-10%), a
+  // colour jitter (per-channel gain 0.8..1.25, hue +-12 degrees, saturation x0.6..1.4), blur
+  // more often and wider, and synthetic glints (1..3 white spots or arcs on the die, the
+  // ring light's on glossy dice). Off: the round 11 augmentation, draw for draw.
+  bool strong_aug = false;
+  // Hard examples: a finder box (detector_model) whose face find_dice read wrong (with the
+  // shipped network fused, or without it: pips and forest) is seen this many times as
+  // often per epoch (1 = as the others).
+  int hard_weight = 1;
   unsigned seed = 1;
   CnnArch arch;
   DiceParams params;  // candidate generation (must match the finder's)
 };
 
 struct DiceCnnTrainReport {
-  int images = 0, positives = 0, negatives = 0, detector_positives = 0;
+  int images = 0, positives = 0, negatives = 0, detector_positives = 0, hard_positives = 0;
   double train_accuracy = 0;  // last epoch, augmented patches
   double val_face_accuracy = -1;  // last epoch, at the val images' labelled boxes (-1: none)
   int best_epoch = 0;

@@ -24,6 +24,7 @@ constexpr float kCanonSide = 40.0f;
 struct Sample {
   cv::Mat crop;  // CV_8UC3 kCanonSize square
   int cls = 0;
+  bool hard = false;  // a finder box the finder read wrong
 };
 
 cv::Mat canon_crop(const cv::Mat& bgr, cv::Point2f c, float side) {
@@ -47,6 +48,61 @@ class Rand {
 
 // Label-preserving changes of look: colour channel order, inversion (light pips on dark
 // or dark on light), contrast/brightness/gamma, blur, lost resolution, noise, JPEG.
+// Synthetic glints: 1..3 white spots or short arcs somewhere on the die (the patch's middle
+// three quarters), blurred, blended over the patch (the ring light's reflection on a glossy
+// die beside or over its pips).
+void add_glints(cv::Mat& p, Rand& r) {
+  const int n = 1 + r.i(3);
+  const float side = static_cast<float>(p.cols) / kCnnPad;
+  const cv::Point2f c(p.cols / 2.0f, p.rows / 2.0f);
+  cv::Mat m = cv::Mat::zeros(p.size(), CV_32F);
+  for (int k = 0; k < n; ++k) {
+    const cv::Point2f at = c + cv::Point2f(static_cast<float>(r.u(-0.4, 0.4)) * side, static_cast<float>(r.u(-0.4, 0.4)) * side);
+    const float s = static_cast<float>(r.u(0.04, 0.14)) * side;
+    if (r.p(0.5)) {
+      cv::ellipse(m, cv::RotatedRect(at, cv::Size2f(s * static_cast<float>(r.u(1, 2.5)), s), static_cast<float>(r.u(0, 180))), cv::Scalar(1), -1, cv::LINE_AA);
+    } else {
+      const double a0 = r.u(0, 360);
+      cv::ellipse(m, at, cv::Size(std::max(2, static_cast<int>(s * 2.5f)), std::max(2, static_cast<int>(s * 2.5f))), 0, a0, a0 + r.u(40, 120),
+                  cv::Scalar(1), std::max(1, static_cast<int>(std::lround(s * 0.6f))), cv::LINE_AA);
+    }
+  }
+  cv::GaussianBlur(m, m, cv::Size(0, 0), r.u(0.5, 1.5));
+  const float strength = static_cast<float>(r.u(0.5, 1.0));
+  for (int y = 0; y < p.rows; ++y) {
+    auto* row = p.ptr<cv::Vec3b>(y);
+    const float* mr = m.ptr<float>(y);
+    for (int x = 0; x < p.cols; ++x) {
+      const float a = std::min(1.0f, mr[x] * strength);
+      for (int ch = 0; ch < 3; ++ch) row[x][ch] = cv::saturate_cast<uchar>(row[x][ch] * (1 - a) + 250.0f * a);
+    }
+  }
+}
+
+// Colour jitter: per-channel gain, a hue turn, a saturation change.
+void colour_jitter(cv::Mat& p, Rand& r) {
+  if (r.p(0.5)) {
+    std::vector<cv::Mat> ch;
+    cv::split(p, ch);
+    for (auto& c : ch) c.convertTo(c, -1, r.u(0.8, 1.25));
+    cv::merge(ch, p);
+  }
+  if (r.p(0.5)) {
+    cv::Mat hsv;
+    cv::cvtColor(p, hsv, cv::COLOR_BGR2HSV);
+    const int dh = static_cast<int>(std::lround(r.u(-6, 6)));  // OpenCV hue: 2 degrees a step
+    const double sat = r.u(0.6, 1.4);
+    for (int y = 0; y < hsv.rows; ++y) {
+      auto* row = hsv.ptr<cv::Vec3b>(y);
+      for (int x = 0; x < hsv.cols; ++x) {
+        row[x][0] = static_cast<uchar>((row[x][0] + dh + 180) % 180);
+        row[x][1] = cv::saturate_cast<uchar>(row[x][1] * sat);
+      }
+    }
+    cv::cvtColor(hsv, p, cv::COLOR_HSV2BGR);
+  }
+}
+
 void photometric(cv::Mat& p, Rand& r) {
   if (r.p(0.5)) {
     static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
@@ -98,11 +154,17 @@ void photometric(cv::Mat& p, Rand& r) {
   }
 }
 
-cv::Mat augmented(const Sample& s, Rand& r, int size) {
-  const float scale = static_cast<float>(std::exp(r.u(std::log(0.85), std::log(1.18))));
-  const cv::Point2f shift(static_cast<float>(r.u(-0.1, 0.1)) * kCanonSide, static_cast<float>(r.u(-0.1, 0.1)) * kCanonSide);
+cv::Mat augmented(const Sample& s, Rand& r, int size, bool strong) {
+  const double lo = strong ? 0.75 : 0.85, hi = strong ? 1.3 : 1.18, sh = strong ? 0.15 : 0.1;
+  const float scale = static_cast<float>(std::exp(r.u(std::log(lo), std::log(hi))));
+  const cv::Point2f shift(static_cast<float>(r.u(-sh, sh)) * kCanonSide, static_cast<float>(r.u(-sh, sh)) * kCanonSide);
   const cv::Point2f c(kCanonSize / 2.0f, kCanonSize / 2.0f);
   cv::Mat p = cnn_patch(s.crop, c + shift, kCanonSide * scale, static_cast<float>(r.u(0, 360)), r.p(0.5), size);
+  if (strong) {
+    if (s.cls > 0 && r.p(0.35)) add_glints(p, r);
+    colour_jitter(p, r);
+    if (r.p(0.25)) cv::GaussianBlur(p, p, cv::Size(0, 0), r.u(0.5, 1.6));
+  }
   photometric(p, r);
   return p;
 }
@@ -156,8 +218,13 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
         if (best < 0) continue;
         const float ratio = side / ls[static_cast<std::size_t>(best)];
         if (ratio < 0.6f || ratio > 1.6f) continue;  // a box of another size than the die: no lesson
-        samples.push_back({canon_crop(work, c, side), im.labels[static_cast<std::size_t>(best)].face});
+        const int face = im.labels[static_cast<std::size_t>(best)].face;
+        // Hard: read wrong by the finder, or by its pips and forest alone (the network may
+        // have learnt this very box: the finder's own face is then in-sample).
+        const bool hard = d.face != face || d.base_face != face;
+        samples.push_back({canon_crop(work, c, side), face, hard});
         ++rep.detector_positives;
+        rep.hard_positives += hard;
       }
     }
     if (a.negatives_per_image > 0) {
@@ -180,6 +247,12 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
   // Validation patches: the labelled boxes of the val images, cut as at run time.
   std::vector<cv::Mat> val_patch;
   std::vector<int> val_face;
+  int val_patch_side = a.arch.patch;
+  if (!a.init.empty()) {
+    auto from = DiceCnn::load(a.init);
+    if (!from) return Error{from.error()};
+    val_patch_side = (*from)->arch().patch;
+  }
   if (!a.val_split.empty()) {
     auto vims = load_real_images(a.real, a.val_split);
     if (!vims) return Error{vims.error()};
@@ -191,7 +264,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
       for (const auto& l : im.labels) {
         const cv::Point2f c(static_cast<float>((l.box.x + l.box.width / 2.0) * scale), static_cast<float>((l.box.y + l.box.height / 2.0) * scale));
         const float side = static_cast<float>(std::max(l.box.width, l.box.height) * scale) * (l.top_face ? kCnnTopFaceScale : 1.0f);
-        val_patch.push_back(cnn_patch(work, c, side, 0, false, a.arch.patch));
+        val_patch.push_back(cnn_patch(work, c, side, 0, false, val_patch_side));
         val_face.push_back(l.face);
       }
     }
@@ -201,17 +274,31 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
     return Error{"no training dice"};
   }
   if (log)
-    *log << "training dice: " << rep.positives << " labelled boxes, " << rep.detector_positives << " finder boxes, "
+    *log << "training dice: " << rep.positives << " labelled boxes, " << rep.detector_positives << " finder boxes (" << rep.hard_positives << " read wrong), "
          << rep.negatives << " negatives; val boxes " << val_patch.size() << '\n';
 
   DiceCnn net(a.arch, a.seed);
+  if (!a.init.empty()) {
+    auto from = DiceCnn::load(a.init);
+    if (!from) {
+      cv::setNumThreads(threads);
+      return Error{from.error()};
+    }
+    if (!(*from)->members().empty()) {
+      cv::setNumThreads(threads);
+      return Error{"--init: " + a.init + " is an ensemble; start from one network"};
+    }
+    net = **from;
+    if (log) *log << "starting from " << a.init << " (" << net.num_params() << " weights)\n";
+  }
   const std::size_t np = net.num_params();
   std::vector<float> grad(np);
   CnnAdam adam;
   std::vector<float> in(static_cast<std::size_t>(net.input_size()));
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < samples.size(); ++i)
-    for (int k = 0; k < (samples[i].cls > 0 ? std::max(1, a.copies) : 1); ++k) order.push_back(i);
+    for (int k = 0; k < (samples[i].cls > 0 ? std::max(1, a.copies) * (samples[i].hard ? std::max(1, a.hard_weight) : 1) : 1); ++k)
+      order.push_back(i);
   long step = 0;
   const int batch = std::max(1, a.batch);
   const long steps_per_epoch = static_cast<long>((order.size() + static_cast<std::size_t>(batch) - 1) / static_cast<std::size_t>(batch));
@@ -226,7 +313,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
       std::fill(grad.begin(), grad.end(), 0.0f);
       for (std::size_t k = at; k < end; ++k) {
         const Sample& s = samples[order[k]];
-        const cv::Mat p = augmented(s, rng, a.arch.patch);
+        const cv::Mat p = augmented(s, rng, net.arch().patch, a.strong_aug);
         DiceCnn::normalise(p, in.data());
         loss_sum += net.loss_and_grad(in.data(), s.cls, grad, pr.data());
         correct += static_cast<int>(std::max_element(pr.begin(), pr.end()) - pr.begin()) == s.cls;

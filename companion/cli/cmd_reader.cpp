@@ -168,7 +168,19 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dt->add_option("--hidden", ca->arch.hidden, "--cnn: hidden dense units");
   dt->add_option("--patch", ca->arch.patch, "--cnn: input patch side in pixels (a multiple of 8, 16..96)");
   dt->add_flag("--half", ca->half, "--cnn: write the weights as float16 (half the file)");
-  reg.add(dt, [ta, ca, cnn] {
+  dt->add_option("--init", ca->init, "--cnn: start from this network's weights (its architecture)");
+  auto merge = std::make_shared<std::string>();
+  dt->add_option("--merge", *merge, "--cnn: no training: write the networks \"A,B,...\" as one ensemble file (--out, --half)");
+  dt->add_option("--hard-weight", ca->hard_weight, "--cnn: finder boxes the finder read wrong are seen this many times as often");
+  dt->add_flag("--strong-aug", ca->strong_aug, "--cnn: stronger augmentation (scale, shift, colour jitter, blur, synthetic glints)");
+  reg.add(dt, [ta, ca, cnn, merge] {
+    if (*cnn && !merge->empty()) {
+      auto net = vision::DiceCnn::load(*merge);
+      if (!net) return fail(net.error());
+      if (auto st = (*net)->save(ta->out, ca->half); !st) return fail(st.error());
+      std::cout << "wrote " << ta->out << ": " << (*net)->members().size() + 1 << " networks\n";
+      return kExitOk;
+    }
     if (*cnn) {
       ca->real = ta->real;
       ca->split = ta->split;

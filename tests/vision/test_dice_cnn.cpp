@@ -180,6 +180,47 @@ TEST(DiceCnn, SaveLoadRoundTrip) {
   fs::remove(bad);
 }
 
+// "A,B,C" loads an ensemble: its scores are the mean of its networks' (each cutting its own
+// patch side), and a list of one file is that network.
+TEST(DiceCnn, EnsembleAveragesItsNetworks) {
+  const std::string tag = std::to_string(::getpid());
+  const fs::path a = fs::temp_directory_path() / ("dice_cnn_ea_" + tag + ".yml.gz");
+  const fs::path b = fs::temp_directory_path() / ("dice_cnn_eb_" + tag + ".yml.gz");
+  const fs::path c = fs::temp_directory_path() / ("dice_cnn_ec_" + tag + ".yml.gz");
+  DiceCnn na(kTiny, 3), nb(kTiny40, 4), nc(kTiny, 5);
+  ASSERT_TRUE(na.save(a.string()).ok());
+  ASSERT_TRUE(nb.save(b.string()).ok());
+  ASSERT_TRUE(nc.save(c.string()).ok());
+  auto ens = DiceCnn::load(a.string() + "," + b.string() + "," + c.string());
+  ASSERT_TRUE(ens.ok()) << ens.error();
+  EXPECT_EQ((*ens)->members().size(), 2u);
+  cv::Mat img(120, 120, CV_8UC3, cv::Scalar(40, 90, 200));
+  cv::circle(img, cv::Point(52, 64), 6, cv::Scalar(235, 235, 235), cv::FILLED);
+  const cv::Point2f at(60, 60);
+  const auto sa = na.scores(img, at, 40), sb = nb.scores(img, at, 40), sc = nc.scores(img, at, 40);
+  const auto se = (*ens)->scores(img, at, 40);
+  double diff = 0;
+  for (std::size_t k = 0; k < 7; ++k) {
+    EXPECT_NEAR(se[k], (sa[k] + sb[k] + sc[k]) / 3.0f, 1e-6) << k;
+    diff += std::abs(se[k] - sa[k]);
+  }
+  EXPECT_GT(diff, 1e-4);  // not just the first network
+  EXPECT_FALSE(DiceCnn::load(a.string() + ",/nonexistent/net.yml.gz").ok());
+  // Saved as one file (float16) and loaded back: the same ensemble to the rounding.
+  const fs::path e = fs::temp_directory_path() / ("dice_cnn_ee_" + tag + ".yml.gz");
+  ASSERT_TRUE((*ens)->save(e.string(), true).ok());
+  auto back = DiceCnn::load(e.string());
+  ASSERT_TRUE(back.ok()) << back.error();
+  ASSERT_EQ((*back)->members().size(), 2u);
+  EXPECT_EQ((*back)->members()[0]->arch(), kTiny40);
+  const auto sback = (*back)->scores(img, at, 40);
+  for (std::size_t k = 0; k < 7; ++k) EXPECT_NEAR(sback[k], se[k], 2e-3) << k;
+  fs::remove(e);
+  fs::remove(a);
+  fs::remove(b);
+  fs::remove(c);
+}
+
 fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
 // A regression floor on the shipped network (trained on three quarters of the even split:
