@@ -188,13 +188,18 @@ Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
   QuietStderr quiet;
   if (is_index) {
     const int idx = std::stoi(spec);
-    if (!cap->open(idx, cv::CAP_V4L2) && !cap->open(idx)) return Error{"no camera at index " + spec};
+    // A webcam on Linux is a V4L2 device (GStreamer as the fallback). Not CAP_ANY: that also
+    // runs gphoto2's USB camera scan, which takes seconds and leaks what libusb lists.
+    if (!cap->open(idx, cv::CAP_V4L2) && !cap->open(idx, cv::CAP_GSTREAMER)) return Error{"no camera at index " + spec};
     cap->set(cv::CAP_PROP_FRAME_WIDTH, 1280);
     cap->set(cv::CAP_PROP_FRAME_HEIGHT, 720);
     cap->set(cv::CAP_PROP_FPS, 30);
   } else {
     if (!fs::exists(spec, ec)) return Error{"source " + spec + ": no such file, directory or camera index"};
-    if (!cap->open(spec)) return Error{"source " + spec + ": cannot open as a video"};
+    // A video file: FFmpeg, then GStreamer, then an image sequence (name%04d.png), the
+    // backends CAP_ANY would reach for a file, without its scan for USB cameras.
+    if (!cap->open(spec, cv::CAP_FFMPEG) && !cap->open(spec, cv::CAP_GSTREAMER) && !cap->open(spec, cv::CAP_IMAGES))
+      return Error{"source " + spec + ": cannot open as a video"};
   }
   cv::Mat first;
   if (!cap->read(first) || first.empty())

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
 
 #include "companion/record/record_db.h"
 #include "companion/referee/frame_source.h"
@@ -393,6 +394,30 @@ void write_sequence(const fs::path& dir, const Position& start, const std::vecto
     for (int i = 0; i < 2; ++i) put(h);
     for (int i = 0; i < 5; ++i) put(observation_of(p));  // 250 ms at 20 fps: stable
   }
+}
+
+// A video file is opened with FFmpeg (or GStreamer, or as an image sequence), never by
+// CAP_ANY, which would also scan USB for gphoto2 cameras: frames come back in order and at
+// their size, and the source ends at the file's end.
+TEST(FrameSource, VideoFileGivesItsFramesInOrder) {
+  const auto dir = temp_dir("video");
+  const std::string path = (dir / "game.avi").string();
+  {
+    cv::VideoWriter w(path, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(320, 240));
+    ASSERT_TRUE(w.isOpened()) << "no MJPG writer";
+    for (int i = 0; i < 5; ++i) w.write(cv::Mat(240, 320, CV_8UC3, cv::Scalar(40 * i, 255 - 40 * i, 128)));
+  }
+  auto src = open_source(path);
+  ASSERT_TRUE(src.ok()) << src.error();
+  Frame f;
+  std::vector<double> blue;
+  while ((*src)->next(f)) {
+    ASSERT_EQ(f.image.size(), cv::Size(320, 240));
+    blue.push_back(cv::mean(f.image)[0]);
+  }
+  ASSERT_EQ(blue.size(), 5u);
+  for (std::size_t i = 0; i < blue.size(); ++i) EXPECT_NEAR(blue[i], 40.0 * static_cast<double>(i), 6.0) << "frame " << i;
+  EXPECT_FALSE((*src)->live());
 }
 
 TEST(RefereeCli, BadSourcesGiveOneClearLine) {
