@@ -350,6 +350,34 @@ double plane_sample_px_per_mm(const cv::Matx33d& h, cv::Point2d c, const PlanePi
   if (!std::isfinite(smax)) return params.px_per_mm;
   return std::clamp(kCameraFactor * smax, std::min(kMinPxPerMm, params.px_per_mm), params.px_per_mm);
 }
+
+// find_plane_pips' round test: a blob of these second moments (sdd along the parallax, spp
+// across, sdp mixed) whose smaller principal moment is under 1/4 of its larger is elongated
+// (a piece of a printed line, a squeezed side pip), not a pip's disc.
+bool elongated(double sdd, double spp, double sdp) {
+  const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
+  const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
+  return tr / 2 - disc < 0.25 * (tr / 2 + disc);
+}
+
+// find_plane_pips' island test: the ring round the blob (grown, its dilation, less comp; both
+// box-sized) has pixels and at least ring_fraction of them are of the other polarity (not
+// lum_ok, the whole sample's mask, at box's offset).
+bool ringed_by_other_polarity(const cv::Mat& comp, const cv::Mat& grown, const cv::Mat& lum_ok, const cv::Rect& box,
+                              double ring_fraction) {
+  int n_ring = 0, n_other = 0;
+  for (int y = 0; y < box.height; ++y) {
+    const uchar* g = grown.ptr<uchar>(y);
+    const uchar* c = comp.ptr<uchar>(y);
+    const uchar* l = lum_ok.ptr<uchar>(box.y + y);
+    for (int x = 0; x < box.width; ++x)
+      if (!c[x] && g[x]) {
+        ++n_ring;
+        if (!l[box.x + x]) ++n_other;
+      }
+  }
+  return !(n_ring == 0 || n_other < ring_fraction * n_ring);
+}
 }  // namespace
 
 std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
@@ -457,27 +485,12 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
     if (squeeze_test && sdd < k * spp) continue;
     // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
     // piece of a printed line broken up by the threshold is not, though its box is square.
-    {
-      const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
-      const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
-      if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
-    }
+    if (elongated(sdd, spp, sdp)) continue;
     // An island: its ring is of the other polarity (a pip on its die's body; a print mark
     // or the shadow's rim is not ringed by the body).
     cv::Mat comp = labels(box) == i, grown;
     cv::dilate(comp, grown, ring_k);
-    int n_ring = 0, n_other = 0;
-    for (int y = 0; y < box.height; ++y) {
-      const uchar* g = grown.ptr<uchar>(y);
-      const uchar* c = comp.ptr<uchar>(y);
-      const uchar* l = lum_ok.ptr<uchar>(box.y + y);
-      for (int x = 0; x < box.width; ++x)
-        if (!c[x] && g[x]) {
-          ++n_ring;
-          if (!l[box.x + x]) ++n_other;
-        }
-    }
-    if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
+    if (!ringed_by_other_polarity(comp, grown, lum_ok, box, params.ring_fraction)) continue;
     out.emplace_back(o.x + cx / s, o.y + cy / s);
   }
   }
@@ -589,11 +602,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
       if (squeeze_test && sdd < k * spp) continue;
       // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
       // piece of a printed line broken up by the threshold is not, though its box is square.
-      {
-        const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
-        const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
-        if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
-      }
+      if (elongated(sdd, spp, sdp)) continue;
       // An island: its ring is of the other polarity (a pip on its die's body; a print mark
       // or the shadow's rim is not ringed by the body).
       const cv::Rect box = cv::Rect(bx - ring, by - ring, bw + 2 * ring, bh + 2 * ring) & cv::Rect(0, 0, n, n);
@@ -604,18 +613,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
         std::memset(comp.ptr<uchar>(r.y - box.y) + (r.x0 - box.x), 255, static_cast<std::size_t>(r.x1 - r.x0));
       }
       morph(comp, grown, cv::MORPH_DILATE, ring_k);  // = cv::dilate (mask_ops.h)
-      int n_ring = 0, n_other = 0;
-      for (int y = 0; y < box.height; ++y) {
-        const uchar* g = grown.ptr<uchar>(y);
-        const uchar* c = comp.ptr<uchar>(y);
-        const uchar* l = lum_ok.ptr<uchar>(box.y + y);
-        for (int x = 0; x < box.width; ++x)
-          if (!c[x] && g[x]) {
-            ++n_ring;
-            if (!l[box.x + x]) ++n_other;
-          }
-      }
-      if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
+      if (!ringed_by_other_polarity(comp, grown, lum_ok, box, params.ring_fraction)) continue;
       out.emplace_back(o.x + cx / s, o.y + cy / s);
     }
   }
