@@ -351,6 +351,30 @@ double plane_sample_px_per_mm(const cv::Matx33d& h, cv::Point2d c, const PlanePi
   return std::clamp(kCameraFactor * smax, std::min(kMinPxPerMm, params.px_per_mm), params.px_per_mm);
 }
 
+// What find_plane_pips' blob tests need at s px per plane mm: a pip's area (px); the
+// parallax's direction du; a side face seen on this plane is foreshortened along the
+// parallax to k = |d| / face of its size, its pips' second moment along d to k^2 of the one
+// across, a top pip's are equal: split at k (their geometric mean) while the two are well
+// apart (squeeze_test); the ring's width (px) and its kernel.
+struct BlobTests {
+  double pip_area;
+  cv::Point2d du;
+  double k;
+  bool squeeze_test;
+  int ring;
+  cv::Mat ring_k;
+};
+BlobTests blob_tests_at(const PlanePipParams& params, cv::Point2d parallax_mm, double s) {
+  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
+  const double dn = cv::norm(parallax_mm);
+  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
+  const double k = dn / params.face_mm;
+  const bool squeeze_test = k > 0.15 && k < 0.7;
+  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
+  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  return {pip_area, du, k, squeeze_test, ring, ring_k};
+}
+
 // find_plane_pips' round test: a blob of these second moments (sdd along the parallax, spp
 // across, sdp mixed) whose smaller principal moment is under 1/4 of its larger is elongated
 // (a piece of a printed line, a squeezed side pip), not a pip's disc.
@@ -449,16 +473,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
   }
   cv::Mat labels, stats, cents;
   const int nc = components_with_stats(on, labels, stats, cents);
-  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
-  const double dn = cv::norm(parallax_mm);
-  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
-  // A side face seen on this plane is foreshortened along the parallax to k = |d| / face of
-  // its size, its pips' second moment along d to k^2 of the one across; a top pip's are
-  // equal. Split at k (their geometric mean) while the two are well apart.
-  const double k = dn / params.face_mm;
-  const bool squeeze_test = k > 0.15 && k < 0.7;
-  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
-  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  const auto [pip_area, du, k, squeeze_test, ring, ring_k] = blob_tests_at(params, parallax_mm, s);
   for (int i = 1; i < nc; ++i) {
     const int area = stats.at<int>(i, cv::CC_STAT_AREA);
     const int bx = stats.at<int>(i, cv::CC_STAT_LEFT), by = stats.at<int>(i, cv::CC_STAT_TOP);
@@ -544,16 +559,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     for (; x < n; ++x) l[x] = static_cast<ushort>(row[3 * x] + 2 * row[3 * x + 1] + row[3 * x + 2]);
   }
   if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
-  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
-  const double dn = cv::norm(parallax_mm);
-  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
-  // A side face seen on this plane is foreshortened along the parallax to k = |d| / face of
-  // its size, its pips' second moment along d to k^2 of the one across; a top pip's are
-  // equal. Split at k (their geometric mean) while the two are well apart.
-  const double k = dn / params.face_mm;
-  const bool squeeze_test = k > 0.15 && k < 0.7;
-  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
-  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  const auto [pip_area, du, k, squeeze_test, ring, ring_k] = blob_tests_at(params, parallax_mm, s);
   for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
     const float lum_threshold = lum_thresholds[ti];
     std::vector<cv::Point2d>& out = all[ti];
