@@ -185,14 +185,8 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
   }
   const int threads = cv::getNumThreads();
   cv::setNumThreads(1);
-  for (const auto& im : *images) {
-    auto img = load_image(im.path);
-    if (!img) return Error{img.error()};
-    double scale = 1;
-    const cv::Mat work = dice_work_image(*img, a.params, scale);
-    if (work.empty()) continue;
-    ++rep.images;
-    if (log && rep.images % 50 == 0) *log << "  " << rep.images << " images\n" << std::flush;
+  const Status pass = for_each_work_image(*images, a.params, log, rep.images, [&](const RealImage& im, const cv::Mat& img,
+                                                                                const cv::Mat& work, double scale) -> Status {
     std::vector<cv::Point2f> lc;
     std::vector<float> ls;
     for (const auto& l : im.labels) {
@@ -204,7 +198,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
       ++rep.positives;
     }
     if (!a.detector_model.empty()) {
-      auto found = find_dice_checked(*img, det);
+      auto found = find_dice_checked(img, det);
       if (!found) return Error{found.error()};
       for (const auto& d : *found) {
         const cv::Point2f c(static_cast<float>((d.box.x + d.box.width / 2.0) * scale), static_cast<float>((d.box.y + d.box.height / 2.0) * scale));
@@ -243,7 +237,9 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
         ++rep.negatives;
       }
     }
-  }
+    return Status::Ok();
+  });
+  if (!pass) return Error{pass.error()};
   // Validation patches: the labelled boxes of the val images, cut as at run time.
   std::vector<cv::Mat> val_patch;
   std::vector<int> val_face;

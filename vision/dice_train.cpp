@@ -64,6 +64,21 @@ Result<std::vector<RealImage>> load_real_images(const std::string& dir_or_csv, c
   return out;
 }
 
+Status for_each_work_image(const std::vector<RealImage>& photos, const DiceParams& params, std::ostream* log, int& count,
+                           const WorkImageVisit& visit) {
+  for (const auto& im : photos) {
+    auto img = load_image(im.path);
+    if (!img) return Error{img.error()};
+    double scale = 1;
+    const cv::Mat work = dice_work_image(*img, params, scale);
+    if (work.empty()) continue;
+    ++count;
+    if (log && count % 50 == 0) *log << "  " << count << " images\n" << std::flush;
+    if (Status st = visit(im, *img, work, scale); !st) return st;
+  }
+  return Status::Ok();
+}
+
 Result<DiceTrainReport> train_dice_model(const DiceTrainArgs& a, std::ostream* log) {
   if (a.out.empty()) return Error{"dice-train needs --out FILE"};
   auto images = load_real_images(a.real, a.split);
@@ -75,14 +90,8 @@ Result<DiceTrainReport> train_dice_model(const DiceTrainArgs& a, std::ostream* l
     samples.push_back(die_features(die_patch(gray, c, side, angle)));
     classes.push_back(cls);
   };
-  for (const auto& im : *images) {
-    auto img = load_image(im.path);
-    if (!img) return Error{img.error()};
-    double scale = 1;
-    const cv::Mat work = dice_work_image(*img, a.params, scale);
-    if (work.empty()) continue;
-    ++rep.images;
-    if (log && rep.images % 50 == 0) *log << "  " << rep.images << " images\n" << std::flush;
+  const Status pass = for_each_work_image(*images, a.params, log, rep.images, [&](const RealImage& im, const cv::Mat& /*img*/,
+                                                                                const cv::Mat& work, double scale) -> Status {
     cv::Mat gray;
     cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
     const auto cands = dice_candidates(work, a.params);
@@ -135,7 +144,9 @@ Result<DiceTrainReport> train_dice_model(const DiceTrainArgs& a, std::ostream* l
       add(gray, cands[k].centre, cands[k].side, 90.0f * static_cast<float>(rng.uniform(0, 4)), 0);
       ++rep.negatives;
     }
-  }
+    return Status::Ok();
+  });
+  if (!pass) return Error{pass.error()};
   if (rep.positives == 0) return Error{"no positive training patches (no candidate on any labelled die)"};
   if (log)
     *log << "training patches: " << rep.positives << " positive, " << rep.negatives << " negative; labelled dice with a "

@@ -2,6 +2,7 @@
 // trainer of the dice classifier (dice_classifier.h) on them: `hexdice dice-train`.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -32,6 +33,15 @@ struct RealImage {
 // even-fit | even-val: the even images without / only every fourth one (model selection
 // inside even, odd untouched).
 Result<std::vector<RealImage>> load_real_images(const std::string& dir_or_csv, const std::string& split);
+
+// The trainers' pass over the photos (both trainers, forest and network): each photo loaded
+// (load_image, img) and brought to the finder's working size (dice_work_image with params,
+// work; scale: work px per photo px), then given to visit; a photo without a working image is
+// skipped. count: the photos visited (logged every 50). Stops at the first error, loading's
+// or visit's.
+using WorkImageVisit = std::function<Status(const RealImage& im, const cv::Mat& img, const cv::Mat& work, double scale)>;
+Status for_each_work_image(const std::vector<RealImage>& photos, const DiceParams& params, std::ostream* log, int& count,
+                           const WorkImageVisit& visit);
 
 struct DiceTrainArgs {
   std::string real;           // as load_real_images

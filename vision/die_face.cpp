@@ -350,6 +350,58 @@ double plane_sample_px_per_mm(const cv::Matx33d& h, cv::Point2d c, const PlanePi
   if (!std::isfinite(smax)) return params.px_per_mm;
   return std::clamp(kCameraFactor * smax, std::min(kMinPxPerMm, params.px_per_mm), params.px_per_mm);
 }
+
+// What find_plane_pips' blob tests need at s px per plane mm: a pip's area (px); the
+// parallax's direction du; a side face seen on this plane is foreshortened along the
+// parallax to k = |d| / face of its size, its pips' second moment along d to k^2 of the one
+// across, a top pip's are equal: split at k (their geometric mean) while the two are well
+// apart (squeeze_test); the ring's width (px) and its kernel.
+struct BlobTests {
+  double pip_area;
+  cv::Point2d du;
+  double k;
+  bool squeeze_test;
+  int ring;
+  cv::Mat ring_k;
+};
+BlobTests blob_tests_at(const PlanePipParams& params, cv::Point2d parallax_mm, double s) {
+  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
+  const double dn = cv::norm(parallax_mm);
+  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
+  const double k = dn / params.face_mm;
+  const bool squeeze_test = k > 0.15 && k < 0.7;
+  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
+  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  return {pip_area, du, k, squeeze_test, ring, ring_k};
+}
+
+// find_plane_pips' round test: a blob of these second moments (sdd along the parallax, spp
+// across, sdp mixed) whose smaller principal moment is under 1/4 of its larger is elongated
+// (a piece of a printed line, a squeezed side pip), not a pip's disc.
+bool elongated(double sdd, double spp, double sdp) {
+  const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
+  const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
+  return tr / 2 - disc < 0.25 * (tr / 2 + disc);
+}
+
+// find_plane_pips' island test: the ring round the blob (grown, its dilation, less comp; both
+// box-sized) has pixels and at least ring_fraction of them are of the other polarity (not
+// lum_ok, the whole sample's mask, at box's offset).
+bool ringed_by_other_polarity(const cv::Mat& comp, const cv::Mat& grown, const cv::Mat& lum_ok, const cv::Rect& box,
+                              double ring_fraction) {
+  int n_ring = 0, n_other = 0;
+  for (int y = 0; y < box.height; ++y) {
+    const uchar* g = grown.ptr<uchar>(y);
+    const uchar* c = comp.ptr<uchar>(y);
+    const uchar* l = lum_ok.ptr<uchar>(box.y + y);
+    for (int x = 0; x < box.width; ++x)
+      if (!c[x] && g[x]) {
+        ++n_ring;
+        if (!l[box.x + x]) ++n_other;
+      }
+  }
+  return !(n_ring == 0 || n_other < ring_fraction * n_ring);
+}
 }  // namespace
 
 std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_image, cv::Point2d centre_mm,
@@ -421,16 +473,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
   }
   cv::Mat labels, stats, cents;
   const int nc = components_with_stats(on, labels, stats, cents);
-  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
-  const double dn = cv::norm(parallax_mm);
-  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
-  // A side face seen on this plane is foreshortened along the parallax to k = |d| / face of
-  // its size, its pips' second moment along d to k^2 of the one across; a top pip's are
-  // equal. Split at k (their geometric mean) while the two are well apart.
-  const double k = dn / params.face_mm;
-  const bool squeeze_test = k > 0.15 && k < 0.7;
-  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
-  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  const auto [pip_area, du, k, squeeze_test, ring, ring_k] = blob_tests_at(params, parallax_mm, s);
   for (int i = 1; i < nc; ++i) {
     const int area = stats.at<int>(i, cv::CC_STAT_AREA);
     const int bx = stats.at<int>(i, cv::CC_STAT_LEFT), by = stats.at<int>(i, cv::CC_STAT_TOP);
@@ -457,27 +500,12 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
     if (squeeze_test && sdd < k * spp) continue;
     // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
     // piece of a printed line broken up by the threshold is not, though its box is square.
-    {
-      const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
-      const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
-      if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
-    }
+    if (elongated(sdd, spp, sdp)) continue;
     // An island: its ring is of the other polarity (a pip on its die's body; a print mark
     // or the shadow's rim is not ringed by the body).
     cv::Mat comp = labels(box) == i, grown;
     cv::dilate(comp, grown, ring_k);
-    int n_ring = 0, n_other = 0;
-    for (int y = 0; y < box.height; ++y) {
-      const uchar* g = grown.ptr<uchar>(y);
-      const uchar* c = comp.ptr<uchar>(y);
-      const uchar* l = lum_ok.ptr<uchar>(box.y + y);
-      for (int x = 0; x < box.width; ++x)
-        if (!c[x] && g[x]) {
-          ++n_ring;
-          if (!l[box.x + x]) ++n_other;
-        }
-    }
-    if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
+    if (!ringed_by_other_polarity(comp, grown, lum_ok, box, params.ring_fraction)) continue;
     out.emplace_back(o.x + cx / s, o.y + cy / s);
   }
   }
@@ -531,16 +559,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     for (; x < n; ++x) l[x] = static_cast<ushort>(row[3 * x] + 2 * row[3 * x + 1] + row[3 * x + 2]);
   }
   if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
-  const double pip_area = CV_PI * params.pip_mm * params.pip_mm / 4 * s * s;
-  const double dn = cv::norm(parallax_mm);
-  const cv::Point2d du = dn > 1e-9 ? parallax_mm * (1.0 / dn) : cv::Point2d(1, 0);
-  // A side face seen on this plane is foreshortened along the parallax to k = |d| / face of
-  // its size, its pips' second moment along d to k^2 of the one across; a top pip's are
-  // equal. Split at k (their geometric mean) while the two are well apart.
-  const double k = dn / params.face_mm;
-  const bool squeeze_test = k > 0.15 && k < 0.7;
-  const int ring = std::max(1, static_cast<int>(std::lround(params.ring_mm * s)));
-  const cv::Mat ring_k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * ring + 1, 2 * ring + 1));
+  const auto [pip_area, du, k, squeeze_test, ring, ring_k] = blob_tests_at(params, parallax_mm, s);
   for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
     const float lum_threshold = lum_thresholds[ti];
     std::vector<cv::Point2d>& out = all[ti];
@@ -589,11 +608,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
       if (squeeze_test && sdd < k * spp) continue;
       // Round: a pip is a disc (any side pip squeezed to under half its width is gone too); a
       // piece of a printed line broken up by the threshold is not, though its box is square.
-      {
-        const double tr = sdd + spp, det = sdd * spp - sdp * sdp;
-        const double disc = std::sqrt(std::max(0.0, tr * tr / 4 - det));
-        if (tr / 2 - disc < 0.25 * (tr / 2 + disc)) continue;
-      }
+      if (elongated(sdd, spp, sdp)) continue;
       // An island: its ring is of the other polarity (a pip on its die's body; a print mark
       // or the shadow's rim is not ringed by the body).
       const cv::Rect box = cv::Rect(bx - ring, by - ring, bw + 2 * ring, bh + 2 * ring) & cv::Rect(0, 0, n, n);
@@ -604,18 +619,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
         std::memset(comp.ptr<uchar>(r.y - box.y) + (r.x0 - box.x), 255, static_cast<std::size_t>(r.x1 - r.x0));
       }
       morph(comp, grown, cv::MORPH_DILATE, ring_k);  // = cv::dilate (mask_ops.h)
-      int n_ring = 0, n_other = 0;
-      for (int y = 0; y < box.height; ++y) {
-        const uchar* g = grown.ptr<uchar>(y);
-        const uchar* c = comp.ptr<uchar>(y);
-        const uchar* l = lum_ok.ptr<uchar>(box.y + y);
-        for (int x = 0; x < box.width; ++x)
-          if (!c[x] && g[x]) {
-            ++n_ring;
-            if (!l[box.x + x]) ++n_other;
-          }
-      }
-      if (n_ring == 0 || n_other < params.ring_fraction * n_ring) continue;
+      if (!ringed_by_other_polarity(comp, grown, lum_ok, box, params.ring_fraction)) continue;
       out.emplace_back(o.x + cx / s, o.y + cy / s);
     }
   }

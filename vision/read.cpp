@@ -128,6 +128,20 @@ static int coloured_pip_polarity(const std::string& colour) {
   if (colour == "yellow") return -1;
   return 0;
 }
+
+// Saturated (the guard token's tests): rel (a colour relative to the white) not black and its
+// spread max - min at least min_sat of its max. A template so that every caller keeps its own
+// arithmetic: a float min_sat multiplies in float, params' double one in double.
+template <class Sat>
+static bool saturated(const cv::Vec3f& rel, Sat min_sat) {
+  const float mx = std::max({rel[0], rel[1], rel[2]}), mn = std::min({rel[0], rel[1], rel[2]});
+  return mx > 1e-3f && (mx - mn) >= min_sat * mx;
+}
+// A guard token's blue: saturated and named blue (name_color, no samples).
+template <class Sat>
+static bool saturated_blue(const cv::Vec3f& rel, Sat min_sat) {
+  return saturated(rel, min_sat) && name_color(rel) == "blue";
+}
 // The crop with everything of the other polarity than the pips taken out: for light pips
 // (polarity > 0) every pixel darker (luminance b + 2g + r) than the body becomes the body,
 // for dark pips every lighter one. A pale, glared top's pips differ from it less than its
@@ -1788,8 +1802,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Scalar m = cv::mean(patch, b);
       const cv::Vec3f rel_b(static_cast<float>(m[0] / cwhite[0]), static_cast<float>(m[1] / cwhite[1]),
                             static_cast<float>(m[2] / cwhite[2]));
-      const float mx = std::max({rel_b[0], rel_b[1], rel_b[2]}), mn = std::min({rel_b[0], rel_b[1], rel_b[2]});
-      if (mx > 1e-3f && (mx - mn) >= params.guard_min_saturation * mx && name_color(rel_b) == "blue") {
+      if (saturated_blue(rel_b, params.guard_min_saturation)) {
         // The token's top and its sides: the fg component holding the blob, grown a little.
         token = fg.clone();
         cv::Point seed(-1, -1);
@@ -1816,9 +1829,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (!bb[x]) continue;
           const cv::Vec3f rel_px(pp[x][0] / cwhite[0], pp[x][1] / cwhite[1], pp[x][2] / cwhite[2]);
           if (!(rel_px[0] > rel_px[2])) continue;
-          const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
-          if (mx <= 1e-3f || (mx - mn) < min_sat * mx) continue;
-          if (name_color(rel_px) == "blue") o[x] = 255;
+          if (saturated_blue(rel_px, min_sat)) o[x] = 255;
         }
       }
       morph(blue, blue, cv::MORPH_OPEN, open_k);
@@ -1838,9 +1849,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         morph(bl == big, grown, cv::MORPH_DILATE, close_k);
         const cv::Scalar m = cv::mean(patch, b & ~grown);
         const cv::Vec3f rel_r(static_cast<float>(m[0] / cwhite[0]), static_cast<float>(m[1] / cwhite[1]), static_cast<float>(m[2] / cwhite[2]));
-        const float mx = std::max({rel_r[0], rel_r[1], rel_r[2]}), mn = std::min({rel_r[0], rel_r[1], rel_r[2]});
         rest_colour = name_color(rel_r);
-        take = mx > 1e-3f && (mx - mn) >= min_sat * mx && (rest_colour == "red" || rest_colour == "green" || rest_colour == "yellow");
+        take = saturated(rel_r, min_sat) && (rest_colour == "red" || rest_colour == "green" || rest_colour == "yellow");
       }
       if (debug)
         std::fprintf(stderr, "TOKENIN %d,%d blob %.2f blue parts %d, %.2f units, rest %s%s\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area, n_big,
@@ -1877,8 +1887,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Scalar m = cv::mean(patch, b);
         const cv::Vec3f mb(static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]));
         const cv::Vec3f rel_b(mb[0] / cwhite[0], mb[1] / cwhite[1], mb[2] / cwhite[2]);
-        const float mx = std::max({rel_b[0], rel_b[1], rel_b[2]}), mn = std::min({rel_b[0], rel_b[1], rel_b[2]});
-        if (!(mx > 1e-3f && (mx - mn) >= params.guard_min_saturation * mx && name_color(rel_b) == "blue")) continue;
+        if (!saturated_blue(rel_b, params.guard_min_saturation)) continue;
         bool print = false;  // a tinted neighbour's paper seen across the border
         for (std::size_t k = 0; k < layout.cells.size() && !print; ++k)
           print = std::hypot(layout.cells[k].centre.x - cell.centre.x, layout.cells[k].centre.y - cell.centre.y) < 2.2 * hs &&
@@ -2896,9 +2905,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // no token (own scene 804: two phantom guards against the shade).
           const cv::Vec3f rel_px(v[0] / colour_base[0], v[1] / colour_base[1], v[2] / colour_base[2]);
           if (!(rel_px[0] > rel_px[2])) continue;
-          const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
-          if (mx <= 1e-3f || (mx - mn) < min_sat * mx) continue;
-          if (name_color(rel_px) == "blue" && !(params.guard_print_test && is_print(x, y, v))) bl[x] = 255, ++n_blue;
+          if (saturated_blue(rel_px, min_sat) && !(params.guard_print_test && is_print(x, y, v))) bl[x] = 255, ++n_blue;
         }
       }
       if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump)
