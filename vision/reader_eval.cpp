@@ -63,18 +63,6 @@ std::set<Hex> labelled_cells(const nlohmann::json& j) {
   return out;
 }
 
-// The label's "pip_lattice_hidden" per die (how many of the nine pip places of its top the
-// hand hides; scene_gen.py round 14 on); cells without it are absent.
-std::map<Hex, int> lattice_hidden(const nlohmann::json& j) {
-  std::map<Hex, int> out;
-  if (!j.is_object() || !j.contains("dice") || !j["dice"].is_array()) return out;
-  for (const auto& d : j["dice"])
-    if (d.is_object() && d.contains("q") && d["q"].is_number_integer() && d.contains("r") && d["r"].is_number_integer() &&
-        d.contains("pip_lattice_hidden") && d["pip_lattice_hidden"].is_number_integer())
-      out[Hex{d["q"].get<int>(), d["r"].get<int>()}] = d["pip_lattice_hidden"].get<int>();
-  return out;
-}
-
 }  // namespace
 
 Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log) {
@@ -120,7 +108,6 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
       s.exact_strict += exact;
       continue;
     }
-    const std::map<Hex, int> lat = lattice_hidden(j);
     bool exact_strict = obs.board_found == truth->board_found;
     const std::set<Hex> hidden(obs.hidden.begin(), obs.hidden.end());
     std::map<Hex, const CellObservation*> seen;
@@ -132,8 +119,7 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
     for (const auto& t : truth->cells) {
       truth_hexes.insert(t.hex);
       ++s.visible_dice;
-      const auto lt = lat.find(t.hex);
-      const int lattice = lt == lat.end() ? 0 : lt->second;
+      const int lattice = t.pip_lattice_hidden;
       const bool part = lattice > 0;
       s.part_covered += part;
       s.visible_strict += !part;

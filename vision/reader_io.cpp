@@ -138,6 +138,8 @@ Result<SceneTruth> scene_truth_from_json(const nlohmann::json& j) {
       c.color = d.contains("color") ? d["color"].get<std::string>() : "";
       c.face = d.contains("face") ? d["face"].get<int>() : 0;
       c.guard = d.contains("guard") && d["guard"].get<bool>();
+      if (d.contains("pip_lattice_hidden") && d["pip_lattice_hidden"].is_number_integer())
+        c.pip_lattice_hidden = d["pip_lattice_hidden"].get<int>();
       by_cell[c.hex].push_back(c);
     }
     for (auto& [hex, v] : by_cell) {

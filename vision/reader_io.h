@@ -30,6 +30,9 @@ struct TruthCell {
   std::string color;
   int face = 0;
   bool guard = false;
+  // Rendered labels (scene_gen.py round 14 on): how many of the top's nine pip places the
+  // hand hides, its centre clear (0 when the label does not say).
+  int pip_lattice_hidden = 0;
 };
 struct SceneTruth {
   bool board_found = true;
