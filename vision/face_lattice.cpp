@@ -366,12 +366,15 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     }
     const double pip_px = params.pip_diameter * kN;
     cv::Mat g1, g2;
-    cv::GaussianBlur(dist, g1, cv::Size(0, 0), std::max(0.8, 0.22 * pip_px), 0, cv::BORDER_REPLICATE);
+    // (gaussian_blur_f32: cv::GaussianBlur's bytes, its kernel made once; mask_ops.h)
+    if (reference) cv::GaussianBlur(dist, g1, cv::Size(0, 0), std::max(0.8, 0.22 * pip_px), 0, cv::BORDER_REPLICATE);
+    else gaussian_blur_f32(dist, g1, std::max(0.8, 0.22 * pip_px), cv::BORDER_REPLICATE);
     {
       // The wide Gaussian at half resolution.
       cv::Mat half, hb;
       cv::resize(dist, half, cv::Size(kN / 2, kN / 2), 0, 0, cv::INTER_AREA);
-      cv::GaussianBlur(half, hb, cv::Size(0, 0), std::max(1.0, 0.3 * pip_px), 0, cv::BORDER_REPLICATE);
+      if (reference) cv::GaussianBlur(half, hb, cv::Size(0, 0), std::max(1.0, 0.3 * pip_px), 0, cv::BORDER_REPLICATE);
+      else gaussian_blur_f32(half, hb, std::max(1.0, 0.3 * pip_px), cv::BORDER_REPLICATE);
       cv::resize(hb, g2, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
     }
     const cv::Mat dog = g1 - g2;
