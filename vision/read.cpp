@@ -503,6 +503,7 @@ struct ExpectedPrint {
   cv::Mat print;       // BGR, paper = 255
   cv::Mat pmin, pmax;  // its 3x3 minimum and maximum (registration tolerance)
   cv::Mat dark;        // pmin's grey level < 200: printed lines and names
+  std::vector<cv::Vec3f> cell_print;  // each cell's print colour (cell_paper of the print), per layout cell
 };
 static ExpectedPrint expected_print(const SheetLayout& layout, double s, cv::Size size) {
   static std::mutex mu;
@@ -527,6 +528,11 @@ static ExpectedPrint expected_print(const SheetLayout& layout, double s, cv::Siz
   cv::Mat grey;
   cv::cvtColor(out.pmin, grey, cv::COLOR_BGR2GRAY);
   out.dark = grey < 200;
+  // Each cell's printed tint, as the colour names' light reads it (cell_paper of the print
+  // at the cell): the same every frame, ~15 000 instructions a cell (round 15).
+  out.cell_print.reserve(layout.cells.size());
+  for (const auto& c : layout.cells)
+    out.cell_print.push_back(cell_paper(out.print, cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1), c.centre, layout.hex_size_mm));
   if (cache.size() >= 4) cache.erase(cache.begin());
   cache.emplace_back(key, out);
   return out;
@@ -1513,7 +1519,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     std::vector<std::pair<int, std::vector<cv::Vec3f>>> lit;  // print key -> papers not under a hand
     for (std::size_t ci = 0; ci < layout.cells.size() && !ep.print.empty(); ++ci) {
       if (covered[ci] != 0 && covered[ci] != 2) continue;
-      print[ci] = cell_paper(ep.print, cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1), layout.cells[ci].centre, layout.hex_size_mm);
+      print[ci] = ep.cell_print[ci];  // = cell_paper(ep.print, (s px/mm), cell centre, hex_size_mm), kept with the print
       const bool untinted = std::min({print[ci][0], print[ci][1], print[ci][2]}) >= 245.0f;
       tint[ci] = untinted ? 0 : 1 + cvRound(print[ci][0] / 8) * 1024 + cvRound(print[ci][1] / 8) * 32 + cvRound(print[ci][2] / 8);
       if (covered[ci] != 0) continue;
