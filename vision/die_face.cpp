@@ -308,28 +308,41 @@ FaceReading read_face_components_reference(const cv::Mat& crop_bgr, const FacePa
   return read_face_components_impl(crop_bgr, params, true);
 }
 
-FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params, double useful) {
-  // The fallback's readings are at most fallback_below < useful: none would be kept.
-  if (params.lattice && params.fallback_below > 0 && useful > params.fallback_below) return read_face_lattice(crop_bgr, params);
-  return read_face(crop_bgr, params);
+FaceReader::FaceReader(cv::Mat crop_bgr, const FaceParams& params) : crop_(std::move(crop_bgr)), params_(params) {}
+
+const FaceReading& FaceReader::lattice() {
+  if (!lattice_done_) lattice_ = read_face_lattice(crop_, params_), lattice_done_ = 1;
+  return lattice_;
+}
+const FaceReading& FaceReader::components() {
+  if (!components_done_) components_ = read_face_components(crop_, params_), components_done_ = 1;
+  return components_;
 }
 
-FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) {
-  if (!params.lattice) return read_face_components(crop_bgr, params);
-  FaceReading r = read_face_lattice(crop_bgr, params);
-  if (params.fallback_below > 0 && r.confidence < params.fallback_below) {
+FaceReading FaceReader::read(double useful) {
+  if (!params_.lattice) return components();
+  // The fallback's readings are at most fallback_below < useful: none would be kept.
+  if (params_.fallback_below > 0 && useful > params_.fallback_below) return lattice();
+  FaceReading r = lattice();
+  if (params_.fallback_below > 0 && r.confidence < params_.fallback_below) {
     // No standard layout stands out (a crop partly off the face, a face half hidden):
     // the component counter's guess, when it is more confident, at a confidence no
     // higher than the fallback threshold.
-    FaceReading c = read_face_components(crop_bgr, params);
+    const FaceReading& c = components();
     if (c.face > 0 && c.confidence > r.confidence) {
       r.face = c.face;
       r.pips = c.pips;
-      r.confidence = std::min(c.confidence, params.fallback_below);
+      r.confidence = std::min(c.confidence, params_.fallback_below);
     }
   }
   return r;
 }
+
+FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params, double useful) {
+  return FaceReader(crop_bgr, params).read(useful);
+}
+
+FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params) { return FaceReader(crop_bgr, params).read(); }
 
 namespace {
 // The rate (px per plane mm) find_plane_pips samples the plane at round centre_mm: twice the

@@ -94,6 +94,26 @@ FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params = {});
 // read_face gives at >= useful is returned bit for bit, and one below useful stays below
 // it (FaceSpeed.UsefulReadingIsReadFaceWhereItCounts). useful <= fallback_below: read_face.
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params, double useful);
+// One crop read for any number of `useful`s (a caller reading one square with several bars):
+// read(useful) is read_face(crop, params, useful) and read() is read_face(crop, params), bit
+// for bit (read_face is a FaceReader read once), while each of the crop's two readings
+// (read_face_lattice, read_face_components) is computed at most once, when first needed.
+class FaceReader {
+ public:
+  FaceReader(cv::Mat crop_bgr, const FaceParams& params);
+  FaceReading read(double useful = 0);
+  const cv::Mat& crop() const { return crop_; }
+  int lattice_reads() const { return lattice_done_; }        // 0 or 1
+  int component_reads() const { return components_done_; }  // 0 or 1
+
+ private:
+  const FaceReading& lattice();
+  const FaceReading& components();
+  cv::Mat crop_;
+  FaceParams params_;
+  FaceReading lattice_, components_;
+  int lattice_done_ = 0, components_done_ = 0;
+};
 // The two readers behind read_face, whatever params.lattice says.
 FaceReading read_face_lattice(const cv::Mat& crop_bgr, const FaceParams& params = {});
 FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& params = {});

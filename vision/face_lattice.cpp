@@ -278,15 +278,29 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     int n = 0;
     const float r2 = radius * radius, h2 = hole_r * hole_r;
     const int y0 = std::max(0, static_cast<int>(c.y - radius)), y1 = std::min(kN - 1, static_cast<int>(c.y + radius) + 1);
+    std::array<cv::Point2f, 9> row_holes;  // the holes this row can meet (hy * hy <= h2)
     for (int y = y0; y <= y1; ++y) {
       const float dy = static_cast<float>(y) - c.y;
       if (dy * dy > r2) continue;
       const float w = std::sqrt(r2 - dy * dy);
       const int x0 = std::max(0, static_cast<int>(std::ceil(c.x - w))), x1 = std::min(kN - 1, static_cast<int>(std::floor(c.x + w)));
       const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
+      // A hole whose hy * hy > h2 holds no pixel of this row (hx * hx + hy * hy, a sum of
+      // non-negative floats, is at least hy * hy): left out, the same test on the others
+      // in the same order (round 15).
+      const bool few = holes.size() <= row_holes.size();  // (always: at most 6 pips)
+      std::size_t nh = 0;
+      if (few)
+        for (const auto& h : holes) {
+          const float hy = static_cast<float>(y) - h.y;
+          if (hy * hy <= h2) row_holes[nh++] = h;
+        }
+      const cv::Point2f* hp = few ? row_holes.data() : holes.data();
+      const std::size_t n_holes = few ? nh : holes.size();
       for (int x = x0; x <= x1; ++x) {
         bool hole = false;
-        for (const auto& h : holes) {
+        for (std::size_t k = 0; k < n_holes; ++k) {
+          const cv::Point2f& h = hp[k];
           const float hx = static_cast<float>(x) - h.x, hy = static_cast<float>(y) - h.y;
           if (hx * hx + hy * hy <= h2) { hole = true; break; }
         }
@@ -366,12 +380,15 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     }
     const double pip_px = params.pip_diameter * kN;
     cv::Mat g1, g2;
-    cv::GaussianBlur(dist, g1, cv::Size(0, 0), std::max(0.8, 0.22 * pip_px), 0, cv::BORDER_REPLICATE);
+    // (gaussian_blur_f32: cv::GaussianBlur's bytes, its kernel made once; mask_ops.h)
+    if (reference) cv::GaussianBlur(dist, g1, cv::Size(0, 0), std::max(0.8, 0.22 * pip_px), 0, cv::BORDER_REPLICATE);
+    else gaussian_blur_f32(dist, g1, std::max(0.8, 0.22 * pip_px), cv::BORDER_REPLICATE);
     {
       // The wide Gaussian at half resolution.
       cv::Mat half, hb;
       cv::resize(dist, half, cv::Size(kN / 2, kN / 2), 0, 0, cv::INTER_AREA);
-      cv::GaussianBlur(half, hb, cv::Size(0, 0), std::max(1.0, 0.3 * pip_px), 0, cv::BORDER_REPLICATE);
+      if (reference) cv::GaussianBlur(half, hb, cv::Size(0, 0), std::max(1.0, 0.3 * pip_px), 0, cv::BORDER_REPLICATE);
+      else gaussian_blur_f32(half, hb, std::max(1.0, 0.3 * pip_px), cv::BORDER_REPLICATE);
       cv::resize(hb, g2, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
     }
     const cv::Mat dog = g1 - g2;

@@ -1367,4 +1367,21 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
 #endif
 }
 
+void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int border) {
+  if (src.type() != CV_32FC1 || !(sigma > 0) || src.rows < 2 || src.cols < 2) {
+    cv::GaussianBlur(src, dst, cv::Size(0, 0), sigma, 0, border);
+    return;
+  }
+  thread_local std::vector<std::pair<double, cv::Mat>> kernels;  // (sigma, its kernel): a few
+  const cv::Mat* k = nullptr;
+  for (const auto& [s, m] : kernels)
+    if (s == sigma) k = &m;
+  if (!k) {
+    if (kernels.size() >= 16) kernels.clear();
+    kernels.emplace_back(sigma, cv::getGaussianKernel(cvRound(sigma * 4 * 2 + 1) | 1, sigma, CV_32F));
+    k = &kernels.back().second;
+  }
+  cv::sepFilter2D(src, dst, CV_32F, *k, *k, cv::Point(-1, -1), 0, border);
+}
+
 }  // namespace hexdice::vision

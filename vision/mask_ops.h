@@ -165,6 +165,15 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst);
 void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Size dsize, cv::Rect window, float border,
                                 cv::Mat& dst);
 
+// cv::GaussianBlur(src, dst, cv::Size(0, 0), sigma, 0, border) of a CV_32FC1 map, the same
+// bytes (round 15): OpenCV 4.6 (without IPP or OpenVX, as Debian's) makes a float map's
+// kernel with getGaussianKernel(cvRound(8 sigma + 1) | 1, sigma, CV_32F) (in soft-float
+// doubles: ~30 000 instructions a call, the lattice reader's 48 x 48 maps cost about as much
+// to filter) and filters with sepFilter2D(src, dst, CV_32F, k, k, (-1, -1), 0, border). Here
+// the kernel is made once per sigma and thread, the filter is the same call. Other types,
+// sigma <= 0 or a 1-pixel side: OpenCV's GaussianBlur.
+void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int border);
+
 // cv::warpPerspective(src, dst, m, dsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, border,
 // value) of a CV_8UC3 image (m maps dst pixels to src), the same bytes: OpenCV 4.6's own
 // steps. Its warp works in blocks of bw x bh dst pixels (bh = min(16, rows), bw = min(1024 / bh,

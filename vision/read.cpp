@@ -503,6 +503,7 @@ struct ExpectedPrint {
   cv::Mat print;       // BGR, paper = 255
   cv::Mat pmin, pmax;  // its 3x3 minimum and maximum (registration tolerance)
   cv::Mat dark;        // pmin's grey level < 200: printed lines and names
+  std::vector<cv::Vec3f> cell_print;  // each cell's print colour (cell_paper of the print), per layout cell
 };
 static ExpectedPrint expected_print(const SheetLayout& layout, double s, cv::Size size) {
   static std::mutex mu;
@@ -527,6 +528,11 @@ static ExpectedPrint expected_print(const SheetLayout& layout, double s, cv::Siz
   cv::Mat grey;
   cv::cvtColor(out.pmin, grey, cv::COLOR_BGR2GRAY);
   out.dark = grey < 200;
+  // Each cell's printed tint, as the colour names' light reads it (cell_paper of the print
+  // at the cell): the same every frame, ~15 000 instructions a cell (round 15).
+  out.cell_print.reserve(layout.cells.size());
+  for (const auto& c : layout.cells)
+    out.cell_print.push_back(cell_paper(out.print, cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1), c.centre, layout.hex_size_mm));
   if (cache.size() >= 4) cache.erase(cache.begin());
   cache.emplace_back(key, out);
   return out;
@@ -1513,7 +1519,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     std::vector<std::pair<int, std::vector<cv::Vec3f>>> lit;  // print key -> papers not under a hand
     for (std::size_t ci = 0; ci < layout.cells.size() && !ep.print.empty(); ++ci) {
       if (covered[ci] != 0 && covered[ci] != 2) continue;
-      print[ci] = cell_paper(ep.print, cv::Matx33d(s, 0, 0, 0, s, 0, 0, 0, 1), layout.cells[ci].centre, layout.hex_size_mm);
+      print[ci] = ep.cell_print[ci];  // = cell_paper(ep.print, (s px/mm), cell centre, hex_size_mm), kept with the print
       const bool untinted = std::min({print[ci][0], print[ci][1], print[ci][2]}) >= 245.0f;
       tint[ci] = untinted ? 0 : 1 + cvRound(print[ci][0] / 8) * 1024 + cvRound(print[ci][1] / 8) * 32 + cvRound(print[ci][2] / 8);
       if (covered[ci] != 0) continue;
@@ -2225,15 +2231,37 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     double plain_confidence = 0;  // read_at's last reading before the one-polarity look
     // useful: the caller keeps the reading only at that confidence or more (read_face's
     // `useful`: a kept reading is the same, a reading it would not keep stays below it).
+    // (Round 15) A square is cut and read once per cell, whatever bar it is read with (the
+    // first look and a second look that must beat it often read the same square): its crop
+    // and the readings of it (FaceReader: read_face at any `useful`, each reader run at
+    // most once), and those of its one-polarity crop (a function of the crop, the polarity
+    // and the plain reading's body, which no bar changes: kept with them as the key).
+    struct SquareReads {
+      std::uint32_t x, y, angle;
+      FaceReader plain;
+      int pol = 0;
+      cv::Vec3f pol_body;
+      std::optional<FaceReader> one_pol;
+    };
+    std::vector<SquareReads> squares;
     auto read_at_uncached = [&](cv::Point2f at, double useful) {
-      const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
-      const cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
-      if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
-        static int n_crop = 0;
-        cv::imwrite("/tmp/rd_crop" + std::to_string(n_crop++) + ".png", crop);
+      const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
+                          ka = std::bit_cast<std::uint32_t>(face_rect.angle);
+      std::size_t si = 0;
+      while (si < squares.size() && !(squares[si].x == kx && squares[si].y == ky && squares[si].angle == ka)) ++si;
+      if (si == squares.size()) {
+        const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
+        cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
+        if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+          static int n_crop = 0;
+          cv::imwrite("/tmp/rd_crop" + std::to_string(n_crop++) + ".png", crop);
+        }
+        squares.push_back({kx, ky, ka, FaceReader(std::move(crop), params.face), 0, cv::Vec3f(), std::nullopt});
       }
+      SquareReads& sq = squares[si];
+      const cv::Mat& crop = sq.plain.crop();
       const double f0 = laps.now();
-      FaceReading r = read_face(crop, params.face, useful);
+      FaceReading r = sq.plain.read(useful);  // = read_face(crop, params.face, useful)
       laps.face(f0);
       plain_confidence = r.confidence;
       // A coloured die's unsure reading: read again with only its pips' polarity (its dark
@@ -2247,8 +2275,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                          calib ? calib->colors : std::vector<ColorSample>{}));
         if (pol != 0) {
           const double f1 = laps.now();
+          if (!sq.one_pol || sq.pol != pol || sq.pol_body != r.body_bgr) {
+            sq.one_pol.emplace(one_pip_polarity(crop, r.body_bgr, pol), params.face);
+            sq.pol = pol;
+            sq.pol_body = r.body_bgr;
+          }
           // Kept only when at least as confident as the plain reading (and as the caller needs).
-          FaceReading r2 = read_face(one_pip_polarity(crop, r.body_bgr, pol), params.face, std::max(useful, r.confidence));
+          FaceReading r2 = sq.one_pol->read(std::max(useful, r.confidence));  // = read_face(one_pip_polarity(...), ...)
           laps.face(f1);
           const double pc = pip_contrast(crop, r2, pol);
           if (debug) std::fprintf(stderr, "POLARITY %d,%d %+d face %d conf %.2f -> face %d conf %.2f pol %d contrast %.1f\n", cell.hex.q, cell.hex.r, pol, r.face, r.confidence, r2.face, r2.confidence, r2.pip_polarity, pc);

@@ -119,6 +119,47 @@ TEST(FaceSpeed, ComponentReaderGivesTheReferenceReadingBitForBit) {
 // fallback is skipped only when useful > fallback_below. Over every crop and several
 // `useful` on both sides of fallback_below, the fallback's own readings must occur (else
 // the comparison proves nothing).
+TEST(FaceSpeed, FaceReaderReadsACropOnceForEveryUseful) {
+  // One FaceReader asked at several `useful`s, in an order that needs the fallback late and
+  // early: each reading read_face's at that useful, bit for bit, each reader run at most once.
+  const std::vector<cv::Mat> crops = test_crops();
+  const FaceParams p;
+  // read_face as it was written before FaceReader (round 14), from the two readers.
+  auto read_face_r14 = [&](const cv::Mat& crop, double useful) {
+    if (p.lattice && p.fallback_below > 0 && useful > p.fallback_below) return read_face_lattice(crop, p);
+    FaceReading r = read_face_lattice(crop, p);
+    if (p.fallback_below > 0 && r.confidence < p.fallback_below) {
+      const FaceReading c = read_face_components(crop, p);
+      if (c.face > 0 && c.confidence > r.confidence) {
+        r.face = c.face;
+        r.pips = c.pips;
+        r.confidence = std::min(c.confidence, p.fallback_below);
+      }
+    }
+    return r;
+  };
+  int both = 0;
+  for (std::size_t i = 0; i < crops.size(); ++i)
+    for (const std::vector<double>& usefuls : {std::vector<double>{0.95, 0.0, 0.5, p.fallback_below, 0.31},
+                                               std::vector<double>{0.0, 0.7, 0.2, 0.0}}) {
+      FaceReader reader(crops[i], p);
+      for (double useful : usefuls) {
+        const FaceReading r = reader.read(useful);
+        EXPECT_EQ(differs(r, read_face_r14(crops[i], useful)), "") << "crop " << i << " useful " << useful;
+        EXPECT_EQ(differs(r, read_face(crops[i], p, useful)), "") << "crop " << i << " useful " << useful;
+        EXPECT_LE(reader.lattice_reads(), 1);
+        EXPECT_LE(reader.component_reads(), 1);
+      }
+      both += reader.component_reads();
+    }
+  EXPECT_GT(both, 20);  // crops whose fallback was asked (and answered from the first run)
+  FaceParams comp = p;
+  comp.lattice = false;  // the component counter alone
+  FaceReader reader(crops[0], comp);
+  EXPECT_EQ(differs(reader.read(0.5), read_face_components(crops[0], comp)), "");
+  EXPECT_EQ(reader.lattice_reads(), 0);
+}
+
 TEST(FaceSpeed, UsefulReadingIsReadFaceWhereItCounts) {
   const std::vector<cv::Mat> crops = test_crops();
   const FaceParams p;

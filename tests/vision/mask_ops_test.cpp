@@ -602,6 +602,39 @@ TEST(MaskOps, WarpPerspectiveLinearIsOpenCVsWarp) {
   EXPECT_GT(border, 200000);
 }
 
+TEST(MaskOps, GaussianBlurF32IsOpenCVsGaussianBlur) {
+  // The lattice reader's maps (48 x 48 at sigma 1.9, 24 x 24 at 2.6) and others: random and
+  // sparse float maps, several sigmas in turn (the kernels kept per sigma), both borders the
+  // reader could use, views into a larger map, in place.
+  std::mt19937 rng(47);
+  std::uniform_real_distribution<float> u(-50, 200);
+  const cv::Size sizes[] = {{48, 48}, {24, 24}, {2, 2}, {97, 5}, {3, 64}, {48, 47}};
+  const double sigmas[] = {0.22 * 0.18 * 48, 0.3 * 0.18 * 48, 0.8, 1.0, 2.5926, 5.0, 0.3};
+  int n = 0;
+  for (int rep = 0; rep < 126; ++rep) {
+    const cv::Size sz = sizes[rep % 6];
+    const double sigma = sigmas[(rep / 6) % 7];
+    cv::Mat big(sz.height + 6, sz.width + 4, CV_32F);
+    for (int y = 0; y < big.rows; ++y)
+      for (int x = 0; x < big.cols; ++x) big.at<float>(y, x) = rep % 3 == 0 && (x * y + rep) % 7 ? 0.0f : u(rng);
+    const cv::Mat src = rep % 4 == 1 ? big(cv::Rect(2, 3, sz.width, sz.height)) : big(cv::Rect(2, 3, sz.width, sz.height)).clone();
+    const int bt = rep % 5 == 0 ? cv::BORDER_REFLECT_101 : cv::BORDER_REPLICATE;
+    cv::Mat want, got;
+    cv::GaussianBlur(src, want, cv::Size(0, 0), sigma, 0, bt);
+    gaussian_blur_f32(src, got, sigma, bt);
+    ASSERT_EQ(got.size(), want.size());
+    ASSERT_EQ(got.type(), want.type());
+    EXPECT_EQ(std::memcmp(want.data, got.data, want.total() * want.elemSize()), 0) << "rep " << rep << " size " << sz << " sigma " << sigma;
+    // In place (on a copy: a view's border reads its parent's pixels beyond it, as OpenCV's).
+    cv::Mat inplace = src.clone(), want_copy;
+    cv::GaussianBlur(inplace, want_copy, cv::Size(0, 0), sigma, 0, bt);
+    gaussian_blur_f32(inplace, inplace, sigma, bt);
+    EXPECT_EQ(cv::norm(inplace, want_copy, cv::NORM_INF), 0.0) << "rep " << rep << " in place";
+    ++n;
+  }
+  EXPECT_EQ(n, 126);
+}
+
 TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
   std::mt19937 rng(31);
   std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
