@@ -1900,6 +1900,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (Only where the patch shows a dark pip-sized blob at all: most cells that get here are
     // empty paper.)
     laps.enter(&ReadProfile::cell_white_ms);
+    std::vector<cv::Point2d> fine_unit_pips;  // the look below's pips, every threshold it reached (top plane, mm)
+    bool fine_unit_looked = false;
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2 && !dark_pips().empty()) {
       // No blob, the pips at the camera's resolution (find_plane_pips, as the pip look
       // below): a set of them that is one standard layout, read there as that many pips on
@@ -1916,6 +1918,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const double reach_mm = pip_look_reach_mm(params);
       PlaneSample plane_sample;
       bool found = false;
+      // Every threshold's pips (on the top plane, mm) as this look saw them: a lone dark
+      // spot the patch look below finds must be one of them (fine_unit_pips).
+      const TopFaceThreshold keep_pips = [&](std::size_t, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>&) {
+        fine_unit_pips.insert(fine_unit_pips.end(), pips.begin(), pips.end());
+      };
+      fine_unit_looked = true;
       search_top_faces(image, ht, c_mm, reach_mm, true, thr, displacement[ci], params.max_face_offset_mm, plane_sample,
                        [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           // The crop along the face's axes (pip_grid_angle_deg).
@@ -1940,6 +1948,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                 on_print = xx >= 0 && yy >= 0 && xx < grid.cols && yy < grid.rows && grid.at<uchar>(yy, xx) &&
                            std::hypot(xx - at.x, yy - at.y) <= rr;
           }
+          if (on_print && debug) std::fprintf(stderr, "FINEUNIT %d,%d lone pip on the print: the patch look decides\n", cell.hex.q, cell.hex.r);
           if (on_print) return true;  // give up: the patch look below decides
           const bool ok = fr.face == h.count && colour == "white" && fr.confidence >= params.white_pip_unit_confidence;
           if (debug)
@@ -1964,7 +1973,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           obs.cells.push_back(co);
           found = true;
           return true;
-      });
+      }, keep_pips);
       if (found) continue;
     }
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
@@ -1984,10 +1993,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
+          // (exact15) A lone spot must be a pip at the camera's resolution too (pip_unit_fine_mm).
+          double fine_d = 1e9;
+          for (const auto& q : fine_unit_pips) fine_d = std::min(fine_d, cv::norm(q - m_mm));
+          const bool no_fine_pip = params.pip_unit_fine_mm > 0 && fine_unit_looked && pips.size() == 1 && fine_d > params.pip_unit_fine_mm;
           if (debug)
-            std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r, pips.size(), fr.face,
-                         fr.confidence, colour.c_str());
-          if (fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white") {
+            std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s; the nearest of %zu fine pips %.1f mm%s\n", cell.hex.q, cell.hex.r,
+                         pips.size(), fr.face, fr.confidence, colour.c_str(), fine_unit_pips.size(), fine_unit_pips.empty() ? -1.0 : fine_d,
+                         no_fine_pip ? ": no pip there at full resolution, not taken" : "");
+          if (fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white" && !no_fine_pip) {
             CellObservation co;
             co.hex = cell.hex;
             co.face = fr.face;
@@ -2353,6 +2367,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
     auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / cwhite[0], c[1] / cwhite[1], c[2] / cwhite[2]); };
     bool fine_looked = false;  // the camera-resolution look below found the face
+    // (exact15) The dark-pip look below saw two or more pips at some threshold and no standard
+    // layout at any threshold it reached (occluded_white_fine_layout).
+    bool fine_dark_pips = false, fine_dark_layout = false;
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
     PlaneSample fine_sample;
@@ -2387,7 +2404,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // only when needed (search_top_faces).
         const double reach_mm = pip_look_reach_mm(params);
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
-          if (!hyps.empty()) return;
+          if (dark_polarity) {
+            if (pips.size() >= 2) fine_dark_pips = true;
+            if (!hyps.empty()) fine_dark_layout = true;
+          }
+          if (!hyps.empty() || !debug) return;
           std::fprintf(stderr, "FINEPIP %d,%d %s thr %.2f %zu pips, no face:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size());
           for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
           std::fprintf(stderr, "\n");
@@ -2432,7 +2453,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (!agree) return false;
           fr = r2, fc = at, fine_looked = true;
           return true;
-        }, debug ? no_face : TopFaceThreshold{});
+        }, no_face);
         if (fine_looked) break;
       }
     }
@@ -2979,18 +3000,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // dark pips (a black die's are light) in a standard layout of two or more read beyond
       // doubt (one dark spot may be grain or a reflection's edge). Against the lit sheet's
       // white its body looks grey or black: a grey body is named white.
+      // (exact15) ... and the camera-resolution look, where it saw two or more dark pips, saw
+      // some standard layout among them (occluded_white_fine_layout).
+      const bool fine_contradicts = params.occluded_white_fine_layout && fine_dark_pips && !fine_dark_layout;
       const bool white_in_shade = params.occluded_white_min_confidence > 0 && !clean_body && !skin_hue &&
                                   lum >= params.occluded_white_ratio && co.face >= 2 && fr.pip_polarity < 0 &&
-                                  co.confidence >= params.occluded_white_min_confidence;
+                                  co.confidence >= params.occluded_white_min_confidence && !fine_contradicts;
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
       const bool ok = (clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade;
       if (debug)
-        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f cover %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
-                     co.face, co.confidence, lum, sat, square_cover, under_skin_cell[ci], skin_hue, ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f cover %.2f skin %d%d%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, lum, sat, square_cover, under_skin_cell[ci], skin_hue,
+                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
       if (!ok) {
         char why[200];
-        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s, not beyond doubt",
-                      co.color.c_str(), co.face, co.confidence, lum, sat, skin_hue ? " (skin hue)" : "");
+        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s, not beyond doubt",
+                      co.color.c_str(), co.face, co.confidence, lum, sat, skin_hue ? " (skin hue)" : "",
+                      fine_contradicts ? " (its fine pips in no layout)" : "");
         obs.hidden_why[cell.hex] = why;
         continue;
       }
@@ -3080,9 +3106,9 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3171,6 +3197,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("guard_print_test", p.guard_print_test);
     get_bool("guard_on_grid", p.guard_on_grid);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
+    get("pip_unit_fine_mm", p.pip_unit_fine_mm);
     get("pip_look_confidence", p.pip_look_confidence);
     get_bool("fine_pip_look", p.fine_pip_look);
     get_bool("grey_other_polarity", p.grey_other_polarity);
@@ -3195,6 +3222,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_white_min_confidence", p.occluded_white_min_confidence);
     get("occluded_white_ratio", p.occluded_white_ratio);
     get("occluded_skin_min_saturation", p.occluded_skin_min_saturation);
+    get_bool("occluded_white_fine_layout", p.occluded_white_fine_layout);
     get("in_view_top_mm", p.in_view_top_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);

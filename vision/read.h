@@ -132,6 +132,13 @@ struct ReadParams {
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
   double white_pip_unit_confidence = 0.5;
+  // (exact15) ... and when that face is a lone pip (a white 1) and the camera-resolution
+  // look at this cell (find_plane_pips, the no-blob look before it) ran, its spot must be one
+  // of that look's pips (any threshold it reached) within this many mm: a blurred dark spot of
+  // the patch that is no pip at full resolution (where two fingers and a printed line meet,
+  // dev7 806 (-4,2), read a white 1 at 0.92) is not taken. A true lone pip measured 0.1 mm
+  // from its fine pip. 0 = off.
+  double pip_unit_fine_mm = 1.5;
   // A face read with confidence below retry_confidence is read again with the square at
   // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
   // confident reading is kept. retry_confidence = 0: off. 0.3 since read_face fits the
@@ -354,6 +361,12 @@ struct ReadParams {
   // at most 0.78 with two or more pips on the own renders, 1.0 as a one. 0 = off.
   double occluded_white_min_confidence = 0.9;
   double occluded_white_ratio = 0.75;
+  // (exact15) ... and not when the camera-resolution look for dark pips (the fine pip look)
+  // found two or more dark pips near the cell at some threshold but no standard layout
+  // among them at any threshold it reached: the pips seen are not the face that was read (a
+  // white 6 under an arm, one row of three pips seen, read a 3 at 1.00 by the square laid
+  // over the cut top; the row's pitch is a 6's side, not a 3's diagonal). false = off.
+  bool occluded_white_fine_layout = true;
   // (exact14) A body is "of skin's hue" (no die, above) only when saturated relative to its
   // cell's paper by at least this ((max - min) / max): a hue is no measure of a grey. A
   // white die in an arm's shade under a cool key light on warmer paper measured sat 0.03
