@@ -493,6 +493,16 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
     const int g = std::max(1, cvRound(params.hand_margin_mm * s)) * 2 + 1;
     cv::dilate(hand, hand, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
   }
+  if (const char* dbg = std::getenv("HEXDICE_HAND_DEBUG")) {
+    // (exact15) The skin mask beside the frame on the paper plane: the raw skin pixels grey,
+    // the hand's (grown) white.
+    cv::Mat m3, both;
+    cv::Mat shown = raw / 2;
+    shown.setTo(255, hand);
+    cv::cvtColor(shown, m3, cv::COLOR_GRAY2BGR);
+    cv::hconcat(std::vector<cv::Mat>{sheet, m3}, both);
+    cv::imwrite(std::string(dbg) + "_skin.png", both);
+  }
   return hand;
 }
 
@@ -1190,7 +1200,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Mat om = occluder_mask(sheet, layout, paper, papers, edges, params);
       if (!om.empty()) {
         if (hm.empty()) hm = om;
-        else hm = hm | om;
+        // (exact15) Into a new matrix: `hm = hm | om` wrote into the buffer `skin` shares,
+        // and the skin count of the debug lines and the occluder's hidden reasons was the
+        // whole mask's.
+        else hm = cv::Mat(hm | om);
       }
     }
     if (!hm.empty()) {
