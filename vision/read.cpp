@@ -2383,6 +2383,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (exact15) The dark-pip look below saw two or more pips at some threshold and no standard
     // layout at any threshold it reached (occluded_white_fine_layout).
     bool fine_dark_pips = false, fine_dark_layout = false;
+    // (exact15) ... and it read the face as one dark pip, a layout of one, there (occluded_white_one_fine).
+    bool fine_dark_one = false;
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
     PlaneSample fine_sample;
@@ -2434,6 +2436,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (h.count == fr.face && nr == want && fr.confidence >= params.pip_look_confidence && cv::norm(at - fc) < 1.5 * ppm) {
             if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, want.c_str(), h.count, fr.face, fr.confidence);
             fine_looked = true;
+            fine_dark_one = dark_polarity && h.count == 1;
             return true;
           }
           if (cv::norm(at - fc) < 0.5 * ppm) return false;  // already read there
@@ -2465,6 +2468,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                          fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
           if (!agree) return false;
           fr = r2, fc = at, fine_looked = true;
+          fine_dark_one = dark_polarity && h.count == 1;
           return true;
         }, no_face);
         if (fine_looked) break;
@@ -3017,7 +3021,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // some standard layout among them (occluded_white_fine_layout).
       const bool fine_contradicts = params.occluded_white_fine_layout && fine_dark_pips && !fine_dark_layout;
       const bool white_in_shade = params.occluded_white_min_confidence > 0 && !clean_body && !skin_hue &&
-                                  lum >= params.occluded_white_ratio && co.face >= 2 && fr.pip_polarity < 0 &&
+                                  lum >= params.occluded_white_ratio &&
+                                  (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one)) && fr.pip_polarity < 0 &&
                                   co.confidence >= params.occluded_white_min_confidence && !fine_contradicts;
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
       const bool ok = (clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade;
@@ -3121,7 +3126,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3236,6 +3241,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_white_ratio", p.occluded_white_ratio);
     get("occluded_skin_min_saturation", p.occluded_skin_min_saturation);
     get_bool("occluded_white_fine_layout", p.occluded_white_fine_layout);
+    get_bool("occluded_white_one_fine", p.occluded_white_one_fine);
     get("in_view_top_mm", p.in_view_top_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);

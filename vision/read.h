@@ -367,6 +367,13 @@ struct ReadParams {
   // white 6 under an arm, one row of three pips seen, read a 3 at 1.00 by the square laid
   // over the cut top; the row's pitch is a 6's side, not a 3's diagonal). false = off.
   bool occluded_white_fine_layout = true;
+  // (exact15) A white 1 too (one pip, not two or more), when the camera-resolution look for
+  // dark pips found that one pip as the face there (a layout of one, its reading standing or
+  // agreeing at full resolution): the shaded paper's grain read as a 1 was no pip at full
+  // resolution on every set (the three dice read 1.0 as a 1 in a shade and hidden on the
+  // fixtures, dev4-dev7 were true white 1s: round 12's 516 (-1,-3) twice, dev7 818 (-4,1)).
+  // false = off (two pips or more, as before).
+  bool occluded_white_one_fine = true;
   // (exact14) A body is "of skin's hue" (no die, above) only when saturated relative to its
   // cell's paper by at least this ((max - min) / max): a hue is no measure of a grey. A
   // white die in an arm's shade under a cool key light on warmer paper measured sat 0.03

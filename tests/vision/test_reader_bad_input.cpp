@@ -241,6 +241,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_skin_min_saturation = 0.07;
   p.pip_unit_fine_mm = 2.25;
   p.occluded_white_fine_layout = false;
+  p.occluded_white_one_fine = false;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -266,6 +267,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->occluded_skin_min_saturation, 0.07);
   EXPECT_DOUBLE_EQ(q->pip_unit_fine_mm, 2.25);
   EXPECT_FALSE(q->occluded_white_fine_layout);
+  EXPECT_FALSE(q->occluded_white_one_fine);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
