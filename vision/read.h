@@ -127,6 +127,14 @@ struct ReadParams {
   // polarity (dark pips for a die named black, light for one named white), two pips or more,
   // with the same test (docs/reader.md "whiteblack3": a white die whose blob is its shadow).
   bool grey_other_polarity = true;
+  // (exact15) The white/black dice's camera-resolution look (FINEPIP) replaces a first
+  // reading at fine_keep_sure or more only with one at least as confident (or the first
+  // reading's square off its own pips, one_pip_off_centre_mm): its layouts are tried most
+  // pips first, and a dark spot beside the face (a printed line's corner, an arm's edge) with
+  // the face's one pip made a 2 read at 0.84 over a white 1 read at 1.00 (dev7 818 (-2,5)).
+  // On every set no reading at 0.9 or more was rightly replaced by a less sure one of more
+  // pips. 0 = off.
+  double fine_keep_sure = 0.95;
   double grey_other_below = 0.9;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,

@@ -242,6 +242,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.pip_unit_fine_mm = 2.25;
   p.occluded_white_fine_layout = false;
   p.occluded_white_one_fine = false;
+  p.fine_keep_sure = 0.85;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -268,6 +269,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->pip_unit_fine_mm, 2.25);
   EXPECT_FALSE(q->occluded_white_fine_layout);
   EXPECT_FALSE(q->occluded_white_one_fine);
+  EXPECT_DOUBLE_EQ(q->fine_keep_sure, 0.85);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
