@@ -1933,12 +1933,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       bool found = false;
       // Every threshold's pips (on the top plane, mm) as this look saw them: a lone dark
       // spot the patch look below finds must be one of them (fine_unit_pips).
+      std::size_t most_at_one = 0;  // the most pips one threshold found
       const TopFaceThreshold keep_pips = [&](std::size_t, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>&) {
         fine_unit_pips.insert(fine_unit_pips.end(), pips.begin(), pips.end());
+        most_at_one = std::max(most_at_one, pips.size());
+        if (debug) {
+          std::fprintf(stderr, "FINEUNIT %d,%d %zu pips:", cell.hex.q, cell.hex.r, pips.size());
+          for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
+          std::fprintf(stderr, "\n");
+        }
       };
       fine_unit_looked = true;
-      search_top_faces(image, ht, c_mm, reach_mm, true, thr, displacement[ci], params.max_face_offset_mm, plane_sample,
-                       [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
+      const TopFaceVisit visit_unit = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           // The crop along the face's axes (pip_grid_angle_deg).
           std::vector<cv::Point2f> members;
           for (const auto& q : pips)
@@ -1986,7 +1992,31 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           obs.cells.push_back(co);
           found = true;
           return true;
-      }, keep_pips);
+      };
+      search_top_faces(image, ht, c_mm, reach_mm, true, thr, displacement[ci], params.max_face_offset_mm, plane_sample, visit_unit,
+                       keep_pips);
+      if (!found && params.fine_unit_pool_mm > 0 && fine_unit_pips.size() > most_at_one) {
+        // (exact15) Each threshold found some of the face's pips and none all of them (the
+        // looser one joins a pip to the die's dark side or the print, the stricter one loses
+        // the paler pip): the pips of every threshold together, one per place (within
+        // fine_unit_pool_mm), looked at as one set; only a layout of two or more pips, which
+        // no single threshold had, is new evidence.
+        std::vector<cv::Point2d> pooled;
+        for (const auto& q : fine_unit_pips) {
+          bool again = false;
+          for (const auto& o : pooled) again = again || cv::norm(q - o) <= params.fine_unit_pool_mm;
+          if (!again) pooled.push_back(q);
+        }
+        if (pooled.size() > most_at_one) {
+          int tried = 0;
+          for (const TopFacePips& h : top_face_hypotheses(pooled, displacement[ci])) {
+            if (h.count < 2 || static_cast<std::size_t>(h.count) <= most_at_one || cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm) continue;
+            if (tried++ >= 3) break;
+            if (debug) std::fprintf(stderr, "FINEUNIT %d,%d pooled: %zu pips, a face of %d\n", cell.hex.q, cell.hex.r, pooled.size(), h.count);
+            if (visit_unit(thr.size() - 1, pooled, h)) break;
+          }
+        }
+      }
       if (found) continue;
     }
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
@@ -3129,7 +3159,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -3221,6 +3251,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("guard_on_grid", p.guard_on_grid);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("pip_unit_fine_mm", p.pip_unit_fine_mm);
+    get("fine_unit_pool_mm", p.fine_unit_pool_mm);
     get("pip_look_confidence", p.pip_look_confidence);
     get_bool("fine_pip_look", p.fine_pip_look);
     get_bool("grey_other_polarity", p.grey_other_polarity);

@@ -147,6 +147,12 @@ struct ReadParams {
   // dev7 806 (-4,2), read a white 1 at 0.92) is not taken. A true lone pip measured 0.1 mm
   // from its fine pip. 0 = off.
   double pip_unit_fine_mm = 1.5;
+  // (exact15) When no threshold of that camera-resolution look finds a face, the pips of all
+  // its thresholds together (one per place: within fine_unit_pool_mm) are looked at as one
+  // set; a layout of two or more pips that no single threshold had is read as above (a white 2
+  // whose one pip was found only at the looser threshold and the other only at the stricter,
+  // dev7 819 (-3,-1), was reported empty). 0 = off.
+  double fine_unit_pool_mm = 1.0;
   // A face read with confidence below retry_confidence is read again with the square at
   // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
   // confident reading is kept. retry_confidence = 0: off. 0.3 since read_face fits the
