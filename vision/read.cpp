@@ -493,6 +493,16 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
     const int g = std::max(1, cvRound(params.hand_margin_mm * s)) * 2 + 1;
     cv::dilate(hand, hand, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
   }
+  if (const char* dbg = std::getenv("HEXDICE_HAND_DEBUG")) {
+    // (exact15) The skin mask beside the frame on the paper plane: the raw skin pixels grey,
+    // the hand's (grown) white.
+    cv::Mat m3, both;
+    cv::Mat shown = raw / 2;
+    shown.setTo(255, hand);
+    cv::cvtColor(shown, m3, cv::COLOR_GRAY2BGR);
+    cv::hconcat(std::vector<cv::Mat>{sheet, m3}, both);
+    cv::imwrite(std::string(dbg) + "_skin.png", both);
+  }
   return hand;
 }
 
@@ -1196,7 +1206,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Mat om = occluder_mask(sheet, layout, paper, papers, edges, params);
       if (!om.empty()) {
         if (hm.empty()) hm = om;
-        else hm = hm | om;
+        // (exact15) Into a new matrix: `hm = hm | om` wrote into the buffer `skin` shares,
+        // and the skin count of the debug lines and the occluder's hidden reasons was the
+        // whole mask's.
+        else hm = cv::Mat(hm | om);
       }
     }
     if (!hm.empty()) {
@@ -1906,6 +1919,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (Only where the patch shows a dark pip-sized blob at all: most cells that get here are
     // empty paper.)
     laps.enter(&ReadProfile::cell_white_ms);
+    std::vector<cv::Point2d> fine_unit_pips;  // the look below's pips, every threshold it reached (top plane, mm)
+    bool fine_unit_looked = false;
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2 && !dark_pips().empty()) {
       // No blob, the pips at the camera's resolution (find_plane_pips, as the pip look
       // below): a set of them that is one standard layout, read there as that many pips on
@@ -1922,8 +1937,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const double reach_mm = pip_look_reach_mm(params);
       PlaneSample plane_sample;
       bool found = false;
-      search_top_faces(image, ht, c_mm, reach_mm, true, thr, displacement[ci], params.max_face_offset_mm, plane_sample,
-                       [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
+      // Every threshold's pips (on the top plane, mm) as this look saw them: a lone dark
+      // spot the patch look below finds must be one of them (fine_unit_pips).
+      std::size_t most_at_one = 0;  // the most pips one threshold found
+      const TopFaceThreshold keep_pips = [&](std::size_t, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>&) {
+        fine_unit_pips.insert(fine_unit_pips.end(), pips.begin(), pips.end());
+        most_at_one = std::max(most_at_one, pips.size());
+        if (debug) {
+          std::fprintf(stderr, "FINEUNIT %d,%d %zu pips:", cell.hex.q, cell.hex.r, pips.size());
+          for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
+          std::fprintf(stderr, "\n");
+        }
+      };
+      fine_unit_looked = true;
+      const TopFaceVisit visit_unit = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           // The crop along the face's axes (pip_grid_angle_deg).
           std::vector<cv::Point2f> members;
           for (const auto& q : pips)
@@ -1946,6 +1973,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                 on_print = xx >= 0 && yy >= 0 && xx < grid.cols && yy < grid.rows && grid.at<uchar>(yy, xx) &&
                            std::hypot(xx - at.x, yy - at.y) <= rr;
           }
+          if (on_print && debug) std::fprintf(stderr, "FINEUNIT %d,%d lone pip on the print: the patch look decides\n", cell.hex.q, cell.hex.r);
           if (on_print) return true;  // give up: the patch look below decides
           const bool ok = fr.face == h.count && colour == "white" && fr.confidence >= params.white_pip_unit_confidence;
           if (debug)
@@ -1970,7 +1998,31 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           obs.cells.push_back(co);
           found = true;
           return true;
-      });
+      };
+      search_top_faces(image, ht, c_mm, reach_mm, true, thr, displacement[ci], params.max_face_offset_mm, plane_sample, visit_unit,
+                       keep_pips);
+      if (!found && params.fine_unit_pool_mm > 0 && fine_unit_pips.size() > most_at_one) {
+        // (exact15) Each threshold found some of the face's pips and none all of them (the
+        // looser one joins a pip to the die's dark side or the print, the stricter one loses
+        // the paler pip): the pips of every threshold together, one per place (within
+        // fine_unit_pool_mm), looked at as one set; only a layout of two or more pips, which
+        // no single threshold had, is new evidence.
+        std::vector<cv::Point2d> pooled;
+        for (const auto& q : fine_unit_pips) {
+          bool again = false;
+          for (const auto& o : pooled) again = again || cv::norm(q - o) <= params.fine_unit_pool_mm;
+          if (!again) pooled.push_back(q);
+        }
+        if (pooled.size() > most_at_one) {
+          int tried = 0;
+          for (const TopFacePips& h : top_face_hypotheses(pooled, displacement[ci])) {
+            if (h.count < 2 || static_cast<std::size_t>(h.count) <= most_at_one || cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm) continue;
+            if (tried++ >= 3) break;
+            if (debug) std::fprintf(stderr, "FINEUNIT %d,%d pooled: %zu pips, a face of %d\n", cell.hex.q, cell.hex.r, pooled.size(), h.count);
+            if (visit_unit(thr.size() - 1, pooled, h)) break;
+          }
+        }
+      }
       if (found) continue;
     }
     if (unit_label < 0 && params.white_pip_unit_confidence > 0 && covered[ci] != 2) {
@@ -1990,10 +2042,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
+          // (exact15) A lone spot must be a pip at the camera's resolution too (pip_unit_fine_mm).
+          double fine_d = 1e9;
+          for (const auto& q : fine_unit_pips) fine_d = std::min(fine_d, cv::norm(q - m_mm));
+          const bool no_fine_pip = params.pip_unit_fine_mm > 0 && fine_unit_looked && pips.size() == 1 && fine_d > params.pip_unit_fine_mm;
           if (debug)
-            std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r, pips.size(), fr.face,
-                         fr.confidence, colour.c_str());
-          if (fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white") {
+            std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s; the nearest of %zu fine pips %.1f mm%s\n", cell.hex.q, cell.hex.r,
+                         pips.size(), fr.face, fr.confidence, colour.c_str(), fine_unit_pips.size(), fine_unit_pips.empty() ? -1.0 : fine_d,
+                         no_fine_pip ? ": no pip there at full resolution, not taken" : "");
+          if (fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white" && !no_fine_pip) {
             CellObservation co;
             co.hex = cell.hex;
             co.face = fr.face;
@@ -2386,6 +2443,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
     auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / cwhite[0], c[1] / cwhite[1], c[2] / cwhite[2]); };
     bool fine_looked = false;  // the camera-resolution look below found the face
+    // (exact15) The dark-pip look below saw two or more pips at some threshold and no standard
+    // layout at any threshold it reached (occluded_white_fine_layout).
+    bool fine_dark_pips = false, fine_dark_layout = false;
+    // (exact15) ... and it read the face as one dark pip, a layout of one, there (occluded_white_one_fine).
+    bool fine_dark_one = false;
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
     PlaneSample fine_sample;
@@ -2420,7 +2482,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // only when needed (search_top_faces).
         const double reach_mm = pip_look_reach_mm(params);
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
-          if (!hyps.empty()) return;
+          if (dark_polarity) {
+            if (pips.size() >= 2) fine_dark_pips = true;
+            if (!hyps.empty()) fine_dark_layout = true;
+          }
+          if (!hyps.empty() || !debug) return;
           std::fprintf(stderr, "FINEPIP %d,%d %s thr %.2f %zu pips, no face:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size());
           for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
           std::fprintf(stderr, "\n");
@@ -2433,6 +2499,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (h.count == fr.face && nr == want && fr.confidence >= params.pip_look_confidence && cv::norm(at - fc) < 1.5 * ppm) {
             if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, want.c_str(), h.count, fr.face, fr.confidence);
             fine_looked = true;
+            fine_dark_one = dark_polarity && h.count == 1;
             return true;
           }
           if (cv::norm(at - fc) < 0.5 * ppm) return false;  // already read there
@@ -2456,16 +2523,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // pips) while this one is (its pip within half that offset of its crop's centre).
           const double off0 = pip_offset_mm(fr, 16.0 * params.face_crop_scale), off2 = pip_offset_mm(r2, 16.0 * params.face_crop_scale);
           const bool first_off = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0;
+          // (exact15) A sure first reading (fine_keep_sure or more) is not replaced by a less
+          // sure one of more pips: a spot beside the face (a printed line's corner, an arm's
+          // edge) and the face's own pip read as a 2 at 0.84 over a 1 at 1.00.
+          const bool downgrade = params.fine_keep_sure > 0 && fr.confidence >= params.fine_keep_sure &&
+                                 r2.confidence < fr.confidence && !first_off;
           const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
-                             (h.count > 1 || r2.confidence >= fr.confidence || first_off);
+                             (h.count > 1 || r2.confidence >= fr.confidence || first_off) && !downgrade;
           if (debug)
             std::fprintf(stderr, "FINEPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
                          fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
           if (!agree) return false;
           fr = r2, fc = at, fine_looked = true;
+          fine_dark_one = dark_polarity && h.count == 1;
           return true;
-        }, debug ? no_face : TopFaceThreshold{});
+        }, no_face);
         if (fine_looked) break;
       }
     }
@@ -3012,18 +3085,24 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // dark pips (a black die's are light) in a standard layout of two or more read beyond
       // doubt (one dark spot may be grain or a reflection's edge). Against the lit sheet's
       // white its body looks grey or black: a grey body is named white.
+      // (exact15) ... and the camera-resolution look, where it saw two or more dark pips, saw
+      // some standard layout among them (occluded_white_fine_layout).
+      const bool fine_contradicts = params.occluded_white_fine_layout && fine_dark_pips && !fine_dark_layout;
       const bool white_in_shade = params.occluded_white_min_confidence > 0 && !clean_body && !skin_hue &&
-                                  lum >= params.occluded_white_ratio && co.face >= 2 && fr.pip_polarity < 0 &&
-                                  co.confidence >= params.occluded_white_min_confidence;
+                                  lum >= params.occluded_white_ratio &&
+                                  (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one)) && fr.pip_polarity < 0 &&
+                                  co.confidence >= params.occluded_white_min_confidence && !fine_contradicts;
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
       const bool ok = (clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade;
       if (debug)
-        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f cover %.2f skin %d%d -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
-                     co.face, co.confidence, lum, sat, square_cover, under_skin_cell[ci], skin_hue, ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f cover %.2f skin %d%d%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, lum, sat, square_cover, under_skin_cell[ci], skin_hue,
+                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
       if (!ok) {
         char why[200];
-        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s, not beyond doubt",
-                      co.color.c_str(), co.face, co.confidence, lum, sat, skin_hue ? " (skin hue)" : "");
+        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s, not beyond doubt",
+                      co.color.c_str(), co.face, co.confidence, lum, sat, skin_hue ? " (skin hue)" : "",
+                      fine_contradicts ? " (its fine pips in no layout)" : "");
         obs.hidden_why[cell.hex] = why;
         continue;
       }
@@ -3113,9 +3192,9 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3204,6 +3283,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("guard_print_test", p.guard_print_test);
     get_bool("guard_on_grid", p.guard_on_grid);
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
+    get("pip_unit_fine_mm", p.pip_unit_fine_mm);
+    get("fine_unit_pool_mm", p.fine_unit_pool_mm);
     get("pip_look_confidence", p.pip_look_confidence);
     get_bool("fine_pip_look", p.fine_pip_look);
     get_bool("grey_other_polarity", p.grey_other_polarity);
@@ -3228,6 +3309,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_white_min_confidence", p.occluded_white_min_confidence);
     get("occluded_white_ratio", p.occluded_white_ratio);
     get("occluded_skin_min_saturation", p.occluded_skin_min_saturation);
+    get_bool("occluded_white_fine_layout", p.occluded_white_fine_layout);
+    get_bool("occluded_white_one_fine", p.occluded_white_one_fine);
+    get("fine_keep_sure", p.fine_keep_sure);
     get("in_view_top_mm", p.in_view_top_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);

@@ -127,11 +127,32 @@ struct ReadParams {
   // polarity (dark pips for a die named black, light for one named white), two pips or more,
   // with the same test (docs/reader.md "whiteblack3": a white die whose blob is its shadow).
   bool grey_other_polarity = true;
+  // (exact15) The white/black dice's camera-resolution look (FINEPIP) replaces a first
+  // reading at fine_keep_sure or more only with one at least as confident (or the first
+  // reading's square off its own pips, one_pip_off_centre_mm): its layouts are tried most
+  // pips first, and a dark spot beside the face (a printed line's corner, an arm's edge) with
+  // the face's one pip made a 2 read at 0.84 over a white 1 read at 1.00 (dev7 818 (-2,5)).
+  // On every set no reading at 0.9 or more was rightly replaced by a less sure one of more
+  // pips. 0 = off.
+  double fine_keep_sure = 0.95;
   double grey_other_below = 0.9;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
   double white_pip_unit_confidence = 0.5;
+  // (exact15) ... and when that face is a lone pip (a white 1) and the camera-resolution
+  // look at this cell (find_plane_pips, the no-blob look before it) ran, its spot must be one
+  // of that look's pips (any threshold it reached) within this many mm: a blurred dark spot of
+  // the patch that is no pip at full resolution (where two fingers and a printed line meet,
+  // dev7 806 (-4,2), read a white 1 at 0.92) is not taken. A true lone pip measured 0.1 mm
+  // from its fine pip. 0 = off.
+  double pip_unit_fine_mm = 1.5;
+  // (exact15) When no threshold of that camera-resolution look finds a face, the pips of all
+  // its thresholds together (one per place: within fine_unit_pool_mm) are looked at as one
+  // set; a layout of two or more pips that no single threshold had is read as above (a white 2
+  // whose one pip was found only at the looser threshold and the other only at the stricter,
+  // dev7 819 (-3,-1), was reported empty). 0 = off.
+  double fine_unit_pool_mm = 1.0;
   // A face read with confidence below retry_confidence is read again with the square at
   // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
   // confident reading is kept. retry_confidence = 0: off. 0.3 since read_face fits the
@@ -354,6 +375,19 @@ struct ReadParams {
   // at most 0.78 with two or more pips on the own renders, 1.0 as a one. 0 = off.
   double occluded_white_min_confidence = 0.9;
   double occluded_white_ratio = 0.75;
+  // (exact15) ... and not when the camera-resolution look for dark pips (the fine pip look)
+  // found two or more dark pips near the cell at some threshold but no standard layout
+  // among them at any threshold it reached: the pips seen are not the face that was read (a
+  // white 6 under an arm, one row of three pips seen, read a 3 at 1.00 by the square laid
+  // over the cut top; the row's pitch is a 6's side, not a 3's diagonal). false = off.
+  bool occluded_white_fine_layout = true;
+  // (exact15) A white 1 too (one pip, not two or more), when the camera-resolution look for
+  // dark pips found that one pip as the face there (a layout of one, its reading standing or
+  // agreeing at full resolution): the shaded paper's grain read as a 1 was no pip at full
+  // resolution on every set (the three dice read 1.0 as a 1 in a shade and hidden on the
+  // fixtures, dev4-dev7 were true white 1s: round 12's 516 (-1,-3) twice, dev7 818 (-4,1)).
+  // false = off (two pips or more, as before).
+  bool occluded_white_one_fine = true;
   // (exact14) A body is "of skin's hue" (no die, above) only when saturated relative to its
   // cell's paper by at least this ((max - min) / max): a hue is no measure of a grey. A
   // white die in an arm's shade under a cool key light on warmer paper measured sat 0.03

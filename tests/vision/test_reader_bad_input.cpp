@@ -239,6 +239,11 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.margin_distance = 33;
   p.white_one_in_hole = 0.45;
   p.occluded_skin_min_saturation = 0.07;
+  p.pip_unit_fine_mm = 2.25;
+  p.occluded_white_fine_layout = false;
+  p.occluded_white_one_fine = false;
+  p.fine_keep_sure = 0.85;
+  p.fine_unit_pool_mm = 1.75;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -262,6 +267,11 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->margin_distance, 33);
   EXPECT_DOUBLE_EQ(q->white_one_in_hole, 0.45);
   EXPECT_DOUBLE_EQ(q->occluded_skin_min_saturation, 0.07);
+  EXPECT_DOUBLE_EQ(q->pip_unit_fine_mm, 2.25);
+  EXPECT_FALSE(q->occluded_white_fine_layout);
+  EXPECT_FALSE(q->occluded_white_one_fine);
+  EXPECT_DOUBLE_EQ(q->fine_keep_sure, 0.85);
+  EXPECT_DOUBLE_EQ(q->fine_unit_pool_mm, 1.75);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
