@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <iostream>
 #include <limits>
 
 #include <map>
@@ -590,6 +592,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     int face;
     float margin;
   };
+  // HEXDICE_DICE_DEBUG=1: every stage's survivors and drops on stderr (working pixels).
+  static const bool debug = std::getenv("HEXDICE_DICE_DEBUG") != nullptr;
   std::vector<Scored> dice;
   cv::Mat gray;
   cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
@@ -600,24 +604,11 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (s[static_cast<std::size_t>(k)] > s[static_cast<std::size_t>(best)]) best = k;
     const float margin = s[static_cast<std::size_t>(best)] - s[0];
     if (margin > params.min_margin) dice.push_back({c, best, margin});
+    else if (debug)
+      std::cerr << "dice: forest rejects " << c.centre << " side " << c.side << " src " << c.source << " margin " << margin << '\n';
   }
+  if (debug) std::cerr << "dice: " << dice.size() << " candidates accepted by the forest\n";
   std::stable_sort(dice.begin(), dice.end(), [](const Scored& a, const Scored& b) { return a.margin > b.margin; });
-  // First suppression (speed): reading costs ~1.5 ms a square, scoring ~0.05 ms, and
-  // most accepted candidates are the same place at another size or another pip group of
-  // the same face. Highest margin first, a candidate near one already taken is not read.
-  if (params.pre_nms_radius > 0) {
-    std::vector<Scored> first;
-    for (const auto& d : dice) {
-      bool near = false;
-      for (const auto& f : first)
-        if (cv::norm(f.c.centre - d.c.centre) < params.pre_nms_radius * pre_nms_side(f.c.side, d.c.side, params)) {
-          near = true;
-          break;
-        }
-      if (!near) first.push_back(d);
-    }
-    dice.swap(first);
-  }
   // A die is one face: each accepted candidate is re-read by the lattice pip reader on
   // its own square and on a wider one (pip_grow); the wider read wins when it finds more
   // pips whose face centre stays near the candidate (one pip of a six is not a "1"). The
@@ -627,54 +618,143 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     Scored s;
     int face;
     PipRead pips;
+    bool own_too_big = false;  // its own square's read has pips wider than max_pip (below)
   };
-  std::vector<Read> reads;
-  for (const auto& d : dice) {
-    Read r{d, d.face};
-    if (params.use_pips) {
-      PipRead best = read_pips(work, cv::Rect2f(d.c.centre.x - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
-                                                d.c.centre.y - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
-                                                d.c.side * static_cast<float>(params.pip_region_pad),
-                                                d.c.side * static_cast<float>(params.pip_region_pad)), params.pips);
-      if (params.pip_grow > 1 && best.face < 6) {  // a wider read wins only with more pips
-        const float g = d.c.side * static_cast<float>(params.pip_grow);
-        const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips);
-        if (wide.face > best.face && cv::norm(wide.centre - d.c.centre) < 0.5f * std::max(d.c.side, 3.7f * wide.spacing))
-          best = wide;
+  // Reads with pips wider than max_pip (working pixels) are not taken from the wider
+  // squares, and flag the candidate when its own square reads one.
+  auto read_one = [&](const Scored& d, float max_pip) {
+    Read r{d, d.face, {}};
+    if (!params.use_pips) return r;
+    PipRead best = read_pips(work, cv::Rect2f(d.c.centre.x - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
+                                              d.c.centre.y - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
+                                              d.c.side * static_cast<float>(params.pip_region_pad),
+                                              d.c.side * static_cast<float>(params.pip_region_pad)), params.pips);
+    auto dice_as_pips = [&](const PipRead& q) { return q.face > 0 && q.pip_diameter > max_pip; };
+    r.own_too_big = dice_as_pips(best);
+    if (params.pip_grow > 1 && best.face < 6) {  // a wider read wins only with more pips
+      const float g = d.c.side * static_cast<float>(params.pip_grow);
+      const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips);
+      if (wide.face > best.face && cv::norm(wide.centre - d.c.centre) < 0.5f * std::max(d.c.side, 3.7f * wide.spacing) &&
+          !dice_as_pips(wide))
+        best = wide;
+    }
+    // A lone pip may be one pip of a face larger than both squares (a candidate round
+    // one pip of a five): read a square round it about a face wide; when a face of more
+    // pips is found there and this pip is one of its pips, the candidate is that face.
+    // ... but a die body (a blob or a distance peak, not a pip group) whose one pip lies
+    // at its centre is a "1": a pip of a 2, 4 or 5 lies off its die's centre, and the
+    // wider square would pair the pip with a side face's pips.
+    const bool centred_body = params.lone_pip_centred > 0 && d.c.source != 1 &&
+                              cv::norm(best.centre - d.c.centre) < params.lone_pip_centred * d.c.side;
+    if (params.lone_pip_grow > 0 && best.face == 1 && best.pip_diameter > 0 && !centred_body) {
+      const float g = best.pip_diameter * static_cast<float>(params.lone_pip_grow);
+      const PipRead big = read_pips(work, cv::Rect2f(best.centre.x - g / 2, best.centre.y - g / 2, g, g), params.pips);
+      bool mine = false;
+      for (const auto& q : big.pips) mine = mine || cv::norm(q - best.centre) < 0.6f * std::max(best.pip_diameter, big.pip_diameter);
+      if (big.face > 1 && mine && !dice_as_pips(big)) best = big;
+    }
+    r.pips = best;
+    if (best.face > 0) {
+      r.face = best.face;
+      if (best.face > 1) {
+        r.s.c.centre = best.centre;
+        r.s.c.side = std::max(d.c.side, 3.7f * best.spacing);
       }
-      // A lone pip may be one pip of a face larger than both squares (a candidate round
-      // one pip of a five): read a square round it about a face wide; when a face of more
-      // pips is found there and this pip is one of its pips, the candidate is that face.
-      // ... but a die body (a blob or a distance peak, not a pip group) whose one pip lies
-      // at its centre is a "1": a pip of a 2, 4 or 5 lies off its die's centre, and the
-      // wider square would pair the pip with a side face's pips.
-      const bool centred_body = params.lone_pip_centred > 0 && d.c.source != 1 &&
-                                cv::norm(best.centre - d.c.centre) < params.lone_pip_centred * d.c.side;
-      if (params.lone_pip_grow > 0 && best.face == 1 && best.pip_diameter > 0 && !centred_body) {
-        const float g = best.pip_diameter * static_cast<float>(params.lone_pip_grow);
-        const PipRead big = read_pips(work, cv::Rect2f(best.centre.x - g / 2, best.centre.y - g / 2, g, g), params.pips);
-        bool mine = false;
-        for (const auto& q : big.pips) mine = mine || cv::norm(q - best.centre) < 0.6f * std::max(best.pip_diameter, big.pip_diameter);
-        if (big.face > 1 && mine) best = big;
-      }
-      r.pips = best;
-      if (best.face > 0) {
-        r.face = best.face;
-        if (best.face > 1) {
-          r.s.c.centre = best.centre;
-          r.s.c.side = std::max(d.c.side, 3.7f * best.spacing);
-        }
-        // A candidate much wider than the face it reads (a blob of several dice touching,
-        // the largest of a place's three sizes) is that face: on the face centre, of the
-        // face's size, so it neither suppresses nor covers the dice beside it.
-        const float fs = face_size(FaceSpot{best.centre, d.c.side, best.face, best, 0});
-        if (params.max_side_over_face > 0 && fs > 0 && d.c.side > params.max_side_over_face * fs) {
-          r.s.c.centre = best.centre;
-          r.s.c.side = static_cast<float>(params.max_side_over_face) * fs;
-        }
+      // A candidate much wider than the face it reads (a blob of several dice touching,
+      // the largest of a place's three sizes) is that face: on the face centre, of the
+      // face's size, so it neither suppresses nor covers the dice beside it.
+      const float fs = face_size(FaceSpot{best.centre, d.c.side, best.face, best, 0});
+      if (params.max_side_over_face > 0 && fs > 0 && d.c.side > params.max_side_over_face * fs) {
+        r.s.c.centre = best.centre;
+        r.s.c.side = static_cast<float>(params.max_side_over_face) * fs;
       }
     }
-    reads.push_back(r);
+    if (debug)
+      std::cerr << "dice: pips " << d.c.centre << " side " << d.c.side << " -> " << r.s.c.centre << " side " << r.s.c.side
+                << " face " << r.face << " (pips " << r.pips.face << ", pip d " << r.pips.pip_diameter << ", spacing "
+                << r.pips.spacing << (r.own_too_big ? ", own pips too big" : "") << ")\n";
+    return r;
+  };
+  // First suppression (speed): reading costs ~1.5 ms a square, scoring ~0.05 ms, and
+  // most accepted candidates are the same place at another size or another pip group of
+  // the same face. Highest margin first, a candidate near one already taken is not read.
+  // With `max_pip` finite, a candidate whose own read has pips wider than that is not
+  // taken either (so the next candidate of its place is read instead).
+  auto read_all = [&](float max_pip) {
+    std::vector<Read> out;
+    std::vector<const Scored*> taken;
+    for (const auto& d : dice) {
+      bool near = false;
+      if (params.pre_nms_radius > 0)
+        for (const Scored* f : taken)
+          if (cv::norm(f->c.centre - d.c.centre) < params.pre_nms_radius * pre_nms_side(f->c.side, d.c.side, params)) {
+            if (debug)
+              std::cerr << "dice: pre-nms drops " << d.c.centre << " side " << d.c.side << " margin " << d.margin << " under "
+                        << f->c.centre << " side " << f->c.side << '\n';
+            near = true;
+            break;
+          }
+      if (near) continue;
+      if (debug)
+        std::cerr << "dice: read " << d.c.centre << " side " << d.c.side << " src " << d.c.source << " forest " << d.face
+                  << " margin " << d.margin << '\n';
+      Read r = read_one(d, max_pip);
+      if (r.own_too_big) continue;
+      taken.push_back(&d);
+      out.push_back(r);
+    }
+    return out;
+  };
+  // Non-maximum suppression by centre, highest margin first (larger faces first at equal
+  // margins: a face beats its own pips).
+  auto suppress = [&](std::vector<Read> rs, bool log) {
+    std::stable_sort(rs.begin(), rs.end(), [](const Read& a, const Read& b) { return a.s.margin > b.s.margin; });
+    std::vector<Read> out;
+    for (const auto& d : rs) {
+      bool near = false;
+      for (const auto& k : out)
+        if (cv::norm(d.s.c.centre - k.s.c.centre) < params.nms_radius * std::max(d.s.c.side, k.s.c.side)) {
+          if (log && !near)
+            std::cerr << "dice: nms drops " << d.s.c.centre << " side " << d.s.c.side << " face " << d.face << " under "
+                      << k.s.c.centre << " side " << k.s.c.side << '\n';
+          near = true;
+        }
+      if (!near) out.push_back(d);
+    }
+    return out;
+  };
+  std::vector<Read> reads = read_all(std::numeric_limits<float>::infinity());
+  // The pips of one photo's dice are of about one size: a read whose pips are more than
+  // max_pip_over_median x the median pip of the image's dice (the reads that survive the
+  // suppression below, and of those only pips of at least pip_reference_min of the image:
+  // the many small reads of glints, pip fragments and keyboard keys would pull the median
+  // down) is not of one die
+  // (a dark die on a pale floor is a pip-like blob: a wide square round it reads it as a
+  // "1", two or three dice in a row as a "2" or "3", and that box, several dice wide,
+  // reads the wrong face and suppresses the dice under it). Such reads are taken from no
+  // square, and a candidate whose own square reads one is no die: the reading is done
+  // again without them.
+  if (params.max_pip_over_median > 0 && params.use_pips) {
+    std::vector<float> pd;
+    const float floor = static_cast<float>(params.pip_reference_min * std::max(work.cols, work.rows));
+    for (const auto& r : suppress(reads, false))
+      if (r.pips.face > 0 && r.pips.pip_diameter >= floor) pd.push_back(r.pips.pip_diameter);
+    if (debug) {
+      std::cerr << "dice: pip diameters of the suppressed reads:";
+      for (const auto& r : suppress(reads, false))
+        if (r.pips.face > 0) std::cerr << ' ' << r.pips.pip_diameter << "/" << r.pips.face << "/" << r.s.margin;
+      std::cerr << '\n';
+    }
+    if (pd.size() >= 3) {
+      std::nth_element(pd.begin(), pd.begin() + static_cast<long>(pd.size() / 2), pd.end());
+      const float max_pip = static_cast<float>(params.max_pip_over_median) * pd[pd.size() / 2];
+      bool any = false;
+      for (const auto& r : reads) any = any || (r.pips.face > 0 && r.pips.pip_diameter > max_pip);
+      if (any) {
+        if (debug) std::cerr << "dice: pips wider than " << max_pip << " px are dice, not pips; reading again\n";
+        reads = read_all(max_pip);
+      }
+    }
   }
   // The dice of one photo are of one size: a candidate wider than max_side_over_median x
   // the median face of those that read a layout (a blob of several touching dice, a patch
@@ -692,15 +772,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       reads.swap(sized);
     }
   }
-  // Larger faces first at equal margins: a face beats its own pips.
-  std::stable_sort(reads.begin(), reads.end(), [](const Read& a, const Read& b) { return a.s.margin > b.s.margin; });
-  std::vector<Read> kept;
-  for (const auto& d : reads) {
-    bool near = false;
-    for (const auto& k : kept)
-      if (cv::norm(d.s.c.centre - k.s.c.centre) < params.nms_radius * std::max(d.s.c.side, k.s.c.side)) near = true;
-    if (!near) kept.push_back(d);
-  }
+  std::vector<Read> kept = suppress(reads, debug);
   {
     // One die, one detection (one_face_per_cube keeps all when side_face_radius is 0).
     std::vector<FaceSpot> spots;
@@ -709,6 +781,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     std::vector<Read> k2;
     for (std::size_t i = 0; i < kept.size(); ++i)
       if (keep[i]) k2.push_back(kept[i]);
+      else if (debug)
+        std::cerr << "dice: one face per cube drops " << kept[i].s.c.centre << " side " << kept[i].s.c.side << " face "
+                  << kept[i].face << '\n';
     kept.swap(k2);
   }
   const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
@@ -724,7 +799,10 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (cnn) {
       cs = cnn->scores(work, k.s.c.centre, k.s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
       cb = cnn_best(cs);
-      if (cs[0] >= params.cnn_max_not_die) continue;
+      if (cs[0] >= params.cnn_max_not_die) {
+        if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cs[0] << ")\n";
+        continue;
+      }
       if (cb.second >= params.cnn_min_prob) face = cb.first;
       else face = fuse_face(k.pips.face_score, cs, face, params.cnn_fuse_weight, params.cnn_fuse_floor);
     }

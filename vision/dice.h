@@ -119,6 +119,19 @@ struct DiceParams {
   // 2.2 cost penlington (odd, even model) 7 dice of 418 and 37 faces (its small side-face
   // and lone-pip reads pull the median down, docs/dice.md round 10).
   double max_side_over_median = 0;
+  // A read whose pip diameter is more than this x the median pip diameter of the photo's
+  // layout reads (at least three) is no die's face: its "pips" are whole dice (a dark die
+  // on a pale floor is a pip-like blob; a square several dice wide reads one as a "1", two
+  // or three in a row as a "2" or "3", and that box suppresses the dice under it). Such a
+  // read is not taken from the wider squares (pip_grow, lone_pip_grow), and a candidate
+  // whose own square reads one is dropped before the first suppression, so the next
+  // candidate of its place is read instead (0 = off). docs/dice.md round 16.
+  double max_pip_over_median = 3.0;
+  // The median is over the reads left after the suppression, at least three, whose pips are
+  // at least this fraction of the working image's long side (2.6 px at 640: smaller "pips"
+  // are glints, pip fragments and keyboard legends, the false detections of a webcam photo,
+  // which outnumber its dice and pulled the median under its dice's pips).
+  double pip_reference_min = 0.004;
   // Without a model: a lattice read is a die when its face centre lies within
   // lattice_centre x the candidate side of the candidate's centre and the face (3.7 x
   // lattice spacing) spans lattice_size_min..max x the candidate side.

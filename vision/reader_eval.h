@@ -31,6 +31,8 @@ struct EvalArgs {
   double cnn_fuse_floor = -1;   // --real: DiceParams::cnn_fuse_floor (< 0 = its default)
   int cnn_views = 0;            // --real: DiceParams::cnn_views (0 = its default)
   double cnn_finder_scale = -1;  // --real: DiceParams::cnn_finder_scale (< 0 = its default)
+  double max_pip_over_median = -1;  // --real: DiceParams::max_pip_over_median (< 0 = its default)
+  double pip_reference_min = -1;    // --real: DiceParams::pip_reference_min (< 0 = its default)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)
