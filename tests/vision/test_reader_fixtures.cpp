@@ -867,6 +867,33 @@ TEST(ReaderFixtures, Round15ScenesHaveNoFalseDie) {
   EXPECT_EQ(s.face_ok, s.matched);
 }
 
+// The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
+// ring): in a little less light, its paper is 0.9 of the estimate, over paper_distance away
+// in BGR, and was blue foreground to the guard test. Fixture 005 (0,4), a white 3 with its
+// guard: the token joined that tint into one blob of 3.25 guard faces (over the 2.5 cap),
+// guard missed; round 13's 607 (0,4), a yellow 4 without one: a patch of shaded tint (0.34
+// guard faces) was taken for a guard. A pixel of its paper's chromaticity and no brighter is
+// print (guard_print_chroma). Measured: both right, nothing else changes on any set.
+TEST(ReaderFixtures, ShadedTintOfABaseCellIsNoGuard) {
+  const std::filesystem::path root = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures";
+  const Hex base{0, 4};
+  ReadParams off;
+  off.guard_print_chroma = 0;
+  auto guard_at = [&](const std::string& scene, const ReadParams& p) {
+    auto img = load_image((root / scene).string());
+    EXPECT_TRUE(img.ok()) << img.error();
+    if (!img.ok()) return -1;
+    const Observation o = read_board(*img, standard_sheet(), nullptr, p);
+    for (const auto& c : o.cells)
+      if (c.hex == base) return c.guard ? 1 : 0;
+    return -1;  // no die read there
+  };
+  EXPECT_EQ(guard_at("scenes/scene_005.jpg", off), 0);
+  EXPECT_EQ(guard_at("scenes/scene_005.jpg", ReadParams{}), 1);
+  EXPECT_EQ(guard_at("scenes_round13/scene_607.jpg", off), 1);
+  EXPECT_EQ(guard_at("scenes_round13/scene_607.jpg", ReadParams{}), 0);
+}
+
 TEST(ReaderFixtures, MissingDirectoryIsAnError) {
   EXPECT_FALSE(eval_scenes("/nonexistent/hexdice/scenes", ReadParams{}, 0, nullptr).ok());
 }
