@@ -2982,6 +2982,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             std::pow(2.2 * hs, 2))  // no cell centre lies near 2.2 hs (neighbours: 1.73 hs, then 3 hs)
           near_cells.push_back(k);
       const float pd2 = static_cast<float>(params.paper_distance * params.paper_distance);
+      const float print_chroma = static_cast<float>(params.guard_print_chroma);
       auto is_print = [&](int x, int y, const cv::Vec3b& v) {
         const cv::Point2d mm = apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - displacement[ci];
         std::size_t under = ci;  // the cell the paper point lies in
@@ -2993,7 +2994,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
         const cv::Vec3f pp = papers[under];
         const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
-        return d0 * d0 + d1 * d1 + d2 * d2 <= pd2;
+        if (d0 * d0 + d1 * d1 + d2 * d2 <= pd2) return true;
+        // Or the paper less lit than its estimate (the brightest quarter of the ring): of its
+        // chromaticity, shadow_min..1.05 of its brightness (guard_print_chroma).
+        if (print_chroma <= 0) return false;
+        const float sv = static_cast<float>(v[0] + v[1] + v[2]) + 1e-3f, sp = pp[0] + pp[1] + pp[2] + 1e-3f;
+        const float k = sv / sp;
+        if (k < params.shadow_min || k > 1.05f) return false;
+        return std::max({std::abs(v[0] / sv - pp[0] / sp), std::abs(v[1] / sv - pp[1] / sp), std::abs(v[2] / sv - pp[2] / sp)}) <= print_chroma;
       };
       // Looked for in the rest and on the grid lines outside the footprint (a printed line is
       // grey: only a token there is blue), so a line across the token does not cut it in two.
@@ -3192,7 +3200,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -3279,6 +3287,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("guard_core_ratio", p.guard_core_ratio);
+    get("guard_print_chroma", p.guard_print_chroma);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);
     get_bool("guard_on_grid", p.guard_on_grid);

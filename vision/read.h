@@ -245,6 +245,14 @@ struct ReadParams {
   // 6.5-10 mm from it; a neighbour's die or token across the cell border is further).
   double guard_min_saturation = 0.2;
   bool guard_print_test = true;  // false: any blue pixel counts (the test before)
+  // A pixel of its cell's paper chromaticity (within this of it, (b, g, r) / (b + g + r)) and
+  // shadow_min..1.05 of the paper's brightness is print too: the paper of a deep-tinted base
+  // cell in a little less light than its estimate (the brightest quarter of the ring) is
+  // 0.9 of it, over paper_distance away in BGR, and was taken for a token's blue (fixture 005
+  // (0,4): the token joined that tint, 3.25 guard faces, over the 2.5 cap; round 13's 607
+  // (0,4): a false guard of shaded tint). A token's deep-blue sides are far from any print's
+  // chromaticity. The same tolerance as the shadow mask's; 0 = off (the test before).
+  double guard_print_chroma = 0.04;
   // Blue pixels on the grid lines drawn on the top plane count too, and the blue mask is
   // closed before its components are taken (a line or a pip cut a token in two pieces, each
   // under guard_area_min). false: the test before.
