@@ -1,8 +1,10 @@
 #include "vision/reader_eval.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -234,6 +236,12 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
           o->model_ok += r.model_face == l.face;
           o->combined_ok += r.face == l.face;
         }
+        if (std::getenv("HEXDICE_EVAL_DUMP")) {  // as the matched dice's DUMP lines below, tag ORACLE
+          std::cerr << "ORACLE " << name << ' ' << l.box.x << ' ' << l.box.y << ' ' << l.face << ' ' << r.face << ' ' << r.base_face << ' ' << r.cnn_face;
+          for (int f = 1; f <= 6; ++f) std::cerr << ' ' << r.pips.face_score[static_cast<std::size_t>(f)];
+          for (int f = 1; f <= 6; ++f) std::cerr << ' ' << r.cnn_scores[static_cast<std::size_t>(f)];
+          std::cerr << ' ' << r.cnn_scores[0] << '\n';
+        }
         ++s.oracle_confusion[static_cast<std::size_t>(l.face)][static_cast<std::size_t>(std::clamp(r.face, 0, 6))];
         if (log && r.face != l.face)
           *log << name << ": oracle box " << l.box << " face " << l.face << " read " << r.face << " (pips " << r.pip_face
@@ -272,6 +280,15 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
         fuse_ok[t] += fuse_face(dd.pip_scores, dd.cnn_scores, dd.base_face, dd.cnn_face > 0 ? kFuseSweep[t] : 0.0,
                                 params.cnn_fuse_floor) == labels[p.l].face;
       const int read = std::clamp(dets[p.k].face, 0, 6);
+      // HEXDICE_EVAL_DUMP=1: every matched die on stderr (photo, label box x y, label, face read,
+      // pip/forest face, network face, pip layout scores 1..6, network probabilities 1..6 and
+      // not-a-die), for scripts/dice_fusion_sim.py to replay the fusion offline.
+      if (std::getenv("HEXDICE_EVAL_DUMP")) {
+        std::cerr << "DUMP " << name << ' ' << labels[p.l].box.x << ' ' << labels[p.l].box.y << ' ' << labels[p.l].face << ' ' << dd.face << ' ' << dd.base_face << ' ' << dd.cnn_face;
+        for (int f = 1; f <= 6; ++f) std::cerr << ' ' << dd.pip_scores[static_cast<std::size_t>(f)];
+        for (int f = 1; f <= 6; ++f) std::cerr << ' ' << dd.cnn_scores[static_cast<std::size_t>(f)];
+        std::cerr << ' ' << dd.cnn_scores[0] << '\n';
+      }
       ++s.confusion[static_cast<std::size_t>(labels[p.l].face)][static_cast<std::size_t>(read)];
       if (!ok && log)
       {
