@@ -785,7 +785,10 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
     cv::v_load_deinterleave(frame + 3 * x, c8[0], c8[1], c8[2]);
     for (int k = 0; k < 3; ++k) widen(c8[k], f[k]);
     const uchar* prs[3] = {print, pmin, pmax};
-    for (int j = 0; j < 3; ++j) {
+    // The print's maximum only when a lane gets that far (speed16: mostly the print itself
+    // or its minimum matches first).
+    bool widened[3] = {true, true, false};
+    for (int j = 0; j < 2; ++j) {
       cv::v_load_deinterleave(prs[j] + 3 * x, c8[0], c8[1], c8[2]);
       for (int k = 0; k < 3; ++k) widen(c8[k], p[j][k]);
     }
@@ -808,6 +811,11 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
         const v_float32x4 sb = cb * isr, sg = cg * isr, sr = cr * isr;
         v_float32x4 match = cv::v_setzero_f32() != cv::v_setzero_f32();  // all false
         for (int j = 0; j < 3; ++j) {
+          if (!widened[j]) {
+            cv::v_load_deinterleave(prs[j] + 3 * x, c8[0], c8[1], c8[2]);
+            for (int k = 0; k < 3; ++k) widen(c8[k], p[j][k]);
+            widened[j] = true;
+          }
           // e0 + e1 + e2: an exact integer as in the scalar code.
           const v_float32x4 ise = one / (p[j][0][q] + p[j][1][q] + p[j][2][q] + eps);
           const v_float32x4 d0 = sb - p[j][0][q] * ise, d1 = sg - p[j][1][q] * ise, d2 = sr - p[j][2][q] * ise;
