@@ -675,7 +675,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // The usual frame has no arm: no pixel of diff, as the closings and the opening below
   // leave it, further than r from its zeros, which a square erosion (cheaper than the
   // distance transform: chamfer_core_possible) tells first; (speed16) all of it done on rows
-  // of bits (occluder_core_possible, mask_ops.h: the same answer as OpenCV's calls, ~5x
+  // of bits (occluder_core_possible, mask_ops.h: the same answer as OpenCV's calls, ~2x
   // fewer instructions), before OpenCV's morphology is run for the mask itself.
   if (!dbg && !occluder_core_possible(diff, print_dark, chamfer_core_half_side(r))) return {};
   // The printed lines and names are not compared (the 3x3 tolerance keeps them as
