@@ -785,7 +785,10 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
     cv::v_load_deinterleave(frame + 3 * x, c8[0], c8[1], c8[2]);
     for (int k = 0; k < 3; ++k) widen(c8[k], f[k]);
     const uchar* prs[3] = {print, pmin, pmax};
-    for (int j = 0; j < 3; ++j) {
+    // The print's maximum only when a lane gets that far (speed16: mostly the print itself
+    // or its minimum matches first).
+    bool widened[3] = {true, true, false};
+    for (int j = 0; j < 2; ++j) {
       cv::v_load_deinterleave(prs[j] + 3 * x, c8[0], c8[1], c8[2]);
       for (int k = 0; k < 3; ++k) widen(c8[k], p[j][k]);
     }
@@ -808,6 +811,11 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
         const v_float32x4 sb = cb * isr, sg = cg * isr, sr = cr * isr;
         v_float32x4 match = cv::v_setzero_f32() != cv::v_setzero_f32();  // all false
         for (int j = 0; j < 3; ++j) {
+          if (!widened[j]) {
+            cv::v_load_deinterleave(prs[j] + 3 * x, c8[0], c8[1], c8[2]);
+            for (int k = 0; k < 3; ++k) widen(c8[k], p[j][k]);
+            widened[j] = true;
+          }
           // e0 + e1 + e2: an exact integer as in the scalar code.
           const v_float32x4 ise = one / (p[j][0][q] + p[j][1][q] + p[j][2][q] + eps);
           const v_float32x4 d0 = sb - p[j][0][q] * ise, d1 = sg - p[j][1][q] * ise, d2 = sr - p[j][2][q] * ise;
@@ -826,6 +834,185 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
   if (x < n)
     occluder_diff_row_ref(frame + 3 * x, print + 3 * x, pmin + 3 * x, pmax + 3 * x, light + 3 * x, n - x, ip, dark, c2,
                           out + x, ratio ? ratio + x : nullptr);
+}
+
+namespace {
+
+// A binary mask as rows of bits (nonzero = 1): pixel x of row y is bit (x & 63) of word
+// 1 + (x >> 6) of the row; words 0 and nw + 1 pad it on both sides (a shift by up to 63
+// reads them), and are 0, as are the bits past w, except inside erode_rect.
+struct BitRows {
+  int w = 0, h = 0, nw = 0, stride = 0;
+  std::uint64_t last = 0;  // the last word's pixels
+  std::vector<std::uint64_t> bits;
+  BitRows(int w_, int h_)
+      : w(w_), h(h_), nw((w_ + 63) / 64), stride(nw + 2),
+        last(w_ % 64 ? ~std::uint64_t{0} >> (64 - w_ % 64) : ~std::uint64_t{0}),
+        bits(static_cast<std::size_t>(h_) * static_cast<std::size_t>(nw + 2), 0) {}
+  std::uint64_t* row(int y) { return bits.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(stride); }
+  const std::uint64_t* row(int y) const { return bits.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(stride); }
+};
+
+BitRows pack_bits(const cv::Mat& m) {
+  BitRows out(m.cols, m.rows);
+  for (int y = 0; y < m.rows; ++y) {
+    const uchar* p = m.ptr<uchar>(y);
+    std::uint64_t* r = out.row(y);
+    int x = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; x + 16 <= m.cols; x += 16) {
+      const unsigned z = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + x)), zero)));
+      r[1 + (x >> 6)] |= static_cast<std::uint64_t>(~z & 0xffffu) << (x & 63);
+    }
+#endif
+    for (; x < m.cols; ++x)
+      if (p[x]) r[1 + (x >> 6)] |= std::uint64_t{1} << (x & 63);
+  }
+  return out;
+}
+
+// cv::dilate (erode = false) or cv::erode by a (2 rx + 1) x (2 ry + 1) rectangle, OpenCV's
+// default border (outside never wins: 0 for the dilation, 1 for the erosion); rx, ry <= 63.
+// The rows' pass into a scratch row set (pixel x + s of a row: word i >> s with word i + 1
+// << (64 - s), x - s likewise; the pads supply what lies beyond), then the columns'.
+void morph_rect_bits(const BitRows& in, BitRows& out, int rx, int ry, bool erode) {
+  BitRows tmp(in.w, in.h);
+  std::vector<std::uint64_t> r(static_cast<std::size_t>(in.stride));
+  const std::uint64_t pad = erode ? ~std::uint64_t{0} : 0;
+  for (int y = 0; y < in.h; ++y) {
+    std::copy(in.row(y), in.row(y) + in.stride, r.begin());
+    r[0] = r[static_cast<std::size_t>(in.nw) + 1] = pad;
+    if (erode) r[static_cast<std::size_t>(in.nw)] |= ~in.last;
+    std::uint64_t* o = tmp.row(y);
+    const std::uint64_t* q = r.data();
+    for (int i = 1; i <= in.nw; ++i) {
+      std::uint64_t a = q[i];
+      if (erode)
+        for (int s = 1; s <= rx && a; ++s) a &= ((q[i] >> s) | (q[i + 1] << (64 - s))) & ((q[i] << s) | (q[i - 1] >> (64 - s)));
+      else
+        for (int s = 1; s <= rx; ++s) a |= (q[i] >> s) | (q[i + 1] << (64 - s)) | (q[i] << s) | (q[i - 1] >> (64 - s));
+      o[i] = a;
+    }
+    o[in.nw] &= in.last;
+  }
+  for (int y = 0; y < in.h; ++y) {
+    const int y0 = std::max(0, y - ry), y1 = std::min(in.h - 1, y + ry);
+    std::uint64_t* o = out.row(y);
+    for (int i = 1; i <= in.nw; ++i) {
+      std::uint64_t a = tmp.row(y0)[i];
+      if (erode)
+        for (int yy = y0 + 1; yy <= y1 && a; ++yy) a &= tmp.row(yy)[i];
+      else
+        for (int yy = y0 + 1; yy <= y1; ++yy) a |= tmp.row(yy)[i];
+      o[i] = a;
+    }
+  }
+}
+
+}  // namespace
+
+bool occluder_core_possible_ref(const cv::Mat& diff, const cv::Mat& dark, int k) {
+  if (k < 1) return true;
+  cv::Mat d = diff.clone(), closed;
+  cv::morphologyEx(d, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+  d |= closed & dark;
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  cv::morphologyEx(d, d, cv::MORPH_CLOSE, k3);
+  cv::morphologyEx(d, d, cv::MORPH_OPEN, k3);
+  cv::Mat e;
+  cv::erode(d, e, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(2 * k + 1, 2 * k + 1)));
+  return cv::countNonZero(e) > 0;
+}
+
+bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k) {
+  if (k < 1) return true;
+  if (diff.type() != CV_8UC1 || dark.type() != CV_8UC1 || dark.size() != diff.size() || k > 63)
+    return occluder_core_possible_ref(diff, dark, k);
+  if (diff.empty()) return false;
+  const BitRows x = pack_bits(diff), dk = pack_bits(dark);
+  BitRows a(x.w, x.h), b(x.w, x.h);
+  // x |= close5(x) & dark
+  morph_rect_bits(x, a, 2, 2, false);
+  morph_rect_bits(a, b, 2, 2, true);
+  for (std::size_t i = 0; i < b.bits.size(); ++i) b.bits[i] = x.bits[i] | (b.bits[i] & dk.bits[i]);
+  // closed, then opened, by 3 x 3: dilated, eroded twice (once by 5 x 5: a rectangle's
+  // erosions, clipped to the image, add up), dilated
+  morph_rect_bits(b, a, 1, 1, false);
+  morph_rect_bits(a, b, 2, 2, true);
+  morph_rect_bits(b, a, 1, 1, false);
+  std::swap(a, b);
+  // chamfer_core_possible's square
+  morph_rect_bits(b, a, k, k, true);
+  for (std::uint64_t v : a.bits)
+    if (v) return true;
+  return false;
+}
+
+void light_grid_ref(const std::vector<double>& ex, const std::vector<double>& ey, const std::vector<cv::Vec3f>& rho,
+                    cv::Vec3f global, cv::Mat& grid) {
+  CV_Assert(grid.type() == CV_32FC3);
+  const std::size_t nk = rho.size();
+  for (int gy = 0; gy < grid.rows; ++gy)
+    for (int gx = 0; gx < grid.cols; ++gx) {
+      cv::Vec3f acc(0, 0, 0);
+      double wsum = 0;
+      for (std::size_t k = 0; k < nk; ++k) {
+        const double w = ex[static_cast<std::size_t>(gx) * nk + k] * ey[static_cast<std::size_t>(gy) * nk + k];
+        acc += rho[k] * static_cast<float>(w);
+        wsum += w;
+      }
+      grid.at<cv::Vec3f>(gy, gx) = wsum > 1e-3 ? acc * static_cast<float>(1.0 / wsum) : global;
+    }
+}
+
+void light_grid(const std::vector<double>& ex, const std::vector<double>& ey, const std::vector<cv::Vec3f>& rho,
+                cv::Vec3f global, cv::Mat& grid) {
+#if defined(__SSE2__)
+  CV_Assert(grid.type() == CV_32FC3);
+  const std::size_t nk = rho.size();
+  const int gw = grid.cols, g4 = (gw + 3) & ~3;
+  if (nk == 0) return light_grid_ref(ex, ey, rho, global, grid);
+  // ex by k, then by grid column: 4 columns' weights side by side (columns past gw: 0,
+  // computed and not stored).
+  std::vector<double> exk(nk * static_cast<std::size_t>(g4), 0.0);
+  for (int gx = 0; gx < gw; ++gx)
+    for (std::size_t k = 0; k < nk; ++k) exk[k * static_cast<std::size_t>(g4) + static_cast<std::size_t>(gx)] = ex[static_cast<std::size_t>(gx) * nk + k];
+  for (int gy = 0; gy < grid.rows; ++gy) {
+    const double* eyr = ey.data() + static_cast<std::size_t>(gy) * nk;
+    float* out = grid.ptr<float>(gy);
+    for (int gx = 0; gx < g4; gx += 4) {
+      __m128 a0 = _mm_setzero_ps(), a1 = _mm_setzero_ps(), a2 = _mm_setzero_ps();
+      __m128d s01 = _mm_setzero_pd(), s23 = _mm_setzero_pd();
+      const double* e = exk.data() + gx;
+      for (std::size_t k = 0; k < nk; ++k, e += g4) {
+        const __m128d y = _mm_set1_pd(eyr[k]);
+        const __m128d w01 = _mm_mul_pd(_mm_loadu_pd(e), y), w23 = _mm_mul_pd(_mm_loadu_pd(e + 2), y);
+        s01 = _mm_add_pd(s01, w01);
+        s23 = _mm_add_pd(s23, w23);
+        const __m128 fw = _mm_movelh_ps(_mm_cvtpd_ps(w01), _mm_cvtpd_ps(w23));  // float(w), as static_cast
+        a0 = _mm_add_ps(a0, _mm_mul_ps(_mm_set1_ps(rho[k][0]), fw));
+        a1 = _mm_add_ps(a1, _mm_mul_ps(_mm_set1_ps(rho[k][1]), fw));
+        a2 = _mm_add_ps(a2, _mm_mul_ps(_mm_set1_ps(rho[k][2]), fw));
+      }
+      alignas(16) float c0[4], c1[4], c2[4];
+      alignas(16) double ws[4];
+      _mm_store_ps(c0, a0);
+      _mm_store_ps(c1, a1);
+      _mm_store_ps(c2, a2);
+      _mm_store_pd(ws, s01);
+      _mm_store_pd(ws + 2, s23);
+      for (int j = 0; j < 4 && gx + j < gw; ++j) {
+        const cv::Vec3f acc(c0[j], c1[j], c2[j]);
+        const cv::Vec3f v = ws[j] > 1e-3 ? acc * static_cast<float>(1.0 / ws[j]) : global;
+        float* o = out + 3 * (gx + j);
+        o[0] = v[0], o[1] = v[1], o[2] = v[2];
+      }
+    }
+  }
+#else
+  light_grid_ref(ex, ey, rho, global, grid);
+#endif
 }
 
 void skin_row_ref(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out) {

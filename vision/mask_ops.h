@@ -117,6 +117,28 @@ void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* 
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                        int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
 
+// read.cpp's occluder_mask "no arm" exit: whether chamfer_core_possible's erosion by a
+// (2 k + 1) square (k = chamfer_core_half_side(r), read.h) can hold a pixel of `diff`
+// after its closing by a 5 x 5 square is ORed in where `dark` is set, and it is then closed
+// and opened by a 3 x 3 square (cv::morphologyEx, OpenCV's default borders); k < 1: true.
+// Done on rows of bits, 64 pixels a word (k up to 63; larger, or other types: the OpenCV
+// form). occluder_core_possible_ref is those OpenCV calls; the same answer
+// (tests/vision/mask_ops_test.cpp). diff and dark: CV_8UC1, nonzero = set.
+bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k);
+bool occluder_core_possible_ref(const cv::Mat& diff, const cv::Mat& dark, int k);
+
+// read.cpp's occluder light grid (occluder_mask): for grid (CV_32FC3, gh x gw, allocated),
+// with nk = rho.size(), ex gw x nk and ey gh x nk (row-major: ex[gx * nk + k]), the cells'
+// weights w = ex[gx][k] * ey[gy][k] (double), acc = sum over k in order of rho[k] * float(w)
+// (float), wsum = sum of w (double); grid(gy, gx) = acc * float(1 / wsum) when wsum > 1e-3,
+// else `global`. light_grid_ref is the loop it replaces, one grid point at a time;
+// light_grid does the same operations in the same order for 4 grid columns at a time (SSE2
+// lanes), so both give the same bits (tests/vision/mask_ops_test.cpp).
+void light_grid_ref(const std::vector<double>& ex, const std::vector<double>& ey, const std::vector<cv::Vec3f>& rho,
+                    cv::Vec3f global, cv::Mat& grid);
+void light_grid(const std::vector<double>& ex, const std::vector<double>& ey, const std::vector<cv::Vec3f>& rho,
+                cv::Vec3f global, cv::Mat& grid);
+
 // One row of read.cpp's skin test (hand_mask), n BGR pixels: with b, g, r the channels
 // times iw (1 / the paper's white), out[x] = 255 when r > g >= b, r > 0.06, r - b >
 // chroma x r and the hue 60 (g - b) / (r - b) is within hue_min..hue_max (without the

@@ -490,6 +490,9 @@ cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv:
 // Whether cv::distanceTransform(mask, DIST_L2, DIST_MASK_5) may exceed r somewhere (false:
 // it cannot; the hand and occluder masks' "no core" exit, read.cpp).
 bool chamfer_core_possible(const cv::Mat& mask, double r);
+// Its square's half side k: a pixel further than r from every zero has no zero within k in x
+// and y (k < 1: no such bound).
+int chamfer_core_half_side(double r);
 
 Observation read_board(const cv::Mat& image_bgr, const SheetLayout& layout,
                        const CalibrationData* calib = nullptr, const ReadParams& params = {},

@@ -9,6 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/mask_ops.h"
+#include "vision/read.h"
 
 namespace {
 
@@ -661,6 +662,125 @@ TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
   }
   EXPECT_GT(shadow, 500);  // both outcomes well represented
   EXPECT_GT(other, 500);
+}
+
+}  // namespace
+
+namespace {
+
+// (speed16) Masks for the occluder's "no arm" proof: random_mask's speckle and small blobs,
+// sometimes with arm-sized discs and bars and sparse dots (a mask that a dilation fills).
+cv::Mat core_test_mask(std::mt19937& rng, cv::Size size) {
+  cv::Mat m = random_mask(rng, size);
+  std::uniform_int_distribution<int> ui(0, 1 << 30);
+  switch (ui(rng) % 4) {
+    case 0: cv::circle(m, {ui(rng) % size.width, ui(rng) % size.height}, 5 + ui(rng) % 30, cv::Scalar(255), cv::FILLED); break;
+    case 1: {
+      const cv::Point a(ui(rng) % size.width, ui(rng) % size.height), b(ui(rng) % size.width, ui(rng) % size.height);
+      cv::line(m, a, b, cv::Scalar(255), 5 + ui(rng) % 40);
+      break;
+    }
+    case 2: {  // dots every 2..7 px over a rectangle: empty to an erosion, full once dilated
+      const int step = 2 + ui(rng) % 6, x0 = ui(rng) % size.width, y0 = ui(rng) % size.height;
+      const int w = 10 + ui(rng) % 70, h = 10 + ui(rng) % 70;
+      for (int y = y0; y < std::min(size.height, y0 + h); y += step)
+        for (int x = x0; x < std::min(size.width, x0 + w); x += step) m.at<uchar>(y, x) = 255;
+      break;
+    }
+    default: break;
+  }
+  return m;
+}
+
+// occluder_core_possible (bit rows) against its OpenCV form (the closings, the opening and
+// the square erosion of read.cpp's occluder_mask): the same answer on masks with and
+// without arm-sized parts, dark print everywhere, nowhere or in patches, at widths round
+// the 64-bit words and with views into larger masks, for the reader's k (13) and others.
+// And when it says no core, cv::distanceTransform of the closed and opened mask finds none.
+TEST(MaskOps, OccluderCorePossibleMatchesOpenCV) {
+  std::mt19937 rng(16);
+  std::uniform_int_distribution<int> ui(0, 1 << 30);
+  const cv::Size sizes[] = {{297, 420}, {420, 297}, {64, 40}, {63, 70}, {65, 33}, {128, 50}, {129, 129}, {1, 1}, {3, 90}, {90, 3}, {200, 2}};
+  int yes = 0, no = 0, views = 0;
+  for (int rep = 0; rep < 10; ++rep)
+    for (const cv::Size size : sizes)
+      for (int k : {0, 1, 2, 5, 13, 20, 63, 64}) {
+        cv::Mat diff = core_test_mask(rng, size), dark = random_mask(rng, size);
+        if (rep % 3 == 1) dark.setTo(255);
+        if (rep % 3 == 2) dark.setTo(0);
+        if (rep % 4 == 3) {  // views: the bit rows read only the view's pixels
+          cv::Mat big(size.height + 9, size.width + 70, CV_8U, cv::Scalar(255)), bigd(big.size(), CV_8U, cv::Scalar(255));
+          const cv::Rect roi(ui(rng) % 70, ui(rng) % 9, size.width, size.height);
+          diff.copyTo(big(roi));
+          dark.copyTo(bigd(roi));
+          diff = big(roi), dark = bigd(roi);
+          ++views;
+        }
+        const bool want = occluder_core_possible_ref(diff, dark, k), got = occluder_core_possible(diff, dark, k);
+        EXPECT_EQ(want, got) << size << " k " << k << " rep " << rep;
+        (got ? yes : no) += 1;
+      }
+  EXPECT_GT(yes, 150);  // both answers well represented
+  EXPECT_GT(no, 150);
+  EXPECT_GT(views, 50);
+  // The reader's r (20 px: occluder_core_mm 40 at 1 px/mm) on A3-sized masks: no core said
+  // means no pixel of the distance transform beyond r.
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  int cores = 0;
+  for (int i = 0; i < 60; ++i) {
+    const cv::Mat diff = core_test_mask(rng, {297, 420}), dark = random_mask(rng, {297, 420});
+    cv::Mat d = diff.clone(), closed, dist;
+    cv::morphologyEx(d, closed, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    d |= closed & dark;
+    cv::morphologyEx(d, d, cv::MORPH_CLOSE, k3);
+    cv::morphologyEx(d, d, cv::MORPH_OPEN, k3);
+    cv::distanceTransform(d, dist, cv::DIST_L2, cv::DIST_MASK_5);
+    const bool core = cv::countNonZero(dist > 20.0) > 0;
+    if (core) EXPECT_TRUE(occluder_core_possible(diff, dark, chamfer_core_half_side(20.0))) << i;
+    cores += core;
+  }
+  EXPECT_GT(cores, 5);
+}
+
+// read.cpp's occluder light grid, 4 grid columns at a time, against its one-point-at-a-time
+// loop: the same bits, on the reader's grid (31 x 43 for A3 portrait at 10 mm) and others
+// (widths with and without a tail), weights from Gaussians as read.cpp makes them and raw
+// random ones, cells far away (wsum below 1e-3: the global light) and no cells at all.
+TEST(MaskOps, LightGridMatchesTheLoop) {
+  std::mt19937 rng(18);
+  std::uniform_real_distribution<double> pos(-50.0, 480.0), u01(0.0, 1.0);
+  const cv::Size sizes[] = {{31, 43}, {43, 31}, {4, 4}, {5, 1}, {3, 7}, {1, 1}, {8, 2}, {13, 6}};
+  int global_points = 0, weighted = 0;
+  for (int rep = 0; rep < 40; ++rep)
+    for (const cv::Size gs : sizes) {
+      const std::size_t nk = rep % 10 == 9 ? 0 : 1 + static_cast<std::size_t>(u01(rng) * 120);
+      const double far = rep % 5 == 4 ? 2000.0 : 0.0;  // cells far off the grid: tiny weights
+      std::vector<double> ex(static_cast<std::size_t>(gs.width) * nk), ey(static_cast<std::size_t>(gs.height) * nk);
+      std::vector<cv::Vec3f> rho(nk);
+      for (std::size_t k = 0; k < nk; ++k) {
+        const double cx = pos(rng) + far, cy = pos(rng);
+        for (int gx = 0; gx < gs.width; ++gx) {
+          const double dx = gx * 10.0 - cx;
+          ex[static_cast<std::size_t>(gx) * nk + k] = rep % 3 == 2 ? u01(rng) : std::exp(-dx * dx / (2 * 45.0 * 45.0));
+        }
+        for (int gy = 0; gy < gs.height; ++gy) {
+          const double dy = gy * 10.0 - cy;
+          ey[static_cast<std::size_t>(gy) * nk + k] = rep % 3 == 2 ? u01(rng) : std::exp(-dy * dy / (2 * 45.0 * 45.0));
+        }
+        const float r0 = static_cast<float>(0.5 + u01(rng)), r1 = static_cast<float>(0.5 + u01(rng)), r2 = static_cast<float>(0.5 + u01(rng));
+        const float sum = r0 + r1 + r2;
+        rho[k] = cv::Vec3f(r0, r1, r2) * (3.0f / sum);
+      }
+      const cv::Vec3f global(0.9f, 1.0f, 1.1f);
+      cv::Mat a(gs, CV_32FC3, cv::Scalar(-1, -1, -1)), b(gs, CV_32FC3, cv::Scalar(-2, -2, -2));
+      light_grid_ref(ex, ey, rho, global, a);
+      light_grid(ex, ey, rho, global, b);
+      EXPECT_TRUE(same(a, b)) << gs << " nk " << nk << " rep " << rep;
+      for (int y = 0; y < gs.height; ++y)
+        for (int x = 0; x < gs.width; ++x) (a.at<cv::Vec3f>(y, x) == global ? global_points : weighted) += 1;
+    }
+  EXPECT_GT(global_points, 100);  // both branches taken
+  EXPECT_GT(weighted, 1000);
 }
 
 }  // namespace
