@@ -135,6 +135,20 @@ struct ReadParams {
   // On every set no reading at 0.9 or more was rightly replaced by a less sure one of more
   // pips. 0 = off.
   double fine_keep_sure = 0.95;
+  // (exact17) When the reading of that look's square (cut at the blob's angle) does not pass,
+  // the square turned to its pips' own layout (top_face_hypotheses' angle_deg; two pips or
+  // more) is read again with the same test, if that turn is at least this many degrees off
+  // the blob's; kept, with its angle, when it passes (dev8 906 (0,-1): a glared black 5 whose
+  // blob was its dark sides, the square turned 18 degrees off the face, read at 0.30 with the
+  // paper in its corners, at 0.55 turned). Only below fine_keep_sure: a sure first reading's
+  // square lay on a face. 0 = off.
+  double fine_pip_angle_deg = 5.0;
+  // The turned square's reading also passes when two independent counts agree: the pips'
+  // layout and that reading count the same, fine_pip_angle_agree_pips or more (a spot beside
+  // a pip makes a 2), name the die's colour, and it is more confident than the first reading
+  // (906's 5 turned reads 5 at 0.32-0.56 as the JPEG's quality goes 85-95, its dark bevel in
+  // the square's rim; unturned 0.22-0.37). 0 = only the test above.
+  int fine_pip_angle_agree_pips = 3;
   double grey_other_below = 0.9;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
