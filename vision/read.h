@@ -216,6 +216,13 @@ struct ReadParams {
   // 1; this look needs a whole standard layout of pips and a reading that agrees with it).
   // false: not with a hand in view.
   bool coloured_pip_look_near_hand = true;
+  // (exact17) That look also on a cell under the occluder mask (a hand or arm over or beside
+  // it: the occluder gate then decides whether the reading is reported), where only a layout
+  // of this many pips or more may replace the reading (a part-covered face's remnant makes
+  // layouts of one or two; an agreeing layout does not raise the reading's confidence there).
+  // dev8 916 (0,-1): a green 3 beside an arm, its top mask half the top, read 2 at 1.00; its
+  // three pips found on the top plane read 3 at 1.00. 0 = never under the occluder (as before).
+  int coloured_pip_look_occluded_pips = 3;
   // That look needs light pips to stand out of the body: on red, green and blue dice it is
   // made only when the crop's body luminance (b + 2g + r) is under this fraction of the
   // cell's paper. It was 0.85 (exact11); a pale blue top under glare measured 0.853 of its
