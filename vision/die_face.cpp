@@ -642,8 +642,8 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
 namespace {
 // Mean distance (face units) of pips (plane mm, any order) from the standard layout of
 // their count at the face's size, best turned; a large value when the scale is more than
-// 20% off.
-double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm) {
+// 20% off. angle_deg (when given): the best turn, modulo 90 (the square's axes).
+double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm, double* angle_deg = nullptr) {
   const int n = static_cast<int>(pips_mm.size());
   if (n < 1 || n > 6) return 1.0;
   if (n == 1) return 0.0;
@@ -654,12 +654,15 @@ double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm
   const double rp = rms(p), rr = rms(ref);
   if (rp <= 0 || rp < 0.8 * rr || rp > 1.2 * rr) return 1.0;
   double best = std::numeric_limits<double>::max();
+  int best_deg = 0;
   for (int deg = 0; deg < 180; deg += 2) {
     const float c = std::cos(static_cast<float>(deg * CV_PI / 180)), sn = std::sin(static_cast<float>(deg * CV_PI / 180));
     std::vector<cv::Point2f> rot(ref.size());
     for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - sn * ref[i].y, sn * ref[i].x + c * ref[i].y};
-    best = std::min(best, chamfer(p, rot));
+    const double d = chamfer(p, rot);
+    if (d < best) best = d, best_deg = deg;
   }
+  if (angle_deg) *angle_deg = best_deg % 90;
   return best;
 }
 }  // namespace
@@ -700,9 +703,10 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
     std::vector<cv::Point2d> members;
     for (std::size_t j = 0; j < pips_mm.size() && j < 32; ++j)
       if (set & (1u << j)) members.push_back(pips_mm[j]);
-    const double fit = metric_layout_fit(members, face_mm);
+    double angle = 0;
+    const double fit = metric_layout_fit(members, face_mm, &angle);
     if (fit > 0.06) continue;
-    out.push_back({m, static_cast<int>(members.size()), fit});
+    out.push_back({m, static_cast<int>(members.size()), fit, angle});
     valid.push_back(set);
   }
   // A part of a face is no face: a set within another valid set goes (one corner of a 4).

@@ -178,6 +178,9 @@ struct TopFacePips {
   cv::Point2d centre_mm;
   int count = 0;
   double fit = 0;  // mean distance (face units) from the metric standard layout of `count`
+  // (exact17) The turn (degrees, 0..90, plane axes) of that best-fitting layout: the face
+  // square's own axes as its pips say (0 for one pip, which has none).
+  double angle_deg = 0;
 };
 // The sets of pips (plane mm) that are one standard layout at the face's real size (the
 // plane is metric: pip offset 0.27 x face, scale within +-20%), each set being every pip

@@ -2508,26 +2508,59 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                 if (std::hypot(xx - at.x, yy - at.y) <= rr) px.push_back(patch.at<cv::Vec3b>(yy, xx));
             if (px.empty() || name_color(rel_of(median_bgr(px)), samples) != want) return false;
           }
-          const FaceReading r2 = read_at(at, params.pip_look_confidence);
-          const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
-          // One pip alone is the weakest evidence (a print mark on the paper, a glare spot on a
-          // black top): it must also be at least as sure as the first reading.
-          // (exact11) ... or the first reading is not centred on its own pips (their centre
-          // one_pip_off_centre_mm or more off its crop's: the crop took in a side face and its
-          // pips) while this one is (its pip within half that offset of its crop's centre).
-          const double off0 = pip_offset_mm(fr, 16.0 * params.face_crop_scale), off2 = pip_offset_mm(r2, 16.0 * params.face_crop_scale);
-          const bool first_off = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0;
-          // (exact15) A sure first reading (fine_keep_sure or more) is not replaced by a less
-          // sure one of more pips: a spot beside the face (a printed line's corner, an arm's
-          // edge) and the face's own pip read as a 2 at 0.84 over a 1 at 1.00.
-          const bool downgrade = params.fine_keep_sure > 0 && fr.confidence >= params.fine_keep_sure &&
-                                 r2.confidence < fr.confidence && !first_off;
-          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
-                             (h.count > 1 || r2.confidence >= fr.confidence || first_off) && !downgrade;
+          // The test a reading there must pass to replace the first one.
+          auto agrees = [&](const FaceReading& r2, const std::string& colour) {
+            // One pip alone is the weakest evidence (a print mark on the paper, a glare spot on a
+            // black top): it must also be at least as sure as the first reading.
+            // (exact11) ... or the first reading is not centred on its own pips (their centre
+            // one_pip_off_centre_mm or more off its crop's: the crop took in a side face and its
+            // pips) while this one is (its pip within half that offset of its crop's centre).
+            const double off0 = pip_offset_mm(fr, 16.0 * params.face_crop_scale), off2 = pip_offset_mm(r2, 16.0 * params.face_crop_scale);
+            const bool first_off = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0;
+            // (exact15) A sure first reading (fine_keep_sure or more) is not replaced by a less
+            // sure one of more pips: a spot beside the face (a printed line's corner, an arm's
+            // edge) and the face's own pip read as a 2 at 0.84 over a 1 at 1.00.
+            const bool downgrade = params.fine_keep_sure > 0 && fr.confidence >= params.fine_keep_sure &&
+                                   r2.confidence < fr.confidence && !first_off;
+            return r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
+                   (h.count > 1 || r2.confidence >= fr.confidence || first_off) && !downgrade;
+          };
+          FaceReading r2 = read_at(at, params.pip_look_confidence);
+          std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+          bool agree = agrees(r2, colour);
           if (debug)
             std::fprintf(stderr, "FINEPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
                          fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
+          // (exact17) The square is cut at the blob's angle; a blob that is not the top (a
+          // glared black top left out, the dark sides taken for it) turns it off the face, and
+          // its corners take in the paper beyond the face's edge (dev8 906 (0,-1): a black 5
+          // read at 0.30 there). When that reading does not pass, the square turned to the
+          // pips' own layout (fine_pip_angle_deg or more off) is read with the same test, and
+          // kept with its angle when it passes. Not over a sure first reading (fine_keep_sure
+          // or more: its square lay on a face, at the face's angle): a spot beside a white 1
+          // and its pip make a 2 whose own square reads it as surely (dev7 818 (-2,5)).
+          if (!agree && params.fine_pip_angle_deg > 0 && h.count >= 2 &&
+              (params.fine_keep_sure <= 0 || fr.confidence < params.fine_keep_sure)) {
+            const float a0 = face_rect.angle;
+            const float a1 = static_cast<float>(h.angle_deg + 90.0 * std::round((a0 - h.angle_deg) / 90.0));
+            if (std::abs(a1 - a0) >= params.fine_pip_angle_deg) {
+              face_rect.angle = a1;
+              const FaceReading r3 = read_at(at, params.pip_look_confidence);
+              const std::string colour3 = name_color(rel_of(r3.body_bgr), samples, r3.pip_polarity);
+              // Two independent counts agree: the pips' layout at the face's real size and the
+              // square turned to it, each of fine_pip_angle_agree_pips or more, the die's colour,
+              // more sure than the first reading (not a 2: a spot beside a pip makes one).
+              const bool counts_agree = params.fine_pip_angle_agree_pips > 0 && h.count >= params.fine_pip_angle_agree_pips &&
+                                        r3.face == h.count && colour3 == want && r3.confidence > fr.confidence;
+              agree = agrees(r3, colour3) || counts_agree;
+              if (debug)
+                std::fprintf(stderr, "FINEPIP %d,%d %s face of %d turned %.0f -> %.0f deg: face %d conf %.2f %s%s\n", cell.hex.q,
+                             cell.hex.r, want.c_str(), h.count, a0, a1, r3.face, r3.confidence, colour3.c_str(), agree ? " agree" : "");
+              if (agree) r2 = r3;
+              else face_rect.angle = a0;
+            }
+          }
           if (!agree) return false;
           fr = r2, fc = at, fine_looked = true;
           fine_dark_one = dark_polarity && h.count == 1;
@@ -2729,7 +2762,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // reading or, when the first was under coloured_pip_look_below, is more confident than it
     // (two independent counts agreeing).
     // (A sure 6 is not looked at: no layout could replace it, see the skip in the visitor.)
-    if (params.coloured_pip_look_below > 0 && params.pip_look_confidence > 0 && covered[ci] != 2 &&
+    // (exact17) Under the occluder mask too (a whole die beside an arm, its cell on the mask),
+    // but there only a layout of coloured_pip_look_occluded_pips or more pips replaces the
+    // reading, and an agreeing one does not raise it (the occluder gate decides on its own).
+    if (params.coloured_pip_look_below > 0 && params.pip_look_confidence > 0 &&
+        (covered[ci] != 2 || params.coloured_pip_look_occluded_pips > 0) &&
         (params.coloured_pip_look_near_hand || !near_hand[ci]) &&
         (fr.confidence < params.coloured_pip_look_below || square_cover < params.colour_cover_min) &&
         !(fr.face >= 6 && !(fr.confidence < params.coloured_pip_look_below))) {
@@ -2756,9 +2793,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                          [&](std::size_t, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
           const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+          // (exact17) Under the occluder: a remnant of a part-covered face makes small layouts.
+          if (covered[ci] == 2 && h.count < params.coloured_pip_look_occluded_pips) return false;
           // The first reading says this, there: it stands.
           if (h.count == fr.face && cv::norm(at - fc) < 1.5 * ppm) {
             if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count, fr.face, fr.confidence);
+            if (covered[ci] == 2) return true;
             // Two counts agree (a layout of two or more: one spot proves little).
             if (h.count > 1 && fr.confidence < params.coloured_pip_agree_confidence) fr.confidence = params.coloured_pip_agree_confidence;
             return true;
@@ -3196,7 +3236,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3315,6 +3355,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("occluded_white_fine_layout", p.occluded_white_fine_layout);
     get_bool("occluded_white_one_fine", p.occluded_white_one_fine);
     get("fine_keep_sure", p.fine_keep_sure);
+    get("fine_pip_angle_deg", p.fine_pip_angle_deg);
+    get("fine_pip_angle_agree_pips", p.fine_pip_angle_agree_pips);
+    get("coloured_pip_look_occluded_pips", p.coloured_pip_look_occluded_pips);
     get("in_view_top_mm", p.in_view_top_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);

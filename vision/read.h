@@ -135,6 +135,20 @@ struct ReadParams {
   // On every set no reading at 0.9 or more was rightly replaced by a less sure one of more
   // pips. 0 = off.
   double fine_keep_sure = 0.95;
+  // (exact17) When the reading of that look's square (cut at the blob's angle) does not pass,
+  // the square turned to its pips' own layout (top_face_hypotheses' angle_deg; two pips or
+  // more) is read again with the same test, if that turn is at least this many degrees off
+  // the blob's; kept, with its angle, when it passes (dev8 906 (0,-1): a glared black 5 whose
+  // blob was its dark sides, the square turned 18 degrees off the face, read at 0.30 with the
+  // paper in its corners, at 0.55 turned). Only below fine_keep_sure: a sure first reading's
+  // square lay on a face. 0 = off.
+  double fine_pip_angle_deg = 5.0;
+  // The turned square's reading also passes when two independent counts agree: the pips'
+  // layout and that reading count the same, fine_pip_angle_agree_pips or more (a spot beside
+  // a pip makes a 2), name the die's colour, and it is more confident than the first reading
+  // (906's 5 turned reads 5 at 0.32-0.56 as the JPEG's quality goes 85-95, its dark bevel in
+  // the square's rim; unturned 0.22-0.37). 0 = only the test above.
+  int fine_pip_angle_agree_pips = 3;
   double grey_other_below = 0.9;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
@@ -202,6 +216,13 @@ struct ReadParams {
   // 1; this look needs a whole standard layout of pips and a reading that agrees with it).
   // false: not with a hand in view.
   bool coloured_pip_look_near_hand = true;
+  // (exact17) That look also on a cell under the occluder mask (a hand or arm over or beside
+  // it: the occluder gate then decides whether the reading is reported), where only a layout
+  // of this many pips or more may replace the reading (a part-covered face's remnant makes
+  // layouts of one or two; an agreeing layout does not raise the reading's confidence there).
+  // dev8 916 (0,-1): a green 3 beside an arm, its top mask half the top, read 2 at 1.00; its
+  // three pips found on the top plane read 3 at 1.00. 0 = never under the occluder (as before).
+  int coloured_pip_look_occluded_pips = 3;
   // That look needs light pips to stand out of the body: on red, green and blue dice it is
   // made only when the crop's body luminance (b + 2g + r) is under this fraction of the
   // cell's paper. It was 0.85 (exact11); a pale blue top under glare measured 0.853 of its

@@ -157,6 +157,28 @@ TEST(PlanePips, SideFacePipsAreLeftOut) {
   EXPECT_GT(find_plane_pips(die.image, kPlaneToImage, {40, 40}, 15, true, 0.6f * 4 * 225, {0, 0}).size(), 2u);
 }
 
+// (exact17) A face's pips give the face square's own turn (angle_deg, 0..90 degrees, in the
+// plane's axes as cut_face_crop takes its angle): the board reader turns the camera-resolution
+// look's square to it when the blob's angle is off the face. One pip has no turn (0).
+TEST(PlanePips, LayoutGivesTheFaceTurn) {
+  for (int face = 2; face <= 6; ++face)
+    for (const double ang : {0.0, 12.0, 37.0, 58.0, 84.0, 106.0, 151.0}) {
+      const double a = ang * CV_PI / 180, c = std::cos(a), s = std::sin(a);
+      std::vector<cv::Point2d> pips;
+      for (const auto& p : pip_layout(face)) pips.emplace_back(40 + 16 * (c * p.x - s * p.y), 40 + 16 * (s * p.x + c * p.y));
+      const auto hyps = top_face_hypotheses(pips, {0, 0});
+      ASSERT_FALSE(hyps.empty()) << face << " at " << ang;
+      EXPECT_EQ(hyps[0].count, face);
+      EXPECT_GE(hyps[0].angle_deg, 0);
+      EXPECT_LT(hyps[0].angle_deg, 90);
+      const double d = std::fmod(hyps[0].angle_deg - ang + 720.0, 90.0);
+      EXPECT_LE(std::min(d, 90 - d), 1.0) << face << " at " << ang << ": " << hyps[0].angle_deg;
+    }
+  const auto one = top_face_hypotheses({{40, 40}}, {0, 0});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].angle_deg, 0);
+}
+
 // Not pips: a grid line, the paper round a black die (light but not an island), blank
 // faces; a set of pips at the wrong scale is no face.
 TEST(PlanePips, NoPipsWhereThereAreNone) {

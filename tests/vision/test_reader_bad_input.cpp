@@ -243,6 +243,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_white_fine_layout = false;
   p.occluded_white_one_fine = false;
   p.fine_keep_sure = 0.85;
+  p.fine_pip_angle_deg = 7.5;
+  p.fine_pip_angle_agree_pips = 4;
+  p.coloured_pip_look_occluded_pips = 5;
   p.fine_unit_pool_mm = 1.75;
   p.guard_print_chroma = 0.03;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
@@ -272,6 +275,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->occluded_white_fine_layout);
   EXPECT_FALSE(q->occluded_white_one_fine);
   EXPECT_DOUBLE_EQ(q->fine_keep_sure, 0.85);
+  EXPECT_DOUBLE_EQ(q->fine_pip_angle_deg, 7.5);
+  EXPECT_EQ(q->fine_pip_angle_agree_pips, 4);
+  EXPECT_EQ(q->coloured_pip_look_occluded_pips, 5);
   EXPECT_DOUBLE_EQ(q->fine_unit_pool_mm, 1.75);
   EXPECT_DOUBLE_EQ(q->guard_print_chroma, 0.03);
   fs::remove(f);

@@ -876,6 +876,52 @@ TEST(ReaderFixtures, Round15ScenesHaveNoFalseDie) {
   EXPECT_EQ(s.face_ok, s.matched);
 }
 
+// Round 17's scenes (data/fixtures/scenes_round17: dev8's 906 as rendered, 231 KB; fixture 033
+// re-encoded at JPEG quality 92, 165 KB; dev8's 916 re-encoded at 70, 145 KB; docs/reader.md
+// "Round 17"). 906 (0,-1), a black 5, and 033 (-4,-1), a black 3: the top lit to a pale grey,
+// the blob the dark sides. The square, cut at that blob's angle, sat on the sides (read 6, read
+// 2) and the camera-resolution look's square on the true face, still at the blob's angle (16 and
+// 42 degrees off the face), took in the paper and the bevel in its corners (906: a 5 at 0.30,
+// under the 0.5 bar; 033: a 1 at 0.26). Turned to the pips' own layout (fine_pip_angle_deg)
+// 906 reads 5 at 0.55; 033 reads 3 at 0.40, which the two agreeing counts
+// (fine_pip_angle_agree_pips: the layout's 3 and the turned square's 3) let stand.
+// Measured: faces 36 -> 38 of 38, exact 1 -> 3 of 3 (916 is the other setting's, below).
+TEST(ReaderFixtures, FineLookSquareTurnedToItsPips) {
+  ReadParams off;
+  off.fine_pip_angle_deg = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round17", off);
+  EXPECT_EQ(before.face_ok, before.matched - 2);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.seen_cells, now.matched);
+  EXPECT_EQ(before.exact_boards, 1);
+  EXPECT_EQ(now.exact_boards, 3);
+  // The turn alone (the turned square's reading at the usual bar) reads 906's 5, not 033's 3.
+  ReadParams no_agree;
+  no_agree.fine_pip_angle_agree_pips = 0;
+  const auto [turn_only, both] = ab_fixture_dir("scenes_round17", no_agree);
+  EXPECT_EQ(turn_only.face_ok, turn_only.matched - 1);
+  EXPECT_EQ(both.face_ok, both.matched);
+}
+
+// 916 (0,-1): a green 3 beside an arm, its cell under the occluder mask; its top mask half the
+// top, the square slid onto the arm: read 2 at 1.00 as rendered (reported, wrong), 6 at 0.30 in
+// this re-encoding (hidden). The coloured pip look (its three pips on the top plane, a standard
+// 3, read there) was not made under the occluder; it now is, a layout of three pips or more
+// (coloured_pip_look_occluded_pips). Measured: dice read 37 -> 38 of 38, all right.
+TEST(ReaderFixtures, ColouredPipLookUnderTheOccluder) {
+  ReadParams off;
+  off.coloured_pip_look_occluded_pips = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round17", off);
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, 0);
+  EXPECT_EQ(before.hidden_visible, 1);
+  EXPECT_EQ(now.seen_cells, now.matched);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
 // The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
 // ring): in a little less light, its paper is 0.9 of the estimate, over paper_distance away
 // in BGR, and was blue foreground to the guard test. Fixture 005 (0,4), a white 3 with its
