@@ -11,8 +11,9 @@ namespace hexdice::vision {
 
 namespace {
 
-// Pip kinds: dark / light on grey, off the body colour, chroma (Blob::kind).
-constexpr int kKinds = 4;
+// Pip kinds: dark / light on grey, off the body colour, chroma, light on the brightest
+// channel (Blob::kind).
+constexpr int kKinds = 5;
 
 // Ring test directions (16, every 22.5 degrees).
 const std::array<float, 16> kRingCos = [] {
@@ -31,7 +32,8 @@ struct Blob {
   float sigma = 0;
   float resp = 0;
   bool dark = true;
-  int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour, 3: chroma
+  int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour, 3: chroma,
+                 // 4: light on the brightest channel (max of B, G, R)
   cv::Vec3f colour{0, 0, 0};  // BGR (or grey) at the centre, lightly smoothed
   float diameter() const { return 2.83f * sigma; }
 };
@@ -406,6 +408,24 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         for (const Blob& b : log_blobs(chroma, p, -1, 3)) {
           const int x = std::clamp(cvRound(b.p.x), 0, n - 1), y = std::clamp(cvRound(b.p.y), 0, n - 1);
           if (sm.at<float>(y, x) - body >= p.chroma_min_excess) blobs.push_back(b);
+        }
+      }
+      if (p.value_channel_max_body > 0) {
+        // Brightest channel (max of B, G, R) on a dark body: a red pip of a smoky or
+        // dark die is dim on grey (luma weighs red 0.3), bright in its own channel.
+        std::vector<cv::Mat> ch;
+        cv::split(cpatch, ch);
+        const cv::Mat value = cv::max(cv::max(ch[0], ch[1]), ch[2]);
+        std::vector<float> mid;
+        const int n = value.rows;
+        const float c0 = (n - 1) / 2.0f, r = 0.3f * n;
+        for (int y = 0; y < n; ++y)
+          for (int x = 0; x < n; ++x)
+            if ((x - c0) * (x - c0) + (y - c0) * (y - c0) <= r * r) mid.push_back(value.at<float>(y, x));
+        std::nth_element(mid.begin(), mid.begin() + static_cast<long>(mid.size() / 2), mid.end());
+        if (!mid.empty() && mid[mid.size() / 2] < p.value_channel_max_body) {
+          const std::vector<Blob> light = log_blobs(value, p, -1, 4);
+          blobs.insert(blobs.end(), light.begin(), light.end());
         }
       }
       if (p.top_face_distance > 0) {

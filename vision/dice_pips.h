@@ -9,8 +9,9 @@
 //    (dark pips on a light body and light pips on a dark one), as 3-D (x, y, scale)
 //    maxima; for a BGR image also bright blobs of the distance from the body colour (the
 //    colour-opponent channel) and of the chroma (max - min of B, G, R: saturated pips,
-//    not grey glints), and only blobs on the top face (the body-colour region round the
-//    middle) are kept.
+//    not grey glints), on a dark body also bright blobs of the brightest channel (max of
+//    B, G, R: red pips dim on grey), and only blobs on the top face (the body-colour
+//    region round the middle) are kept.
 // 2. For each polarity and each of the strongest few blobs as a reference, the blobs of
 //    about the reference's size (PipParams::size_ratio) and at least a fraction of its
 //    strength (min_rel_response) are the pip candidates.
@@ -136,6 +137,20 @@ struct PipParams {
   // below the grey four. 0 = off. (Even split, oracle boxes, byler: 6 read as 4 10 -> 8,
   // 86.7% -> 87.1%, 2 and 3 the same, 4 alone 86.9%; penlington 99.3% unchanged.)
   int six_shared_pips = 3;
+  // Brightest channel (BGR input, with colour_channel): on a die whose body is dark (the
+  // median of max(B, G, R) over the middle of the region below this), light pips are also
+  // searched on max(B, G, R), as a fifth pip kind (the top-face filters apply). The red
+  // pips of the smoky and dark byler dice are dim on grey (luma weighs red by 0.3: a red
+  // pip of (R, G, B) = (120, 30, 35) is 17 grey levels over a (40, 40, 45) body, 75 in R),
+  // and the chroma channel, at JPEG's half resolution, merges the pips of a 5 or a 6 into
+  // one blob or drops them at the ring test. A white body (penlington, the white byler
+  // dice) is far above any limit tried: those dice read as without it. 0 = off, the
+  // default: it reads more of the byler dice right at their labelled boxes, but not more
+  // end to end (round 18 of docs/dice.md; even split with the even forest, end to end:
+  // off 920/1021, 80 920, 100 921, 130 922, 160 921; labelled boxes, byler: 552, 556, 557,
+  // 558, 557 of 618; penlington 392 / 402 in all; odd, 130: end to end 907 -> 906 / 1017,
+  // labelled byler boxes 525 -> 528 / 599).
+  double value_channel_max_body = 0.0;
 };
 
 struct PipRead {
