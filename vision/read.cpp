@@ -606,6 +606,10 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   cv::Mat pmin = expected.pmin, pmax = expected.pmax, print_dark = expected.dark;
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
   if (tinted) {
+    // New buffers: these share their data with the cached sheet's, and OpenCV writes into
+    // a destination of the right size in place, so the next frame (or another thread)
+    // would see this frame's tints as the sheet's.
+    pmin = cv::Mat(), pmax = cv::Mat(), print_dark = cv::Mat();
     cv::erode(print, pmin, k3);
     cv::dilate(print, pmax, k3);
     cv::Mat grey;
