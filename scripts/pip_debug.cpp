@@ -27,18 +27,7 @@ struct DB {
 
 static std::vector<DB> all_blobs(const cv::Mat& patch, const PipParams& p, int kind_dark, int kind_light) {
   std::vector<float> sigmas;
-  for (double s = p.min_sigma; s <= p.max_sigma_frac * p.canon; s *= p.sigma_step) sigmas.push_back(static_cast<float>(s));
-  std::vector<cv::Mat> resp;
-  cv::Mat prev = patch;
-  float prev_s = 0;
-  for (float s : sigmas) {
-    cv::Mat g, l;
-    cv::GaussianBlur(prev, g, cv::Size(0, 0), std::sqrt(s * s - prev_s * prev_s));
-    prev = g;
-    prev_s = s;
-    cv::Laplacian(g, l, CV_32F, 3);
-    resp.push_back(l * (s * s));
-  }
+  const std::vector<cv::Mat> resp = log_scale_space(patch, p, sigmas);
   std::vector<DB> out;
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
   for (int pol = 0; pol < 2; ++pol) {
@@ -103,14 +92,8 @@ int main(int argc, char** argv) {
   // body chroma
   cv::Mat csm;
   cv::GaussianBlur(chroma, csm, cv::Size(0, 0), 1.0);
-  std::vector<float> mid;
   const int n = p.canon;
-  const float c0 = (n - 1) / 2.0f;
-  for (int yy = 0; yy < n; ++yy)
-    for (int xx = 0; xx < n; ++xx)
-      if ((xx - c0) * (xx - c0) + (yy - c0) * (yy - c0) <= 0.09f * n * n) mid.push_back(chroma.at<float>(yy, xx));
-  std::nth_element(mid.begin(), mid.begin() + mid.size() / 2, mid.end());
-  const float cbody = mid[mid.size() / 2];
+  const float cbody = middle_median(chroma).value_or(0.0f);  // as read_pips' chroma gate
   std::printf("scale %.3f (img px per patch px), top %s side %.1f, chroma body %.1f\n", scale, top.empty() ? "none" : "ok", top_side, cbody);
   const char* names[] = {"grey-dark", "grey-light", "dist", "chroma"};
   const cv::Mat* chans[] = {&grey, &grey, &dist, &chroma};

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -142,12 +143,13 @@ cv::Mat top_face_mask(const cv::Mat& dist, double t, double close, double grow) 
 
 // Blobs of `patch` of the given kinds (0 and 1: dark / light on grey; 2: bright on the
 // body-distance patch; 3: bright on the chroma patch).
-std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_dark, int kind_light) {
-  std::vector<float> sigmas;
+// The scale-normalised LoG responses of patch (dark-positive), one per scale of sigmas.
+// Scale space by cascade: each scale blurs the previous one by the missing sigma (about half
+// the kernel of blurring the patch afresh).
+std::vector<cv::Mat> log_scale_space(const cv::Mat& patch, const PipParams& p, std::vector<float>& sigmas) {
+  sigmas.clear();
   for (double s = p.min_sigma; s <= p.max_sigma_frac * p.canon; s *= p.sigma_step) sigmas.push_back(static_cast<float>(s));
-  std::vector<cv::Mat> resp;  // dark-positive response per scale
-  // Scale space by cascade: each scale blurs the previous one by the missing sigma
-  // (about half the kernel of blurring the patch afresh).
+  std::vector<cv::Mat> resp;
   cv::Mat prev = patch;
   float prev_s = 0;
   for (float s : sigmas) {
@@ -158,6 +160,26 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_d
     cv::Laplacian(g, l, CV_32F, 3);
     resp.push_back(l * (s * s));
   }
+  return resp;
+}
+
+// The median of a square single-channel float patch over the disc of radius 0.3 of its side
+// round its centre (the middle of a die's face: its body); nothing when the disc is empty.
+std::optional<float> middle_median(const cv::Mat& m) {
+  std::vector<float> mid;
+  const int n = m.rows;
+  const float c0 = (n - 1) / 2.0f, r = 0.3f * n;
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x)
+      if ((x - c0) * (x - c0) + (y - c0) * (y - c0) <= r * r) mid.push_back(m.at<float>(y, x));
+  if (mid.empty()) return std::nullopt;
+  std::nth_element(mid.begin(), mid.begin() + static_cast<long>(mid.size() / 2), mid.end());
+  return mid[mid.size() / 2];
+}
+
+std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_dark, int kind_light) {
+  std::vector<float> sigmas;
+  const std::vector<cv::Mat> resp = log_scale_space(patch, p, sigmas);  // dark-positive response per scale
   std::vector<Blob> out;
   const float c0 = (p.canon - 1) / 2.0f;
   const float r2 = static_cast<float>(p.search_radius * p.canon * p.search_radius * p.canon);
@@ -383,28 +405,22 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   if (colour) {
     dist = body_distance(cpatch);
     if (!dist.empty()) {
+      std::vector<cv::Mat> ch;  // B, G, R
+      if (p.chroma_channel || p.value_channel_max_body > 0) cv::split(cpatch, ch);
       const std::vector<Blob> more = log_blobs(dist, p, -1, 2);
       blobs.insert(blobs.end(), more.begin(), more.end());
       if (p.chroma_channel) {
         // Chroma (max - min of B, G, R): red pips on a dark, smoky or blue-marbled die
         // stand out, the white glint arcs and marbling beside them (grey, little chroma)
         // do not.
-        std::vector<cv::Mat> ch;
-        cv::split(cpatch, ch);
         const cv::Mat chroma = cv::max(cv::max(ch[0], ch[1]), ch[2]) - cv::min(cv::min(ch[0], ch[1]), ch[2]);
         // A chroma pip is saturated: its chroma exceeds the body's (the median of the
         // middle of the patch) by chroma_min_excess. The colour fringes JPEG leaves round
         // the black pips of a white die are faint chroma blobs, no pips.
         cv::Mat sm;
         cv::GaussianBlur(chroma, sm, cv::Size(0, 0), 1.0);
-        std::vector<float> mid;
         const int n = chroma.rows;
-        const float c0 = (n - 1) / 2.0f, r = 0.3f * n;
-        for (int y = 0; y < n; ++y)
-          for (int x = 0; x < n; ++x)
-            if ((x - c0) * (x - c0) + (y - c0) * (y - c0) <= r * r) mid.push_back(chroma.at<float>(y, x));
-        std::nth_element(mid.begin(), mid.begin() + static_cast<long>(mid.size() / 2), mid.end());
-        const float body = mid.empty() ? 0.0f : mid[mid.size() / 2];
+        const float body = middle_median(chroma).value_or(0.0f);
         for (const Blob& b : log_blobs(chroma, p, -1, 3)) {
           const int x = std::clamp(cvRound(b.p.x), 0, n - 1), y = std::clamp(cvRound(b.p.y), 0, n - 1);
           if (sm.at<float>(y, x) - body >= p.chroma_min_excess) blobs.push_back(b);
@@ -413,17 +429,9 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
       if (p.value_channel_max_body > 0) {
         // Brightest channel (max of B, G, R) on a dark body: a red pip of a smoky or
         // dark die is dim on grey (luma weighs red 0.3), bright in its own channel.
-        std::vector<cv::Mat> ch;
-        cv::split(cpatch, ch);
         const cv::Mat value = cv::max(cv::max(ch[0], ch[1]), ch[2]);
-        std::vector<float> mid;
-        const int n = value.rows;
-        const float c0 = (n - 1) / 2.0f, r = 0.3f * n;
-        for (int y = 0; y < n; ++y)
-          for (int x = 0; x < n; ++x)
-            if ((x - c0) * (x - c0) + (y - c0) * (y - c0) <= r * r) mid.push_back(value.at<float>(y, x));
-        std::nth_element(mid.begin(), mid.begin() + static_cast<long>(mid.size() / 2), mid.end());
-        if (!mid.empty() && mid[mid.size() / 2] < p.value_channel_max_body) {
+        const std::optional<float> body = middle_median(value);
+        if (body && *body < p.value_channel_max_body) {
           const std::vector<Blob> light = log_blobs(value, p, -1, 4);
           blobs.insert(blobs.end(), light.begin(), light.end());
         }
