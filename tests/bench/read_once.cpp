@@ -5,6 +5,8 @@
 // Usage: read_once [W H [READS [IMAGE]]]: renders a W x H frame (1280 x 720) or loads
 // IMAGE, reads it once to warm up (caches, the expected print, first allocations), then
 // reads it READS - 1 more times (1) with callgrind's instrumentation on round them only.
+// HEXDICE_READ_PARAMS=FILE: read with ReadParams::load(FILE) instead of the defaults (to
+// count a parameter's cost before changing its default).
 // Built with HEXDICE_BENCH; not a test. Without valgrind/callgrind.h the macros are no-ops.
 #include <cstdio>
 #include <cstdlib>
@@ -42,9 +44,18 @@ int main(int argc, char** argv) {
   } else {
     img = bench::render_bench_frame(layout, w, h).image;
   }
-  std::size_t cells = read_board(img, layout, nullptr, ReadParams{}).cells.size();  // warm
+  ReadParams params;
+  if (const char* pf = std::getenv("HEXDICE_READ_PARAMS"); pf && *pf) {
+    auto loaded = ReadParams::load(pf);
+    if (!loaded) {
+      std::fprintf(stderr, "read_once: %s\n", loaded.error().c_str());
+      return 1;
+    }
+    params = *loaded;
+  }
+  std::size_t cells = read_board(img, layout, nullptr, params).cells.size();  // warm
   CALLGRIND_START_INSTRUMENTATION;
-  for (int i = 1; i < reads; ++i) cells = read_board(img, layout, nullptr, ReadParams{}).cells.size();
+  for (int i = 1; i < reads; ++i) cells = read_board(img, layout, nullptr, params).cells.size();
   CALLGRIND_STOP_INSTRUMENTATION;
   std::printf("%dx%d: %zu cells read\n", img.cols, img.rows, cells);
   return 0;

@@ -603,6 +603,42 @@ TEST(MaskOps, WarpPerspectiveLinearIsOpenCVsWarp) {
   EXPECT_GT(border, 200000);
 }
 
+TEST(MaskOps, WarpPerspectiveLinearEveryRunLength) {
+  // (Speed round 17) bilinear3_run takes inside pixels 4 at a time (AVX2, where the CPU has
+  // it; HEXDICE_NO_AVX2=1 runs the SSE2 steps alone), then 2, then 1, and a row's last pixel
+  // may not spill its 4th byte: every run length 1..70 (OpenCV's blocks are at most 64 wide),
+  // runs that start and stop next to the image's last bytes (a source's last rows), random
+  // and smooth sources, both borders, against cv::warpPerspective byte for byte.
+  std::mt19937 rng(1717);
+  std::uniform_real_distribution<double> u(-1, 1);
+  long compared = 0;
+  for (int w = 1; w <= 70; ++w)
+    for (int rep = 0; rep < 4; ++rep) {
+      const cv::Size ss(40 + rep * 23, 30 + rep * 7), ds(w, 1 + (w * 7 + rep) % 9);
+      cv::Mat src(ss, CV_8UC3);
+      if (rep % 2) cv::randu(src, cv::Scalar::all(0), cv::Scalar::all(256));
+      else
+        for (int y = 0; y < ss.height; ++y)
+          for (int x = 0; x < ss.width; ++x)
+            src.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(x * 5 + y), static_cast<uchar>(x * y), static_cast<uchar>(255 - y * 3));
+      // Mostly inside, near the source's bottom rows every other time.
+      const double sc = 0.3 + 0.6 * (u(rng) + 1), ang = 3.2 * u(rng);
+      const double cy = rep % 2 ? ss.height - 2.5 : ss.height * 0.5;
+      const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), ss.width * 0.5 + 3 * u(rng), sc * std::sin(ang), sc * std::cos(ang),
+                          cy, 0.001 * u(rng), 0.001 * u(rng), 1);
+      const cv::Matx33d m = a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+      for (int bt : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
+        cv::Mat want, got;
+        cv::warpPerspective(src, want, cv::Mat(m), ds, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, bt, cv::Scalar(9, 99, 199));
+        warp_perspective_linear(src, got, m, ds, bt, cv::Scalar(9, 99, 199));
+        ASSERT_EQ(got.size(), want.size());
+        EXPECT_EQ(cv::norm(want, got, cv::NORM_INF), 0.0) << "width " << w << " rep " << rep << " border " << bt;
+        compared += ds.area();
+      }
+    }
+  EXPECT_GT(compared, 10000);
+}
+
 TEST(MaskOps, GaussianBlurF32IsOpenCVsGaussianBlur) {
   // The lattice reader's maps (48 x 48 at sigma 1.9, 24 x 24 at 2.6) and others: random and
   // sparse float maps, several sigmas in turn (the kernels kept per sigma), both borders the
