@@ -2267,8 +2267,57 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // it) follows the die's sides and shadow instead. Their pips are what stands out: dark,
     // pip-sized blobs near the cell centre; a standard layout is centred on the face, so
     // the pips' centroid is the face centre.
-    if (params.white_pip_locate && !given_top && name_color(cv::Vec3f(body_c[0] / cwhite[0], body_c[1] / cwhite[1], body_c[2] / cwhite[2]),
-                                               calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
+    const bool white_body = params.white_pip_locate && !given_top &&
+                            name_color(cv::Vec3f(body_c[0] / cwhite[0], body_c[1] / cwhite[1], body_c[2] / cwhite[2]),
+                                       calib ? calib->colors : std::vector<ColorSample>{}) == "white";
+    // (exact18) A white die on a pale tinted cell: its top is within paper_distance of the
+    // tint, so the blob is its sides and shadow on the tinted paper and the body measured
+    // there is the tint's, not white. Its dark pips still stand out; when two or more of
+    // them make one face and the face round them is paper-coloured (little of it differs
+    // from the cell's paper: a top as light as the paper, a white top), that is the face.
+    bool white_top = false;
+    cv::Point2d white_top_at;  // that face's centre (patch px)
+    if (params.white_pip_locate && !given_top && !white_body && params.white_top_paper_fraction > 0) {
+      // The dark pips as one standard layout at the face's real size (top_face_hypotheses:
+      // a side face's pip beside them is left out), the most pips first, two or more.
+      const std::vector<cv::Point2d> pips = dark_pips();
+      std::vector<cv::Point2d> pips_mm;
+      for (const auto& q : pips) pips_mm.push_back(apply_h(patch_to_mm, q));
+      const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
+      std::optional<cv::Point2d> m;
+      int layout_count = 0;
+      for (const TopFacePips& h : top_face_hypotheses(pips_mm, displacement[ci]))
+        if (h.count >= 2 && cv::norm(h.centre_mm - c_mm) <= params.max_face_offset_mm) {
+          m = apply_h(patch_to_mm.inv(), h.centre_mm), layout_count = h.count;
+          break;
+        }
+      if (m) {
+        const cv::Vec3f pp = papers[ci];
+        const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+        const double r = 0.4 * face_px;
+        int n = 0, differs = 0;
+        for (int y = std::max(0, cvFloor(m->y - r)); y <= std::min(patch.rows - 1, cvCeil(m->y + r)); ++y) {
+          const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
+          const uchar* f = fg_all.ptr<uchar>(y);
+          const uchar* g = grid.ptr<uchar>(y);
+          for (int x = std::max(0, cvFloor(m->x - r)); x <= std::min(patch.cols - 1, cvCeil(m->x + r)); ++x) {
+            if (std::hypot(x - m->x, y - m->y) > r || g[x]) continue;
+            if (row[x][0] + 2 * row[x][1] + row[x][2] < dark_lum) continue;  // a pip
+            ++n;
+            if (f[x]) ++differs;
+          }
+        }
+        white_top = n > 0 && differs < params.white_top_paper_fraction * n;
+        white_top_at = *m;
+        if (debug)
+          std::fprintf(stderr, "WHITETOP %d,%d a face of %d (of %zu pips), %.2f of the face round them differs from the paper%s\n", cell.hex.q, cell.hex.r,
+                       layout_count, pips.size(), n > 0 ? static_cast<double>(differs) / n : -1.0, white_top ? ": a white top" : "");
+      }
+    }
+    if (white_top) {
+      if (debug) std::fprintf(stderr, "PIPS %d,%d white top moved %.1f px\n", cell.hex.q, cell.hex.r, cv::norm(white_top_at - cv::Point2d(fc)));
+      fc = cv::Point2f(static_cast<float>(white_top_at.x), static_cast<float>(white_top_at.y));
+    } else if (white_body) {
       const std::vector<cv::Point2d> pips = dark_pips();
       if (const std::optional<cv::Point2d> m = pips_face_centre(pips)) {
         if (debug) std::fprintf(stderr, "PIPS %d,%d %zu moved %.1f px\n", cell.hex.q, cell.hex.r, pips.size(), cv::norm(*m - cv::Point2d(fc)));
@@ -3234,7 +3283,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -3296,6 +3345,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("max_face_offset_mm", p.max_face_offset_mm);
     get("face_crop_scale", p.face_crop_scale);
     get_bool("white_pip_locate", p.white_pip_locate);
+    get("white_top_paper_fraction", p.white_top_paper_fraction);
     get("retry_confidence", p.retry_confidence);
     get("retry_shift_mm", p.retry_shift_mm);
     get("recentre_min_mm", p.recentre_min_mm);

@@ -99,6 +99,10 @@ struct ReadParams {
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
   bool white_pip_locate = true;
+  // (exact18) ... also when the body is not named white but two or more dark pips make one
+  // face and under this fraction of that face (its pips left out) differs from the cell's
+  // paper: a white top on a pale tinted cell, whose blob is its sides and shadow. 0 = off.
+  double white_top_paper_fraction = 0.3;
   // White and black dice (by body colour or first reading): read again centred on the round
   // pip-sized blobs of the die's polarity (dark pips; light ones, brighter than
   // pip_light_ratio x the paper, inside the die's region), side-face pips (second moment
