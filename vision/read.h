@@ -238,6 +238,14 @@ struct ReadParams {
   // smaller spacing, and the component counter's 0.3 took over) is raised to this
   // confidence. 0 = off (the reading keeps its own confidence).
   double coloured_pip_agree_confidence = 0.5;
+  // (exact18) A layout of fewer pips than the face (glare on the others: a pale top's third
+  // pip too faint to be found) whose reading, centred on it, counts more pips than the layout
+  // at this confidence or more and names the same colour, replaces an unsure first reading
+  // (under coloured_pip_look_below): the layout gives where the face is, the sure reading
+  // there how many pips. dev9 1004 (-1,4): a glared green 3, two pips found, the square 1.7 mm
+  // off read 2 at 0.31 (hidden); read at the layout's centre: 3 at 0.98. Not under the
+  // occluder. 0 = off (the reading must count as many as the layout, as before).
+  double coloured_pip_more_sure = 0.95;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the

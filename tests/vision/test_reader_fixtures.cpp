@@ -871,7 +871,8 @@ TEST(ReaderFixtures, PipsOfEveryThresholdTogetherMakeTheFace) {
 TEST(ReaderFixtures, Round15ScenesHaveNoFalseDie) {
   const SceneScore s = score_fixture_dir("scenes_round15", ReadParams{});
   EXPECT_EQ(s.seen_cells, s.matched);
-  EXPECT_EQ(s.matched, 34);
+  // 36 since round 18: 806 (-2,1) and 819 (-3,0), hidden before, are read (white_top_paper_fraction).
+  EXPECT_EQ(s.matched, 36);
   EXPECT_EQ(s.color_ok, s.matched);
   EXPECT_EQ(s.face_ok, s.matched);
 }
@@ -920,6 +921,41 @@ TEST(ReaderFixtures, ColouredPipLookUnderTheOccluder) {
   EXPECT_EQ(now.face_ok, now.matched);
   EXPECT_EQ(now.color_ok, now.matched);
   EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
+// Round 18's scenes (data/fixtures/scenes_round18: dev9's 1004 and dev5's 603 as rendered, 162
+// and 125 KB; docs/reader.md "Round 18"). 1004 (1,-4), a white 5, and 603 (0,4), a white 2, each
+// on a pale tinted cell: the white top is within paper_distance of the tint, so the blob is the
+// die's sides and shadow on the tinted paper, its body the tint's (named red, blue), and the
+// square, slid over that mask, sat off the top: 1004 read red 1 (the white top as a light pip),
+// 603 hidden (blue 1). The dark pips make one standard layout and the face round them is
+// paper-coloured (white_top_paper_fraction): the square is centred there.
+// Measured: 1004 (1,-4) read white 5, 603 (0,4) read white 2; nothing else changes.
+TEST(ReaderFixtures, WhiteTopOnAPaleTintLocatedByItsPips) {
+  ReadParams off;
+  off.white_top_paper_fraction = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round18", off);
+  EXPECT_EQ(now.matched, before.matched + 1);  // 603's white 2 no longer hidden
+  EXPECT_EQ(before.face_ok, before.matched - 1);  // 1004's white 5 read red 1
+  EXPECT_EQ(before.color_ok, before.matched - 1);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);  // 603 exact
+}
+
+// 1004 (-1,4): a glared green 3 (its pale top's centre pip faint). The square, 1.7 mm off the
+// face, read 2 at 0.31 (hidden by the polarity gate); the coloured pip look found only the two
+// corner pips, a standard 2, and its reading there, 3 at 0.98, did not count as the layout. A
+// sure reading counting more pips than the layout it is centred on now replaces an unsure
+// first reading (coloured_pip_more_sure). Measured: dice read +1, all right.
+TEST(ReaderFixtures, SureReadingOfMorePipsThanItsLayout) {
+  ReadParams off;
+  off.coloured_pip_more_sure = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round18", off);
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
 }
 
 // The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
