@@ -1499,6 +1499,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   laps.lap(&ReadProfile::empty_ms);
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   std::vector<int> reported_polarity(layout.cells.size(), 0);  // the final reading's pip polarity (polarity_check)
+  // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
+  // threshold it reached (white_no_pip_below).
+  std::vector<char> no_dark_pip(layout.cells.size(), 0);
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -2495,6 +2498,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     bool fine_dark_pips = false, fine_dark_layout = false;
     // (exact15) ... and it read the face as one dark pip, a layout of one, there (occluded_white_one_fine).
     bool fine_dark_one = false;
+    // (exact18) The dark-pip look was made, and the most pips any of its thresholds found.
+    bool fine_dark_looked = false;
+    std::size_t fine_dark_most = 0;
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
     PlaneSample fine_sample;
@@ -2530,6 +2536,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const double reach_mm = pip_look_reach_mm(params);
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
           if (dark_polarity) {
+            fine_dark_looked = true;
+            fine_dark_most = std::max(fine_dark_most, pips.size());
             if (pips.size() >= 2) fine_dark_pips = true;
             if (!hyps.empty()) fine_dark_layout = true;
           }
@@ -3209,6 +3217,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       reread_ok[ci] = 1;
     }
     reported_polarity[ci] = fr.pip_polarity;
+    no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
     obs.cells.push_back(co);
   }
   laps.enter(nullptr);
@@ -3246,8 +3255,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool weak_near = params.hand_near_min_confidence > 0 && i >= 0 && near_hand[static_cast<std::size_t>(i)] &&
                              c.confidence < params.hand_near_min_confidence;
       const bool contra = polarity_contradicts(c, i);
-      if (weak_near || c.confidence < params.min_die_confidence || contra) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : "noface";
+      // (exact18) A weak white reading where the camera-resolution look found no dark pip at
+      // all: the pips it counts are not there (dev9 1004 (-1,3): glare on an empty cell's
+      // paper, the unglared paper its blob, the printed name read as a 2 at 0.19).
+      const bool no_pip = params.white_no_pip_below > 0 && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)] && c.color == "white" &&
+                          c.confidence < params.white_no_pip_below;
+      if (debug && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)])
+        std::fprintf(stderr, "NODARKPIP %d,%d %s %d conf %.2f%s\n", c.hex.q, c.hex.r, c.color.c_str(), c.face, c.confidence, no_pip ? ": hidden" : "");
+      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -3294,7 +3310,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3427,6 +3443,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_near_mm", p.hand_near_mm);
     get("hand_near_min_confidence", p.hand_near_min_confidence);
     get("min_die_confidence", p.min_die_confidence);
+    get("white_no_pip_below", p.white_no_pip_below);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);

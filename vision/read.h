@@ -452,6 +452,12 @@ struct ReadParams {
   // light gradient. The weakest true die on the fixtures and own renders read 0.156.
   // 0 = off (reported, the behaviour before).
   double min_die_confidence = 0.1;
+  // (exact18) A die read white below this confidence is hidden (unknown), not reported, when
+  // the camera-resolution dark-pip look (fine_pip_look) was made on its cell and found not one
+  // dark pip at any threshold: the pips the reading counts are not there. dev9 1004 (-1,3):
+  // an empty cell under glare, its paper estimated from the glared border, the rest of it
+  // "not paper", its printed name read as a white 2 at 0.19. 0 = off.
+  double white_no_pip_below = 0.5;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its

@@ -958,6 +958,20 @@ TEST(ReaderFixtures, SureReadingOfMorePipsThanItsLayout) {
   EXPECT_EQ(now.color_ok, now.matched);
 }
 
+// 1004 (-1,3): an empty untinted cell under glare. Its paper, estimated from the glared border,
+// is 1.07 of the sheet's; the unglared rest of it is "not paper", a blob of 2.4 units, whose
+// printed name read as a white 2 at 0.19 (reported: a false die). The camera-resolution
+// dark-pip look found no pip there at any threshold: a weak white reading without a single
+// dark pip is hidden (white_no_pip_below). Measured: the false die gone, nothing else moves.
+TEST(ReaderFixtures, WeakWhiteReadingWithoutAnyDarkPipIsNoDie) {
+  ReadParams off;
+  off.white_no_pip_below = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round18", off);
+  EXPECT_EQ(before.seen_cells, before.matched + 1);  // the false white 2
+  EXPECT_EQ(now.seen_cells, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+}
+
 // The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
 // ring): in a little less light, its paper is 0.9 of the estimate, over paper_distance away
 // in BGR, and was blue foreground to the guard test. Fixture 005 (0,4), a white 3 with its
