@@ -234,6 +234,24 @@ cv::Vec3f brightest_quarter(std::vector<cv::Vec3b> s) {
   return median_bgr(upper);
 }
 // die_free (when given): the same without samples of a die's lit top, see below.
+// A body colour relative to the white (per channel). (exact18) Channels at the sensor's top
+// (clip, 0..255; 0 = off) say only "at least this bright": when two or more are there, each
+// is taken as bright as the brightest of them relative to the white (a glared yellow top at
+// 171 251 252 under a cool white 150 157 176 is 1.14 1.60 1.43 plainly, a hue of 82 deg:
+// "green"; its red is clipped, as its green is: 1.14 1.60 1.60, yellow).
+cv::Vec3f relative_to_white(cv::Vec3f body, cv::Vec3f white, double clip) {
+  cv::Vec3f rel(body[0] / white[0], body[1] / white[1], body[2] / white[2]);
+  if (clip <= 0) return rel;
+  int n = 0;
+  float top = 0;
+  for (int k = 0; k < 3; ++k)
+    if (body[k] >= clip) ++n, top = std::max(top, rel[k]);
+  if (n >= 2)
+    for (int k = 0; k < 3; ++k)
+      if (body[k] >= clip) rel[k] = top;
+  return rel;
+}
+
 cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size, double tol = 0, cv::Vec3f* die_free = nullptr) {
   std::vector<cv::Vec3b> s;
   const double inscribed = hex_size * kSqrt3 / 2;
@@ -2491,7 +2509,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // The second looks below name colours with the calibrated samples, relative to the white.
     laps.enter(&ReadProfile::cell_fine_ms);
     const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
-    auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / cwhite[0], c[1] / cwhite[1], c[2] / cwhite[2]); };
+    auto rel_of = [&](const cv::Vec3f& c) { return relative_to_white(c, cwhite, params.colour_clip_level); };
     bool fine_looked = false;  // the camera-resolution look below found the face
     // (exact15) The dark-pip look below saw two or more pips at some threshold and no standard
     // layout at any threshold it reached (occluded_white_fine_layout).
@@ -3025,7 +3043,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
-    const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
+    const cv::Vec3f rel = relative_to_white(fr.body_bgr, cwhite, params.colour_clip_level);
     {
       // Near the grey split the lightness of a glared black or a shaded white top says little;
       // a face read with pips of one polarity says which it is (grey_polarity_band).
@@ -3310,7 +3328,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3444,6 +3462,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_near_min_confidence", p.hand_near_min_confidence);
     get("min_die_confidence", p.min_die_confidence);
     get("white_no_pip_below", p.white_no_pip_below);
+    get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);

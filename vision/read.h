@@ -458,6 +458,12 @@ struct ReadParams {
   // an empty cell under glare, its paper estimated from the glared border, the rest of it
   // "not paper", its printed name read as a white 2 at 0.19. 0 = off.
   double white_no_pip_below = 0.5;
+  // (exact18) Colours are named from the body relative to the white; a body channel at or
+  // above this level (0..255) is clipped by the sensor, so when two or more are, each is taken
+  // as bright as the brightest of them relative to the white. dev9 1005 (-2,3): a yellow top
+  // in strong light, 171 251 252 against a cool white 150 157 176: hue 82 deg (green) plainly,
+  // 60 (yellow) with its clipped red and green equal. 0 = off.
+  double colour_clip_level = 250;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its

@@ -923,8 +923,8 @@ TEST(ReaderFixtures, ColouredPipLookUnderTheOccluder) {
   EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
-// Round 18's scenes (data/fixtures/scenes_round18: dev9's 1004 and dev5's 603 as rendered, 162
-// and 125 KB; docs/reader.md "Round 18"). 1004 (1,-4), a white 5, and 603 (0,4), a white 2, each
+// Round 18's scenes (data/fixtures/scenes_round18: dev9's 1004 and 1005 and dev5's 603 as
+// rendered, 162, 241 and 125 KB; docs/reader.md "Round 18"). 1004 (1,-4), a white 5, and 603 (0,4), a white 2, each
 // on a pale tinted cell: the white top is within paper_distance of the tint, so the blob is the
 // die's sides and shadow on the tinted paper, its body the tint's (named red, blue), and the
 // square, slid over that mask, sat off the top: 1004 read red 1 (the white top as a light pip),
@@ -970,6 +970,22 @@ TEST(ReaderFixtures, WeakWhiteReadingWithoutAnyDarkPipIsNoDie) {
   EXPECT_EQ(before.seen_cells, before.matched + 1);  // the false white 2
   EXPECT_EQ(now.seen_cells, now.matched);
   EXPECT_EQ(now.matched, before.matched);
+}
+
+// 1005 (-2,3): a yellow 6 in strong light beside an arm, its top 171 251 252 (green and red at
+// the sensor's top) against the frame's cool white 150 157 176: relative 1.14 1.60 1.43, a hue
+// of 82 deg, "green"; a green die with dark pips contradicts the polarity check, so it was
+// hidden. Its red is clipped as its green is: taken as bright (colour_clip_level), yellow.
+// Measured: read yellow 6, nothing else changes on any set.
+TEST(ReaderFixtures, ClippedChannelsOfAGlaredTopAreEqual) {
+  ReadParams off;
+  off.colour_clip_level = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round18", off);
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.seen_cells, now.matched);
 }
 
 // The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
