@@ -234,6 +234,24 @@ cv::Vec3f brightest_quarter(std::vector<cv::Vec3b> s) {
   return median_bgr(upper);
 }
 // die_free (when given): the same without samples of a die's lit top, see below.
+// A body colour relative to the white (per channel). (exact18) Channels at the sensor's top
+// (clip, 0..255; 0 = off) say only "at least this bright": when two or more are there, each
+// is taken as bright as the brightest of them relative to the white (a glared yellow top at
+// 171 251 252 under a cool white 150 157 176 is 1.14 1.60 1.43 plainly, a hue of 82 deg:
+// "green"; its red is clipped, as its green is: 1.14 1.60 1.60, yellow).
+cv::Vec3f relative_to_white(cv::Vec3f body, cv::Vec3f white, double clip) {
+  cv::Vec3f rel(body[0] / white[0], body[1] / white[1], body[2] / white[2]);
+  if (clip <= 0) return rel;
+  int n = 0;
+  float top = 0;
+  for (int k = 0; k < 3; ++k)
+    if (body[k] >= clip) ++n, top = std::max(top, rel[k]);
+  if (n >= 2)
+    for (int k = 0; k < 3; ++k)
+      if (body[k] >= clip) rel[k] = top;
+  return rel;
+}
+
 cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size, double tol = 0, cv::Vec3f* die_free = nullptr) {
   std::vector<cv::Vec3b> s;
   const double inscribed = hex_size * kSqrt3 / 2;
@@ -1499,6 +1517,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   laps.lap(&ReadProfile::empty_ms);
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   std::vector<int> reported_polarity(layout.cells.size(), 0);  // the final reading's pip polarity (polarity_check)
+  // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
+  // threshold it reached (white_no_pip_below).
+  std::vector<char> no_dark_pip(layout.cells.size(), 0);
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -2267,8 +2288,57 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // it) follows the die's sides and shadow instead. Their pips are what stands out: dark,
     // pip-sized blobs near the cell centre; a standard layout is centred on the face, so
     // the pips' centroid is the face centre.
-    if (params.white_pip_locate && !given_top && name_color(cv::Vec3f(body_c[0] / cwhite[0], body_c[1] / cwhite[1], body_c[2] / cwhite[2]),
-                                               calib ? calib->colors : std::vector<ColorSample>{}) == "white") {
+    const bool white_body = params.white_pip_locate && !given_top &&
+                            name_color(cv::Vec3f(body_c[0] / cwhite[0], body_c[1] / cwhite[1], body_c[2] / cwhite[2]),
+                                       calib ? calib->colors : std::vector<ColorSample>{}) == "white";
+    // (exact18) A white die on a pale tinted cell: its top is within paper_distance of the
+    // tint, so the blob is its sides and shadow on the tinted paper and the body measured
+    // there is the tint's, not white. Its dark pips still stand out; when two or more of
+    // them make one face and the face round them is paper-coloured (little of it differs
+    // from the cell's paper: a top as light as the paper, a white top), that is the face.
+    bool white_top = false;
+    cv::Point2d white_top_at;  // that face's centre (patch px)
+    if (params.white_pip_locate && !given_top && !white_body && params.white_top_paper_fraction > 0) {
+      // The dark pips as one standard layout at the face's real size (top_face_hypotheses:
+      // a side face's pip beside them is left out), the most pips first, two or more.
+      const std::vector<cv::Point2d> pips = dark_pips();
+      std::vector<cv::Point2d> pips_mm;
+      for (const auto& q : pips) pips_mm.push_back(apply_h(patch_to_mm, q));
+      const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
+      std::optional<cv::Point2d> m;
+      int layout_count = 0;
+      for (const TopFacePips& h : top_face_hypotheses(pips_mm, displacement[ci]))
+        if (h.count >= 2 && cv::norm(h.centre_mm - c_mm) <= params.max_face_offset_mm) {
+          m = apply_h(patch_to_mm.inv(), h.centre_mm), layout_count = h.count;
+          break;
+        }
+      if (m) {
+        const cv::Vec3f pp = papers[ci];
+        const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
+        const double r = 0.4 * face_px;
+        int n = 0, differs = 0;
+        for (int y = std::max(0, cvFloor(m->y - r)); y <= std::min(patch.rows - 1, cvCeil(m->y + r)); ++y) {
+          const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
+          const uchar* f = fg_all.ptr<uchar>(y);
+          const uchar* g = grid.ptr<uchar>(y);
+          for (int x = std::max(0, cvFloor(m->x - r)); x <= std::min(patch.cols - 1, cvCeil(m->x + r)); ++x) {
+            if (std::hypot(x - m->x, y - m->y) > r || g[x]) continue;
+            if (row[x][0] + 2 * row[x][1] + row[x][2] < dark_lum) continue;  // a pip
+            ++n;
+            if (f[x]) ++differs;
+          }
+        }
+        white_top = n > 0 && differs < params.white_top_paper_fraction * n;
+        white_top_at = *m;
+        if (debug)
+          std::fprintf(stderr, "WHITETOP %d,%d a face of %d (of %zu pips), %.2f of the face round them differs from the paper%s\n", cell.hex.q, cell.hex.r,
+                       layout_count, pips.size(), n > 0 ? static_cast<double>(differs) / n : -1.0, white_top ? ": a white top" : "");
+      }
+    }
+    if (white_top) {
+      if (debug) std::fprintf(stderr, "PIPS %d,%d white top moved %.1f px\n", cell.hex.q, cell.hex.r, cv::norm(white_top_at - cv::Point2d(fc)));
+      fc = cv::Point2f(static_cast<float>(white_top_at.x), static_cast<float>(white_top_at.y));
+    } else if (white_body) {
       const std::vector<cv::Point2d> pips = dark_pips();
       if (const std::optional<cv::Point2d> m = pips_face_centre(pips)) {
         if (debug) std::fprintf(stderr, "PIPS %d,%d %zu moved %.1f px\n", cell.hex.q, cell.hex.r, pips.size(), cv::norm(*m - cv::Point2d(fc)));
@@ -2439,13 +2509,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // The second looks below name colours with the calibrated samples, relative to the white.
     laps.enter(&ReadProfile::cell_fine_ms);
     const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
-    auto rel_of = [&](const cv::Vec3f& c) { return cv::Vec3f(c[0] / cwhite[0], c[1] / cwhite[1], c[2] / cwhite[2]); };
+    auto rel_of = [&](const cv::Vec3f& c) { return relative_to_white(c, cwhite, params.colour_clip_level); };
     bool fine_looked = false;  // the camera-resolution look below found the face
     // (exact15) The dark-pip look below saw two or more pips at some threshold and no standard
     // layout at any threshold it reached (occluded_white_fine_layout).
     bool fine_dark_pips = false, fine_dark_layout = false;
     // (exact15) ... and it read the face as one dark pip, a layout of one, there (occluded_white_one_fine).
     bool fine_dark_one = false;
+    // (exact18) The dark-pip look was made, and the most pips any of its thresholds found.
+    bool fine_dark_looked = false;
+    std::size_t fine_dark_most = 0;
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
     PlaneSample fine_sample;
@@ -2481,6 +2554,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const double reach_mm = pip_look_reach_mm(params);
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
           if (dark_polarity) {
+            fine_dark_looked = true;
+            fine_dark_most = std::max(fine_dark_most, pips.size());
             if (pips.size() >= 2) fine_dark_pips = true;
             if (!hyps.empty()) fine_dark_layout = true;
           }
@@ -2823,11 +2898,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                              h.count > 1 &&
                              (h.count > fr.face ||
                               (r2.confidence > fr.confidence && fr.confidence < params.coloured_pip_look_below));
+          // (exact18) The layout is part of the face (its other pips under glare): a sure
+          // reading there of more pips replaces an unsure first one.
+          const bool more = !agree && params.coloured_pip_more_sure > 0 && covered[ci] != 2 && h.count > 1 && r2.face > h.count &&
+                            r2.confidence >= params.coloured_pip_more_sure && colour == nf &&
+                            fr.confidence < params.coloured_pip_look_below && r2.confidence > fr.confidence;
           if (debug)
             std::fprintf(stderr, "COLPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, nf.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
-                         fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
-          if (!agree) return false;
+                         fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : more ? " more, sure" : "");
+          if (!agree && !more) return false;
           fr = r2, fc = at;
           return true;
         });
@@ -2963,7 +3043,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     CellObservation co;
     co.hex = cell.hex;
     co.face = fr.face;
-    const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
+    const cv::Vec3f rel = relative_to_white(fr.body_bgr, cwhite, params.colour_clip_level);
     {
       // Near the grey split the lightness of a glared black or a shaded white top says little;
       // a face read with pips of one polarity says which it is (grey_polarity_band).
@@ -3155,6 +3235,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       reread_ok[ci] = 1;
     }
     reported_polarity[ci] = fr.pip_polarity;
+    no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
     obs.cells.push_back(co);
   }
   laps.enter(nullptr);
@@ -3192,8 +3273,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool weak_near = params.hand_near_min_confidence > 0 && i >= 0 && near_hand[static_cast<std::size_t>(i)] &&
                              c.confidence < params.hand_near_min_confidence;
       const bool contra = polarity_contradicts(c, i);
-      if (weak_near || c.confidence < params.min_die_confidence || contra) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : "noface";
+      // (exact18) A weak white reading where the camera-resolution look found no dark pip at
+      // all: the pips it counts are not there (dev9 1004 (-1,3): glare on an empty cell's
+      // paper, the unglared paper its blob, the printed name read as a 2 at 0.19).
+      const bool no_pip = params.white_no_pip_below > 0 && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)] && c.color == "white" &&
+                          c.confidence < params.white_no_pip_below;
+      if (debug && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)])
+        std::fprintf(stderr, "NODARKPIP %d,%d %s %d conf %.2f%s\n", c.hex.q, c.hex.r, c.color.c_str(), c.face, c.confidence, no_pip ? ": hidden" : "");
+      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -3234,13 +3322,13 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3296,6 +3384,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("max_face_offset_mm", p.max_face_offset_mm);
     get("face_crop_scale", p.face_crop_scale);
     get_bool("white_pip_locate", p.white_pip_locate);
+    get("white_top_paper_fraction", p.white_top_paper_fraction);
     get("retry_confidence", p.retry_confidence);
     get("retry_shift_mm", p.retry_shift_mm);
     get("recentre_min_mm", p.recentre_min_mm);
@@ -3315,6 +3404,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("coloured_pip_look_near_hand", p.coloured_pip_look_near_hand);
     get("coloured_pip_look_body_max", p.coloured_pip_look_body_max);
     get("coloured_pip_agree_confidence", p.coloured_pip_agree_confidence);
+    get("coloured_pip_more_sure", p.coloured_pip_more_sure);
     get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("colour_shade_below", p.colour_shade_below);
@@ -3371,6 +3461,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_near_mm", p.hand_near_mm);
     get("hand_near_min_confidence", p.hand_near_min_confidence);
     get("min_die_confidence", p.min_die_confidence);
+    get("white_no_pip_below", p.white_no_pip_below);
+    get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);

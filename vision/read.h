@@ -99,6 +99,10 @@ struct ReadParams {
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
   bool white_pip_locate = true;
+  // (exact18) ... also when the body is not named white but two or more dark pips make one
+  // face and under this fraction of that face (its pips left out) differs from the cell's
+  // paper: a white top on a pale tinted cell, whose blob is its sides and shadow. 0 = off.
+  double white_top_paper_fraction = 0.3;
   // White and black dice (by body colour or first reading): read again centred on the round
   // pip-sized blobs of the die's polarity (dark pips; light ones, brighter than
   // pip_light_ratio x the paper, inside the die's region), side-face pips (second moment
@@ -234,6 +238,14 @@ struct ReadParams {
   // smaller spacing, and the component counter's 0.3 took over) is raised to this
   // confidence. 0 = off (the reading keeps its own confidence).
   double coloured_pip_agree_confidence = 0.5;
+  // (exact18) A layout of fewer pips than the face (glare on the others: a pale top's third
+  // pip too faint to be found) whose reading, centred on it, counts more pips than the layout
+  // at this confidence or more and names the same colour, replaces an unsure first reading
+  // (under coloured_pip_look_below): the layout gives where the face is, the sure reading
+  // there how many pips. dev9 1004 (-1,4): a glared green 3, two pips found, the square 1.7 mm
+  // off read 2 at 0.31 (hidden); read at the layout's centre: 3 at 0.98. Not under the
+  // occluder. 0 = off (the reading must count as many as the layout, as before).
+  double coloured_pip_more_sure = 0.95;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the
@@ -440,6 +452,18 @@ struct ReadParams {
   // light gradient. The weakest true die on the fixtures and own renders read 0.156.
   // 0 = off (reported, the behaviour before).
   double min_die_confidence = 0.1;
+  // (exact18) A die read white below this confidence is hidden (unknown), not reported, when
+  // the camera-resolution dark-pip look (fine_pip_look) was made on its cell and found not one
+  // dark pip at any threshold: the pips the reading counts are not there. dev9 1004 (-1,3):
+  // an empty cell under glare, its paper estimated from the glared border, the rest of it
+  // "not paper", its printed name read as a white 2 at 0.19. 0 = off.
+  double white_no_pip_below = 0.5;
+  // (exact18) Colours are named from the body relative to the white; a body channel at or
+  // above this level (0..255) is clipped by the sensor, so when two or more are, each is taken
+  // as bright as the brightest of them relative to the white. dev9 1005 (-2,3): a yellow top
+  // in strong light, 171 251 252 against a cool white 150 157 176: hue 82 deg (green) plainly,
+  // 60 (yellow) with its clipped red and green equal. 0 = off.
+  double colour_clip_level = 250;
   double grid_line_contrast = 0.06;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its

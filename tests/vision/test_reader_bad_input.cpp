@@ -246,6 +246,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.fine_pip_angle_deg = 7.5;
   p.fine_pip_angle_agree_pips = 4;
   p.coloured_pip_look_occluded_pips = 5;
+  p.white_top_paper_fraction = 0.21;
+  p.coloured_pip_more_sure = 0.87;
+  p.white_no_pip_below = 0.33;
+  p.colour_clip_level = 240;
   p.fine_unit_pool_mm = 1.75;
   p.guard_print_chroma = 0.03;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
@@ -278,6 +282,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->fine_pip_angle_deg, 7.5);
   EXPECT_EQ(q->fine_pip_angle_agree_pips, 4);
   EXPECT_EQ(q->coloured_pip_look_occluded_pips, 5);
+  EXPECT_DOUBLE_EQ(q->white_top_paper_fraction, 0.21);
+  EXPECT_DOUBLE_EQ(q->coloured_pip_more_sure, 0.87);
+  EXPECT_DOUBLE_EQ(q->white_no_pip_below, 0.33);
+  EXPECT_DOUBLE_EQ(q->colour_clip_level, 240);
   EXPECT_DOUBLE_EQ(q->fine_unit_pool_mm, 1.75);
   EXPECT_DOUBLE_EQ(q->guard_print_chroma, 0.03);
   fs::remove(f);
