@@ -97,6 +97,9 @@ struct PipParams {
   // forest: 0 886/1021 (penlington 380), 30 898 (390, as without the channel), 45 893;
   // oracle byler 546 / 546 / 541.)
   double chroma_min_excess = 30.0;
+  // ... and a chroma blob's LoG response is multiplied by chroma_weight before the layouts
+  // are scored (1 = as measured). Experimental (round 19 of docs/dice.md).
+  double chroma_weight = 1.0;
   // Top face (colour channel on): the region within top_face_distance of the body colour
   // covering the middle of the region, closed with a disc of top_face_close x canon (the
   // pips), its convex hull grown by top_face_grow x canon. Blobs outside it (side faces,
