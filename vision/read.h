@@ -171,6 +171,14 @@ struct ReadParams {
   // whose one pip was found only at the looser threshold and the other only at the stricter,
   // dev7 819 (-3,-1), was reported empty). 0 = off.
   double fine_unit_pool_mm = 1.0;
+  // (exact19) That camera-resolution look also on a cell under the occluder mask (an arm's
+  // shade): a white top there is as dark as the shaded paper round it, so it makes no blob and
+  // only its dark pips show. Taken as a white die when a layout of two or more dark pips reads
+  // that many pips at this confidence or more on a body as bright as the cell's own shaded
+  // paper (occluded_white_ratio), unsaturated (occluded_saturation): the shade gate's white
+  // die. dev10 1100 (-5,3): a white 6 in an arm's shadow, hidden for "no blob". 0 = off (the
+  // no-blob looks not under the occluder, as before).
+  double occluded_pip_unit_confidence = 0.9;
   // A face read with confidence below retry_confidence is read again with the square at
   // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
   // confident reading is kept. retry_confidence = 0: off. 0.3 since read_face fits the
