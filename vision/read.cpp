@@ -3017,16 +3017,42 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // part of the face, or took in a side), the face is read again centred on them, up
     // to recentre_steps times, while that stays where a die can stand; a re-reading is
     // kept when its own pips are better centred and it is about as confident.
+    const double px_per_crop = side * params.face_crop_scale / kFaceCropPx;  // patch px per crop px
+    const double c0 = (kFaceCropPx - 1) / 2.0, ca = std::cos(ang), sa = std::sin(ang);
+    auto pip_offset = [&](const FaceReading& r) {  // patch px
+      if (r.face <= 0 || r.pips.empty()) return cv::Point2d(0, 0);
+      cv::Point2d m(0, 0);
+      for (const auto& q : r.pips) m += cv::Point2d(q.x - c0, q.y - c0);
+      m *= px_per_crop / static_cast<double>(r.pips.size());
+      return cv::Point2d(ca * m.x - sa * m.y, sa * m.x + ca * m.y);
+    };
+    // (exact19) A weak reading (under weak_recentre_below: the component counter's capped
+    // fallback, hidden beside a hand) whose fitted pips are centred weak_recentre_min_mm to
+    // weak_recentre_max_mm off the square (the square slid a little off the face, its far edge
+    // beyond the face's rim: the paper or a glared edge there made peaks the lattice could not
+    // explain) is read again centred on those pips; kept when that reading counts the same pips
+    // (two positions of the square agree on the count), is more confident, and its own pips are
+    // better centred. A larger offset is another face's place, not a square a little off (a
+    // covered die's remnant read there as a sure 1). dev10 1100 (1,-1): a glared green 6, its
+    // pips 1.1 mm off, read 6 at 0.30; centred on them 6 at 0.68. Only a face of
+    // weak_recentre_min_pips or more: any two dark or light spots (an arm's grain under the
+    // occluder) make a 2, and such a 2 read again there came out surer. 0 = off.
+    if (params.weak_recentre_below > 0 && fr.confidence < params.weak_recentre_below && fr.face > 0 &&
+        fr.face >= params.weak_recentre_min_pips) {
+      const cv::Point2d off = pip_offset(fr);
+      const cv::Point2f t(static_cast<float>(fc.x + off.x), static_cast<float>(fc.y + off.y));
+      if (cv::norm(off) >= params.weak_recentre_min_mm * ppm && cv::norm(off) <= params.weak_recentre_max_mm * ppm &&
+          (params.max_face_offset_mm <= 0 || cv::norm(cv::Point2d(t) - centre) <= params.max_face_offset_mm * ppm)) {
+        const FaceReading r2 = read_at(t, fr.confidence);
+        const bool keep = r2.face == fr.face && r2.confidence > fr.confidence && cv::norm(pip_offset(r2)) < cv::norm(off);
+        if (debug)
+          std::fprintf(stderr, "WEAKCENTRE %d,%d by %.1f mm: face %d conf %.2f -> face %d conf %.2f off %.1f mm%s\n", cell.hex.q,
+                       cell.hex.r, cv::norm(off) / ppm, fr.face, fr.confidence, r2.face, r2.confidence, cv::norm(pip_offset(r2)) / ppm,
+                       keep ? ": kept" : "");
+        if (keep) fr = r2, fc = t;
+      }
+    }
     if (params.recentre_min_mm > 0) {
-      const double px_per_crop = side * params.face_crop_scale / kFaceCropPx;  // patch px per crop px
-      const double c0 = (kFaceCropPx - 1) / 2.0, ca = std::cos(ang), sa = std::sin(ang);
-      auto pip_offset = [&](const FaceReading& r) {  // patch px
-        if (r.face <= 0 || r.pips.empty()) return cv::Point2d(0, 0);
-        cv::Point2d m(0, 0);
-        for (const auto& q : r.pips) m += cv::Point2d(q.x - c0, q.y - c0);
-        m *= px_per_crop / static_cast<double>(r.pips.size());
-        return cv::Point2d(ca * m.x - sa * m.y, sa * m.x + ca * m.y);
-      };
       for (int step = 0; step < params.recentre_steps; ++step) {
         const cv::Point2d off = pip_offset(fr);
         if (cv::norm(off) < params.recentre_min_mm * ppm) break;
@@ -3344,7 +3370,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -3411,6 +3437,10 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("retry_shift_mm", p.retry_shift_mm);
     get("recentre_min_mm", p.recentre_min_mm);
     get("recentre_steps", p.recentre_steps);
+    get("weak_recentre_below", p.weak_recentre_below);
+    get("weak_recentre_min_mm", p.weak_recentre_min_mm);
+    get("weak_recentre_max_mm", p.weak_recentre_max_mm);
+    get("weak_recentre_min_pips", p.weak_recentre_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
