@@ -1940,7 +1940,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     laps.enter(&ReadProfile::cell_white_ms);
     std::vector<cv::Point2d> fine_unit_pips;  // the look below's pips, every threshold it reached (top plane, mm)
     bool fine_unit_looked = false;
-    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && covered[ci] != 2 && !dark_pips().empty()) {
+    // (exact19) Under the occluder too (an arm's shade: the white top as dark as the shaded
+    // paper, no blob), with occluded_pip_unit_confidence and the shade gate's tests below.
+    const bool unit_in_shade = covered[ci] == 2 && params.occluded_pip_unit_confidence > 0;
+    if (unit_label < 0 && params.white_pip_unit_confidence > 0 && params.fine_pip_look && (covered[ci] != 2 || unit_in_shade) &&
+        !dark_pips().empty()) {
       // No blob, the pips at the camera's resolution (find_plane_pips, as the pip look
       // below): a set of them that is one standard layout, read there as that many pips on
       // a white body, is a white die. A lone pip where the printed lines are seen (where
@@ -1994,7 +1998,24 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
           if (on_print && debug) std::fprintf(stderr, "FINEUNIT %d,%d lone pip on the print: the patch look decides\n", cell.hex.q, cell.hex.r);
           if (on_print) return true;  // give up: the patch look below decides
-          const bool ok = fr.face == h.count && colour == "white" && fr.confidence >= params.white_pip_unit_confidence;
+          bool ok = fr.face == h.count && colour == "white" && fr.confidence >= params.white_pip_unit_confidence;
+          if (unit_in_shade) {
+            // In the shade the body is named against the lit sheet's white (grey or black): it is
+            // a white die when, against its cell's own shaded paper, it is as bright
+            // (occluded_white_ratio), unsaturated, its pips dark, two or more of them in the
+            // layout the fine look found, read at occluded_pip_unit_confidence or more.
+            const cv::Vec3f sp = papers[ci];
+            const cv::Vec3f rp(fr.body_bgr[0] / std::max(sp[0], 1.0f), fr.body_bgr[1] / std::max(sp[1], 1.0f),
+                               fr.body_bgr[2] / std::max(sp[2], 1.0f));
+            const float lum = (rp[0] + 2 * rp[1] + rp[2]) / 4, mx = std::max({rp[0], rp[1], rp[2]}), mn = std::min({rp[0], rp[1], rp[2]});
+            const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+            ok = fr.face == h.count && h.count >= 2 && (colour == "white" || colour == "black") && fr.pip_polarity < 0 &&
+                 lum >= params.occluded_white_ratio && sat <= params.occluded_saturation &&
+                 fr.confidence >= std::max(params.white_pip_unit_confidence, params.occluded_pip_unit_confidence);
+            if (debug)
+              std::fprintf(stderr, "FINEUNIT %d,%d under the occluder: body lum %.2f sat %.2f of its paper, polarity %d%s\n", cell.hex.q,
+                           cell.hex.r, lum, sat, fr.pip_polarity, ok ? ": a white die in the shade" : "");
+          }
           if (debug)
           {
             std::fprintf(stderr, "FINEUNIT %d,%d thr %.2f face of %d at %.1f %.1f mm: face %d conf %.2f %s%s pips", cell.hex.q, cell.hex.r,
@@ -2006,9 +2027,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           CellObservation co;
           co.hex = cell.hex;
           co.face = fr.face;
-          co.color = colour;
+          co.color = unit_in_shade ? "white" : colour;
           co.confidence = fr.confidence;
           co.guard = !token.empty();  // the token taken out above stands beside it
+          if (unit_in_shade) reread_ok[ci] = 1;  // no longer hidden (as the shade gate's reported dice)
           if (debug) {
             const cv::Point2d img_pt = apply_h(ht, h.centre_mm);
             std::fprintf(stderr, "DBG %d,%d blob 0 top %.1f %.1f mm %.2f %.2f fineunit face %d conf %.2f\n", cell.hex.q, cell.hex.r,
@@ -2995,16 +3017,42 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // part of the face, or took in a side), the face is read again centred on them, up
     // to recentre_steps times, while that stays where a die can stand; a re-reading is
     // kept when its own pips are better centred and it is about as confident.
+    const double px_per_crop = side * params.face_crop_scale / kFaceCropPx;  // patch px per crop px
+    const double c0 = (kFaceCropPx - 1) / 2.0, ca = std::cos(ang), sa = std::sin(ang);
+    auto pip_offset = [&](const FaceReading& r) {  // patch px
+      if (r.face <= 0 || r.pips.empty()) return cv::Point2d(0, 0);
+      cv::Point2d m(0, 0);
+      for (const auto& q : r.pips) m += cv::Point2d(q.x - c0, q.y - c0);
+      m *= px_per_crop / static_cast<double>(r.pips.size());
+      return cv::Point2d(ca * m.x - sa * m.y, sa * m.x + ca * m.y);
+    };
+    // (exact19) A weak reading (under weak_recentre_below: the component counter's capped
+    // fallback, hidden beside a hand) whose fitted pips are centred weak_recentre_min_mm to
+    // weak_recentre_max_mm off the square (the square slid a little off the face, its far edge
+    // beyond the face's rim: the paper or a glared edge there made peaks the lattice could not
+    // explain) is read again centred on those pips; kept when that reading counts the same pips
+    // (two positions of the square agree on the count), is more confident, and its own pips are
+    // better centred. A larger offset is another face's place, not a square a little off (a
+    // covered die's remnant read there as a sure 1). dev10 1100 (1,-1): a glared green 6, its
+    // pips 1.1 mm off, read 6 at 0.30; centred on them 6 at 0.68. Only a face of
+    // weak_recentre_min_pips or more: any two dark or light spots (an arm's grain under the
+    // occluder) make a 2, and such a 2 read again there came out surer. 0 = off.
+    if (params.weak_recentre_below > 0 && fr.confidence < params.weak_recentre_below && fr.face > 0 &&
+        fr.face >= params.weak_recentre_min_pips) {
+      const cv::Point2d off = pip_offset(fr);
+      const cv::Point2f t(static_cast<float>(fc.x + off.x), static_cast<float>(fc.y + off.y));
+      if (cv::norm(off) >= params.weak_recentre_min_mm * ppm && cv::norm(off) <= params.weak_recentre_max_mm * ppm &&
+          (params.max_face_offset_mm <= 0 || cv::norm(cv::Point2d(t) - centre) <= params.max_face_offset_mm * ppm)) {
+        const FaceReading r2 = read_at(t, fr.confidence);
+        const bool keep = r2.face == fr.face && r2.confidence > fr.confidence && cv::norm(pip_offset(r2)) < cv::norm(off);
+        if (debug)
+          std::fprintf(stderr, "WEAKCENTRE %d,%d by %.1f mm: face %d conf %.2f -> face %d conf %.2f off %.1f mm%s\n", cell.hex.q,
+                       cell.hex.r, cv::norm(off) / ppm, fr.face, fr.confidence, r2.face, r2.confidence, cv::norm(pip_offset(r2)) / ppm,
+                       keep ? ": kept" : "");
+        if (keep) fr = r2, fc = t;
+      }
+    }
     if (params.recentre_min_mm > 0) {
-      const double px_per_crop = side * params.face_crop_scale / kFaceCropPx;  // patch px per crop px
-      const double c0 = (kFaceCropPx - 1) / 2.0, ca = std::cos(ang), sa = std::sin(ang);
-      auto pip_offset = [&](const FaceReading& r) {  // patch px
-        if (r.face <= 0 || r.pips.empty()) return cv::Point2d(0, 0);
-        cv::Point2d m(0, 0);
-        for (const auto& q : r.pips) m += cv::Point2d(q.x - c0, q.y - c0);
-        m *= px_per_crop / static_cast<double>(r.pips.size());
-        return cv::Point2d(ca * m.x - sa * m.y, sa * m.x + ca * m.y);
-      };
       for (int step = 0; step < params.recentre_steps; ++step) {
         const cv::Point2d off = pip_offset(fr);
         if (cv::norm(off) < params.recentre_min_mm * ppm) break;
@@ -3322,11 +3370,11 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -3389,6 +3437,10 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("retry_shift_mm", p.retry_shift_mm);
     get("recentre_min_mm", p.recentre_min_mm);
     get("recentre_steps", p.recentre_steps);
+    get("weak_recentre_below", p.weak_recentre_below);
+    get("weak_recentre_min_mm", p.weak_recentre_min_mm);
+    get("weak_recentre_max_mm", p.weak_recentre_max_mm);
+    get("weak_recentre_min_pips", p.weak_recentre_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
@@ -3422,6 +3474,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("white_pip_unit_confidence", p.white_pip_unit_confidence);
     get("pip_unit_fine_mm", p.pip_unit_fine_mm);
     get("fine_unit_pool_mm", p.fine_unit_pool_mm);
+    get("occluded_pip_unit_confidence", p.occluded_pip_unit_confidence);
     get("pip_look_confidence", p.pip_look_confidence);
     get_bool("fine_pip_look", p.fine_pip_look);
     get_bool("grey_other_polarity", p.grey_other_polarity);

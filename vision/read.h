@@ -171,6 +171,14 @@ struct ReadParams {
   // whose one pip was found only at the looser threshold and the other only at the stricter,
   // dev7 819 (-3,-1), was reported empty). 0 = off.
   double fine_unit_pool_mm = 1.0;
+  // (exact19) That camera-resolution look also on a cell under the occluder mask (an arm's
+  // shade): a white top there is as dark as the shaded paper round it, so it makes no blob and
+  // only its dark pips show. Taken as a white die when a layout of two or more dark pips reads
+  // that many pips at this confidence or more on a body as bright as the cell's own shaded
+  // paper (occluded_white_ratio), unsaturated (occluded_saturation): the shade gate's white
+  // die. dev10 1100 (-5,3): a white 6 in an arm's shadow, hidden for "no blob". 0 = off (the
+  // no-blob looks not under the occluder, as before).
+  double occluded_pip_unit_confidence = 0.9;
   // A face read with confidence below retry_confidence is read again with the square at
   // the top mask's centre and moved by retry_shift_mm along the die's axes; the most
   // confident reading is kept. retry_confidence = 0: off. 0.3 since read_face fits the
@@ -187,6 +195,18 @@ struct ReadParams {
   // at 720p (~6%; docs/reader.md).
   double recentre_min_mm = 0.0;
   int recentre_steps = 1;
+  // (exact19) ... but a weak reading (under weak_recentre_below: at most the component
+  // counter's 0.3, hidden beside a hand) whose fitted pips are centred weak_recentre_min_mm to
+  // weak_recentre_max_mm off its square is read again centred on them, once, and kept when it
+  // counts the same pips, more confidently, its pips better centred (dev10 1100 (1,-1): a glared
+  // green 6, 1.1 mm off, 0.30 -> 0.68). Only the same count: a move of 5 mm read a covered die's
+  // remnant as a sure 1 (dev8 917 (1,-3), dev10 1118 (-2,5)). weak_recentre_below = 0: off.
+  double weak_recentre_below = 0.31;
+  double weak_recentre_min_mm = 1.0;
+  double weak_recentre_max_mm = 2.5;
+  // ... a face of this many pips or more (any two spots, an arm's grain under the occluder, make
+  // a 2; such 2s on empty cells read again there came out surer, 0.30 -> 0.50).
+  int weak_recentre_min_pips = 3;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
   // Coloured dice (the first reading's body, from the crop, names a colour): when the

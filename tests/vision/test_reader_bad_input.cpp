@@ -250,6 +250,11 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.coloured_pip_more_sure = 0.87;
   p.white_no_pip_below = 0.33;
   p.colour_clip_level = 240;
+  p.occluded_pip_unit_confidence = 0.83;
+  p.weak_recentre_below = 0.27;
+  p.weak_recentre_min_mm = 0.8;
+  p.weak_recentre_max_mm = 3.5;
+  p.weak_recentre_min_pips = 4;
   p.fine_unit_pool_mm = 1.75;
   p.guard_print_chroma = 0.03;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
@@ -286,6 +291,11 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->coloured_pip_more_sure, 0.87);
   EXPECT_DOUBLE_EQ(q->white_no_pip_below, 0.33);
   EXPECT_DOUBLE_EQ(q->colour_clip_level, 240);
+  EXPECT_DOUBLE_EQ(q->occluded_pip_unit_confidence, 0.83);
+  EXPECT_DOUBLE_EQ(q->weak_recentre_below, 0.27);
+  EXPECT_DOUBLE_EQ(q->weak_recentre_min_mm, 0.8);
+  EXPECT_DOUBLE_EQ(q->weak_recentre_max_mm, 3.5);
+  EXPECT_EQ(q->weak_recentre_min_pips, 4);
   EXPECT_DOUBLE_EQ(q->fine_unit_pool_mm, 1.75);
   EXPECT_DOUBLE_EQ(q->guard_print_chroma, 0.03);
   fs::remove(f);

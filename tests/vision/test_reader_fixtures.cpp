@@ -995,6 +995,43 @@ TEST(ReaderFixtures, ClippedChannelsOfAGlaredTopAreEqual) {
   EXPECT_EQ(now.seen_cells, now.matched);
 }
 
+// Round 19's scene (data/fixtures/scenes_round19: dev10's 1100 as rendered, 218 KB; docs/reader.md
+// "Round 19"): an arm across the sheet casts a wide shadow, the occluder mask covers it.
+// (-5,3), a white 6 in that shadow: its top is as dark as the shaded paper round it (0.96 of
+// it), so nothing there differs from the paper but its sides and pips, no blob of a unit's
+// size, and the no-blob looks were not made under the occluder: hidden. The camera-resolution
+// dark-pip look now runs there too, its white die kept only as the shade gate keeps one
+// (occluded_pip_unit_confidence: six dark pips in a 6's layout, read 6 at 1.00, the body 0.96
+// of the shaded paper, unsaturated). Measured: read white 6; nothing else changes on any set
+// but dev8 919 (2,1), the same case, also read right now.
+TEST(ReaderFixtures, WhiteDieInAnArmsShadeFoundByItsPips) {
+  ReadParams off;
+  off.occluded_pip_unit_confidence = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round19", off);
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.seen_cells, now.matched);
+}
+
+// 1100 (1,-1): a glared pale green 6 (faint light pips), beside the arm (every cell is near a
+// hand then: a reading under 0.31 is hidden). The square sat 1.1 mm off the face, its far edge
+// beyond the rim, where light peaks the lattice could not explain: read 6 at the component
+// counter's 0.30, hidden. Read again centred on its own fitted pips (weak_recentre_below): 6 at
+// 0.68, the same count. Measured: read green 6; elsewhere dev6 717 (3,-3) and fixture 026 (0,5)
+// (a blue 3, a green 3, each 0.30 -> 1.00) are read too, nothing else moves.
+TEST(ReaderFixtures, WeakReadingRecentredOnItsOwnPips) {
+  ReadParams off;
+  off.weak_recentre_below = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round19", off);
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.seen_cells, now.matched);
+}
+
 // The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
 // ring): in a little less light, its paper is 0.9 of the estimate, over paper_distance away
 // in BGR, and was blue foreground to the guard test. Fixture 005 (0,4), a white 3 with its
