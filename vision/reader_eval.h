@@ -34,6 +34,7 @@ struct EvalArgs {
   double max_pip_over_median = -1;  // --real: DiceParams::max_pip_over_median (< 0 = its default)
   double pip_reference_min = -1;    // --real: DiceParams::pip_reference_min (< 0 = its default)
   double chroma_weight = -1;  // --real: PipParams::chroma_weight (< 0 = its default)
+  double chroma_min_excess = -1;  // --real: PipParams::chroma_min_excess (< 0 = its default)
   double value_channel_max_body = -1;  // --real: PipParams::value_channel_max_body (< 0 = its default)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults

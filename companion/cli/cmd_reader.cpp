@@ -225,6 +225,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--value-channel-max-body", ea->value_channel_max_body,
                  "--real: PipParams::value_channel_max_body (pips also on max(B, G, R) below this body level; 0 = off)");
   ev->add_option("--chroma-weight", ea->chroma_weight, "--real: PipParams::chroma_weight (chroma pips' LoG responses times this)");
+  ev->add_option("--chroma-min-excess", ea->chroma_min_excess,
+                 "--real: PipParams::chroma_min_excess (a chroma pip's chroma over the body's, grey levels)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");
