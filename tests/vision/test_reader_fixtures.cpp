@@ -596,6 +596,16 @@ AB ab_fixture_dir(const char* name, const ReadParams& off, const ReadParams& on 
   return r;
 }
 
+// The rule under test turns exactly one hidden visible die into a die read right, colour and
+// face, and reports no die where there is none.
+void expect_one_hidden_die_now_read_right(const SceneScore& before, const SceneScore& now) {
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.seen_cells, now.matched);
+}
+
 // A coloured die whose top mask a rim pip notched: the square, at that mask's angle, sat
 // ~1.6 mm off the face and the crop's three pips read as a green 2 at 0.30. Its light pips
 // found on the top plane at the camera's resolution make a 3 at the face's size; read there
@@ -988,11 +998,7 @@ TEST(ReaderFixtures, ClippedChannelsOfAGlaredTopAreEqual) {
   ReadParams off;
   off.colour_clip_level = 0;
   const auto [before, now] = ab_fixture_dir("scenes_round18", off);
-  EXPECT_EQ(now.matched, before.matched + 1);
-  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
-  EXPECT_EQ(now.color_ok, now.matched);
-  EXPECT_EQ(now.face_ok, now.matched);
-  EXPECT_EQ(now.seen_cells, now.matched);
+  expect_one_hidden_die_now_read_right(before, now);
 }
 
 // Round 19's scene (data/fixtures/scenes_round19: dev10's 1100 as rendered, 218 KB; docs/reader.md
@@ -1008,11 +1014,7 @@ TEST(ReaderFixtures, WhiteDieInAnArmsShadeFoundByItsPips) {
   ReadParams off;
   off.occluded_pip_unit_confidence = 0;
   const auto [before, now] = ab_fixture_dir("scenes_round19", off);
-  EXPECT_EQ(now.matched, before.matched + 1);
-  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
-  EXPECT_EQ(now.face_ok, now.matched);
-  EXPECT_EQ(now.color_ok, now.matched);
-  EXPECT_EQ(now.seen_cells, now.matched);
+  expect_one_hidden_die_now_read_right(before, now);
 }
 
 // 1100 (1,-1): a glared pale green 6 (faint light pips), beside the arm (every cell is near a
@@ -1025,11 +1027,7 @@ TEST(ReaderFixtures, WeakReadingRecentredOnItsOwnPips) {
   ReadParams off;
   off.weak_recentre_below = 0;
   const auto [before, now] = ab_fixture_dir("scenes_round19", off);
-  EXPECT_EQ(now.matched, before.matched + 1);
-  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
-  EXPECT_EQ(now.face_ok, now.matched);
-  EXPECT_EQ(now.color_ok, now.matched);
-  EXPECT_EQ(now.seen_cells, now.matched);
+  expect_one_hidden_die_now_read_right(before, now);
 }
 
 // The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
