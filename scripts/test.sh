@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs the whole test suite with ctest.
-# HEXDICE_SANITIZE=1 builds with ASan+UBSan into build-asan/ instead.
+# HEXDICE_SANITIZE=1 builds with ASan+UBSan into build-asan/ instead, and runs the suite in
+# three passes (robust18): everything but the window tests; the window tests (the
+# hexdice-companion child under Xvfb) without LeakSanitizer, whose one report there is 112
+# bytes the GL driver leaves at exit from a module already unloaded (no name to suppress it
+# by; address and UB checks stay on); and the vision tests again with HEXDICE_NO_AVX2=1,
+# the SSE2 paths of vision/mask_ops.cpp's run-time dispatched AVX2/SSSE3 steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${HEXDICE_SANITIZE:-0}" == 1 ]]; then
   scripts/setup.sh build-asan -DHEXDICE_SANITIZE=ON -DHEXDICE_BENCH=OFF
-  dir=build-asan
-else
-  scripts/setup.sh build
-  dir=build
+  window='^(CompanionGui|CompanionGuiRulesets|CompanionCalib)\.'
+  status=0
+  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -E "$window" || status=1
+  ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -R "$window" || status=1
+  vision=$(build-asan/tests/vision_tests --gtest_list_tests | grep -v -e '^ ' -e '^Running' | tr -d '.' | sort -u | paste -sd'|')
+  HEXDICE_NO_AVX2=1 ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -R "^(${vision})\." || status=1
+  exit $status
 fi
-ctest --test-dir "$dir" --output-on-failure -j"$(nproc)"
+scripts/setup.sh build
+ctest --test-dir build --output-on-failure -j"$(nproc)"

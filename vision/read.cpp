@@ -842,7 +842,9 @@ static std::vector<int> visible_edges(const cv::Mat& grey, const SheetLayout& la
   const std::vector<double> across = {-1.0, -0.5, 0.0, 0.5, 1.0, -2.5, 2.5};
   constexpr int kAcross = 7;
   const std::size_t per_cell = 6 * kAlong * kAcross;
-  cv::Mat mx(1, static_cast<int>(layout.cells.size() * per_cell), CV_32F), my(mx.size(), CV_32F);
+  // One row per cell: remap's maps must stay below SHRT_MAX columns, which one row of all
+  // the cells' samples passed from 157 cells on (radius 7 and larger maps threw, robust18).
+  cv::Mat mx(static_cast<int>(layout.cells.size()), static_cast<int>(per_cell), CV_32F), my(mx.size(), CV_32F);
   std::vector<std::size_t> all(layout.cells.size());
   for (std::size_t ci = 0; ci < all.size(); ++ci) all[ci] = ci;
   edge_sample_maps(layout, all, hp, across, mx, my);

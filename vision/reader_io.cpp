@@ -1,6 +1,7 @@
 #include "vision/reader_io.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -55,12 +56,54 @@ bool png_cut_short(const std::vector<unsigned char>& b) {
   return true;
 }
 
+// The width and height a PNG's IHDR or a JPEG's start-of-frame declares (false when there is
+// none to find: another format, or malformed, which the decoder reports). libjpeg decodes a
+// JPEG whose header claims more rows and columns than its data holds (greying out the
+// rest): a frame whose header says 30000 x 30000 took 7 GB and 40 s to "read" as a grey page
+// (robust18), so the size is checked before anything is decoded.
+bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uint64_t& h) {
+  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  auto be = [&](std::size_t i, int n) {
+    std::uint64_t v = 0;
+    for (int k = 0; k < n; ++k) v = (v << 8) | b[i + static_cast<std::size_t>(k)];
+    return v;
+  };
+  if (b.size() >= 24 && std::equal(sig, sig + 8, b.begin())) {
+    if (!std::equal(b.begin() + 12, b.begin() + 16, "IHDR")) return false;
+    w = be(16, 4), h = be(20, 4);
+    return true;
+  }
+  if (b.size() < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
+  std::size_t i = 2;  // the segments before the first scan, as jpeg_cut_short walks them
+  for (;;) {
+    while (i + 1 < b.size() && b[i] == 0xFF && b[i + 1] == 0xFF) ++i;
+    if (i + 3 >= b.size() || b[i] != 0xFF) return false;
+    const unsigned char m = b[i + 1];
+    if (m == 0xDA) return false;  // a scan before any frame header: the decoder's to refuse
+    if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {
+      i += 2;
+      continue;
+    }
+    // SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC): length, precision, height, width.
+    if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+      if (i + 8 >= b.size()) return false;
+      h = be(i + 5, 2), w = be(i + 7, 2);
+      return true;
+    }
+    i += 2 + static_cast<std::size_t>(be(i + 2, 2));
+  }
+}
+
 }  // namespace
 
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   if (bytes.empty()) return Error{"empty image file"};
   if (jpeg_cut_short(bytes)) return Error{"truncated JPEG (no end-of-image marker): the file was cut short"};
   if (png_cut_short(bytes)) return Error{"truncated PNG (no IEND chunk): the file was cut short"};
+  if (std::uint64_t w = 0, h = 0; header_size(bytes, w, h) && (w == 0 || h == 0 || w * h > kMaxImagePixels))
+    return Error{"the image header declares " + std::to_string(w) + " x " + std::to_string(h) + " pixels (" +
+                 (w == 0 || h == 0 ? std::string("none") : "over " + std::to_string(kMaxImagePixels / 1000000) + " megapixels") +
+                 "): a corrupt header or not a camera frame"};
   cv::Mat img;
   try {
     img = cv::imdecode(bytes, cv::IMREAD_COLOR);
@@ -78,6 +121,23 @@ Result<cv::Mat> load_image(const std::string& path) {
   if (in.bad()) return Error{"cannot read image " + path};
   auto img = decode_image(bytes);
   if (!img) return Error{path + ": " + img.error()};
+  return img;
+}
+
+bool has_colour(const cv::Mat& bgr) {
+  if (bgr.type() != CV_8UC3) return false;
+  for (int y = 0; y < bgr.rows; ++y) {
+    const uchar* p = bgr.ptr<uchar>(y);
+    for (int x = 0; x < bgr.cols; ++x, p += 3)
+      if (p[0] != p[1] || p[1] != p[2]) return true;  // a camera frame: within its first pixels
+  }
+  return false;
+}
+
+Result<cv::Mat> load_colour_image(const std::string& path) {
+  auto img = load_image(path);
+  if (img && !has_colour(*img))
+    return Error{path + ": a grey image (no pixel has any colour): the dice's colours cannot be read from it"};
   return img;
 }
 

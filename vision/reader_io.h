@@ -2,6 +2,7 @@
 // crash: a Result with one clear message), the calibration file, scene labels.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,18 @@
 
 namespace hexdice::vision {
 
-// Decodes an image (BGR). Errors: unreadable file, empty file, undecodable bytes.
+// Decodes an image (BGR). Errors: unreadable file, empty file, undecodable bytes, a PNG or
+// JPEG cut short, and a PNG or JPEG header declaring no pixels or more than kMaxImagePixels
+// (checked before decoding: libjpeg fills a frame its data does not cover with grey).
+inline constexpr std::uint64_t kMaxImagePixels = 200'000'000;
 Result<cv::Mat> load_image(const std::string& path);
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes);
+// load_image for what reads the dice's colours (`hexdice read`, `dice`, `board-read`,
+// `calibrate colors`): also refuses a grey image (every pixel's three channels equal, as a
+// grey PNG or JPEG decodes), whose yellow dice the reader would report as white (robust18).
+Result<cv::Mat> load_colour_image(const std::string& path);
+// Whether any pixel of a CV_8UC3 image has channels that differ (false for other types).
+bool has_colour(const cv::Mat& bgr);
 
 // Calibration JSON: {"camera_matrix": [9 numbers], "dist_coeffs": [...], "image_size": [w, h],
 // "colors": [{"name": "red", "bgr_rel": [b, g, r]}]}; every key optional.

@@ -52,7 +52,7 @@ Result<Json> observation_of(const BoardReadArgs& a) {
     if (!c) return Error{a.calib + ": " + c.error()};
     calib = *c;
   }
-  auto img = vision::load_image(a.input);
+  auto img = vision::load_colour_image(a.input);
   if (!img) return Error{img.error()};
   return vision::to_json(vision::read_board(*img, *layout, &calib, params));
 }

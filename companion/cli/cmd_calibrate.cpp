@@ -161,7 +161,7 @@ int run_colors(const ColorArgs& a) {
   }
   auto data = existing(a.out);
   if (!data) return fail(data.error());
-  auto img = vision::load_image(a.image);
+  auto img = vision::load_colour_image(a.image);
   if (!img) return fail(img.error());
   auto col = calibration::calibrate_colors(*img, *layout, cells, &*data);
   if (!col) return fail(a.image + ": " + col.error());

@@ -34,7 +34,7 @@ struct ReadArgs {
 int run_read(const ReadArgs& a) {
   auto in = load_reader_inputs(a.reader);
   if (!in) return fail(in.error());
-  auto img = vision::load_image(a.image);
+  auto img = vision::load_colour_image(a.image);
   if (!img) return fail(img.error());
   if (!a.reader.calib.empty()) {
     // Stale or mismatched calibration: one warning line, and read anyway.
@@ -66,7 +66,7 @@ struct DiceArgs {
 };
 
 int run_dice(const DiceArgs& a) {
-  auto img = vision::load_image(a.image);
+  auto img = vision::load_colour_image(a.image);
   if (!img) return fail(img.error());
   vision::DiceParams params;
   params.model_path = a.model;

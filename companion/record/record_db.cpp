@@ -264,6 +264,10 @@ Result<std::unique_ptr<RecordDb>> RecordDb::open(const std::string& path, DbOpti
   std::unique_ptr<RecordDb> db(new RecordDb);
   db->path_ = path;
   db->options_ = options;
+  // SQLite opens "" as a private temporary database and ":memory:" in memory: a game
+  // recorded there would be lost at exit, so neither is taken for a file name.
+  if (path.empty() || path == ":memory:")
+    return Error{"the game database needs a file name (got \"" + path + "\")"};
   struct stat sb {};
   const bool exists = ::stat(path.c_str(), &sb) == 0;
   if (options.read_only && !exists) return Error{"no game database at " + path};

@@ -135,6 +135,11 @@ TEST(CliRecord, BadInputGivesOneLineAndWritesNothing) {
       {"record import --db " + db + " " + d + "/bad.txt", "rules.md section 2"},
       {"record import --db " + db + " " + d + "/nothing.txt", "cannot read"},
       {"record sample --db " + db + " --players 5", "--players must be 2, 3, 4 or 6"},
+      // (robust18) SQLite takes "" for a temporary database and ":memory:" for one in memory:
+      // a game recorded there would be gone at exit.
+      {"record sample --db '' --seed 1 --max-plies 4", "needs a file name"},
+      {"record sample --db :memory: --seed 1 --max-plies 4", "needs a file name"},
+      {"history --db ''", "needs a file name"},
   };
   for (const auto& c : cases) {
     CmdRun r = hexdice(d, c.args);

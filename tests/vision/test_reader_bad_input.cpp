@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "vision/dice.h"
 #include "vision/read.h"
@@ -185,6 +186,52 @@ TEST(ReaderBadInput, CorruptPngRejected) {
   EXPECT_TRUE(decode_image(trailer).ok());
 }
 
+// (robust18) A header declaring far more pixels than the file holds: libjpeg decoded a
+// JPEG whose start-of-frame said 30000 x 30000 as a 900-megapixel grey page (7 GB, 40 s, then
+// "board not found", exit 0). Refused from the header before decoding, for JPEG and PNG;
+// a header declaring no pixels likewise (the real sizes decode, above).
+TEST(ReaderBadInput, HeaderDeclaringTooManyPixelsIsRefusedBeforeDecoding) {
+  const cv::Mat small(48, 64, CV_8UC3, cv::Scalar(20, 140, 230));
+  std::vector<unsigned char> jpg, png;
+  cv::imencode(".jpg", small, jpg);
+  cv::imencode(".png", small, png);
+  ASSERT_TRUE(decode_image(jpg).ok());
+  ASSERT_TRUE(decode_image(png).ok());
+  // The JPEG's start-of-frame (0xFFC0: length, precision, height, width), found by walking
+  // the segments; the PNG's IHDR at bytes 16-23 (its CRC is not checked before the size).
+  std::size_t sof = 0;
+  for (std::size_t i = 2; i + 8 < jpg.size();) {
+    if (jpg[i + 1] == 0xC0) {
+      sof = i;
+      break;
+    }
+    i += 2 + ((static_cast<std::size_t>(jpg[i + 2]) << 8) | jpg[i + 3]);
+  }
+  ASSERT_GT(sof, 0u);
+  ASSERT_EQ((jpg[sof + 5] << 8) | jpg[sof + 6], 48);
+  ASSERT_EQ((jpg[sof + 7] << 8) | jpg[sof + 8], 64);
+  auto jpeg_sized = [&](int w, int h) {
+    std::vector<unsigned char> b = jpg;
+    b[sof + 5] = static_cast<unsigned char>(h >> 8), b[sof + 6] = static_cast<unsigned char>(h);
+    b[sof + 7] = static_cast<unsigned char>(w >> 8), b[sof + 8] = static_cast<unsigned char>(w);
+    return b;
+  };
+  auto png_sized = [&](std::uint32_t w, std::uint32_t h) {
+    std::vector<unsigned char> b = png;
+    for (int k = 0; k < 4; ++k) {
+      b[16 + static_cast<std::size_t>(k)] = static_cast<unsigned char>(w >> (24 - 8 * k));
+      b[20 + static_cast<std::size_t>(k)] = static_cast<unsigned char>(h >> (24 - 8 * k));
+    }
+    return b;
+  };
+  for (const auto& b : {jpeg_sized(30000, 30000), jpeg_sized(65535, 4000), jpeg_sized(0, 48), png_sized(30000, 30000),
+                        png_sized(100000, 100000), png_sized(64, 0)}) {
+    const auto r = decode_image(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("the image header declares"), std::string::npos) << r.error();
+  }
+}
+
 int run_cli(const std::string& args, std::string& err) {
   const fs::path errf = fs::temp_directory_path() / ("hexdice_reader_cli_err_" + std::to_string(::getpid()) + ".txt");
   const std::string cmd = std::string(HEXDICE_BIN_DIR) + "/hexdice " + args + " >/dev/null 2>" + errf.string();
@@ -216,6 +263,28 @@ TEST(ReaderBadInput, CliOneErrorLineAndNonZeroExit) {
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << flag << ": " << err;
   }
   fs::remove(junk);
+  // (robust18) A grey image has no colour to read the dice by: `read` reported a yellow die
+  // as a sure white one; refused with one line (`read`, `dice`; `board-read` and `calibrate
+  // colors` load their image the same way).
+  cv::Mat grey_frame = render_synth_scene(standard_sheet(), {{Hex{0, 0}, "yellow", 3, false}}, SynthOptions{}).image;
+  cv::cvtColor(grey_frame, grey_frame, cv::COLOR_BGR2GRAY);
+  const fs::path grey = fs::temp_directory_path() / ("hexdice_grey_" + std::to_string(::getpid()) + ".png");
+  ASSERT_TRUE(cv::imwrite(grey.string(), grey_frame));
+  for (const char* cmd : {"read", "dice"}) {
+    EXPECT_NE(run_cli(std::string(cmd) + " " + grey.string() + " --json", err), 0) << cmd;
+    EXPECT_EQ(err.rfind("hexdice: ", 0), 0u) << cmd << ": " << err;
+    EXPECT_NE(err.find("a grey image"), std::string::npos) << cmd << ": " << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << cmd << ": " << err;
+  }
+  fs::remove(grey);
+  const auto loaded = load_image(img);
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_TRUE(has_colour(*loaded));
+  cv::Mat g3;
+  cv::cvtColor(grey_frame, g3, cv::COLOR_GRAY2BGR);
+  EXPECT_FALSE(has_colour(g3));
+  g3.at<cv::Vec3b>(g3.rows - 1, g3.cols - 1)[2] ^= 1;  // one pixel of colour, the last
+  EXPECT_TRUE(has_colour(g3));
 }
 
 TEST(ReaderParams, SaveLoadRoundTrip) {
