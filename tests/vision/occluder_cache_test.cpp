@@ -14,6 +14,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "tests/vision/observation_text.h"
 #include "vision/read.h"
 #include "vision/reader_synth.h"
 #include "vision/sheet.h"
@@ -21,13 +22,6 @@
 
 namespace hexdice::vision {
 namespace {
-
-// Everything a read says: the JSON contract and why each cell was hidden.
-std::string describe(const Observation& o) {
-  std::string s = to_json(o).dump();
-  for (const auto& [h, why] : o.hidden_why) s += "\n" + std::to_string(h.q) + "," + std::to_string(h.r) + " " + why;
-  return s;
-}
 
 // The image's pixels inside the paper-plane polygon `mm` (mm -> px by hp), as a mask.
 cv::Mat poly_mask(cv::Size size, const cv::Matx33d& hp, const std::vector<cv::Point2f>& mm) {

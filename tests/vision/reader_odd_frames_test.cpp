@@ -8,18 +8,13 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "tests/vision/observation_text.h"
 #include "vision/read.h"
 #include "vision/reader_synth.h"
 #include "vision/sheet.h"
 
 namespace hexdice::vision {
 namespace {
-
-std::string describe(const Observation& o) {
-  std::string s = to_json(o).dump();
-  for (const auto& [h, why] : o.hidden_why) s += "\n" + std::to_string(h.q) + "," + std::to_string(h.r) + " " + why;
-  return s;
-}
 
 TEST(ReaderOddFrames, TinyFramesOfEveryTypeAreNotFound) {
   const SheetLayout layout = standard_sheet();
