@@ -5,8 +5,10 @@
 // at the labelled boxes, no detection) stays above a floor (docs/dice.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <vector>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -337,6 +339,40 @@ TEST(DicePips, ChromaChannelOnRealPhotos) {
   EXPECT_GT(a->oracle.pips_ok, b->oracle.pips_ok);
 }
 
+// A labelled die of a real photo (its box in labels.csv) and the square the pip reader is given
+// for it: the box's longer side times pad, centred on the box.
+struct LabelledBox {
+  const char* image;
+  float x0, y0, x1, y1, pad;
+  int face;
+};
+cv::Rect2f pip_square(const LabelledBox& b) {
+  const float side = std::max(b.x1 - b.x0, b.y1 - b.y0) * b.pad;
+  return cv::Rect2f((b.x0 + b.x1) / 2 - side / 2, (b.y0 + b.y1) / 2 - side / 2, side, side);
+}
+
+// A pip-reader setting that rights these dice: each reads its labelled face with `with` and
+// another without it; a white penlington six (no chroma blob, a body far above any dark-body
+// limit) reads the same face and score either way. `what` names the setting in the log.
+void expect_setting_rights_these_dice(const std::vector<LabelledBox>& dice, const PipParams& with,
+                                      const PipParams& without, const char* what) {
+  for (const LabelledBox& b : dice) {
+    const cv::Mat img = cv::imread((real_dir() / "images" / b.image).string());
+    ASSERT_FALSE(img.empty()) << b.image;
+    const PipRead a = read_pips(img, pip_square(b), with), c = read_pips(img, pip_square(b), without);
+    std::printf("%s: %d with %s, %d without\n", b.image, a.face, what, c.face);
+    EXPECT_EQ(a.face, b.face) << b.image;
+    EXPECT_NE(c.face, b.face) << b.image;
+  }
+  const LabelledBox white{"penlington_valid_valid_83.jpg", 128, 113, 190, 175, 1.65f, 6};
+  const cv::Mat img = cv::imread((real_dir() / "images" / white.image).string());
+  ASSERT_FALSE(img.empty());
+  const PipRead a = read_pips(img, pip_square(white), with), c = read_pips(img, pip_square(white), without);
+  EXPECT_EQ(a.face, white.face);
+  EXPECT_EQ(a.face, c.face);
+  EXPECT_EQ(a.face_score, c.face_score);
+}
+
 // Red pips on smoky / dark byler dice (docs/dice.md round 18): three sixes of the even
 // split, read at their labelled boxes (x 1.1, as the oracle reads) by the pip reader alone.
 // Their red pips are dim on grey, and the chroma channel (JPEG's half resolution) merges
@@ -345,14 +381,6 @@ TEST(DicePips, ChromaChannelOnRealPhotos) {
 // above the limit) reads exactly as without it.
 TEST(DicePips, RedPipsOfASmokyDieOnTheBrightestChannel) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
-  struct Box {
-    const char* image;
-    float x0, y0, x1, y1, pad;
-    int face;
-  };
-  const Box sixes[] = {{"byler_IMG_20191208_112501.jpg", 395, 261, 425, 295, 1.1f, 6},
-                       {"byler_IMG_20191208_112135.jpg", 394, 367, 434, 407, 1.1f, 6},
-                       {"byler_IMG_20191208_112332.jpg", 236, 247, 268, 285, 1.1f, 6}};
   PipParams off, on;
   off.value_channel_max_body = 0;
   on.value_channel_max_body = 130;
@@ -360,25 +388,10 @@ TEST(DicePips, RedPipsOfASmokyDieOnTheBrightestChannel) {
   // round 19 (2) the third six's chroma "3" (its lower row) outscores the brightest
   // channel's six, and it reads 3 either way: the two do not add up yet.
   off.chroma_weight = on.chroma_weight = 1;
-  auto region = [](const Box& b) {
-    const float side = std::max(b.x1 - b.x0, b.y1 - b.y0) * b.pad;
-    return cv::Rect2f((b.x0 + b.x1) / 2 - side / 2, (b.y0 + b.y1) / 2 - side / 2, side, side);
-  };
-  for (const Box& b : sixes) {
-    const cv::Mat img = cv::imread((real_dir() / "images" / b.image).string());
-    ASSERT_FALSE(img.empty()) << b.image;
-    const PipRead a = read_pips(img, region(b), on), c = read_pips(img, region(b), off);
-    std::printf("%s: %d with the brightest channel, %d without\n", b.image, a.face, c.face);
-    EXPECT_EQ(a.face, b.face) << b.image;
-    EXPECT_NE(c.face, b.face) << b.image;
-  }
-  const Box white{"penlington_valid_valid_83.jpg", 128, 113, 190, 175, 1.65f, 6};
-  const cv::Mat img = cv::imread((real_dir() / "images" / white.image).string());
-  ASSERT_FALSE(img.empty());
-  const PipRead a = read_pips(img, region(white), on), c = read_pips(img, region(white), off);
-  EXPECT_EQ(a.face, white.face);
-  EXPECT_EQ(a.face, c.face);
-  EXPECT_EQ(a.face_score, c.face_score);
+  expect_setting_rights_these_dice({{"byler_IMG_20191208_112501.jpg", 395, 261, 425, 295, 1.1f, 6},
+                                    {"byler_IMG_20191208_112135.jpg", 394, 367, 434, 407, 1.1f, 6},
+                                    {"byler_IMG_20191208_112332.jpg", 236, 247, 268, 285, 1.1f, 6}},
+                                   on, off, "the brightest channel");
 }
 
 // The chroma kind's responses weighed x2 (PipParams::chroma_weight, docs/dice.md round 19):
@@ -388,37 +401,14 @@ TEST(DicePips, RedPipsOfASmokyDieOnTheBrightestChannel) {
 // A white penlington six (no chroma blob passes the gate) reads the same face and scores.
 TEST(DicePips, ChromaWeightLetsARedPipBeatAGlintPair) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
-  struct Box {
-    const char* image;
-    float x0, y0, x1, y1, pad;
-    int face;
-  };
-  const Box ones[] = {{"byler_IMG_20191208_111411.jpg", 262, 156, 304, 192, 1.1f, 1},
-                      {"byler_IMG_20191208_111642.jpg", 374, 438, 414, 478, 1.1f, 1},
-                      {"byler_IMG_20191208_111702.jpg", 198, 273, 235, 305, 1.1f, 1},
-                      {"byler_IMG_20191209_095849.jpg", 144, 211, 190, 250, 1.1f, 1}};
   PipParams raw, now;
   raw.chroma_weight = 1;
   EXPECT_EQ(now.chroma_weight, 2.0);
-  auto region = [](const Box& b) {
-    const float side = std::max(b.x1 - b.x0, b.y1 - b.y0) * b.pad;
-    return cv::Rect2f((b.x0 + b.x1) / 2 - side / 2, (b.y0 + b.y1) / 2 - side / 2, side, side);
-  };
-  for (const Box& b : ones) {
-    const cv::Mat img = cv::imread((real_dir() / "images" / b.image).string());
-    ASSERT_FALSE(img.empty()) << b.image;
-    const PipRead a = read_pips(img, region(b), now), c = read_pips(img, region(b), raw);
-    std::printf("%s: %d with the chroma weight, %d without\n", b.image, a.face, c.face);
-    EXPECT_EQ(a.face, b.face) << b.image;
-    EXPECT_NE(c.face, b.face) << b.image;
-  }
-  const Box white{"penlington_valid_valid_83.jpg", 128, 113, 190, 175, 1.65f, 6};
-  const cv::Mat img = cv::imread((real_dir() / "images" / white.image).string());
-  ASSERT_FALSE(img.empty());
-  const PipRead a = read_pips(img, region(white), now), c = read_pips(img, region(white), raw);
-  EXPECT_EQ(a.face, white.face);
-  EXPECT_EQ(a.face, c.face);
-  EXPECT_EQ(a.face_score, c.face_score);
+  expect_setting_rights_these_dice({{"byler_IMG_20191208_111411.jpg", 262, 156, 304, 192, 1.1f, 1},
+                                    {"byler_IMG_20191208_111642.jpg", 374, 438, 414, 478, 1.1f, 1},
+                                    {"byler_IMG_20191208_111702.jpg", 198, 273, 235, 305, 1.1f, 1},
+                                    {"byler_IMG_20191209_095849.jpg", 144, 211, 190, 250, 1.1f, 1}},
+                                   now, raw, "the chroma weight");
 }
 
 }  // namespace
