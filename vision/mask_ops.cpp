@@ -562,9 +562,15 @@ __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const u
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o + x), _mm_xor_si128(g, flip));  // 255 where above (greater)
   }
 }
+// HEXDICE_NO_AVX2=1 (any value but empty or 0) keeps every run-time chosen step below on its
+// SSE2 path: the SSSE3 colour mask and the AVX2 warp steps alike.
+bool simd_steps_off() {
+  const char* e = std::getenv("HEXDICE_NO_AVX2");
+  return e && *e && *e != '0';
+}
 bool use_ssse3() {
   static const bool on = [] {
-    if (const char* e = std::getenv("HEXDICE_NO_AVX2"); e && *e && *e != '0') return false;
+    if (simd_steps_off()) return false;
     __builtin_cpu_init();
     return __builtin_cpu_supports("ssse3") != 0;
   }();
@@ -1494,7 +1500,7 @@ __attribute__((target("avx2"), noinline)) int bilinear3_run_avx2(const uchar* S0
 }
 bool use_avx2() {
   static const bool on = [] {
-    if (const char* e = std::getenv("HEXDICE_NO_AVX2"); e && *e && *e != '0') return false;
+    if (simd_steps_off()) return false;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") != 0;
   }();
