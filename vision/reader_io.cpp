@@ -12,6 +12,47 @@ namespace hexdice::vision {
 
 namespace {
 
+const unsigned char kPngSignature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+bool is_png(const std::vector<unsigned char>& b) {
+  return b.size() >= 8 && std::equal(kPngSignature, kPngSignature + 8, b.begin());
+}
+bool is_jpeg(const std::vector<unsigned char>& b) { return b.size() >= 2 && b[0] == 0xFF && b[1] == 0xD8; }
+
+// n bytes from b[i] on as one big-endian number (the caller has checked they are there).
+std::uint64_t big_endian(const std::vector<unsigned char>& b, std::size_t i, int n) {
+  std::uint64_t v = 0;
+  for (int k = 0; k < n; ++k) v = (v << 8) | b[i + static_cast<std::size_t>(k)];
+  return v;
+}
+
+// How a walk of a JPEG's header ended: at its first scan (`i` at the start-of-scan marker),
+// with the file ending inside the header, at bytes that are no marker (malformed: the decoder
+// says so), or where the visitor stopped it.
+enum class JpegHeaderEnd { kScan, kCutShort, kMalformed, kStopped };
+
+// Walks a JPEG's header segments from after its start-of-image to its first scan: an EXIF
+// thumbnail inside APP1 has a scan and an end marker of its own, so the bytes themselves
+// cannot be searched. visit(marker, i) sees each segment that has a length (its 4 header
+// bytes are there); returning true stops the walk with `i` at that segment.
+template <class Visit>
+JpegHeaderEnd walk_jpeg_header(const std::vector<unsigned char>& b, std::size_t& i, Visit&& visit) {
+  i = 2;
+  for (;;) {
+    while (i + 1 < b.size() && b[i] == 0xFF && b[i + 1] == 0xFF) ++i;  // fill bytes
+    if (i + 1 >= b.size()) return JpegHeaderEnd::kCutShort;             // the header alone
+    if (b[i] != 0xFF) return JpegHeaderEnd::kMalformed;
+    const unsigned char m = b[i + 1];
+    if (m == 0xDA) return JpegHeaderEnd::kScan;
+    if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {  // markers without a length
+      i += 2;
+      continue;
+    }
+    if (i + 3 >= b.size()) return JpegHeaderEnd::kCutShort;
+    if (visit(m, i)) return JpegHeaderEnd::kStopped;
+    i += 2 + static_cast<std::size_t>(big_endian(b, i + 2, 2));
+  }
+}
+
 // A JPEG whose first scan has no end-of-image marker after it was cut short (a copy or a
 // write interrupted). libjpeg decodes such a file anyway, greying out what is missing, and a
 // referee would then read half a board. Inside a scan's entropy-coded data 0xFF is only ever
@@ -19,22 +60,12 @@ namespace {
 // first start-of-scan (0xFF 0xDA) is the real end marker; data a camera appends after it
 // (thumbnails, maker trailers) does not matter.
 bool jpeg_cut_short(const std::vector<unsigned char>& b) {
-  if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return false;  // not a JPEG
-  // Walk the header's segments to the first scan (an EXIF thumbnail inside APP1 has a scan
-  // and an end marker of its own, so the bytes themselves cannot be searched).
-  std::size_t i = 2;
-  for (;;) {
-    while (i + 1 < b.size() && b[i] == 0xFF && b[i + 1] == 0xFF) ++i;  // fill bytes
-    if (i + 1 >= b.size()) return true;  // the header alone
-    if (b[i] != 0xFF) return false;      // not a marker: malformed, the decoder says so
-    const unsigned char m = b[i + 1];
-    if (m == 0xDA) break;
-    if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {
-      i += 2;
-      continue;
-    }
-    if (i + 3 >= b.size()) return true;
-    i += 2 + ((static_cast<std::size_t>(b[i + 2]) << 8) | b[i + 3]);
+  if (!is_jpeg(b)) return false;
+  std::size_t i = 0;
+  switch (walk_jpeg_header(b, i, [](unsigned char, std::size_t) { return false; })) {
+    case JpegHeaderEnd::kCutShort: return true;
+    case JpegHeaderEnd::kScan: break;
+    default: return false;  // malformed: the decoder says so
   }
   for (i += 2; i + 1 < b.size(); ++i)
     if (b[i] == 0xFF && b[i + 1] == 0xD9) return false;
@@ -45,11 +76,10 @@ bool jpeg_cut_short(const std::vector<unsigned char>& b) {
 // one whose chunks run off the end of the file was cut short. Refused here, before libpng
 // sees it (it would print its own line on stderr beside ours).
 bool png_cut_short(const std::vector<unsigned char>& b) {
-  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-  if (b.size() < 8 || !std::equal(sig, sig + 8, b.begin())) return false;  // not a PNG
+  if (!is_png(b)) return false;
   std::size_t i = 8;
   while (i + 8 <= b.size()) {
-    const std::size_t len = (std::size_t{b[i]} << 24) | (std::size_t{b[i + 1]} << 16) | (std::size_t{b[i + 2]} << 8) | b[i + 3];
+    const std::size_t len = static_cast<std::size_t>(big_endian(b, i, 4));
     if (std::equal(b.begin() + static_cast<std::ptrdiff_t>(i + 4), b.begin() + static_cast<std::ptrdiff_t>(i + 8), "IEND")) return i + 12 > b.size();
     i += 12 + len;
   }
@@ -62,36 +92,24 @@ bool png_cut_short(const std::vector<unsigned char>& b) {
 // rest): a frame whose header says 30000 x 30000 took 7 GB and 40 s to "read" as a grey page
 // (robust18), so the size is checked before anything is decoded.
 bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uint64_t& h) {
-  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-  auto be = [&](std::size_t i, int n) {
-    std::uint64_t v = 0;
-    for (int k = 0; k < n; ++k) v = (v << 8) | b[i + static_cast<std::size_t>(k)];
-    return v;
-  };
-  if (b.size() >= 24 && std::equal(sig, sig + 8, b.begin())) {
-    if (!std::equal(b.begin() + 12, b.begin() + 16, "IHDR")) return false;
-    w = be(16, 4), h = be(20, 4);
+  if (is_png(b)) {
+    if (b.size() < 24 || !std::equal(b.begin() + 12, b.begin() + 16, "IHDR")) return false;
+    w = big_endian(b, 16, 4), h = big_endian(b, 20, 4);
     return true;
   }
-  if (b.size() < 4 || b[0] != 0xFF || b[1] != 0xD8) return false;
-  std::size_t i = 2;  // the segments before the first scan, as jpeg_cut_short walks them
-  for (;;) {
-    while (i + 1 < b.size() && b[i] == 0xFF && b[i + 1] == 0xFF) ++i;
-    if (i + 3 >= b.size() || b[i] != 0xFF) return false;
-    const unsigned char m = b[i + 1];
-    if (m == 0xDA) return false;  // a scan before any frame header: the decoder's to refuse
-    if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {
-      i += 2;
-      continue;
-    }
+  if (!is_jpeg(b)) return false;
+  bool found = false;
+  std::size_t i = 0;
+  walk_jpeg_header(b, i, [&](unsigned char m, std::size_t at) {
     // SOF0-SOF15 but DHT (C4), JPG (C8) and DAC (CC): length, precision, height, width.
-    if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
-      if (i + 8 >= b.size()) return false;
-      h = be(i + 5, 2), w = be(i + 7, 2);
-      return true;
+    if (m < 0xC0 || m > 0xCF || m == 0xC4 || m == 0xC8 || m == 0xCC) return false;
+    if (at + 8 < b.size()) {
+      h = big_endian(b, at + 5, 2), w = big_endian(b, at + 7, 2);
+      found = true;
     }
-    i += 2 + static_cast<std::size_t>(be(i + 2, 2));
-  }
+    return true;
+  });
+  return found;
 }
 
 }  // namespace
