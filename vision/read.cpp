@@ -129,6 +129,23 @@ static int coloured_pip_polarity(const std::string& colour) {
   return 0;
 }
 
+// A die body against its cell's own paper (each channel over the paper's): the tests for a
+// die under the occluder judge it by the light on its cell, not by the lit sheet's white.
+struct BodyOnPaper {
+  cv::Vec3f rel;  // body / paper per channel
+  float lum;      // (b + 2g + r) / 4 of rel
+  float sat;      // (max - min) / max of rel
+};
+static BodyOnPaper body_on_paper(const cv::Vec3f& body, const cv::Vec3f& paper) {
+  BodyOnPaper b;
+  b.rel = cv::Vec3f(body[0] / std::max(paper[0], 1.0f), body[1] / std::max(paper[1], 1.0f), body[2] / std::max(paper[2], 1.0f));
+  const cv::Vec3f& rp = b.rel;
+  const float mx = std::max({rp[0], rp[1], rp[2]}), mn = std::min({rp[0], rp[1], rp[2]});
+  b.lum = (rp[0] + 2 * rp[1] + rp[2]) / 4;
+  b.sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+  return b;
+}
+
 // Saturated (the guard token's tests): rel (a colour relative to the white) not black and its
 // spread max - min at least min_sat of its max. A template so that every caller keeps its own
 // arithmetic: a float min_sat multiplies in float, params' double one in double.
@@ -2006,11 +2023,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             // a white die when, against its cell's own shaded paper, it is as bright
             // (occluded_white_ratio), unsaturated, its pips dark, two or more of them in the
             // layout the fine look found, read at occluded_pip_unit_confidence or more.
-            const cv::Vec3f sp = papers[ci];
-            const cv::Vec3f rp(fr.body_bgr[0] / std::max(sp[0], 1.0f), fr.body_bgr[1] / std::max(sp[1], 1.0f),
-                               fr.body_bgr[2] / std::max(sp[2], 1.0f));
-            const float lum = (rp[0] + 2 * rp[1] + rp[2]) / 4, mx = std::max({rp[0], rp[1], rp[2]}), mn = std::min({rp[0], rp[1], rp[2]});
-            const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+            const auto [rp, lum, sat] = body_on_paper(fr.body_bgr, papers[ci]);
             ok = fr.face == h.count && h.count >= 2 && (colour == "white" || colour == "black") && fr.pip_polarity < 0 &&
                  lum >= params.occluded_white_ratio && sat <= params.occluded_saturation &&
                  fr.confidence >= std::max(params.white_pip_unit_confidence, params.occluded_pip_unit_confidence);
@@ -3246,11 +3259,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // paper (a black die: its albedo, whatever the light; a shadow keeps the paper's
       // albedo) or saturated relative to it (a coloured die). A white die in shadow looks
       // like the shadowed paper: it stays hidden.
-      const cv::Vec3f pp = papers[ci];
-      const cv::Vec3f rp(fr.body_bgr[0] / std::max(pp[0], 1.0f), fr.body_bgr[1] / std::max(pp[1], 1.0f),
-                         fr.body_bgr[2] / std::max(pp[2], 1.0f));
-      const float lum = (rp[0] + 2 * rp[1] + rp[2]) / 4, mx = std::max({rp[0], rp[1], rp[2]}), mn = std::min({rp[0], rp[1], rp[2]});
-      const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+      const auto [rp, lum, sat] = body_on_paper(fr.body_bgr, papers[ci]);
       // Skin is saturated too: a body of skin's hue (hand_hue_min..max) is no die.
       const float hue_num = 60.0f * (rp[1] - rp[0]), hue_den = rp[2] - rp[0];
       const bool skin_hue = sat >= params.occluded_skin_min_saturation && rp[2] > rp[1] && rp[1] >= rp[0] &&
