@@ -3,6 +3,7 @@
 // dice finder (dice.h). Const functions, no drawing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -122,6 +123,15 @@ FaceReading read_face_components(const cv::Mat& crop_bgr, const FaceParams& para
 // bit, that the faster forms above give the same readings (tests/vision/mask_ops_test.cpp).
 FaceReading read_face_lattice_reference(const cv::Mat& crop_bgr, const FaceParams& params = {});
 FaceReading read_face_components_reference(const cv::Mat& crop_bgr, const FaceParams& params = {});
+// (Testing, round 20) the lattice reader's coarse search alone on a 48 x 48 CV_32F response
+// map (taken as its 3x3 maximum, or with params.lattice_coarse5 its 5x5 one): each layout
+// hypothesis's best margin and pose (centre x, y, angle, spacing), from the AVX2 rows when
+// `avx2` and the CPU has them (and HEXDICE_NO_AVX2 is unset), else from the scalar loop.
+struct LatticeCoarseBest {
+  std::array<float, 9> margin{};
+  std::array<std::array<float, 4>, 9> pose{};
+};
+LatticeCoarseBest lattice_coarse_search_for_test(const cv::Mat& map, const FaceParams& params, bool avx2);
 
 // The standard layout of `face` (1..6) in face-side units, centre (0,0), pips on a
 // 3x3 grid at +-0.27; `variant` 1 gives the other diagonal / the 90 degree turn.

@@ -1757,4 +1757,12 @@ void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int borde
   cv::sepFilter2D(src, dst, CV_32F, *k, *k, cv::Point(-1, -1), 0, border);
 }
 
+bool avx2_steps_on() {
+#if defined(HEXDICE_BILINEAR_AVX2)
+  return use_avx2();
+#else
+  return false;
+#endif
+}
+
 }  // namespace hexdice::vision

@@ -214,4 +214,8 @@ void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int borde
 void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
                              const cv::Scalar& value = cv::Scalar());
 
+// true when the run-time chosen AVX2 steps run (round 20: for the lattice reader's coarse
+// search too): the CPU has AVX2 and HEXDICE_NO_AVX2 is unset, empty or 0.
+bool avx2_steps_on();
+
 }  // namespace hexdice::vision

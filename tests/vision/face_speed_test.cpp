@@ -3,6 +3,7 @@
 // confidence, body colour, pip polarity), on faces of every count, colour, turn, offset,
 // blur, glare and noise, on crops of rendered scenes (dice, paper, grid, shadows) and on
 // random noise, with the default parameters and with the speed options switched.
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <string>
@@ -97,6 +98,41 @@ TEST(FaceSpeed, LatticeReaderGivesTheReferenceReadingBitForBit) {
       read += a.face > 0;
     }
   EXPECT_GT(read, static_cast<int>(crops.size()));  // most crops give a face: the comparison covers readings
+}
+
+// (Round 20) The coarse search's AVX2 rows against its scalar loop on random response maps:
+// levels from a few values (ties between poses, where the first pose must win) and from a
+// continuum, with spots of kOutside-like negative values, at the default search and at wider
+// shifts (more than 8 centre columns a row: several AVX2 chunks, a partial last one).
+TEST(FaceSpeed, LatticeCoarseSearchAvx2IsTheScalarSearch) {
+  if (!avx2_steps_on()) GTEST_SKIP() << "no AVX2 steps on this CPU or HEXDICE_NO_AVX2 set";
+  std::mt19937 rng(20);
+  std::uniform_real_distribution<float> u(0, 1);
+  int maps = 0;
+  for (int rep = 0; rep < 120; ++rep) {
+    cv::Mat map(48, 48, CV_32F);
+    const int levels = rep % 3 == 0 ? 0 : 2 + rep % 5;  // 0: a continuum
+    for (int y = 0; y < 48; ++y)
+      for (int x = 0; x < 48; ++x) {
+        const float v = u(rng);
+        map.at<float>(y, x) = levels ? std::floor(v * static_cast<float>(levels)) : 50 * v * v;
+      }
+    if (rep % 4 == 1) map(cv::Rect(0, 0, 48, 6)).setTo(-1000.0f);
+    if (rep % 5 == 2) cv::GaussianBlur(map, map, cv::Size(0, 0), 2.0);
+    FaceParams p;
+    p.lattice_coarse5 = rep % 2 == 1;
+    p.lattice_shift = rep % 6 < 3 ? 0.16 : 0.1 + 0.05 * (rep % 7);
+    p.lattice_min = 0.12 + 0.01 * (rep % 5);
+    const LatticeCoarseBest a = lattice_coarse_search_for_test(map, p, true), b = lattice_coarse_search_for_test(map, p, false);
+    for (std::size_t h = 0; h < 9; ++h) {
+      EXPECT_TRUE(same_bits(a.margin[h], b.margin[h])) << "map " << rep << " hypothesis " << h << ": " << a.margin[h] << " vs " << b.margin[h];
+      for (std::size_t k = 0; k < 4; ++k)
+        EXPECT_TRUE(same_bits(a.pose[h][k], b.pose[h][k])) << "map " << rep << " hypothesis " << h << " pose " << k << ": "
+                                                         << a.pose[h][k] << " vs " << b.pose[h][k];
+    }
+    ++maps;
+  }
+  EXPECT_EQ(maps, 120);
 }
 
 TEST(FaceSpeed, ComponentReaderGivesTheReferenceReadingBitForBit) {
