@@ -1530,6 +1530,31 @@ __attribute__((target("avx2"), noinline)) bool warp_positions_avx2(double X0, do
   }
   return _mm256_movemask_pd(nan_seen) != 0;
 }
+// (Round 20) The SSE2 block loop's steps after the positions, 8 pixels at a time: each of
+// AVX2's 128-bit lanes does for its 4 pixels what the SSE2 step does for 4 (packs, compares,
+// unpacks, the byte shift and madd all work within a lane), so the same fractions, offsets
+// and inside flags. Reads xr, yr and writes fxs, fys, ofs up to bw rounded up to 8 (the
+// lanes past bw are left out of the flag). Returns whether every pixel below bw is inside.
+__attribute__((target("avx2"), noinline)) bool warp_block_avx2(const int* xr, const int* yr, int bw, int* fxs, int* fys,
+                                                               int* ofs, __m128i wh1, __m128i ofsk) {
+  const __m256i v_31 = _mm256_set1_epi32(31), v_m1 = _mm256_set1_epi16(-1);
+  const __m256i v_wh1 = _mm256_broadcastsi128_si256(wh1), v_ofsk = _mm256_broadcastsi128_si256(ofsk);
+  bool all_in = true;
+  for (int i = 0; i < bw; i += 8) {
+    const __m256i X = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr + i));
+    const __m256i Y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(yr + i));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(fxs + i), _mm256_and_si256(X, v_31));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(fys + i), _mm256_and_si256(Y, v_31));
+    const __m256i sxy16 = _mm256_packs_epi32(_mm256_srai_epi32(X, 5), _mm256_srai_epi32(Y, 5));
+    const __m256i in16 = _mm256_and_si256(_mm256_cmpgt_epi16(sxy16, v_m1), _mm256_cmpgt_epi16(v_wh1, sxy16));
+    const __m256i in32 = _mm256_and_si256(_mm256_unpacklo_epi16(in16, in16), _mm256_unpackhi_epi16(in16, in16));
+    const unsigned valid = bw - i >= 8 ? 0xFFu : (1u << (bw - i)) - 1u;
+    all_in = all_in && (static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in32))) & valid) == valid;
+    const __m256i pairs = _mm256_unpacklo_epi16(sxy16, _mm256_srli_si256(sxy16, 8));  // per lane: sx0 sy0 sx1 sy1 ...
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(ofs + i), _mm256_madd_epi16(pairs, v_ofsk));
+  }
+  return all_in;
+}
 #endif
 
 __attribute__((noinline)) void bilinear3_run(const uchar* S0, std::size_t sstep, const uchar* safe_end, const int* ofs,
@@ -1626,7 +1651,7 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   // OpenCV's vector remap does: only for a step under 2^15), position and fractions.
   const bool madd_ofs = sstep < 0x8000;
   static thread_local std::vector<int> buf_v;
-  const std::size_t nb = static_cast<std::size_t>(bw0) + 4;
+  const std::size_t nb = static_cast<std::size_t>(bw0) + 8;  // (room for warp_block_avx2's last 8)
   buf_v.resize(5 * nb);
   int* ofs = buf_v.data();  // source offsets (inside pixels)
   int* xr = ofs + nb;       // X, Y: the positions in 1/32 px
@@ -1658,9 +1683,12 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
       __m128d v_x1 = _mm_set_pd(1, 0);
       unsigned all_in = 0xF;
 #if defined(HEXDICE_BILINEAR_AVX2)
-      if (avx2) nan_avx2 |= warp_positions_avx2(X0, Y0, W0, M[0], M[3], M[6], bw, xr, yr);
+      if (avx2) {
+        nan_avx2 |= warp_positions_avx2(X0, Y0, W0, M[0], M[3], M[6], bw, xr, yr);
+        all_in = warp_block_avx2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
+      }
 #endif
-      for (int i = 0; i < bw; i += 4) {
+      for (int i = 0; i < bw && !avx2; i += 4) {
         // Two pixels' positions (OpenCV's operations): [X, X] and [Y, Y] as ints.
         auto two = [&](__m128i& xo, __m128i& yo) {
           __m128d w = _mm_add_pd(_mm_mul_pd(v_M6, v_x1), v_W0);
