@@ -189,61 +189,145 @@ void coarse_search_ref(const Maps& m, const FaceParams& params, float mid, float
 
 #if defined(__x86_64__) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #define HEXDICE_LATTICE_AVX2 1
-// (Round 20) coarse_search's poses of one centre row 8 centre columns at a time in AVX2: the
-// nine samples of each lane gathered from the padded map at the same indices (row[k] +
-// col[ix][k]), the nine margins from the same minima and maxima (a float minimum or maximum
-// is one of its arguments; the maps hold no NaN and no -0, so _mm256_min_ps / max_ps give
-// std::min / max's value), and each hypothesis's best updated lane by lane in the scalar
-// loop's order (ix ascending, first strict improvement kept) where any lane beats it: the
-// same best margins and poses, bit for bit. No FMA is enabled here (the lane mask's dx * dx
-// + dy * dy rounds as the scalar loop's). HEXDICE_NO_AVX2=1 keeps the scalar loop.
-__attribute__((target("avx2"), noinline)) void coarse_row_avx2(const float* data, const int* row, const int (*col_t)[64],
-                                                               const float* offs, int n_off, float dy, float lim, float mid,
-                                                               float th, float a, std::array<Pose, kHyps.size()>& best_pose,
-                                                               std::array<float, kHyps.size()>& best_m) {
-  for (int x0 = 0; x0 < n_off; x0 += 8) {
-    unsigned valid = 0;
-    for (int l = 0; l < 8 && x0 + l < n_off; ++l) {
-      const float dx = offs[x0 + l];
-      if (!(dx * dx + dy * dy > lim)) valid |= 1u << l;
-    }
-    if (!valid) continue;
-    __m256 v[9];
-    for (int k = 0; k < 9; ++k) {
-      const __m256i idx = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col_t[k] + x0)), _mm256_set1_epi32(row[k]));
-      v[k] = _mm256_i32gather_ps(data, idx, 4);
-    }
-    const __m256 m08 = _mm256_min_ps(v[0], v[8]), M08 = _mm256_max_ps(v[0], v[8]);
-    const __m256 m26 = _mm256_min_ps(v[2], v[6]), M26 = _mm256_max_ps(v[2], v[6]);
-    const __m256 M17 = _mm256_max_ps(v[1], v[7]), M35 = _mm256_max_ps(v[3], v[5]);
-    const __m256 m17 = _mm256_min_ps(v[1], v[7]), m35 = _mm256_min_ps(v[3], v[5]);
-    const __m256 ME = _mm256_max_ps(M17, M35), MC = _mm256_max_ps(M08, M26), mC = _mm256_min_ps(m08, m26);
-    const __m256 c4 = v[4];
-    const __m256 mg[9] = {
-        _mm256_sub_ps(c4, _mm256_max_ps(MC, ME)),
-        _mm256_sub_ps(m08, _mm256_max_ps(_mm256_max_ps(M26, ME), c4)),
-        _mm256_sub_ps(m26, _mm256_max_ps(_mm256_max_ps(M08, ME), c4)),
-        _mm256_sub_ps(_mm256_min_ps(m08, c4), _mm256_max_ps(M26, ME)),
-        _mm256_sub_ps(_mm256_min_ps(m26, c4), _mm256_max_ps(M08, ME)),
-        _mm256_sub_ps(mC, _mm256_max_ps(ME, c4)),
-        _mm256_sub_ps(_mm256_min_ps(mC, c4), ME),
-        _mm256_sub_ps(_mm256_min_ps(mC, m35), _mm256_max_ps(M17, c4)),
-        _mm256_sub_ps(_mm256_min_ps(mC, m17), _mm256_max_ps(M35, c4)),
-    };
-    for (std::size_t h = 0; h < kHyps.size(); ++h) {
-      unsigned up = static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(mg[h], _mm256_set1_ps(best_m[h]), _CMP_GT_OQ))) & valid;
-      if (!up) continue;
-      alignas(32) float lanes[8];
-      _mm256_store_ps(lanes, mg[h]);
-      for (; up; up &= up - 1) {
-        const int l = __builtin_ctz(up);
-        if (lanes[l] > best_m[h]) {
-          best_m[h] = lanes[l];
-          best_pose[h] = Pose{mid + offs[x0 + l], mid + dy, th, a};
+// (Round 20) coarse_search's poses at one spacing and angle, 8 centre columns at a time in
+// AVX2: each lattice position's column at 8 centre columns and its row at 8 centre rows by
+// the scalar loop's float sums in its order (((centre + c i) - s j) + 0.5, compared, cut to
+// int), each lane's skip test (dx dx + dy dy > lim) likewise; the nine samples of each lane
+// gathered from the padded map at the same indices (row + column), the nine margins from the
+// same minima and maxima (a float minimum or maximum is one of its arguments; the maps hold
+// no NaN and no -0, so _mm256_min_ps / max_ps give std::min / max's value), and each
+// hypothesis's best updated lane by lane in the scalar loop's order (ix ascending, first
+// strict improvement kept) where any lane beats it: the same best margins and poses, bit for
+// bit. No FMA is enabled here, so no multiply and add are fused. HEXDICE_NO_AVX2=1 keeps the
+// scalar loop. offs: n_off offsets, zeros after them up to a multiple of 8.
+__attribute__((target("avx2"), noinline)) void coarse_angle_avx2(const float* data, const float* offs, int n_off, float mid,
+                                                                 const float* ci, const float* si, float lim, float th, float a,
+                                                                 std::array<Pose, kHyps.size()>& best_pose,
+                                                                 std::array<float, kHyps.size()>& best_m) {
+  const int n8 = (n_off + 7) / 8 * 8;
+  alignas(32) int col_t[9][64], row_t[9][64];
+  const __m256 v_mid = _mm256_set1_ps(mid), v_half = _mm256_set1_ps(0.5f), v_zero = _mm256_setzero_ps(),
+               v_n = _mm256_set1_ps(static_cast<float>(kN));
+  const __m256i v_out = _mm256_set1_epi32(-1), v_kp = _mm256_set1_epi32(kP);
+  for (int x0 = 0; x0 < n8; x0 += 8) {
+    const __m256 cc = _mm256_add_ps(v_mid, _mm256_loadu_ps(offs + x0));  // cx (and cy) of 8 centres
+    for (int j = -1, k = 0; j <= 1; ++j)
+      for (int i = -1; i <= 1; ++i, ++k) {
+        const __m256 x = _mm256_add_ps(_mm256_sub_ps(_mm256_add_ps(cc, _mm256_set1_ps(ci[i + 1])), _mm256_set1_ps(si[j + 1])), v_half);
+        const __m256 y = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(cc, _mm256_set1_ps(si[i + 1])), _mm256_set1_ps(ci[j + 1])), v_half);
+        const __m256 xin = _mm256_and_ps(_mm256_cmp_ps(x, v_zero, _CMP_GE_OQ), _mm256_cmp_ps(x, v_n, _CMP_LT_OQ));
+        const __m256 yin = _mm256_and_ps(_mm256_cmp_ps(y, v_zero, _CMP_GE_OQ), _mm256_cmp_ps(y, v_n, _CMP_LT_OQ));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(col_t[k] + x0),
+                           _mm256_blendv_epi8(v_out, _mm256_cvttps_epi32(x), _mm256_castps_si256(xin)));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(row_t[k] + x0),
+                           _mm256_mullo_epi32(_mm256_blendv_epi8(v_out, _mm256_cvttps_epi32(y), _mm256_castps_si256(yin)), v_kp));
+      }
+  }
+  for (int iy = 0; iy < n_off; ++iy) {
+    const float dy = offs[iy];
+    const __m256 v_lim = _mm256_set1_ps(lim), v_dy2 = _mm256_set1_ps(dy * dy);
+    for (int x0 = 0; x0 < n_off; x0 += 8) {
+      const __m256 dx = _mm256_loadu_ps(offs + x0);
+      const unsigned lanes = n_off - x0 >= 8 ? 0xFFu : (1u << (n_off - x0)) - 1u;
+      const unsigned valid =
+          ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), v_dy2), v_lim, _CMP_GT_OQ))) & lanes;
+      if (!valid) continue;
+      __m256 v[9];
+      for (int k = 0; k < 9; ++k) {
+        const __m256i idx = _mm256_add_epi32(_mm256_load_si256(reinterpret_cast<const __m256i*>(col_t[k] + x0)), _mm256_set1_epi32(row_t[k][iy]));
+        v[k] = _mm256_i32gather_ps(data, idx, 4);
+      }
+      const __m256 m08 = _mm256_min_ps(v[0], v[8]), M08 = _mm256_max_ps(v[0], v[8]);
+      const __m256 m26 = _mm256_min_ps(v[2], v[6]), M26 = _mm256_max_ps(v[2], v[6]);
+      const __m256 M17 = _mm256_max_ps(v[1], v[7]), M35 = _mm256_max_ps(v[3], v[5]);
+      const __m256 m17 = _mm256_min_ps(v[1], v[7]), m35 = _mm256_min_ps(v[3], v[5]);
+      const __m256 ME = _mm256_max_ps(M17, M35), MC = _mm256_max_ps(M08, M26), mC = _mm256_min_ps(m08, m26);
+      const __m256 c4 = v[4];
+      const __m256 mg[9] = {
+          _mm256_sub_ps(c4, _mm256_max_ps(MC, ME)),
+          _mm256_sub_ps(m08, _mm256_max_ps(_mm256_max_ps(M26, ME), c4)),
+          _mm256_sub_ps(m26, _mm256_max_ps(_mm256_max_ps(M08, ME), c4)),
+          _mm256_sub_ps(_mm256_min_ps(m08, c4), _mm256_max_ps(M26, ME)),
+          _mm256_sub_ps(_mm256_min_ps(m26, c4), _mm256_max_ps(M08, ME)),
+          _mm256_sub_ps(mC, _mm256_max_ps(ME, c4)),
+          _mm256_sub_ps(_mm256_min_ps(mC, c4), ME),
+          _mm256_sub_ps(_mm256_min_ps(mC, m35), _mm256_max_ps(M17, c4)),
+          _mm256_sub_ps(_mm256_min_ps(mC, m17), _mm256_max_ps(M35, c4)),
+      };
+      for (std::size_t h = 0; h < kHyps.size(); ++h) {
+        unsigned up = static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(mg[h], _mm256_set1_ps(best_m[h]), _CMP_GT_OQ))) & valid;
+        if (!up) continue;
+        alignas(32) float mgl[8];
+        _mm256_store_ps(mgl, mg[h]);
+        for (; up; up &= up - 1) {
+          const int l = __builtin_ctz(up);
+          if (mgl[l] > best_m[h]) {
+            best_m[h] = mgl[l];
+            best_pose[h] = Pose{mid + offs[x0 + l], mid + dy, th, a};
+          }
         }
       }
     }
   }
+}
+
+// (Round 20) One refinement step of hypothesis `on` (read_face_lattice_impl): the nine poses
+// (the centre c moved by -ds, 0, ds in x and y) at one spacing and angle (cc, sn = cos, sin
+// times the spacing). Lattice positions 0..7 in AVX2 lanes, position 8 alone: the scalar
+// loop's coordinates by its float operations in its order (((x0 + cc i) - sn j) + 0.5 and
+// ((y0 + sn i) + cc j) + 0.5, compared, cut to int), the samples gathered at the same
+// indices, the pose's margin as the minimum over its pips less the maximum over the other
+// positions (minima and maxima are exact in any order), the poses in the scalar order with
+// the first strict improvement kept: the same best margin and pose, bit for bit.
+__attribute__((target("avx2"), noinline)) void refine_angle_avx2(const float* data, const Pose& c, float ds, float cc, float sn,
+                                                                 std::uint16_t on, float th, float a, Pose& best_pose,
+                                                                 float& best_m) {
+  const __m256 vi = _mm256_setr_ps(-1, 0, 1, -1, 0, 1, -1, 0), vj = _mm256_setr_ps(-1, -1, -1, 0, 0, 0, 1, 1);
+  const __m256 v_ci = _mm256_mul_ps(_mm256_set1_ps(cc), vi), v_sj = _mm256_mul_ps(_mm256_set1_ps(sn), vj);
+  const __m256 v_si = _mm256_mul_ps(_mm256_set1_ps(sn), vi), v_cj = _mm256_mul_ps(_mm256_set1_ps(cc), vj);
+  const __m256 v_half = _mm256_set1_ps(0.5f), v_zero = _mm256_setzero_ps(), v_n = _mm256_set1_ps(static_cast<float>(kN));
+  const __m256i v_out = _mm256_set1_epi32(-1), v_kp = _mm256_set1_epi32(kP);
+  __m256i xs[3], ys[3];
+  int xs8[3], ys8[3];
+  for (int kk = -1; kk <= 1; ++kk) {
+    const float x0 = c.cx + static_cast<float>(kk) * ds, y0 = c.cy + static_cast<float>(kk) * ds;
+    const __m256 x = _mm256_add_ps(_mm256_sub_ps(_mm256_add_ps(_mm256_set1_ps(x0), v_ci), v_sj), v_half);
+    const __m256 y = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_set1_ps(y0), v_si), v_cj), v_half);
+    const __m256 xin = _mm256_and_ps(_mm256_cmp_ps(x, v_zero, _CMP_GE_OQ), _mm256_cmp_ps(x, v_n, _CMP_LT_OQ));
+    const __m256 yin = _mm256_and_ps(_mm256_cmp_ps(y, v_zero, _CMP_GE_OQ), _mm256_cmp_ps(y, v_n, _CMP_LT_OQ));
+    xs[kk + 1] = _mm256_blendv_epi8(v_out, _mm256_cvttps_epi32(x), _mm256_castps_si256(xin));
+    ys[kk + 1] = _mm256_mullo_epi32(_mm256_blendv_epi8(v_out, _mm256_cvttps_epi32(y), _mm256_castps_si256(yin)), v_kp);
+    // Position 8 (i = j = 1) as the scalar loop computes it.
+    const float x8 = x0 + cc * 1.0f - sn * 1.0f + 0.5f, y8 = y0 + sn * 1.0f + cc * 1.0f + 0.5f;
+    xs8[kk + 1] = x8 >= 0 && x8 < kN ? static_cast<int>(x8) : -1;
+    ys8[kk + 1] = (y8 >= 0 && y8 < kN ? static_cast<int>(y8) : -1) * kP;
+  }
+  // Lanes off the pips read +max for the minimum, lanes on them -max for the maximum.
+  alignas(32) float onl[8];
+  for (int k = 0; k < 8; ++k) onl[k] = (on & (1u << k)) ? -1.0f : 0.0f;
+  const __m256 on_m = _mm256_cmp_ps(_mm256_load_ps(onl), v_zero, _CMP_LT_OQ);
+  const __m256 big = _mm256_set1_ps(std::numeric_limits<float>::max()), small = _mm256_set1_ps(-std::numeric_limits<float>::max());
+  const bool on8 = (on & (1u << 8)) != 0;
+  for (int ky = 0; ky < 3; ++ky)
+    for (int kx = 0; kx < 3; ++kx) {
+      const __m256 v = _mm256_i32gather_ps(data, _mm256_add_epi32(ys[ky], xs[kx]), 4);
+      const float v8 = data[ys8[ky] + xs8[kx]];
+      const __m256 vmn = _mm256_blendv_ps(big, v, on_m), vmx = _mm256_blendv_ps(v, small, on_m);
+      __m128 mn = _mm_min_ps(_mm256_castps256_ps128(vmn), _mm256_extractf128_ps(vmn, 1));
+      __m128 mx = _mm_max_ps(_mm256_castps256_ps128(vmx), _mm256_extractf128_ps(vmx, 1));
+      mn = _mm_min_ps(mn, _mm_movehl_ps(mn, mn));
+      mx = _mm_max_ps(mx, _mm_movehl_ps(mx, mx));
+      mn = _mm_min_ss(mn, _mm_shuffle_ps(mn, mn, 1));
+      mx = _mm_max_ss(mx, _mm_shuffle_ps(mx, mx, 1));
+      float fmn = _mm_cvtss_f32(mn), fmx = _mm_cvtss_f32(mx);
+      if (on8) fmn = std::min(fmn, v8);
+      else fmx = std::max(fmx, v8);
+      const float mg = fmn - fmx;
+      if (mg > best_m) {
+        best_m = mg;
+        best_pose = Pose{c.cx + static_cast<float>(kx - 1) * ds, c.cy + static_cast<float>(ky - 1) * ds, th, a};
+      }
+    }
 }
 #endif
 
@@ -262,7 +346,7 @@ void coarse_search(const Maps& m, const FaceParams& params, float mid, float ami
 #endif
   const int na = 4;
   const float sstep = 3.0f, tstep = static_cast<float>(CV_PI / 20);  // 3 px, 9 degrees
-  float offs[64];
+  float offs[64] = {};  // (zeros past n_off: coarse_angle_avx2's last lanes)
   int n_off = 0;
   for (float d = -smax; d <= smax + 1e-3f && n_off < 64; d += sstep) offs[n_off++] = d;
   const float lim = smax * smax * 1.01f;
@@ -272,6 +356,12 @@ void coarse_search(const Maps& m, const FaceParams& params, float mid, float ami
       const float c = std::cos(th) * a, sn = std::sin(th) * a;
       // c * i and s * i for i = -1, 0, 1, as sample_cs multiplies them.
       const float ci[3] = {c * -1.0f, c * 0.0f, c * 1.0f}, si[3] = {sn * -1.0f, sn * 0.0f, sn * 1.0f};
+#if defined(HEXDICE_LATTICE_AVX2)
+      if (avx2) {
+        coarse_angle_avx2(data, offs, n_off, mid, ci, si, lim, th, a, best_pose, best_m);
+        continue;
+      }
+#endif
       // Each lattice position's column at each centre column (the same float sums as per
       // pose; -1 = outside): they do not depend on the centre row (branch speed8).
       int col[64][9];
@@ -283,16 +373,6 @@ void coarse_search(const Maps& m, const FaceParams& params, float mid, float ami
             col[ix][k] = x >= 0 && x < kN ? static_cast<int>(x) : -1;
           }
       }
-#if defined(HEXDICE_LATTICE_AVX2)
-      // The columns position by position for the AVX2 rows (lanes past n_off read column 0).
-      alignas(32) int col_t[9][64];
-      if (avx2) {
-        for (int k = 0; k < 9; ++k) {
-          for (int ix = 0; ix < n_off; ++ix) col_t[k][ix] = col[ix][k];
-          for (int ix = n_off; ix < (n_off + 7) / 8 * 8; ++ix) col_t[k][ix] = 0;
-        }
-      }
-#endif
       for (int iy = 0; iy < n_off; ++iy) {
         const float dy = offs[iy];
         const float cy = mid + dy;
@@ -302,12 +382,6 @@ void coarse_search(const Maps& m, const FaceParams& params, float mid, float ami
             const float y = cy + si[i + 1] + ci[j + 1] + 0.5f;
             row[k] = (y >= 0 && y < kN ? static_cast<int>(y) : -1) * kP;
           }
-#if defined(HEXDICE_LATTICE_AVX2)
-        if (avx2) {
-          coarse_row_avx2(data, row, col_t, offs, n_off, dy, lim, mid, th, a, best_pose, best_m);
-          continue;
-        }
-#endif
         for (int ix = 0; ix < n_off; ++ix) {
           const float dx = offs[ix];
           if (dx * dx + dy * dy > lim) continue;
@@ -533,6 +607,9 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
   }
   static thread_local std::array<float, kP * kP> rmax_padded;
   if (!reference) pad_outside(m.rmax, rmax_padded);
+#if defined(HEXDICE_LATTICE_AVX2)
+  const bool refine_avx2 = avx2_steps_on();
+#endif
   for (std::size_t h = 0; h < kHyps.size(); ++h) {
     if (!(best_m[h] > 0) || (params.lattice_refine_top4 && best_m[h] < fourth)) continue;
     float ds = sstep / 2, dt = tstep / 2, da = (amax - amin) / (na - 1) / 2;
@@ -543,6 +620,12 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
         for (int kt = -1; kt <= 1; ++kt) {
           const float th = c.th + static_cast<float>(kt) * dt;
           const float cc = std::cos(th) * a, sn = std::sin(th) * a;
+#if defined(HEXDICE_LATTICE_AVX2)
+          if (!reference && refine_avx2) {
+            refine_angle_avx2(rmax_padded.data() + kP + 1, c, ds, cc, sn, kHyps[h].on, th, a, best_pose[h], best_m[h]);
+            continue;
+          }
+#endif
           if (!reference) {
             // sample_cs's coordinates, each once: x depends on the centre's column and
             // the position, y on its row and the position (the same float sums; -1 =
