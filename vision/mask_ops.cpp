@@ -1506,9 +1506,12 @@ inline std::uint32_t bilinear3(__m128i top, __m128i bot, int fx, int fy, const B
 // float, so nothing for the compiler to fuse differently). Returns how many pixels it wrote,
 // a multiple of 4, stopping where a pixel's taps near the image's last bytes or where
 // pixel i + 3 may not spill its 4th byte (i + 3 >= n4); bilinear3_run does the rest.
-__attribute__((target("avx2"), noinline)) int bilinear3_run_avx2(const uchar* S0, std::size_t sstep, const uchar* safe_end,
-                                                                 const int* ofs, const int* fxs, const int* fys, int n4,
-                                                                 uchar* d, const BilinearTabs& tb) {
+// (Round 20) When no pixel of the run is near the image's last bytes (its largest offset is
+// clear), the per-step test cannot stop it: the steps without the test (check = false).
+template <bool check>
+__attribute__((target("avx2"), always_inline)) inline int bilinear3_steps_avx2(const uchar* S0, std::size_t sstep,
+                                                                               const uchar* safe_end, const int* ofs, const int* fxs,
+                                                                               const int* fys, int n4, uchar* d, const BilinearTabs& tb) {
   const __m256i z = _mm256_setzero_si256(), half = _mm256_set1_epi32(512);
   int i = 0;
   for (; i + 3 < n4; i += 4, d += 12) {
@@ -1516,7 +1519,7 @@ __attribute__((target("avx2"), noinline)) int bilinear3_run_avx2(const uchar* S0
     const uchar* p1 = S0 + ofs[i + 1];
     const uchar* p2 = S0 + ofs[i + 2];
     const uchar* p3 = S0 + ofs[i + 3];
-    if (p0 + sstep > safe_end || p1 + sstep > safe_end || p2 + sstep > safe_end || p3 + sstep > safe_end) break;
+    if (check && (p0 + sstep > safe_end || p1 + sstep > safe_end || p2 + sstep > safe_end || p3 + sstep > safe_end)) break;
     auto two = [](const uchar* a, const uchar* b) {
       return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
                                 _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
@@ -1550,6 +1553,22 @@ __attribute__((target("avx2"), noinline)) int bilinear3_run_avx2(const uchar* S0
     std::memcpy(d + 9, &v3, 4);  // i + 3 < n4: its 4th byte may be written too
   }
   return i;
+}
+__attribute__((target("avx2"), noinline)) int bilinear3_run_avx2(const uchar* S0, std::size_t sstep, const uchar* safe_end,
+                                                                 const int* ofs, const int* fxs, const int* fys, int n4,
+                                                                 uchar* d, const BilinearTabs& tb) {
+  const int n = n4 / 4 * 4;  // the pixels the steps can do
+  __m256i mx = _mm256_set1_epi32(INT_MIN);
+  int i = 0;
+  for (; i + 8 <= n; i += 8) mx = _mm256_max_epi32(mx, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ofs + i)));
+  alignas(32) int m8[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(m8), mx);
+  int top = INT_MIN;
+  for (int k = 0; k < 8; ++k) top = std::max(top, m8[k]);
+  for (; i < n; ++i) top = std::max(top, ofs[i]);
+  if (n > 0 && S0 + top + sstep <= safe_end)
+    return bilinear3_steps_avx2<false>(S0, sstep, safe_end, ofs, fxs, fys, n4, d, tb);
+  return bilinear3_steps_avx2<true>(S0, sstep, safe_end, ofs, fxs, fys, n4, d, tb);
 }
 bool use_avx2() {
   static const bool on = [] {
