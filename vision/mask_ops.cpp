@@ -1857,6 +1857,28 @@ void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int borde
   cv::sepFilter2D(src, dst, CV_32F, *k, *k, cv::Point(-1, -1), 0, border);
 }
 
+void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1) {
+  x0 = 0, x1 = -1;
+  if (cols <= 0) return;
+  const double dy = y - cy;
+  auto inside = [&](int x) {
+    const double dx = x - cx;
+    return !(dx * dx + dy * dy > r2);
+  };
+  // The column nearest cx has the smallest |dx|: if it is not within, none is.
+  const int xm = static_cast<int>(std::clamp<double>(std::round(cx), 0.0, static_cast<double>(cols - 1)));
+  if (!inside(xm)) return;
+  const double rest = r2 - dy * dy, half = rest > 0 ? std::sqrt(rest) : 0.0;
+  const double lo = std::floor(cx - half), hi = std::ceil(cx + half);
+  int a = lo <= 0 ? 0 : (lo >= xm ? xm : static_cast<int>(lo));
+  int b = hi >= cols - 1 ? cols - 1 : (hi <= xm ? xm : static_cast<int>(hi));
+  while (a > 0 && inside(a - 1)) --a;
+  while (!inside(a)) ++a;  // (stops at xm at the latest)
+  while (b < cols - 1 && inside(b + 1)) ++b;
+  while (!inside(b)) --b;
+  x0 = a, x1 = b;
+}
+
 bool avx2_steps_on() {
 #if defined(HEXDICE_BILINEAR_AVX2)
   return use_avx2();

@@ -214,6 +214,12 @@ void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int borde
 void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
                              const cv::Scalar& value = cv::Scalar());
 
+// (Round 20) The columns x in [0, cols) of row y with (x - cx)^2 + (y - cy)^2 <= r2 as the
+// doubles dx = x - cx, dy = y - cy, dx * dx + dy * dy round it: an interval (the rounded sum
+// grows with |dx|), found from sqrt's estimate and settled by that test; [x0, x1], or x0 > x1
+// when no column is within.
+void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1);
+
 // true when the run-time chosen AVX2 steps run (round 20: for the lattice reader's coarse
 // search too): the CPU has AVX2 and HEXDICE_NO_AVX2 is unset, empty or 0.
 bool avx2_steps_on();

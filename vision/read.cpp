@@ -1801,11 +1801,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
         const uchar* w = where.ptr<uchar>(y);
         uchar* o = out.ptr<uchar>(y);
-        for (int x = 0; x < patch.cols; ++x) {
-          const double dx = x - centre.x, dy = y - centre.y;
-          if (dx * dx + dy * dy > reach2) continue;
-          o[x] = take(w[x], row[x][0] + 2 * row[x][1] + row[x][2]) ? 255 : 0;
-        }
+        int x0 = 0, x1 = -1;  // the row's pixels within reach (round 20: not tested pixel by pixel)
+        disc_row_span(centre.x, centre.y, reach2, y, patch.cols, x0, x1);
+        for (int x = x0; x <= x1; ++x) o[x] = take(w[x], row[x][0] + 2 * row[x][1] + row[x][2]) ? 255 : 0;
       }
       return out;
     };

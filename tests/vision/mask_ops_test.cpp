@@ -1,5 +1,6 @@
 // vision/mask_ops.h: each replacement gives exactly what the OpenCV call it replaces gives.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <utility>
@@ -306,6 +307,45 @@ TEST(MaskOps, ColorDistanceMaskTiesAtTheThreshold) {
   EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 5.0, true)), 0);
   EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 5.0, false)), 40);
   EXPECT_EQ(cv::countNonZero(color_distance_mask(img, ref, 4.99, true)), 40);
+}
+
+// (Round 20) disc_row_span against the test it stands for, pixel by pixel: random centres
+// inside and outside the row, on and off half pixels (ties), radii from none to past the row.
+TEST(MaskOps, DiscRowSpanIsThePixelTest) {
+  std::mt19937 rng(20);
+  std::uniform_real_distribution<double> u(0, 1);
+  int nonempty = 0, partial = 0;
+  for (int rep = 0; rep < 4000; ++rep) {
+    const int cols = 1 + static_cast<int>(u(rng) * 140);
+    double cx = -20 + u(rng) * (cols + 40), cy = -20 + u(rng) * 160;
+    if (rep % 4 == 1) cx = std::round(cx * 2) / 2, cy = std::round(cy * 2) / 2;  // half pixels
+    const double r = rep % 7 == 0 ? 0.0 : u(rng) * 90;
+    const double r2 = rep % 11 == 3 ? -1.0 : rep % 5 == 2 ? std::pow(r, 2) : r * r;
+    for (int y = -3; y < 140; y += 1 + rep % 9) {
+      int x0 = 0, x1 = -1;
+      disc_row_span(cx, cy, r2, y, cols, x0, x1);
+      int want0 = cols, want1 = -1;
+      for (int x = 0; x < cols; ++x) {
+        const double dx = x - cx, dy = y - cy;
+        if (dx * dx + dy * dy > r2) continue;
+        want0 = std::min(want0, x), want1 = std::max(want1, x);
+      }
+      if (want1 < 0) {
+        ASSERT_GT(x0, x1) << "cx " << cx << " cy " << cy << " r2 " << r2 << " y " << y << " cols " << cols;
+        continue;
+      }
+      ASSERT_EQ(x0, want0) << "cx " << cx << " cy " << cy << " r2 " << r2 << " y " << y << " cols " << cols;
+      ASSERT_EQ(x1, want1) << "cx " << cx << " cy " << cy << " r2 " << r2 << " y " << y << " cols " << cols;
+      for (int x = want0; x <= want1; ++x) {  // an interval: every pixel between is within
+        const double dx = x - cx, dy = y - cy;
+        ASSERT_FALSE(dx * dx + dy * dy > r2);
+      }
+      ++nonempty;
+      partial += want0 > 0 || want1 < cols - 1;
+    }
+  }
+  EXPECT_GT(nonempty, 10000);
+  EXPECT_GT(partial, 5000);
 }
 
 TEST(MaskOps, MorphMatchesOpenCV) {
