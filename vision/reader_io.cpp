@@ -143,13 +143,24 @@ Result<cv::Mat> load_image(const std::string& path) {
 }
 
 bool has_colour(const cv::Mat& bgr) {
-  if (bgr.type() != CV_8UC3) return false;
+  if (bgr.type() != CV_8UC3 && bgr.type() != CV_8UC4) return false;
+  const int step = bgr.channels();
   for (int y = 0; y < bgr.rows; ++y) {
     const uchar* p = bgr.ptr<uchar>(y);
-    for (int x = 0; x < bgr.cols; ++x, p += 3)
+    for (int x = 0; x < bgr.cols; ++x, p += step)
       if (p[0] != p[1] || p[1] != p[2]) return true;  // a camera frame: within its first pixels
   }
   return false;
+}
+
+std::string frame_unusable(const cv::Mat& frame) {
+  if (frame.empty()) return "an empty frame (no pixels)";
+  if (frame.depth() != CV_8U || (frame.channels() != 1 && frame.channels() != 3 && frame.channels() != 4))
+    return "a frame of an unsupported pixel type (" + std::to_string(frame.channels()) + " channels of " +
+           std::to_string(8 * frame.elemSize1()) + " bits; 8-bit colour needed)";
+  if (frame.channels() == 1) return "a grey frame (one channel): the dice's colours cannot be read from it";
+  if (!has_colour(frame)) return "a colourless frame (no pixel has any colour): the dice's colours cannot be read from it";
+  return {};
 }
 
 Result<cv::Mat> load_colour_image(const std::string& path) {
