@@ -6,6 +6,11 @@
 #include <iterator>
 #include <map>
 
+#include <csetjmp>
+#include <cstdio>
+
+#include <jpeglib.h>
+#include <png.h>
 #include <opencv2/imgcodecs.hpp>
 
 namespace hexdice::vision {
@@ -112,6 +117,112 @@ bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uin
   return found;
 }
 
+// ---- Corrupt data, found before OpenCV decodes ----------------------------------------------
+// cv::imdecode (OpenCV 4.6) runs libjpeg and libpng with their default error handlers: they
+// print their own lines on stderr ("Corrupt JPEG data: premature end of data segment",
+// "libpng error: Not enough image data"), and libjpeg goes on past missing data, greying
+// out the rows it does not have (a JPEG whose header claims 1440 rows for 720 of data was
+// read as a board with its bottom half grey, exit 0). OpenCV gives no way to install
+// handlers of our own, so the file is first decoded here with ours, which print nothing:
+// the first libjpeg warning (corrupt data) or libpng error stops it and refuses the file
+// with the library's own words in our one line, and OpenCV then decodes only files that
+// passed (the same libraries, so its picture is the one it always gave).
+
+struct JpegQuiet {
+  jpeg_error_mgr mgr;  // first: libjpeg's err pointer is this struct's address
+  std::jmp_buf jump;
+};
+// An error, or a warning (-1; levels >= 0 are traces): the decode stops at the first.
+[[noreturn]] void jpeg_quiet_exit(j_common_ptr c) { std::longjmp(reinterpret_cast<JpegQuiet*>(c->err)->jump, 1); }
+void jpeg_quiet_message(j_common_ptr c, int level) {
+  if (level < 0) jpeg_quiet_exit(c);
+}
+void jpeg_quiet_output(j_common_ptr) {}
+
+// libjpeg's first complaint about a JPEG ("" when none): its whole scan is decoded at 1/8
+// scale (every entropy-coded byte read, where missing or corrupt data is found, for about
+// a tenth of a full decode's work), into a row of libjpeg's own memory.
+std::string jpeg_problem(const std::vector<unsigned char>& b) {
+  jpeg_decompress_struct cinfo;
+  JpegQuiet q;
+  cinfo.err = jpeg_std_error(&q.mgr);
+  q.mgr.error_exit = jpeg_quiet_exit;
+  q.mgr.emit_message = jpeg_quiet_message;
+  q.mgr.output_message = jpeg_quiet_output;
+  if (setjmp(q.jump)) {
+    char msg[JMSG_LENGTH_MAX];
+    q.mgr.format_message(reinterpret_cast<j_common_ptr>(&cinfo), msg);
+    jpeg_destroy_decompress(&cinfo);
+    return msg;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, b.data(), static_cast<unsigned long>(b.size()));
+  jpeg_read_header(&cinfo, TRUE);
+  cinfo.scale_num = 1;
+  cinfo.scale_denom = 8;
+  cinfo.dct_method = JDCT_IFAST;
+  cinfo.do_fancy_upsampling = FALSE;
+  if (cinfo.jpeg_color_space == JCS_YCbCr || cinfo.jpeg_color_space == JCS_GRAYSCALE) cinfo.out_color_space = JCS_GRAYSCALE;
+  jpeg_start_decompress(&cinfo);
+  JSAMPARRAY row = cinfo.mem->alloc_sarray(reinterpret_cast<j_common_ptr>(&cinfo), JPOOL_IMAGE,
+                                           cinfo.output_width * static_cast<JDIMENSION>(cinfo.output_components), 1);
+  while (cinfo.output_scanline < cinfo.output_height) jpeg_read_scanlines(&cinfo, row, 1);
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  return "";
+}
+
+struct PngQuiet {
+  char error[256];
+  png_bytep row = nullptr;  // one row, png_malloc'd (freed after a longjmp too)
+};
+[[noreturn]] void png_quiet_error(png_structp png, png_const_charp msg) {
+  auto* q = static_cast<PngQuiet*>(png_get_error_ptr(png));
+  std::snprintf(q->error, sizeof q->error, "%s", msg);
+  png_longjmp(png, 1);
+}
+void png_quiet_warning(png_structp, png_const_charp) {}  // benign (OpenCV's decode still prints these)
+
+// libpng's error for a PNG ("" when none): every row decoded into one buffer, then its end
+// chunks.
+std::string png_problem(const std::vector<unsigned char>& b) {
+  PngQuiet q;
+  q.error[0] = '\0';
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &q, png_quiet_error, png_quiet_warning);
+  if (!png) return "out of memory";
+  png_infop info = png_create_info_struct(png);
+  if (!info) {
+    png_destroy_read_struct(&png, nullptr, nullptr);
+    return "out of memory";
+  }
+  struct Reader {
+    const std::vector<unsigned char>* b;
+    std::size_t at;
+  } in{&b, 0};
+  png_set_read_fn(png, &in, [](png_structp p, png_bytep out, png_size_t n) {
+    auto* r = static_cast<Reader*>(png_get_io_ptr(p));
+    if (r->b->size() - r->at < n) png_error(p, "Read Error: the data ends early");
+    std::copy_n(r->b->begin() + static_cast<std::ptrdiff_t>(r->at), n, out);
+    r->at += n;
+  });
+  if (setjmp(png_jmpbuf(png))) {
+    png_free(png, q.row);
+    png_destroy_read_struct(&png, &info, nullptr);
+    return q.error;
+  }
+  png_read_info(png, info);
+  const int passes = png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  q.row = static_cast<png_bytep>(png_malloc(png, png_get_rowbytes(png, info)));
+  const png_uint_32 height = png_get_image_height(png, info);
+  for (int p = 0; p < passes; ++p)
+    for (png_uint_32 y = 0; y < height; ++y) png_read_row(png, q.row, nullptr);
+  png_read_end(png, nullptr);
+  png_free(png, q.row);
+  png_destroy_read_struct(&png, &info, nullptr);
+  return "";
+}
+
 }  // namespace
 
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
@@ -122,6 +233,12 @@ Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
     return Error{"the image header declares " + std::to_string(w) + " x " + std::to_string(h) + " pixels (" +
                  (w == 0 || h == 0 ? std::string("none") : "over " + std::to_string(kMaxImagePixels / 1000000) + " megapixels") +
                  "): a corrupt header or not a camera frame"};
+  if (is_jpeg(bytes))
+    if (const std::string p = jpeg_problem(bytes); !p.empty())
+      return Error{"corrupt JPEG (libjpeg: " + p + "): part of the picture would be made up"};
+  if (is_png(bytes))
+    if (const std::string p = png_problem(bytes); !p.empty())
+      return Error{"corrupt PNG (libpng: " + p + ")"};
   cv::Mat img;
   try {
     img = cv::imdecode(bytes, cv::IMREAD_COLOR);
