@@ -22,6 +22,7 @@ bool is_png(const std::vector<unsigned char>& b) {
   return b.size() >= 8 && std::equal(kPngSignature, kPngSignature + 8, b.begin());
 }
 bool is_jpeg(const std::vector<unsigned char>& b) { return b.size() >= 2 && b[0] == 0xFF && b[1] == 0xD8; }
+bool is_bmp(const std::vector<unsigned char>& b) { return b.size() >= 2 && b[0] == 'B' && b[1] == 'M'; }
 
 // n bytes from b[i] on as one big-endian number (the caller has checked they are there).
 std::uint64_t big_endian(const std::vector<unsigned char>& b, std::size_t i, int n) {
@@ -210,6 +211,9 @@ std::string png_problem(const std::vector<unsigned char>& b) {
     png_destroy_read_struct(&png, &info, nullptr);
     return q.error;
   }
+  // A CRC error in any chunk is an error here (libpng's default only warns for ancillary
+  // chunks, and OpenCV's decode would print that warning).
+  png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
   png_read_info(png, info);
   const int passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
@@ -227,6 +231,12 @@ std::string png_problem(const std::vector<unsigned char>& b) {
 
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   if (bytes.empty()) return Error{"empty image file"};
+  // Only the formats a camera frame comes in (what the frame directories and `calibrate
+  // camera --frames` list: .png .jpg .bmp). cv::imdecode tries every decoder OpenCV was
+  // built with on anything else: a 132-byte file from the fuzzer (tests/fuzz) reached its
+  // DICOM reader (GDCM), whose failed assertion aborted `hexdice read` (robust20); its
+  // JPEG 2000 and HDR readers print their own lines.
+  if (!is_png(bytes) && !is_jpeg(bytes) && !is_bmp(bytes)) return Error{"not a PNG, JPEG or BMP image"};
   if (jpeg_cut_short(bytes)) return Error{"truncated JPEG (no end-of-image marker): the file was cut short"};
   if (png_cut_short(bytes)) return Error{"truncated PNG (no IEND chunk): the file was cut short"};
   if (std::uint64_t w = 0, h = 0; header_size(bytes, w, h) && (w == 0 || h == 0 || w * h > kMaxImagePixels))

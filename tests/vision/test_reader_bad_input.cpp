@@ -333,6 +333,40 @@ TEST(ReaderBadInput, DataShortOfItsHeaderIsRefusedInOneLine) {
   }
 }
 
+// (robust20, found by tests/fuzz/fuzz_decode_image under ASan+UBSan) cv::imdecode tries every
+// decoder OpenCV has: 128 bytes and "DICM" reached its DICOM reader (GDCM), whose failed
+// assertion aborted `hexdice read` (exit 134). Only PNG, JPEG and BMP (what frame folders
+// hold) reach a decoder now; a PNG chunk with a bad CRC is refused rather than warned about.
+TEST(ReaderBadInput, OnlyPngJpegAndBmpReachTheDecoder) {
+  std::vector<unsigned char> dicom(128, 0xFF);
+  for (char c : std::string("DICM")) dicom.push_back(static_cast<unsigned char>(c));
+  const std::string hdr = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n";
+  const std::string ppm = "P6\n1 1\n255\n\x10\x20\x30";
+  const std::vector<unsigned char> jp2{0xFF, 0x4F, 0xFF, 0x51, 0x00, 0x10};
+  for (const auto& b : {dicom, std::vector<unsigned char>(hdr.begin(), hdr.end()),
+                        std::vector<unsigned char>(ppm.begin(), ppm.end()), jp2}) {
+    const auto r = decode_image(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error(), "not a PNG, JPEG or BMP image");
+  }
+  const cv::Mat small(12, 16, CV_8UC3, cv::Scalar(20, 140, 230));
+  std::vector<unsigned char> bmp, png;
+  cv::imencode(".bmp", small, bmp);
+  ASSERT_TRUE(decode_image(bmp).ok());
+  EXPECT_EQ(cv::norm(*decode_image(bmp), small, cv::NORM_INF), 0);
+  // A text chunk after IHDR whose CRC is wrong: libpng warned (through OpenCV, on stderr)
+  // and the picture was read; now one error of ours.
+  cv::imencode(".png", small, png);
+  const std::string text = "tEXtkey";
+  std::vector<unsigned char> chunk{0, 0, 0, 3};
+  chunk.insert(chunk.end(), text.begin(), text.begin() + 4);
+  chunk.insert(chunk.end(), {'k', 0, 'v', 0xDE, 0xAD, 0xBE, 0xEF});
+  png.insert(png.begin() + 33, chunk.begin(), chunk.end());
+  const auto r = decode_image(png);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("CRC error"), std::string::npos) << r.error();
+}
+
 TEST(ReaderParams, SaveLoadRoundTrip) {
   ReadParams p;
   p.px_per_mm = 3.25;
