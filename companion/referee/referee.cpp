@@ -126,6 +126,10 @@ Result<std::unique_ptr<Referee>> Referee::open(const std::string& db_path, const
   if (resumed->has_value()) {
     r->game_.emplace(std::move(**resumed));
     r->resumed_ = true;
+    // Nobody watched the table while the referee was down (a camera that stopped, a crash,
+    // a restart): an action done meanwhile is seen, not called a misread (robust20), as
+    // after a hand over the sheet.
+    r->motion_since_commit_ = true;
   } else if (start) {
     auto rec = GameRecord::from_position(*start);
     if (!rec) return Error{rec.error()};

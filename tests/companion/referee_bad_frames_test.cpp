@@ -4,6 +4,7 @@
 // by itself once the frames are usable again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <opencv2/imgcodecs.hpp>
@@ -163,6 +164,37 @@ TEST(RefereeBadFrames, ACameraThatStopsGivingFramesIsAnErrorAVideoJustEnds) {
     else
       EXPECT_EQ(src->error(), "");
   }
+  fs::remove_all(dir);
+}
+
+// The camera gone (the referee stops with its error), an action done on the table before it
+// is back: the resumed referee sees it, as after a hand over the sheet. It called it a
+// misread ("no hand seen since the last action"), to be confirmed by hand.
+TEST(RefereeBadFrames, AnActionDoneWhileTheRefereeWasDownIsSeenOnResume) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
+  ASSERT_TRUE(start.ok());
+  std::vector<Action> acts;
+  legal_actions(*start, acts);
+  const auto move = std::find_if(acts.begin(), acts.end(), [](const Action& a) { return a.type == ActionType::Move; });
+  ASSERT_NE(move, acts.end());
+  auto after = apply(*start, *move);
+  ASSERT_TRUE(after.ok());
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "resume");
+  const std::string db = (dir / "game.db").string();
+  {
+    auto ref = Referee::open(db, *start);
+    ASSERT_TRUE(ref.ok()) << ref.error();
+    for (int i = 0; i < 4; ++i) (*ref)->process(observation_of(*start), i * 100.0, i);
+    EXPECT_EQ((*ref)->view().ply, 0);
+  }
+  auto ref = Referee::open(db, std::nullopt);
+  ASSERT_TRUE(ref.ok()) << ref.error();
+  ASSERT_TRUE((*ref)->resumed());
+  for (int i = 0; i < 4; ++i) (*ref)->process(observation_of(after->position), i * 100.0, i);
+  EXPECT_EQ((*ref)->view().ply, 1) << (*ref)->view().alert;
+  EXPECT_TRUE((*ref)->view().alert.empty()) << (*ref)->view().alert;
+  ref->reset();
   fs::remove_all(dir);
 }
 
