@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -97,7 +98,43 @@ bool png_cut_short(const std::vector<unsigned char>& b) {
 // JPEG whose header claims more rows and columns than its data holds (greying out the
 // rest): a frame whose header says 30000 x 30000 took 7 GB and 40 s to "read" as a grey page
 // (robust18), so the size is checked before anything is decoded.
+// n bytes from b[i] on as one little-endian number (the caller has checked they are there).
+std::uint64_t little_endian(const std::vector<unsigned char>& b, std::size_t i, int n) {
+  std::uint64_t v = 0;
+  for (int k = n - 1; k >= 0; --k) v = (v << 8) | b[i + static_cast<std::size_t>(k)];
+  return v;
+}
+
+// A BMP's info header (Windows' 40 bytes or later, little-endian): width at 18, height at 22
+// (negative: top-down), bits a pixel at 28, compression at 30. False when it is not there.
+bool bmp_header(const std::vector<unsigned char>& b, std::int64_t& w, std::int64_t& h, int& bpp, int& compression) {
+  if (!is_bmp(b) || b.size() < 34 || little_endian(b, 14, 4) < 40) return false;
+  w = static_cast<std::int32_t>(little_endian(b, 18, 4));
+  h = static_cast<std::int32_t>(little_endian(b, 22, 4));
+  bpp = static_cast<int>(little_endian(b, 28, 2));
+  compression = static_cast<int>(little_endian(b, 30, 4));
+  return true;
+}
+
+// An uncompressed BMP whose pixel rows run past the end of the file was cut short (OpenCV's
+// reader prints its own "Unexpected end of input stream" line and fails).
+bool bmp_cut_short(const std::vector<unsigned char>& b) {
+  std::int64_t w = 0, h = 0;
+  int bpp = 0, compression = 0;
+  if (!bmp_header(b, w, h, bpp, compression)) return is_bmp(b) && b.size() < 34;
+  if (compression != 0 && compression != 3) return false;  // run-length coded: its size is not known here
+  const std::uint64_t stride = ((static_cast<std::uint64_t>(std::abs(w)) * static_cast<std::uint64_t>(bpp) + 31) / 32) * 4;
+  const std::uint64_t need = little_endian(b, 10, 4) + stride * static_cast<std::uint64_t>(std::abs(h));
+  return need > b.size();
+}
+
 bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uint64_t& h) {
+  if (std::int64_t bw = 0, bh = 0; is_bmp(b)) {
+    int bpp = 0, compression = 0;
+    if (!bmp_header(b, bw, bh, bpp, compression)) return false;
+    w = static_cast<std::uint64_t>(std::abs(bw)), h = static_cast<std::uint64_t>(std::abs(bh));
+    return true;
+  }
   if (is_png(b)) {
     if (b.size() < 24 || !std::equal(b.begin() + 12, b.begin() + 16, "IHDR")) return false;
     w = big_endian(b, 16, 4), h = big_endian(b, 20, 4);
@@ -239,6 +276,7 @@ Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   if (!is_png(bytes) && !is_jpeg(bytes) && !is_bmp(bytes)) return Error{"not a PNG, JPEG or BMP image"};
   if (jpeg_cut_short(bytes)) return Error{"truncated JPEG (no end-of-image marker): the file was cut short"};
   if (png_cut_short(bytes)) return Error{"truncated PNG (no IEND chunk): the file was cut short"};
+  if (bmp_cut_short(bytes)) return Error{"truncated BMP (its pixel rows run past the end of the file)"};
   if (std::uint64_t w = 0, h = 0; header_size(bytes, w, h) && (w == 0 || h == 0 || w * h > kMaxImagePixels))
     return Error{"the image header declares " + std::to_string(w) + " x " + std::to_string(h) + " pixels (" +
                  (w == 0 || h == 0 ? std::string("none") : "over " + std::to_string(kMaxImagePixels / 1000000) + " megapixels") +

@@ -354,6 +354,16 @@ TEST(ReaderBadInput, OnlyPngJpegAndBmpReachTheDecoder) {
   cv::imencode(".bmp", small, bmp);
   ASSERT_TRUE(decode_image(bmp).ok());
   EXPECT_EQ(cv::norm(*decode_image(bmp), small, cv::NORM_INF), 0);
+  // A BMP cut short (OpenCV printed its own "Unexpected end of input stream" line), or whose
+  // header declares far more pixels than it holds: one line of ours.
+  for (std::size_t n : {std::size_t{2}, std::size_t{30}, bmp.size() - 1}) {
+    const auto cut = decode_image(std::vector<unsigned char>(bmp.begin(), bmp.begin() + static_cast<std::ptrdiff_t>(n)));
+    ASSERT_FALSE(cut.ok()) << n;
+    EXPECT_EQ(cut.error(), "truncated BMP (its pixel rows run past the end of the file)") << n;
+  }
+  std::vector<unsigned char> huge = bmp;
+  huge[19] = huge[20] = huge[23] = huge[24] = 0x7F;  // about 10^9 pixels a side
+  EXPECT_FALSE(decode_image(huge).ok());
   // A text chunk after IHDR whose CRC is wrong: libpng warned (through OpenCV, on stderr)
   // and the picture was read; now one error of ours.
   cv::imencode(".png", small, png);
