@@ -108,7 +108,7 @@ std::uint64_t little_endian(const std::vector<unsigned char>& b, std::size_t i, 
 // A BMP's info header (Windows' 40 bytes or later, little-endian): width at 18, height at 22
 // (negative: top-down), bits a pixel at 28, compression at 30. False when it is not there.
 bool bmp_header(const std::vector<unsigned char>& b, std::int64_t& w, std::int64_t& h, int& bpp, int& compression) {
-  if (!is_bmp(b) || b.size() < 34 || little_endian(b, 14, 4) < 40) return false;
+  if (!is_bmp(b) || b.size() < 50 || little_endian(b, 14, 4) < 40) return false;
   w = static_cast<std::int32_t>(little_endian(b, 18, 4));
   h = static_cast<std::int32_t>(little_endian(b, 22, 4));
   bpp = static_cast<int>(little_endian(b, 28, 2));
@@ -116,16 +116,30 @@ bool bmp_header(const std::vector<unsigned char>& b, std::int64_t& w, std::int64
   return true;
 }
 
-// An uncompressed BMP whose pixel rows run past the end of the file was cut short (OpenCV's
-// reader prints its own "Unexpected end of input stream" line and fails).
-bool bmp_cut_short(const std::vector<unsigned char>& b) {
+// What is wrong with a BMP ("" when nothing we can see), checked before OpenCV's reader,
+// which prints its own line for each of these (its readHeader assertions, and "Unexpected
+// end of input stream") and then fails: a header or colour table past the file's end, an
+// info header size, compression or colour count its reader refuses, and, uncompressed,
+// pixel rows that run past the end of the file.
+std::string bmp_problem(const std::vector<unsigned char>& b) {
+  if (!is_bmp(b)) return "";
+  if (b.size() < 18) return "truncated BMP (its header runs past the end of the file)";
+  const auto info = static_cast<std::int32_t>(little_endian(b, 14, 4));
+  const std::uint64_t offset = little_endian(b, 10, 4);
+  if (info <= 0 || 14 + static_cast<std::uint64_t>(info) > b.size() || offset > b.size())
+    return "truncated BMP (its header runs past the end of the file)";
   std::int64_t w = 0, h = 0;
   int bpp = 0, compression = 0;
-  if (!bmp_header(b, w, h, bpp, compression)) return is_bmp(b) && b.size() < 34;
-  if (compression != 0 && compression != 3) return false;  // run-length coded: its size is not known here
+  if (!bmp_header(b, w, h, bpp, compression)) return "";  // the old 12-byte header: OpenCV's to judge
+  const auto colours = static_cast<std::int32_t>(little_endian(b, 46, 4));
+  if (compression < 0 || compression > 3 || colours < 0 || colours > 256)
+    return "a BMP with a malformed header (compression " + std::to_string(compression) + ", " + std::to_string(colours) +
+           " colours)";
+  if (compression != 0 && compression != 3) return "";  // run-length coded: its size is not known here
   const std::uint64_t stride = ((static_cast<std::uint64_t>(std::abs(w)) * static_cast<std::uint64_t>(bpp) + 31) / 32) * 4;
-  const std::uint64_t need = little_endian(b, 10, 4) + stride * static_cast<std::uint64_t>(std::abs(h));
-  return need > b.size();
+  if (offset + stride * static_cast<std::uint64_t>(std::abs(h)) > b.size())
+    return "truncated BMP (its pixel rows run past the end of the file)";
+  return "";
 }
 
 bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uint64_t& h) {
@@ -276,7 +290,7 @@ Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   if (!is_png(bytes) && !is_jpeg(bytes) && !is_bmp(bytes)) return Error{"not a PNG, JPEG or BMP image"};
   if (jpeg_cut_short(bytes)) return Error{"truncated JPEG (no end-of-image marker): the file was cut short"};
   if (png_cut_short(bytes)) return Error{"truncated PNG (no IEND chunk): the file was cut short"};
-  if (bmp_cut_short(bytes)) return Error{"truncated BMP (its pixel rows run past the end of the file)"};
+  if (const std::string p = bmp_problem(bytes); !p.empty()) return Error{p};
   if (std::uint64_t w = 0, h = 0; header_size(bytes, w, h) && (w == 0 || h == 0 || w * h > kMaxImagePixels))
     return Error{"the image header declares " + std::to_string(w) + " x " + std::to_string(h) + " pixels (" +
                  (w == 0 || h == 0 ? std::string("none") : "over " + std::to_string(kMaxImagePixels / 1000000) + " megapixels") +
