@@ -105,10 +105,11 @@ std::uint64_t little_endian(const std::vector<unsigned char>& b, std::size_t i, 
   return v;
 }
 
-// A BMP's info header (Windows' 40 bytes or later, little-endian): width at 18, height at 22
-// (negative: top-down), bits a pixel at 28, compression at 30. False when it is not there.
+// A BMP's info header (36 bytes or more, as OpenCV's reader takes it; little-endian): width
+// at 18, height at 22 (negative: top-down), bits a pixel at 28, compression at 30. False when
+// it is not there.
 bool bmp_header(const std::vector<unsigned char>& b, std::int64_t& w, std::int64_t& h, int& bpp, int& compression) {
-  if (!is_bmp(b) || b.size() < 50 || little_endian(b, 14, 4) < 40) return false;
+  if (!is_bmp(b) || b.size() < 50 || little_endian(b, 14, 4) < 36) return false;
   w = static_cast<std::int32_t>(little_endian(b, 18, 4));
   h = static_cast<std::int32_t>(little_endian(b, 22, 4));
   bpp = static_cast<int>(little_endian(b, 28, 2));

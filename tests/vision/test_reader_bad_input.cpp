@@ -365,6 +365,9 @@ TEST(ReaderBadInput, OnlyPngJpegAndBmpReachTheDecoder) {
   rle9[30] = 9;  // compression 9: OpenCV's readHeader assertion, printed
   ASSERT_FALSE(decode_image(rle9).ok());
   EXPECT_EQ(decode_image(rle9).error(), "a BMP with a malformed header (compression 9, 0 colours)");
+  rle9[14] = 36;  // an info header of 36 bytes: OpenCV reads its compression too (third fuzz run)
+  ASSERT_FALSE(decode_image(rle9).ok());
+  EXPECT_EQ(decode_image(rle9).error(), "a BMP with a malformed header (compression 9, 0 colours)");
   std::vector<unsigned char> huge = bmp;
   huge[19] = huge[20] = huge[23] = huge[24] = 0x7F;  // about 10^9 pixels a side
   EXPECT_FALSE(decode_image(huge).ok());
