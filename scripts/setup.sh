@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(build-essential cmake pkg-config git
-  libopencv-dev libimgui-dev libglfw3-dev libgl-dev libsqlite3-dev
+  libopencv-dev libjpeg-dev libpng-dev libimgui-dev libglfw3-dev libgl-dev libsqlite3-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth clang fonts-dejavu-core)
 

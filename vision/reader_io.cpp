@@ -2,10 +2,16 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
 
+#include <csetjmp>
+#include <cstdio>
+
+#include <jpeglib.h>
+#include <png.h>
 #include <opencv2/imgcodecs.hpp>
 
 namespace hexdice::vision {
@@ -17,6 +23,7 @@ bool is_png(const std::vector<unsigned char>& b) {
   return b.size() >= 8 && std::equal(kPngSignature, kPngSignature + 8, b.begin());
 }
 bool is_jpeg(const std::vector<unsigned char>& b) { return b.size() >= 2 && b[0] == 0xFF && b[1] == 0xD8; }
+bool is_bmp(const std::vector<unsigned char>& b) { return b.size() >= 2 && b[0] == 'B' && b[1] == 'M'; }
 
 // n bytes from b[i] on as one big-endian number (the caller has checked they are there).
 std::uint64_t big_endian(const std::vector<unsigned char>& b, std::size_t i, int n) {
@@ -91,7 +98,58 @@ bool png_cut_short(const std::vector<unsigned char>& b) {
 // JPEG whose header claims more rows and columns than its data holds (greying out the
 // rest): a frame whose header says 30000 x 30000 took 7 GB and 40 s to "read" as a grey page
 // (robust18), so the size is checked before anything is decoded.
+// n bytes from b[i] on as one little-endian number (the caller has checked they are there).
+std::uint64_t little_endian(const std::vector<unsigned char>& b, std::size_t i, int n) {
+  std::uint64_t v = 0;
+  for (int k = n - 1; k >= 0; --k) v = (v << 8) | b[i + static_cast<std::size_t>(k)];
+  return v;
+}
+
+// A BMP's info header (36 bytes or more, as OpenCV's reader takes it; little-endian): width
+// at 18, height at 22 (negative: top-down), bits a pixel at 28, compression at 30. False when
+// it is not there.
+bool bmp_header(const std::vector<unsigned char>& b, std::int64_t& w, std::int64_t& h, int& bpp, int& compression) {
+  if (!is_bmp(b) || b.size() < 50 || little_endian(b, 14, 4) < 36) return false;
+  w = static_cast<std::int32_t>(little_endian(b, 18, 4));
+  h = static_cast<std::int32_t>(little_endian(b, 22, 4));
+  bpp = static_cast<int>(little_endian(b, 28, 2));
+  compression = static_cast<int>(little_endian(b, 30, 4));
+  return true;
+}
+
+// What is wrong with a BMP ("" when nothing we can see), checked before OpenCV's reader,
+// which prints its own line for each of these (its readHeader assertions, and "Unexpected
+// end of input stream") and then fails: a header or colour table past the file's end, an
+// info header size, compression or colour count its reader refuses, and, uncompressed,
+// pixel rows that run past the end of the file.
+std::string bmp_problem(const std::vector<unsigned char>& b) {
+  if (!is_bmp(b)) return "";
+  if (b.size() < 18) return "truncated BMP (its header runs past the end of the file)";
+  const auto info = static_cast<std::int32_t>(little_endian(b, 14, 4));
+  const std::uint64_t offset = little_endian(b, 10, 4);
+  if (info <= 0 || 14 + static_cast<std::uint64_t>(info) > b.size() || offset > b.size())
+    return "truncated BMP (its header runs past the end of the file)";
+  std::int64_t w = 0, h = 0;
+  int bpp = 0, compression = 0;
+  if (!bmp_header(b, w, h, bpp, compression)) return "";  // the old 12-byte header: OpenCV's to judge
+  const auto colours = static_cast<std::int32_t>(little_endian(b, 46, 4));
+  if (compression < 0 || compression > 3 || colours < 0 || colours > 256)
+    return "a BMP with a malformed header (compression " + std::to_string(compression) + ", " + std::to_string(colours) +
+           " colours)";
+  if (compression != 0 && compression != 3) return "";  // run-length coded: its size is not known here
+  const std::uint64_t stride = ((static_cast<std::uint64_t>(std::abs(w)) * static_cast<std::uint64_t>(bpp) + 31) / 32) * 4;
+  if (offset + stride * static_cast<std::uint64_t>(std::abs(h)) > b.size())
+    return "truncated BMP (its pixel rows run past the end of the file)";
+  return "";
+}
+
 bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uint64_t& h) {
+  if (std::int64_t bw = 0, bh = 0; is_bmp(b)) {
+    int bpp = 0, compression = 0;
+    if (!bmp_header(b, bw, bh, bpp, compression)) return false;
+    w = static_cast<std::uint64_t>(std::abs(bw)), h = static_cast<std::uint64_t>(std::abs(bh));
+    return true;
+  }
   if (is_png(b)) {
     if (b.size() < 24 || !std::equal(b.begin() + 12, b.begin() + 16, "IHDR")) return false;
     w = big_endian(b, 16, 4), h = big_endian(b, 20, 4);
@@ -112,16 +170,138 @@ bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uin
   return found;
 }
 
+// ---- Corrupt data, found before OpenCV decodes ----------------------------------------------
+// cv::imdecode (OpenCV 4.6) runs libjpeg and libpng with their default error handlers: they
+// print their own lines on stderr ("Corrupt JPEG data: premature end of data segment",
+// "libpng error: Not enough image data"), and libjpeg goes on past missing data, greying
+// out the rows it does not have (a JPEG whose header claims 1440 rows for 720 of data was
+// read as a board with its bottom half grey, exit 0). OpenCV gives no way to install
+// handlers of our own, so the file is first decoded here with ours, which print nothing:
+// the first libjpeg warning (corrupt data) or libpng error stops it and refuses the file
+// with the library's own words in our one line, and OpenCV then decodes only files that
+// passed (the same libraries, so its picture is the one it always gave).
+
+struct JpegQuiet {
+  jpeg_error_mgr mgr;  // first: libjpeg's err pointer is this struct's address
+  std::jmp_buf jump;
+};
+// An error, or a warning (-1; levels >= 0 are traces): the decode stops at the first.
+[[noreturn]] void jpeg_quiet_exit(j_common_ptr c) { std::longjmp(reinterpret_cast<JpegQuiet*>(c->err)->jump, 1); }
+void jpeg_quiet_message(j_common_ptr c, int level) {
+  if (level < 0) jpeg_quiet_exit(c);
+}
+void jpeg_quiet_output(j_common_ptr) {}
+
+// libjpeg's first complaint about a JPEG ("" when none): its whole scan is decoded at 1/8
+// scale (every entropy-coded byte read, where missing or corrupt data is found, for about
+// a tenth of a full decode's work), into a row of libjpeg's own memory.
+std::string jpeg_problem(const std::vector<unsigned char>& b) {
+  jpeg_decompress_struct cinfo;
+  JpegQuiet q;
+  cinfo.err = jpeg_std_error(&q.mgr);
+  q.mgr.error_exit = jpeg_quiet_exit;
+  q.mgr.emit_message = jpeg_quiet_message;
+  q.mgr.output_message = jpeg_quiet_output;
+  if (setjmp(q.jump)) {
+    char msg[JMSG_LENGTH_MAX];
+    q.mgr.format_message(reinterpret_cast<j_common_ptr>(&cinfo), msg);
+    jpeg_destroy_decompress(&cinfo);
+    return msg;
+  }
+  jpeg_create_decompress(&cinfo);
+  jpeg_mem_src(&cinfo, b.data(), static_cast<unsigned long>(b.size()));
+  jpeg_read_header(&cinfo, TRUE);
+  cinfo.scale_num = 1;
+  cinfo.scale_denom = 8;
+  cinfo.dct_method = JDCT_IFAST;
+  cinfo.do_fancy_upsampling = FALSE;
+  if (cinfo.jpeg_color_space == JCS_YCbCr || cinfo.jpeg_color_space == JCS_GRAYSCALE) cinfo.out_color_space = JCS_GRAYSCALE;
+  jpeg_start_decompress(&cinfo);
+  JSAMPARRAY row = cinfo.mem->alloc_sarray(reinterpret_cast<j_common_ptr>(&cinfo), JPOOL_IMAGE,
+                                           cinfo.output_width * static_cast<JDIMENSION>(cinfo.output_components), 1);
+  while (cinfo.output_scanline < cinfo.output_height) jpeg_read_scanlines(&cinfo, row, 1);
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  return "";
+}
+
+struct PngQuiet {
+  char error[256];
+  png_bytep row = nullptr;  // one row, png_malloc'd (freed after a longjmp too)
+};
+[[noreturn]] void png_quiet_error(png_structp png, png_const_charp msg) {
+  auto* q = static_cast<PngQuiet*>(png_get_error_ptr(png));
+  std::snprintf(q->error, sizeof q->error, "%s", msg);
+  png_longjmp(png, 1);
+}
+void png_quiet_warning(png_structp, png_const_charp) {}  // benign (OpenCV's decode still prints these)
+
+// libpng's error for a PNG ("" when none): every row decoded into one buffer, then its end
+// chunks.
+std::string png_problem(const std::vector<unsigned char>& b) {
+  PngQuiet q;
+  q.error[0] = '\0';
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &q, png_quiet_error, png_quiet_warning);
+  if (!png) return "out of memory";
+  png_infop info = png_create_info_struct(png);
+  if (!info) {
+    png_destroy_read_struct(&png, nullptr, nullptr);
+    return "out of memory";
+  }
+  struct Reader {
+    const std::vector<unsigned char>* b;
+    std::size_t at;
+  } in{&b, 0};
+  png_set_read_fn(png, &in, [](png_structp p, png_bytep out, png_size_t n) {
+    auto* r = static_cast<Reader*>(png_get_io_ptr(p));
+    if (r->b->size() - r->at < n) png_error(p, "Read Error: the data ends early");
+    std::copy_n(r->b->begin() + static_cast<std::ptrdiff_t>(r->at), n, out);
+    r->at += n;
+  });
+  if (setjmp(png_jmpbuf(png))) {
+    png_free(png, q.row);
+    png_destroy_read_struct(&png, &info, nullptr);
+    return q.error;
+  }
+  // A CRC error in any chunk is an error here (libpng's default only warns for ancillary
+  // chunks, and OpenCV's decode would print that warning).
+  png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+  png_read_info(png, info);
+  const int passes = png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  q.row = static_cast<png_bytep>(png_malloc(png, png_get_rowbytes(png, info)));
+  const png_uint_32 height = png_get_image_height(png, info);
+  for (int p = 0; p < passes; ++p)
+    for (png_uint_32 y = 0; y < height; ++y) png_read_row(png, q.row, nullptr);
+  png_read_end(png, nullptr);
+  png_free(png, q.row);
+  png_destroy_read_struct(&png, &info, nullptr);
+  return "";
+}
+
 }  // namespace
 
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   if (bytes.empty()) return Error{"empty image file"};
+  // Only the formats a camera frame comes in (what the frame directories and `calibrate
+  // camera --frames` list: .png .jpg .bmp). cv::imdecode tries every decoder OpenCV was
+  // built with on anything else: a 132-byte file from the fuzzer (tests/fuzz) reached its
+  // DICOM reader (GDCM), whose failed assertion aborted `hexdice read` (robust20); its
+  // JPEG 2000 and HDR readers print their own lines.
+  if (!is_png(bytes) && !is_jpeg(bytes) && !is_bmp(bytes)) return Error{"not a PNG, JPEG or BMP image"};
   if (jpeg_cut_short(bytes)) return Error{"truncated JPEG (no end-of-image marker): the file was cut short"};
   if (png_cut_short(bytes)) return Error{"truncated PNG (no IEND chunk): the file was cut short"};
+  if (const std::string p = bmp_problem(bytes); !p.empty()) return Error{p};
   if (std::uint64_t w = 0, h = 0; header_size(bytes, w, h) && (w == 0 || h == 0 || w * h > kMaxImagePixels))
     return Error{"the image header declares " + std::to_string(w) + " x " + std::to_string(h) + " pixels (" +
                  (w == 0 || h == 0 ? std::string("none") : "over " + std::to_string(kMaxImagePixels / 1000000) + " megapixels") +
                  "): a corrupt header or not a camera frame"};
+  if (is_jpeg(bytes))
+    if (const std::string p = jpeg_problem(bytes); !p.empty())
+      return Error{"corrupt JPEG (libjpeg: " + p + "): part of the picture would be made up"};
+  if (is_png(bytes))
+    if (const std::string p = png_problem(bytes); !p.empty())
+      return Error{"corrupt PNG (libpng: " + p + ")"};
   cv::Mat img;
   try {
     img = cv::imdecode(bytes, cv::IMREAD_COLOR);
@@ -143,13 +323,24 @@ Result<cv::Mat> load_image(const std::string& path) {
 }
 
 bool has_colour(const cv::Mat& bgr) {
-  if (bgr.type() != CV_8UC3) return false;
+  if (bgr.type() != CV_8UC3 && bgr.type() != CV_8UC4) return false;
+  const int step = bgr.channels();
   for (int y = 0; y < bgr.rows; ++y) {
     const uchar* p = bgr.ptr<uchar>(y);
-    for (int x = 0; x < bgr.cols; ++x, p += 3)
+    for (int x = 0; x < bgr.cols; ++x, p += step)
       if (p[0] != p[1] || p[1] != p[2]) return true;  // a camera frame: within its first pixels
   }
   return false;
+}
+
+std::string frame_unusable(const cv::Mat& frame) {
+  if (frame.empty()) return "an empty frame (no pixels)";
+  if (frame.depth() != CV_8U || (frame.channels() != 1 && frame.channels() != 3 && frame.channels() != 4))
+    return "a frame of an unsupported pixel type (" + std::to_string(frame.channels()) + " channels of " +
+           std::to_string(8 * frame.elemSize1()) + " bits; 8-bit colour needed)";
+  if (frame.channels() == 1) return "a grey frame (one channel): the dice's colours cannot be read from it";
+  if (!has_colour(frame)) return "a colourless frame (no pixel has any colour): the dice's colours cannot be read from it";
+  return {};
 }
 
 Result<cv::Mat> load_colour_image(const std::string& path) {

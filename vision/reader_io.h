@@ -25,8 +25,15 @@ Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes);
 // `calibrate colors`): also refuses a grey image (every pixel's three channels equal, as a
 // grey PNG or JPEG decodes), whose yellow dice the reader would report as white (robust18).
 Result<cv::Mat> load_colour_image(const std::string& path);
-// Whether any pixel of a CV_8UC3 image has channels that differ (false for other types).
+// Whether any pixel of a CV_8UC3 (or CV_8UC4: its first three) image has channels that
+// differ (false for other types).
 bool has_colour(const cv::Mat& bgr);
+// Why a camera frame cannot be read for its dice (empty when it can): no pixels, not 8 bits
+// a channel, one channel (a grey camera mode), or three/four channels none of whose pixels
+// has any colour. read_board converts a grey frame and reads it (a yellow die as a sure
+// white one, robust18): the live loop (companion FrameReader) asks this first and never
+// reads such a frame (robust20).
+std::string frame_unusable(const cv::Mat& frame);
 
 // Calibration JSON: {"camera_matrix": [9 numbers], "dist_coeffs": [...], "image_size": [w, h],
 // "colors": [{"name": "red", "bgr_rel": [b, g, r]}]}; every key optional.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "core/board.h"
@@ -99,7 +100,37 @@ int SheetLayout::cell_index(Hex h) const {
   return -1;
 }
 
+std::string die_does_not_fit(double hex_size_mm) {
+  const double across = hex_size_mm * kSqrt3;
+  if (across >= kDieSideMm - 1e-9) return {};
+  char b[200];
+  std::snprintf(b, sizeof b, "%.1f mm hexes, %.1f mm across: a %.0f mm die does not fit in a cell, and its dice cannot be read",
+                hex_size_mm, across, kDieSideMm);
+  return b;
+}
+
+namespace {
+Result<SheetLayout> fit_sheet(int radius, const std::string& paper);
+}
+
 Result<SheetLayout> make_sheet(int radius, const std::string& paper) {
+  auto s = fit_sheet(radius, paper);
+  if (!s) return s;
+  if (const std::string why = die_does_not_fit(s->hex_size_mm); !why.empty()) {
+    int largest = radius - 1;
+    for (; largest >= kMinRadius; --largest) {
+      const auto smaller = fit_sheet(largest, paper);
+      if (smaller && die_does_not_fit(smaller->hex_size_mm).empty()) break;
+    }
+    return Error{"a radius-" + std::to_string(radius) + " map on " + paper + " would have " + why +
+                 (largest >= kMinRadius ? " (radius " + std::to_string(largest) + " is the largest on " + paper + ")" : "")};
+  }
+  return s;
+}
+
+namespace {
+
+Result<SheetLayout> fit_sheet(int radius, const std::string& paper) {
   if (radius < kMinRadius || radius > kMaxRadius)
     return Error{"map radius must be between " + std::to_string(kMinRadius) + " and " +
                  std::to_string(kMaxRadius) + ", got " + std::to_string(radius)};
@@ -152,6 +183,8 @@ Result<SheetLayout> make_sheet(int radius, const std::string& paper) {
   for (Hex h : board->cells()) s.cells.push_back({h, board->name(h), s.cell_centre(h)});
   return s;
 }
+
+}  // namespace
 
 SheetLayout standard_sheet() {
   auto s = make_sheet(5, "a3");
@@ -214,6 +247,7 @@ Result<SheetLayout> sheet_from_json_text(const std::string& text) {
     s.radius = j["radius"].get<int>();
     if (s.radius < kMinRadius || s.radius > kMaxRadius) return Error{"board.json: radius out of range"};
     if (s.width_mm <= 0 || s.height_mm <= 0 || s.hex_size_mm <= 0) return Error{"board.json: sizes must be positive"};
+    if (const std::string why = die_does_not_fit(s.hex_size_mm); !why.empty()) return Error{"board.json: " + why};
     if (j.contains("orientation") && j["orientation"] != "flat-top") return Error{"board.json: only flat-top maps are supported"};
     if (j.contains("centre_mm")) {
       auto c = read_pt(j["centre_mm"], "board.json: centre_mm");

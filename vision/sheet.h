@@ -65,8 +65,17 @@ bool paper_size_mm(const std::string& paper, double& width_mm, double& height_mm
 
 // The standard A3 sheet of interfaces.md (what a reader assumes with no layout file).
 SheetLayout standard_sheet();
-// Any radius and paper; the hex size shrinks to fit when the map would not.
+// Any radius and paper; the hex size shrinks to fit when the map would not, down to cells
+// that still hold a die: narrower across flats than kDieSideMm is refused (robust20), naming
+// the largest radius that paper takes.
 Result<SheetLayout> make_sheet(int radius, const std::string& paper);
+// A standard die's side (interfaces.md: 16 mm pip dice). A map whose cells are narrower
+// across flats (hex size x sqrt 3) cannot hold one die a cell, and cannot be read: a die
+// covers the ring of its own cell's paper the reader takes as that cell's white, so every
+// die is paper (a radius-12 map on A3, 7.6 mm hexes, read no die at all).
+inline constexpr double kDieSideMm = 16.0;
+// Why a hex size cannot hold a die ("" when it can).
+std::string die_does_not_fit(double hex_size_mm);
 
 // board.json round trip.
 std::string to_json_text(const SheetLayout& s);

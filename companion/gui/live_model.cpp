@@ -16,6 +16,13 @@ std::optional<Alert> referee_alert(const referee::RefereeView& v) {
   const std::string mover = v.position.num_players() > 0 && !v.position.game_over()
                                 ? v.position.player(v.position.to_move()).id
                                 : std::string("nobody");
+  if (starts_with(v.alert, "camera frame not used")) {  // Referee::skip_unusable (robust20)
+    a.severity = Severity::Error;
+    a.allowed = "nothing is decided on a frame that cannot be read";
+    a.todo = "give the camera colour back (not a grey or night mode), check its cable and resolution; the referee "
+             "goes on by itself with the next usable frame";
+    return a;
+  }
   if (!v.proposals.empty()) {
     a.allowed = "the rules allow ";  // each proposal names its player ("(1) red: Tanker f4 rerolls -> Balance (6)")
     for (std::size_t i = 0; i < v.proposals.size() && i < 4; ++i)

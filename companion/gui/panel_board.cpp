@@ -45,7 +45,11 @@ void panel_board(App& app) {
   }
   if (m == App::Mode::Referee) {
     ImGui::SameLine();
-    ImGui::TextDisabled("frame %d %s", app.rview.frame, app.rview.motion ? "(hand over the sheet)" : app.rview.stable ? "(still)" : "");
+    if (!app.rview.frame_problem.empty())  // a grey, empty or resized frame: not used (robust20)
+      ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.35f, 1.0f), "frame %d not used: %s", app.rview.frame,
+                         app.rview.frame_problem.c_str());
+    else
+      ImGui::TextDisabled("frame %d %s", app.rview.frame, app.rview.motion ? "(hand over the sheet)" : app.rview.stable ? "(still)" : "");
   }
 
   // Geometry: fit the map into the space left, keeping room for the action bar.

@@ -97,8 +97,8 @@ class FileDirSource : public FrameSource {
 
 class CaptureSource : public FrameSource {
  public:
-  CaptureSource(std::unique_ptr<cv::VideoCapture> cap, bool live, cv::Mat first)
-      : cap_(std::move(cap)), live_(live), first_(std::move(first)) {}
+  CaptureSource(std::unique_ptr<cv::VideoCapture> cap, bool live, cv::Mat first, std::string name)
+      : cap_(std::move(cap)), live_(live), first_(std::move(first)), name_(std::move(name)) {}
   bool next(Frame& f) override {
     f = Frame{};
     f.index = n_;
@@ -106,6 +106,11 @@ class CaptureSource : public FrameSource {
       f.image = std::move(first_);
       first_.release();
     } else if (!cap_->read(f.image) || f.image.empty()) {
+      // A video ends; a camera that stops giving frames was unplugged or taken (robust20:
+      // the referee stopped as if the game were over, exit 0, saying nothing).
+      if (live_)
+        error_ = "camera " + name_ + " stopped giving frames after " + std::to_string(n_) +
+                 " (unplugged, or taken by another program?); every action seen so far is logged";
       return false;
     }
     ++n_;
@@ -117,6 +122,7 @@ class CaptureSource : public FrameSource {
   std::unique_ptr<cv::VideoCapture> cap_;
   bool live_;
   cv::Mat first_;
+  std::string name_;
   int n_ = 0;
 };
 
@@ -204,7 +210,11 @@ Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec) {
   cv::Mat first;
   if (!cap->read(first) || first.empty())
     return Error{is_index ? "camera " + spec + " gives no frames" : "source " + spec + ": no readable video frames"};
-  return std::unique_ptr<FrameSource>(new CaptureSource(std::move(cap), is_index, std::move(first)));
+  return std::unique_ptr<FrameSource>(new CaptureSource(std::move(cap), is_index, std::move(first), spec));
+}
+
+std::unique_ptr<FrameSource> capture_source(std::unique_ptr<cv::VideoCapture> cap, bool live, std::string name) {
+  return std::unique_ptr<FrameSource>(new CaptureSource(std::move(cap), live, cv::Mat(), std::move(name)));
 }
 
 cv::Mat motion_thumb(const cv::Mat& bgr, const MotionParams& p) {
@@ -233,6 +243,23 @@ FrameReader::FrameReader(vision::SheetLayout layout, std::optional<vision::Calib
       user_stop_when_covered_(params_.stop_when_covered) {}
 
 Observation FrameReader::see(const cv::Mat& bgr) {
+  std::string unusable = vision::frame_unusable(bgr);
+  if (unusable.empty() && !last_size_.empty() && bgr.size() != last_size_) {
+    unusable = "the frame size changed from " + std::to_string(last_size_.width) + "x" +
+               std::to_string(last_size_.height) + " to " + std::to_string(bgr.cols) + "x" + std::to_string(bgr.rows) +
+               " (the camera was reset or replaced): the sheet is looked for afresh";
+    tracker_ = vision::TrackerState{};
+  }
+  if (!bgr.empty()) last_size_ = bgr.size();
+  if (!unusable.empty()) {
+    // Nothing of it is read, and the next frame's motion is not measured against it.
+    prev_thumb_.release();
+    last_fraction_ = 0;
+    Observation o;
+    o.unusable = unusable;
+    o.why_not_found = std::move(unusable);
+    return o;
+  }
   cv::Mat thumb = motion_thumb(bgr, motion_);
   last_fraction_ = motion_fraction(prev_thumb_, thumb, motion_);
   const bool motion = !prev_thumb_.empty() && last_fraction_ > motion_.min_fraction;

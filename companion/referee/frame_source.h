@@ -19,6 +19,10 @@
 
 #include <opencv2/core.hpp>
 
+namespace cv {
+class VideoCapture;
+}
+
 #include "companion/referee/referee.h"
 #include "vision/calibration_data.h"
 #include "vision/read.h"
@@ -48,6 +52,10 @@ class FrameSource {
 };
 
 Result<std::unique_ptr<FrameSource>> open_source(const std::string& spec);
+// The frames of an opened capture (open_source's camera and video path; tests give it one of
+// their own). `live`: a camera, for which a read that fails is an error() ("camera NAME
+// stopped giving frames ..."), where a video just ends.
+std::unique_ptr<FrameSource> capture_source(std::unique_ptr<cv::VideoCapture> cap, bool live, std::string name);
 
 // Typed commands scripted against frames (`--commands FILE`): lines "FRAME COMMAND", '#'
 // comments and blank lines skipped; the command is posted just before that frame. Errors
@@ -82,6 +90,11 @@ class FrameReader {
                        vision::ReadParams params = {}, MotionParams motion = {});
   // The observation of this frame, `motion` set when it differs from the previous frame
   // by more than motion.min_fraction (never for the first frame).
+  // A frame the reader must not read (vision::frame_unusable: empty, grey, colourless, not
+  // 8-bit) is not read: `unusable` says why, `board_found` is false (robust20). A frame
+  // whose size is not the previous frame's (the camera was reset, or another took its place)
+  // is unusable too, and the tracker's pose and the motion measure start again from it: the
+  // last pose was of the old picture.
   Observation see(const cv::Mat& bgr);
   // The last frame's motion fraction (diagnostics).
   double last_motion_fraction() const { return last_fraction_; }
@@ -106,6 +119,7 @@ class FrameReader {
   MotionParams motion_;
   vision::TrackerState tracker_;
   cv::Mat prev_thumb_;
+  cv::Size last_size_;  // of the last frame seen (empty before the first)
   double last_fraction_ = 0;
   bool user_stop_when_covered_ = false;  // params.stop_when_covered as given
   bool skip_motion_ = true;

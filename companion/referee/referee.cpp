@@ -126,6 +126,10 @@ Result<std::unique_ptr<Referee>> Referee::open(const std::string& db_path, const
   if (resumed->has_value()) {
     r->game_.emplace(std::move(**resumed));
     r->resumed_ = true;
+    // Nobody watched the table while the referee was down (a camera that stopped, a crash,
+    // a restart): an action done meanwhile is seen, not called a misread (robust20), as
+    // after a hand over the sheet.
+    r->motion_since_commit_ = true;
   } else if (start) {
     auto rec = GameRecord::from_position(*start);
     if (!rec) return Error{rec.error()};
@@ -290,8 +294,47 @@ void Referee::process(const vision::Observation& obs, bool motion, double t_ms, 
   process(Observation{obs, motion}, t_ms, frame);
 }
 
+bool Referee::skip_unusable(const Observation& obs, int frame) {
+  if (obs.unusable.empty()) {
+    if (unusable_.empty()) return false;
+    unusable_.clear();
+    {
+      std::lock_guard lk(mu_);
+      view_.frame_problem.clear();
+      if (view_.alert == unusable_alert_) view_.alert.clear();
+    }
+    unusable_alert_.clear();
+    say(frame, false, "camera frames usable again");
+    return false;
+  }
+  // Nothing in the frame is known: as a view with a hand over it, the dice may have been
+  // handled, and the next stable view is compared afresh (game and setup alike).
+  motion_since_commit_ = true;
+  still_since_ms_.reset();
+  cand_key_.clear();
+  cand_frames_ = 0;
+  setup_still_frames_ = 0;
+  setup_acted_ = false;
+  {
+    std::lock_guard lk(mu_);
+    view_.frame = frame;
+    view_.motion = false;
+    view_.stable = false;
+    view_.board_found = false;
+    view_.hidden_cells = 0;
+    view_.frame_problem = obs.unusable;
+  }
+  if (obs.unusable != unusable_) {
+    unusable_ = obs.unusable;
+    unusable_alert_ = "camera frame not used: " + obs.unusable + "; nothing is acted on until a usable frame";
+    say(frame, true, unusable_alert_);
+  }
+  return true;
+}
+
 void Referee::process(const Observation& raw, double t_ms, int frame, const cv::Mat& image) {
   frame_ = frame;
+  if (skip_unusable(raw, frame)) return;
   if (setup_) {
     process_setup(raw, image, t_ms, frame);
     return;

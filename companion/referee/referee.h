@@ -57,6 +57,10 @@ struct Observation : vision::Observation {
   // Set by FrameReader when it did not read this frame's board because the referee cannot
   // act on it (motion over the sheet): `cells` is then empty and `pose` the last one.
   bool not_read = false;
+  // Set by FrameReader when the frame could not be read at all (a grey or colourless camera
+  // frame, an empty one, a change of frame size): why. The referee acts on nothing in it,
+  // in the setup or the game, and says why once per run of such frames (robust20).
+  std::string unusable;
 };
 Result<Observation> observation_from_json(const Json& j);
 Json to_json(const Observation& o);
@@ -91,6 +95,7 @@ struct RefereeView {
   bool stable = false;        // the last frame's view has been stable long enough
   bool board_found = false;
   int hidden_cells = 0;       // cells the last frame could not see (a hand, the map partly out of view)
+  std::string frame_problem;  // why the last frame was not used (Observation::unusable), empty when it was
   std::optional<SyncResult> last_sync;  // of the last stable view acted on
   std::vector<Candidate> proposals;     // what `confirm N` would accept
   std::string alert;          // the current alert, empty when the table matches
@@ -143,6 +148,9 @@ class Referee {
   void say(int frame, bool alert, std::string text);
   void evaluate(const SeenBoard& seen, int frame, double t_ms);
   void process_setup(const Observation& obs, const cv::Mat& image, double t_ms, int frame);
+  // A frame FrameReader could not read (Observation::unusable): true when it was one (said
+  // once per run of such frames, nothing acted on); the first usable frame after says so.
+  bool skip_unusable(const Observation& obs, int frame);
   // Logs the events the setup accepted, one transaction each; the game starts when it is done.
   void log_setup(const std::vector<SetupEvent>& events, int frame, const std::string& how);
   Status restore_setup();
@@ -170,6 +178,8 @@ class Referee {
   int setup_still_frames_ = 0;
   double setup_still_since_ms_ = 0;
   bool setup_acted_ = false;
+  std::string unusable_;  // why the frames of the current unusable run were not used
+  std::string unusable_alert_;  // the alert that said so (cleared with it)
 
   // Stability state (worker only).
   std::string cand_key_;

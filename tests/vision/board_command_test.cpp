@@ -139,7 +139,9 @@ TEST_F(BoardCommand, OtherRadiusAndCharuco) {
 }
 
 TEST_F(BoardCommand, BadInputIsOneLineAndWritesNothing) {
-  for (const std::string args : {"board --radius 1 --out ", "board --radius 99 --out ", "board --paper a5 --out "}) {
+  // (robust20) --radius 12: 7.6 mm hexes on A3, no die fits a cell (make_sheet refuses it).
+  for (const std::string args : {"board --radius 1 --out ", "board --radius 99 --out ", "board --paper a5 --out ",
+                                 "board --radius 12 --out "}) {
     const CmdResult r = hexdice(args + tmp_.string() + "/none", tmp_);
     EXPECT_NE(r.status, 0) << args;
     EXPECT_EQ(r.err.rfind("hexdice: ", 0), 0u) << r.err;

@@ -75,7 +75,9 @@ TEST(ReaderOddFrames, OddWidthsAndViewsReadAsTheirPixels) {
 // cells' edges into one row of cv::remap's maps, which must stay under 32767 columns: from
 // radius 7 (169 cells) on, read_board threw OpenCV's assertion (a crash in `hexdice read`).
 TEST(ReaderOddFrames, EveryMapRadiusIsRead) {
-  for (int radius : {2, 6, 7, 8, 10, 12}) {
+  // (robust20: radius 10 to 12 on A3 are refused by make_sheet, their cells narrower than a
+  // die: sheet_test.cpp MakeSheet.RefusesAMapWhoseCellsCannotHoldADie.)
+  for (int radius : {2, 6, 7, 8, 9}) {
     const auto layout = make_sheet(radius, "a3");
     ASSERT_TRUE(layout.ok()) << radius;
     const auto dice = random_dice(*layout, 6, static_cast<unsigned>(radius));
@@ -83,7 +85,8 @@ TEST(ReaderOddFrames, EveryMapRadiusIsRead) {
     Observation o;
     ASSERT_NO_THROW(o = read_board(sc.image, *layout)) << "radius " << radius;
     EXPECT_TRUE(o.board_found) << "radius " << radius << ": " << o.why_not_found;
-    if (radius <= 10) EXPECT_GE(o.cells.size(), 3u) << "radius " << radius;  // (12: 9 mm hexes, no die read)
+    // Radius 9 (9.9 mm hexes): a die covers most of its cell's paper ring; fewer read (robust20 lead).
+    if (radius <= 8) EXPECT_GE(o.cells.size(), 3u) << "radius " << radius;
   }
 }
 

@@ -117,6 +117,10 @@ TEST(MakeSheet, OtherRadiiAndPapersFitOnThePage) {
   for (const char* paper : {"a3", "a4x2", "letter", "tabloid"}) {
     for (int radius = kMinRadius; radius <= 8; ++radius) {
       auto s = make_sheet(radius, paper);
+      if (radius > 5 && !s) {  // letter: from radius 6 on its cells could not hold a die
+        EXPECT_NE(s.error().find("die does not fit"), std::string::npos) << paper << " r" << radius << ": " << s.error();
+        continue;
+      }
       ASSERT_TRUE(s) << paper << " r" << radius << ": " << s.error();
       EXPECT_EQ(static_cast<int>(s->cells.size()), Board::get(radius)->size());
       EXPECT_LE(s->hex_size_mm, 17.0);
@@ -159,6 +163,33 @@ TEST(MakeSheet, A4x2SplitsTheA3SheetIntoTwoTilingHalves) {
     EXPECT_LE(m.corners[2].y, s->pages[page].y0_mm + s->pages[page].height_mm);
     EXPECT_GE(m.corners[0].y, s->pages[page].y0_mm);
   }
+}
+
+// (robust20) A map whose cells are narrower than a 16 mm die: a die covers its own cell's
+// paper ring (the reader's white for that cell) and is read as paper. A radius-12 map on A3
+// (7.6 mm hexes) registered and read no die; now it is refused where it is made and where
+// a board.json of it is read, naming the largest radius the paper takes.
+TEST(MakeSheet, RefusesAMapWhoseCellsCannotHoldADie) {
+  const auto nine = make_sheet(9, "a3");
+  ASSERT_TRUE(nine) << nine.error();
+  EXPECT_GE(nine->hex_size_mm * std::sqrt(3.0), kDieSideMm);
+  for (int radius : {10, 11, 12}) {
+    const auto s = make_sheet(radius, "a3");
+    ASSERT_FALSE(s) << radius;
+    EXPECT_NE(s.error().find("a 16 mm die does not fit in a cell"), std::string::npos) << s.error();
+    EXPECT_NE(s.error().find("(radius 9 is the largest on a3)"), std::string::npos) << s.error();
+  }
+  EXPECT_NE(make_sheet(12, "a3").error().find("7.6 mm hexes, 13.2 mm across"), std::string::npos);
+  EXPECT_TRUE(make_sheet(5, "letter"));
+  EXPECT_NE(make_sheet(6, "letter").error().find("8.9 mm hexes, 15.4 mm across"), std::string::npos);
+  EXPECT_NE(make_sheet(7, "letter").error().find("(radius 5 is the largest on letter)"), std::string::npos);
+  // A board.json with such cells (an older generator's, or edited by hand).
+  nlohmann::json j = nlohmann::json::parse(to_json_text(*nine));
+  j["hex_size_mm"] = 7.6;
+  const auto back = sheet_from_json_text(j.dump());
+  ASSERT_FALSE(back);
+  EXPECT_EQ(back.error().rfind("board.json: 7.6 mm hexes", 0), 0u) << back.error();
+  EXPECT_TRUE(die_does_not_fit(kDieSideMm / std::sqrt(3.0)).empty());
 }
 
 TEST(MakeSheet, RejectsBadRadiusAndPaper) {

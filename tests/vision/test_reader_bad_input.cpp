@@ -186,6 +186,39 @@ TEST(ReaderBadInput, CorruptPngRejected) {
   EXPECT_TRUE(decode_image(trailer).ok());
 }
 
+// The offset of a JPEG's start-of-frame (0xFFC0: length, precision, height, width), found by
+// walking the segments (0 when there is none).
+std::size_t jpeg_sof(const std::vector<unsigned char>& jpg) {
+  for (std::size_t i = 2; i + 8 < jpg.size();) {
+    if (jpg[i + 1] == 0xC0) return i;
+    i += 2 + ((static_cast<std::size_t>(jpg[i + 2]) << 8) | jpg[i + 3]);
+  }
+  return 0;
+}
+// The JPEG with its start-of-frame saying w x h (the data unchanged).
+std::vector<unsigned char> jpeg_sized(std::vector<unsigned char> b, int w, int h) {
+  const std::size_t sof = jpeg_sof(b);
+  b[sof + 5] = static_cast<unsigned char>(h >> 8), b[sof + 6] = static_cast<unsigned char>(h);
+  b[sof + 7] = static_cast<unsigned char>(w >> 8), b[sof + 8] = static_cast<unsigned char>(w);
+  return b;
+}
+// The PNG with its IHDR (bytes 16-23) saying w x h, and the chunk's CRC made right again (the
+// data unchanged).
+std::vector<unsigned char> png_sized(std::vector<unsigned char> b, std::uint32_t w, std::uint32_t h) {
+  for (int k = 0; k < 4; ++k) {
+    b[16 + static_cast<std::size_t>(k)] = static_cast<unsigned char>(w >> (24 - 8 * k));
+    b[20 + static_cast<std::size_t>(k)] = static_cast<unsigned char>(h >> (24 - 8 * k));
+  }
+  std::uint32_t crc = 0xFFFFFFFFu;  // CRC-32 of the chunk type and data (bytes 12-28)
+  for (std::size_t i = 12; i < 29; ++i) {
+    crc ^= b[i];
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  crc ^= 0xFFFFFFFFu;
+  for (int k = 0; k < 4; ++k) b[29 + static_cast<std::size_t>(k)] = static_cast<unsigned char>(crc >> (24 - 8 * k));
+  return b;
+}
+
 // (robust18) A header declaring far more pixels than the file holds: libjpeg decoded a
 // JPEG whose start-of-frame said 30000 x 30000 as a 900-megapixel grey page (7 GB, 40 s, then
 // "board not found", exit 0). Refused from the header before decoding, for JPEG and PNG;
@@ -197,35 +230,12 @@ TEST(ReaderBadInput, HeaderDeclaringTooManyPixelsIsRefusedBeforeDecoding) {
   cv::imencode(".png", small, png);
   ASSERT_TRUE(decode_image(jpg).ok());
   ASSERT_TRUE(decode_image(png).ok());
-  // The JPEG's start-of-frame (0xFFC0: length, precision, height, width), found by walking
-  // the segments; the PNG's IHDR at bytes 16-23 (its CRC is not checked before the size).
-  std::size_t sof = 0;
-  for (std::size_t i = 2; i + 8 < jpg.size();) {
-    if (jpg[i + 1] == 0xC0) {
-      sof = i;
-      break;
-    }
-    i += 2 + ((static_cast<std::size_t>(jpg[i + 2]) << 8) | jpg[i + 3]);
-  }
+  const std::size_t sof = jpeg_sof(jpg);
   ASSERT_GT(sof, 0u);
   ASSERT_EQ((jpg[sof + 5] << 8) | jpg[sof + 6], 48);
   ASSERT_EQ((jpg[sof + 7] << 8) | jpg[sof + 8], 64);
-  auto jpeg_sized = [&](int w, int h) {
-    std::vector<unsigned char> b = jpg;
-    b[sof + 5] = static_cast<unsigned char>(h >> 8), b[sof + 6] = static_cast<unsigned char>(h);
-    b[sof + 7] = static_cast<unsigned char>(w >> 8), b[sof + 8] = static_cast<unsigned char>(w);
-    return b;
-  };
-  auto png_sized = [&](std::uint32_t w, std::uint32_t h) {
-    std::vector<unsigned char> b = png;
-    for (int k = 0; k < 4; ++k) {
-      b[16 + static_cast<std::size_t>(k)] = static_cast<unsigned char>(w >> (24 - 8 * k));
-      b[20 + static_cast<std::size_t>(k)] = static_cast<unsigned char>(h >> (24 - 8 * k));
-    }
-    return b;
-  };
-  for (const auto& b : {jpeg_sized(30000, 30000), jpeg_sized(65535, 4000), jpeg_sized(0, 48), png_sized(30000, 30000),
-                        png_sized(100000, 100000), png_sized(64, 0)}) {
+  for (const auto& b : {jpeg_sized(jpg, 30000, 30000), jpeg_sized(jpg, 65535, 4000), jpeg_sized(jpg, 0, 48),
+                        png_sized(png, 30000, 30000), png_sized(png, 100000, 100000), png_sized(png, 64, 0)}) {
     const auto r = decode_image(b);
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().find("the image header declares"), std::string::npos) << r.error();
@@ -285,6 +295,93 @@ TEST(ReaderBadInput, CliOneErrorLineAndNonZeroExit) {
   EXPECT_FALSE(has_colour(g3));
   g3.at<cv::Vec3b>(g3.rows - 1, g3.cols - 1)[2] ^= 1;  // one pixel of colour, the last
   EXPECT_TRUE(has_colour(g3));
+}
+
+// (robust20) Whole files whose data is short of what their header declares: a JPEG whose
+// start-of-frame claims twice its rows was decoded by libjpeg with "Corrupt JPEG data:
+// premature end of data segment" on stderr and its bottom half grey, and read (exit 0); a
+// PNG likewise gave libpng's own "libpng error: Not enough image data" line beside ours.
+// Both are now refused by decode_image with the library's words in one line of ours, and
+// nothing else reaches stderr.
+TEST(ReaderBadInput, DataShortOfItsHeaderIsRefusedInOneLine) {
+  const cv::Mat frame = render_synth_scene(standard_sheet(), random_dice(standard_sheet(), 6, 5), SynthOptions{}).image;
+  std::vector<unsigned char> jpg, png;
+  cv::imencode(".jpg", frame, jpg);
+  cv::imencode(".png", frame(cv::Rect(0, 0, 160, 120)), png);
+  ASSERT_TRUE(decode_image(jpg).ok());
+  ASSERT_TRUE(decode_image(png).ok());
+  const auto tall_jpg = jpeg_sized(jpg, frame.cols, 2 * frame.rows);
+  const auto tall_png = png_sized(png, 160, 240);
+  const auto rj = decode_image(tall_jpg);
+  ASSERT_FALSE(rj.ok());
+  EXPECT_NE(rj.error().find("corrupt JPEG (libjpeg: Corrupt JPEG data: premature end of data segment)"), std::string::npos)
+      << rj.error();
+  const auto rp = decode_image(tall_png);
+  ASSERT_FALSE(rp.ok());
+  EXPECT_NE(rp.error().find("corrupt PNG (libpng: Not enough image data)"), std::string::npos) << rp.error();
+  // `hexdice read` on each: one line of ours, none of the library's.
+  if (!fs::exists(fs::path(HEXDICE_BIN_DIR) / "hexdice")) GTEST_SKIP() << "hexdice binary not built";
+  const std::string stem = (fs::temp_directory_path() / ("hexdice_short_" + std::to_string(::getpid()))).string();
+  for (const auto& [ext, bytes] : {std::pair{std::string(".jpg"), tall_jpg}, std::pair{std::string(".png"), tall_png}}) {
+    const std::string file = stem + ext;
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    std::string err;
+    EXPECT_NE(run_cli("read " + file + " --json", err), 0) << ext;
+    EXPECT_EQ(err.rfind("hexdice: " + file + ": corrupt", 0), 0u) << ext << ": " << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << ext << ": " << err;
+    fs::remove(file);
+  }
+}
+
+// (robust20, found by tests/fuzz/fuzz_decode_image under ASan+UBSan) cv::imdecode tries every
+// decoder OpenCV has: 128 bytes and "DICM" reached its DICOM reader (GDCM), whose failed
+// assertion aborted `hexdice read` (exit 134). Only PNG, JPEG and BMP (what frame folders
+// hold) reach a decoder now; a PNG chunk with a bad CRC is refused rather than warned about.
+TEST(ReaderBadInput, OnlyPngJpegAndBmpReachTheDecoder) {
+  std::vector<unsigned char> dicom(128, 0xFF);
+  for (char c : std::string("DICM")) dicom.push_back(static_cast<unsigned char>(c));
+  const std::string hdr = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n";
+  const std::string ppm = "P6\n1 1\n255\n\x10\x20\x30";
+  const std::vector<unsigned char> jp2{0xFF, 0x4F, 0xFF, 0x51, 0x00, 0x10};
+  for (const auto& b : {dicom, std::vector<unsigned char>(hdr.begin(), hdr.end()),
+                        std::vector<unsigned char>(ppm.begin(), ppm.end()), jp2}) {
+    const auto r = decode_image(b);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error(), "not a PNG, JPEG or BMP image");
+  }
+  const cv::Mat small(12, 16, CV_8UC3, cv::Scalar(20, 140, 230));
+  std::vector<unsigned char> bmp, png;
+  cv::imencode(".bmp", small, bmp);
+  ASSERT_TRUE(decode_image(bmp).ok());
+  EXPECT_EQ(cv::norm(*decode_image(bmp), small, cv::NORM_INF), 0);
+  // A BMP cut short (OpenCV printed its own "Unexpected end of input stream" line), or whose
+  // header declares far more pixels than it holds: one line of ours.
+  for (std::size_t n : {std::size_t{2}, std::size_t{30}, bmp.size() - 1}) {
+    const auto cut = decode_image(std::vector<unsigned char>(bmp.begin(), bmp.begin() + static_cast<std::ptrdiff_t>(n)));
+    ASSERT_FALSE(cut.ok()) << n;
+    EXPECT_EQ(cut.error().rfind("truncated BMP (its ", 0), 0u) << n << ": " << cut.error();
+  }
+  std::vector<unsigned char> rle9 = bmp;
+  rle9[30] = 9;  // compression 9: OpenCV's readHeader assertion, printed
+  ASSERT_FALSE(decode_image(rle9).ok());
+  EXPECT_EQ(decode_image(rle9).error(), "a BMP with a malformed header (compression 9, 0 colours)");
+  rle9[14] = 36;  // an info header of 36 bytes: OpenCV reads its compression too (third fuzz run)
+  ASSERT_FALSE(decode_image(rle9).ok());
+  EXPECT_EQ(decode_image(rle9).error(), "a BMP with a malformed header (compression 9, 0 colours)");
+  std::vector<unsigned char> huge = bmp;
+  huge[19] = huge[20] = huge[23] = huge[24] = 0x7F;  // about 10^9 pixels a side
+  EXPECT_FALSE(decode_image(huge).ok());
+  // A text chunk after IHDR whose CRC is wrong: libpng warned (through OpenCV, on stderr)
+  // and the picture was read; now one error of ours.
+  cv::imencode(".png", small, png);
+  const std::string text = "tEXtkey";
+  std::vector<unsigned char> chunk{0, 0, 0, 3};
+  chunk.insert(chunk.end(), text.begin(), text.begin() + 4);
+  chunk.insert(chunk.end(), {'k', 0, 'v', 0xDE, 0xAD, 0xBE, 0xEF});
+  png.insert(png.begin() + 33, chunk.begin(), chunk.end());
+  const auto r = decode_image(png);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("CRC error"), std::string::npos) << r.error();
 }
 
 TEST(ReaderParams, SaveLoadRoundTrip) {

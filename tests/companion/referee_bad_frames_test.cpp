@@ -1,0 +1,213 @@
+// The live loop under bad camera frames (robust20): a grey or colourless frame, a frame of
+// another size mid-game, a camera that stops giving frames. None may produce an action;
+// each is said (the referee's log and alert, the overlay's frame line), and the game goes on
+// by itself once the frames are usable again.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "cli_runner.h"
+#include "companion/gui/live_model.h"
+#include "companion/referee/frame_source.h"
+#include "companion/referee/referee.h"
+
+namespace hexdice::referee {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DemoRun {
+  std::vector<LogLine> log;
+  Position final_position;
+  int ply = 0;
+  bool finished = false;
+  std::string problem_after_first_bad;  // view().frame_problem right after the first bad frame
+};
+
+// The rendered demo game through FrameReader and the referee, each frame passed through
+// `spoil` first (frame index -> the picture the camera gave).
+template <class Spoil>
+DemoRun referee_demo(const std::string& name, Spoil&& spoil) {
+  DemoRun out;
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto src = open_source(demo + "/frames");
+  EXPECT_TRUE(src.ok());
+  if (!src.ok()) return out;
+  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
+  auto commands = parse_frame_commands(hexdice::testing::slurp(demo + "/commands.txt"), "commands.txt");
+  EXPECT_TRUE(start.ok() && commands.ok());
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", name);
+  auto ref = Referee::open((dir / "game.db").string(), *start);
+  EXPECT_TRUE(ref.ok());
+  FrameReader reader(vision::standard_sheet());
+  Frame f;
+  bool seen_bad = false;
+  while ((*src)->next(f)) {
+    auto [lo, hi] = commands->equal_range(f.index);
+    for (auto it = lo; it != hi; ++it) (void)(*ref)->command(it->second);
+    const cv::Mat image = spoil(f.index, f.image);
+    const Observation o = reader.see(image);
+    (*ref)->process(o, f.index * 100.0, f.index, image);
+    if (!seen_bad && !o.unusable.empty()) {
+      seen_bad = true;
+      out.problem_after_first_bad = (*ref)->view().frame_problem;
+    }
+  }
+  const RefereeView v = (*ref)->view();
+  out.log = v.log;
+  out.final_position = v.position;
+  out.ply = v.ply;
+  out.finished = v.finished;
+  ref->reset();
+  fs::remove_all(dir);
+  return out;
+}
+
+bool committed(const LogLine& l) { return l.text.find("committed") != std::string::npos; }
+
+TEST(RefereeBadFrames, GreyFramesAreSaidAndNeverActedOnAndTheGameGoesOn) {
+  const DemoRun clean = referee_demo("clean", [](int, const cv::Mat& m) { return m; });
+  ASSERT_TRUE(clean.finished);
+  // The second action the camera saw (the first is followed at once by a typed attack,
+  // which needs it committed): the two still frames before the one it was committed on are
+  // made grey, the first one channel (a grey camera mode), the second colourless BGR. The
+  // demo's table stays still for three frames after them (frames.json: the hand comes back
+  // at 35): the action is seen then, two frames late.
+  std::vector<int> seen;
+  for (const LogLine& l : clean.log)
+    if (committed(l) && l.text.find("(seen,") != std::string::npos) seen.push_back(l.frame);
+  ASSERT_GE(seen.size(), 3u);
+  const int from = seen[1] - 2, to = seen[1] - 1;
+  ASSERT_GT(from, seen[0] + 3);
+  const DemoRun grey = referee_demo("grey", [&](int i, const cv::Mat& m) {
+    if (i < from || i > to) return m;
+    cv::Mat g;
+    cv::cvtColor(m, g, cv::COLOR_BGR2GRAY);
+    if (i > (from + to) / 2) cv::cvtColor(g, g, cv::COLOR_GRAY2BGR);
+    return g;
+  });
+  int said_grey = 0, said_colourless = 0, usable_again = -1;
+  for (const LogLine& l : grey.log) {
+    if (l.frame >= from && l.frame <= to) EXPECT_FALSE(committed(l)) << l.frame << ": " << l.text;
+    if (l.text.rfind("camera frame not used: a grey frame", 0) == 0) {
+      EXPECT_TRUE(l.alert);
+      EXPECT_EQ(l.frame, from);
+      ++said_grey;
+    }
+    if (l.text.rfind("camera frame not used: a colourless frame", 0) == 0) {
+      EXPECT_EQ(l.frame, (from + to) / 2 + 1);
+      ++said_colourless;
+    }
+    if (l.text == "camera frames usable again") usable_again = l.frame;
+  }
+  EXPECT_EQ(said_grey, 1);  // once per run of such frames, not once a frame
+  EXPECT_EQ(said_colourless, 1);
+  EXPECT_EQ(usable_again, to + 1);
+  EXPECT_NE(grey.problem_after_first_bad.find("a grey frame"), std::string::npos) << grey.problem_after_first_bad;
+  // The action done while the camera was grey is seen once colour is back: the same game.
+  std::string text;
+  int late = -1;
+  for (const LogLine& l : grey.log) {
+    text += std::to_string(l.frame) + (l.alert ? " ALERT " : " ") + l.text + "\n";
+    if (late < 0 && l.frame > to && committed(l)) late = l.frame;
+  }
+  EXPECT_EQ(late, seen[1] + 2) << text;
+  EXPECT_TRUE(grey.finished) << text;
+  EXPECT_EQ(grey.ply, clean.ply);
+  EXPECT_TRUE(grey.final_position == clean.final_position);
+}
+
+TEST(RefereeBadFrames, AFrameOfAnotherSizeIsNotReadWithTheOldPose) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo/frames/00000.jpg";
+  const cv::Mat first = cv::imread(demo);
+  ASSERT_FALSE(first.empty());
+  FrameReader reader(vision::standard_sheet());
+  const Observation a = reader.see(first);
+  ASSERT_TRUE(a.board_found);
+  ASSERT_FALSE(a.cells.empty());
+  // The camera comes back at another size showing something else (no sheet, no markers):
+  // the last pose is of the old picture and must not be read through.
+  cv::Mat other(first.rows / 2 + 7, first.cols / 2 + 3, CV_8UC3, cv::Scalar(40, 160, 90));
+  cv::circle(other, {other.cols / 3, other.rows / 2}, 40, cv::Scalar(30, 30, 220), cv::FILLED);
+  const Observation b = reader.see(other);
+  EXPECT_FALSE(b.board_found);
+  EXPECT_TRUE(b.cells.empty());
+  EXPECT_NE(b.unusable.find("the frame size changed from 1280x720 to"), std::string::npos) << b.unusable;
+  // The next frame of the new size is read as any frame (no sheet in it: not found).
+  const Observation c = reader.see(other);
+  EXPECT_TRUE(c.unusable.empty()) << c.unusable;
+  EXPECT_FALSE(c.board_found);
+  EXPECT_TRUE(c.cells.empty());
+  // An empty frame is said too.
+  EXPECT_NE(reader.see(cv::Mat()).unusable.find("empty"), std::string::npos);
+}
+
+TEST(RefereeBadFrames, ACameraThatStopsGivingFramesIsAnErrorAVideoJustEnds) {
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "camera");
+  cv::Mat img(48, 64, CV_8UC3, cv::Scalar(20, 120, 220));
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(cv::imwrite((dir / ("f_" + std::to_string(i) + ".png")).string(), img));
+  for (const bool live : {true, false}) {
+    auto cap = std::make_unique<cv::VideoCapture>();
+    ASSERT_TRUE(cap->open((dir / "f_%d.png").string(), cv::CAP_IMAGES));
+    auto src = capture_source(std::move(cap), live, "7");
+    Frame f;
+    int n = 0;
+    while (src->next(f)) ++n;
+    EXPECT_EQ(n, 3);
+    if (live)
+      EXPECT_EQ(src->error().rfind("camera 7 stopped giving frames after 3", 0), 0u) << src->error();
+    else
+      EXPECT_EQ(src->error(), "");
+  }
+  fs::remove_all(dir);
+}
+
+// The camera gone (the referee stops with its error), an action done on the table before it
+// is back: the resumed referee sees it, as after a hand over the sheet. It called it a
+// misread ("no hand seen since the last action"), to be confirmed by hand.
+TEST(RefereeBadFrames, AnActionDoneWhileTheRefereeWasDownIsSeenOnResume) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
+  ASSERT_TRUE(start.ok());
+  std::vector<Action> acts;
+  legal_actions(*start, acts);
+  const auto move = std::find_if(acts.begin(), acts.end(), [](const Action& a) { return a.type == ActionType::Move; });
+  ASSERT_NE(move, acts.end());
+  auto after = apply(*start, *move);
+  ASSERT_TRUE(after.ok());
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "resume");
+  const std::string db = (dir / "game.db").string();
+  {
+    auto ref = Referee::open(db, *start);
+    ASSERT_TRUE(ref.ok()) << ref.error();
+    for (int i = 0; i < 4; ++i) (*ref)->process(observation_of(*start), i * 100.0, i);
+    EXPECT_EQ((*ref)->view().ply, 0);
+  }
+  auto ref = Referee::open(db, std::nullopt);
+  ASSERT_TRUE(ref.ok()) << ref.error();
+  ASSERT_TRUE((*ref)->resumed());
+  for (int i = 0; i < 4; ++i) (*ref)->process(observation_of(after->position), i * 100.0, i);
+  EXPECT_EQ((*ref)->view().ply, 1) << (*ref)->view().alert;
+  EXPECT_TRUE((*ref)->view().alert.empty()) << (*ref)->view().alert;
+  ref->reset();
+  fs::remove_all(dir);
+}
+
+TEST(RefereeBadFrames, TheOverlaySaysWhatToDoAboutAnUnusableFrame) {
+  RefereeView v;
+  v.alert = "camera frame not used: a grey frame (one channel): the dice's colours cannot be read from it; nothing "
+            "is acted on until a usable frame";
+  const auto a = gui::referee_alert(v);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->severity, gui::Severity::Error);
+  EXPECT_NE(a->todo.find("colour"), std::string::npos) << a->todo;
+  EXPECT_EQ(a->allowed.find("no legal action"), std::string::npos) << a->allowed;
+}
+
+}  // namespace
+}  // namespace hexdice::referee
