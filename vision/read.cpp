@@ -1801,9 +1801,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
         const uchar* w = where.ptr<uchar>(y);
         uchar* o = out.ptr<uchar>(y);
-        int x0 = 0, x1 = -1;  // the row's pixels within reach (round 20: not tested pixel by pixel)
-        disc_row_span(centre.x, centre.y, reach2, y, patch.cols, x0, x1);
-        for (int x = x0; x <= x1; ++x) o[x] = take(w[x], row[x][0] + 2 * row[x][1] + row[x][2]) ? 255 : 0;
+        int span_x0 = 0, span_x1 = -1;  // the row's pixels within reach (round 20: not tested pixel by pixel)
+        disc_row_span(centre.x, centre.y, reach2, y, patch.cols, span_x0, span_x1);
+        for (int x = span_x0; x <= span_x1; ++x) o[x] = take(w[x], row[x][0] + 2 * row[x][1] + row[x][2]) ? 255 : 0;
       }
       return out;
     };

@@ -113,19 +113,20 @@ namespace {
 Result<SheetLayout> fit_sheet(int radius, const std::string& paper);
 }
 
-Result<SheetLayout> make_sheet(int radius, const std::string& paper) {
-  auto s = fit_sheet(radius, paper);
-  if (!s) return s;
-  if (const std::string why = die_does_not_fit(s->hex_size_mm); !why.empty()) {
-    int largest = radius - 1;
-    for (; largest >= kMinRadius; --largest) {
-      const auto smaller = fit_sheet(largest, paper);
-      if (smaller && die_does_not_fit(smaller->hex_size_mm).empty()) break;
-    }
-    return Error{"a radius-" + std::to_string(radius) + " map on " + paper + " would have " + why +
-                 (largest >= kMinRadius ? " (radius " + std::to_string(largest) + " is the largest on " + paper + ")" : "")};
+Result<SheetLayout> make_sheet(int radius, const std::string& paper) { return fit_sheet(radius, paper); }
+
+std::string die_fit_warning(const SheetLayout& s) {
+  const std::string why = die_does_not_fit(s.hex_size_mm);
+  if (why.empty()) return {};
+  int largest = s.radius - 1;
+  for (; largest >= kMinRadius; --largest) {
+    const auto smaller = fit_sheet(largest, s.paper);
+    if (smaller && die_does_not_fit(smaller->hex_size_mm).empty()) break;
   }
-  return s;
+  double w = 0, h = 0;
+  const bool known = paper_size_mm(s.paper, w, h);
+  return "a radius-" + std::to_string(s.radius) + " map" + (known ? " on " + s.paper : std::string()) + " has " + why +
+         (known && largest >= kMinRadius ? " (radius " + std::to_string(largest) + " is the largest on " + s.paper + ")" : "");
 }
 
 namespace {
@@ -247,7 +248,6 @@ Result<SheetLayout> sheet_from_json_text(const std::string& text) {
     s.radius = j["radius"].get<int>();
     if (s.radius < kMinRadius || s.radius > kMaxRadius) return Error{"board.json: radius out of range"};
     if (s.width_mm <= 0 || s.height_mm <= 0 || s.hex_size_mm <= 0) return Error{"board.json: sizes must be positive"};
-    if (const std::string why = die_does_not_fit(s.hex_size_mm); !why.empty()) return Error{"board.json: " + why};
     if (j.contains("orientation") && j["orientation"] != "flat-top") return Error{"board.json: only flat-top maps are supported"};
     if (j.contains("centre_mm")) {
       auto c = read_pt(j["centre_mm"], "board.json: centre_mm");

@@ -65,9 +65,10 @@ bool paper_size_mm(const std::string& paper, double& width_mm, double& height_mm
 
 // The standard A3 sheet of interfaces.md (what a reader assumes with no layout file).
 SheetLayout standard_sheet();
-// Any radius and paper; the hex size shrinks to fit when the map would not, down to cells
-// that still hold a die: narrower across flats than kDieSideMm is refused (robust20), naming
-// the largest radius that paper takes.
+// Any radius and paper; the hex size shrinks to fit when the map would not (interfaces.md:
+// any radius or paper works the same way). Cells narrower than a die are made all the same;
+// die_fit_warning says so, and the commands print it (robust20 found why such maps read no
+// dice).
 Result<SheetLayout> make_sheet(int radius, const std::string& paper);
 // A standard die's side (interfaces.md: 16 mm pip dice). A map whose cells are narrower
 // across flats (hex size x sqrt 3) cannot hold one die a cell, and cannot be read: a die
@@ -76,6 +77,10 @@ Result<SheetLayout> make_sheet(int radius, const std::string& paper);
 inline constexpr double kDieSideMm = 16.0;
 // Why a hex size cannot hold a die ("" when it can).
 std::string die_does_not_fit(double hex_size_mm);
+// The warning for a sheet whose cells cannot hold a die ("" when they can), naming the
+// largest radius its paper takes: "a radius-12 map on a3 has 7.6 mm hexes, 13.2 mm across:
+// a 16 mm die does not fit in a cell, and its dice cannot be read (radius 9 is the largest on a3)".
+std::string die_fit_warning(const SheetLayout& s);
 
 // board.json round trip.
 std::string to_json_text(const SheetLayout& s);

@@ -136,7 +136,12 @@ int run_board(BoardArgs a) {
   std::cout << (hexdice ? "" : a.ruleset + (a.variant.empty() ? "" : ":" + a.variant) + " ") << "board: radius " << sheet->radius << ", " << sheet->paper << ", hex " << sheet->hex_size_mm << " mm, "
             << sheet->cells.size() << " cells -> " << dir.string() << "/board.{png,pdf,json}"
             << (a.charuco ? " + charuco.{png,json}" : "") << "\n";
-  if (a.ruleset != "hexadecimal" && inscribed < 16.0 * 1.4142135623730951)
+  // Any radius or paper is made (interfaces.md); a map whose cells cannot hold a die at all
+  // gets the warning of why its dice cannot be read (robust20), one only a turned die overhangs
+  // the note.
+  if (const std::string w = vision::die_fit_warning(*sheet); !w.empty())
+    std::cerr << "hexdice: warning: " << w << '\n';
+  else if (a.ruleset != "hexadecimal" && inscribed < 16.0 * 1.4142135623730951)
     std::cerr << "hexdice: note: hex " << sheet->hex_size_mm << " mm is too small for a 16 mm die turned any way; "
               << "use a larger paper or a smaller radius\n";
   return kExitOk;

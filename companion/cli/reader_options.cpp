@@ -1,6 +1,7 @@
 #include "companion/cli/reader_options.h"
 
 #include <filesystem>
+#include <iostream>
 
 #include "companion/cli/cli_util.h"
 #include "vision/sheet.h"
@@ -24,6 +25,8 @@ Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o) {
     if (!text) return Error{err};
     auto l = vision::sheet_from_json_text(*text);
     if (!l) return Error{o.layout + ": " + l.error()};
+    if (const std::string w = vision::die_fit_warning(*l); !w.empty())
+      std::cerr << "hexdice: warning: " << o.layout << ": " << w << '\n';
     in.layout = std::move(*l);
   }
   if (!o.params.empty()) {

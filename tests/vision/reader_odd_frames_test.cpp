@@ -75,8 +75,8 @@ TEST(ReaderOddFrames, OddWidthsAndViewsReadAsTheirPixels) {
 // cells' edges into one row of cv::remap's maps, which must stay under 32767 columns: from
 // radius 7 (169 cells) on, read_board threw OpenCV's assertion (a crash in `hexdice read`).
 TEST(ReaderOddFrames, EveryMapRadiusIsRead) {
-  // (robust20: radius 10 to 12 on A3 are refused by make_sheet, their cells narrower than a
-  // die: sheet_test.cpp MakeSheet.RefusesAMapWhoseCellsCannotHoldADie.)
+  // (robust20: radius 10 to 12 on A3 have cells narrower than a die and read no dice;
+  // sheet_test.cpp MakeSheet.WarnsOfAMapWhoseCellsCannotHoldADie.)
   for (int radius : {2, 6, 7, 8, 9}) {
     const auto layout = make_sheet(radius, "a3");
     ASSERT_TRUE(layout.ok()) << radius;
