@@ -280,6 +280,41 @@ void pip_candidates(const std::vector<Pip>& pips, const DiceParams& params, std:
   }
 }
 
+// Face-centred candidates (DiceParams::pip_face_candidates): every candidate place (body
+// blob, distance peak, pip group, single pip) is read by the lattice pip reader on a square
+// pip_face_window x its side; a layout of at least pip_face_min_face pips, of pips and
+// face not too small, proposes a die centred on its face, pip_face_scale x the face's
+// size, unless a candidate of the other kinds is already centred there at about that size.
+void pip_face_candidates(const cv::Mat& work, const std::vector<DieCandidate>& seeds, const DiceParams& params,
+                         std::vector<DieCandidate>& out) {
+  std::vector<std::pair<cv::Point2f, float>> windows;
+  std::vector<DieCandidate> found;
+  for (const auto& c : seeds) {
+    const float g = c.side * static_cast<float>(params.pip_face_window);
+    bool seen = false;
+    for (const auto& [wc, ws] : windows)
+      seen = seen || (cv::norm(wc - c.centre) < 0.15f * g && std::abs(ws - g) < 0.2f * g);
+    if (seen) continue;
+    windows.push_back({c.centre, g});
+    const PipRead r = read_pips(work, cv::Rect2f(c.centre.x - g / 2, c.centre.y - g / 2, g, g), params.pips);
+    if (r.face < params.pip_face_min_face) continue;
+    const float fs = static_cast<float>(params.pip_face_scale) * face_size(FaceSpot{r.centre, 0, r.face, r, 0});
+    if (fs <= 0) continue;
+    const float longside = static_cast<float>(std::max(work.cols, work.rows));
+    if (r.pip_diameter < params.pip_face_min_pip * longside || fs < params.pip_face_min_side * longside) continue;
+    bool dup = false;
+    for (const auto& f : found) dup = dup || (cv::norm(f.centre - r.centre) < 0.1f * fs && std::abs(f.side - fs) < 0.12f * fs);
+    // Gap only: a place that already has a candidate centred on the face at about its
+    // size (any of the three sizes) gets none.
+    if (params.pip_face_gap > 0)
+      for (const auto& c : seeds)
+        for (float f : {0.7f, 1.0f, 1.4f})
+          dup = dup || (cv::norm(c.centre - r.centre) < params.pip_face_gap * fs && c.side * f > 0.75f * fs && c.side * f < 1.33f * fs);
+    if (!dup) found.push_back({r.centre, fs, 3});
+  }
+  out.insert(out.end(), found.begin(), found.end());
+}
+
 }  // namespace
 
 std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams& params) {
@@ -298,6 +333,10 @@ std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams&
   cv::morphologyEx(gray, top, cv::MORPH_TOPHAT, se);
   pip_candidates(pip_blobs(black, params), params, out);
   pip_candidates(pip_blobs(top, params), params, out);
+  if (params.pip_face_candidates) {
+    const std::vector<DieCandidate> seeds = out;
+    pip_face_candidates(work, seeds, params, out);
+  }
   const float min_side = static_cast<float>(params.min_side * std::max(work.cols, work.rows)) * 0.5f;
   const float max_side = static_cast<float>(params.max_side * std::max(work.cols, work.rows));
   // Each place at three sizes (the size estimate is rough; the classifier rejects

@@ -67,6 +67,24 @@ struct DiceParams {
   int pip_max_area = 260;
   // Pips of one face are linked when closer than these multiples of the pip diameter.
   std::vector<double> pip_links{2.6, 4.6};
+  // Face-centred candidates (source 3; docs/dice.md round 21): every candidate place
+  // above is also read by the lattice pip reader on a square pip_face_window x its side,
+  // and a layout of at least pip_face_min_face pips whose pips are at least
+  // pip_face_min_pip and whose face (face_size) is at least pip_face_min_side of the long
+  // side proposes a die centred on the face, pip_face_scale x the face's size (a byler
+  // label, the whole die, is ~1.3 faces), unless a candidate is already centred within
+  // pip_face_gap x that size at 0.75..1.33 of it. For the dice whose candidates are all
+  // pip fragments off their centre. Off by default: a forest must be trained with them
+  // (`dice-train --pip-face-candidates`), and on `even` / even-val they found more dice
+  // (recall +9..15 of 1021) but read fewer of the matched right, for +1..2 end to end,
+  // more false detections and ~10x the candidate time (round 21).
+  bool pip_face_candidates = false;
+  double pip_face_window = 1.8;
+  double pip_face_scale = 1.3;
+  int pip_face_min_face = 2;
+  double pip_face_min_pip = 0.004;
+  double pip_face_min_side = 0.025;
+  double pip_face_gap = 0.15;
   // A candidate is a die when the classifier's best face score beats the not-a-die score
   // by more than this margin (scores are fractions of the trees voting, -1..1 apart; 40
   // trees: steps of 0.025, so thresholds sit between steps). 0.0625: at least three trees
@@ -219,7 +237,7 @@ DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& regi
 struct DieCandidate {
   cv::Point2f centre;
   float side = 0;  // estimated top-face side
-  int source = 0;  // 0 = body blob, 1 = pip cluster, 2 = distance-transform peak
+  int source = 0;  // 0 = body blob, 1 = pip cluster, 2 = distance-transform peak, 3 = pip face
 };
 
 // The working image (long side scaled to work_side) and its scale from the input.

@@ -397,6 +397,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     if (a.value_channel_max_body >= 0) dp.pips.value_channel_max_body = a.value_channel_max_body;
     if (a.chroma_weight >= 0) dp.pips.chroma_weight = a.chroma_weight;
     if (a.chroma_min_excess >= 0) dp.pips.chroma_min_excess = a.chroma_min_excess;
+    if (a.pip_face_candidates) dp.pip_face_candidates = true;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "

@@ -36,6 +36,7 @@ struct EvalArgs {
   double chroma_weight = -1;  // --real: PipParams::chroma_weight (< 0 = its default)
   double chroma_min_excess = -1;  // --real: PipParams::chroma_min_excess (< 0 = its default)
   double value_channel_max_body = -1;  // --real: PipParams::value_channel_max_body (< 0 = its default)
+  bool pip_face_candidates = false;  // --real: DiceParams::pip_face_candidates (face-centred candidates, round 21)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)

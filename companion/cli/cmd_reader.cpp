@@ -61,7 +61,7 @@ int run_read(const ReadArgs& a) {
 
 struct DiceArgs {
   std::string image, model, cnn;
-  bool json = false, no_model = false, no_cnn = false;
+  bool json = false, no_model = false, no_cnn = false, pip_face_candidates = false;
   double cnn_fuse = -1;
 };
 
@@ -73,6 +73,7 @@ int run_dice(const DiceArgs& a) {
   params.use_model = !a.no_model;
   params.cnn_path = a.cnn;
   params.use_cnn = !a.no_cnn;
+  params.pip_face_candidates = a.pip_face_candidates;
   if (a.cnn_fuse >= 0) params.cnn_fuse_weight = a.cnn_fuse;
   auto found = vision::find_dice_checked(*img, params);
   if (!found) return fail(found.error());
@@ -141,6 +142,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dice->add_flag("--no-model", da->no_model, "count pips only (no learned classifier)");
   dice->add_option("--cnn", da->cnn, "face network (default: data/dice_cnn.yml.gz of the build, if present)");
   dice->add_flag("--no-cnn", da->no_cnn, "without the face network");
+  dice->add_flag("--pip-face-candidates", da->pip_face_candidates,
+                 "also candidates centred on pip layouts' faces (DiceParams::pip_face_candidates; a forest trained with them)");
   dice->add_option("--cnn-fuse", da->cnn_fuse, "weight of the face network fused with the pip scores (0 = off; default DiceParams)");
   reg.add(dice, [da] { return run_dice(*da); });
 
@@ -152,6 +155,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dt->add_option("--trees", ta->trees, "trees of the random forest");
   dt->add_option("--depth", ta->max_depth, "maximum tree depth");
   dt->add_option("--seed", ta->seed, "random seed (augmentation, negatives, weights)");
+  dt->add_flag("--pip-face-candidates", ta->params.pip_face_candidates,
+              "DiceParams::pip_face_candidates: also train on candidates centred on pip layouts' faces (docs/dice.md round 21)");
   auto ca = std::make_shared<vision::DiceCnnTrainArgs>();
   auto cnn = std::make_shared<bool>(false);
   dt->add_flag("--cnn", *cnn, "train the face network (dice_cnn.h) instead of the forest");
@@ -227,6 +232,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--chroma-weight", ea->chroma_weight, "--real: PipParams::chroma_weight (chroma pips' LoG responses times this)");
   ev->add_option("--chroma-min-excess", ea->chroma_min_excess,
                  "--real: PipParams::chroma_min_excess (a chroma pip's chroma over the body's, grey levels)");
+  ev->add_flag("--pip-face-candidates", ea->pip_face_candidates,
+               "--real: DiceParams::pip_face_candidates (also candidates centred on pip layouts' faces; train the forest with them too)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");
