@@ -307,9 +307,9 @@ void pip_face_candidates(const cv::Mat& work, const std::vector<DieCandidate>& s
     // Gap only: a place that already has a candidate centred on the face at about its
     // size (any of the three sizes) gets none.
     if (params.pip_face_gap > 0)
-      for (const auto& c : seeds)
+      for (const auto& seed : seeds)
         for (float f : {0.7f, 1.0f, 1.4f})
-          dup = dup || (cv::norm(c.centre - r.centre) < params.pip_face_gap * fs && c.side * f > 0.75f * fs && c.side * f < 1.33f * fs);
+          dup = dup || (cv::norm(seed.centre - r.centre) < params.pip_face_gap * fs && seed.side * f > 0.75f * fs && seed.side * f < 1.33f * fs);
     if (!dup) found.push_back({r.centre, fs, 3});
   }
   out.insert(out.end(), found.begin(), found.end());
