@@ -27,6 +27,9 @@ namespace hexdice::gui {
 // The referee's current alert split into what was seen, what the rules allow and what to
 // do (nullopt when the table matches the game).
 std::optional<Alert> referee_alert(const referee::RefereeView& v);
+// The frame source's own error (LiveLoop::source_error: a camera that stopped giving frames)
+// as an alert (nullopt when there is none): the live picture otherwise just stops.
+std::optional<Alert> source_alert(const std::string& source_error);
 
 // One proposal of the referee ("confirm N" accepts it), as the board shows it.
 struct ProposalView {

@@ -34,6 +34,15 @@ void panel_alerts(App& app) {
       app.ui.label("referee: table matches");
     }
   }
+  if (app.live) {
+    if (const auto sa = source_alert(app.live->source_error())) {
+      text_wrapped_coloured(1, 0.35f, 0.35f, "Camera: " + sa->seen);
+      ImGui::TextWrapped("Rules: %s", sa->allowed.c_str());
+      ImGui::TextWrapped("Do: %s", sa->todo.c_str());
+      ImGui::Separator();
+      app.ui.label("camera error: " + sa->seen);
+    }
+  }
   if (app.alerts.empty() && !app.live) ImGui::TextDisabled("Nothing to report.");
   int remove = -1;
   for (int i = static_cast<int>(app.alerts.size()) - 1; i >= 0; --i) {

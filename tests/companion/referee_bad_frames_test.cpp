@@ -209,5 +209,16 @@ TEST(RefereeBadFrames, TheOverlaySaysWhatToDoAboutAnUnusableFrame) {
   EXPECT_EQ(a->allowed.find("no legal action"), std::string::npos) << a->allowed;
 }
 
+// A camera that stops giving frames: LiveLoop keeps the source's error, and the overlay shows
+// it with what to do (before, the live picture just stopped and no panel said why).
+TEST(RefereeBadFrames, TheOverlaySaysACameraStoppedAndHowToGoOn) {
+  EXPECT_FALSE(gui::source_alert("").has_value());
+  const auto a = gui::source_alert("camera 0 stopped giving frames after 812 (unplugged, or taken by another program?)");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->severity, gui::Severity::Error);
+  EXPECT_EQ(a->seen.rfind("camera 0 stopped giving frames", 0), 0u) << a->seen;
+  EXPECT_NE(a->todo.find("same --db"), std::string::npos) << a->todo;
+}
+
 }  // namespace
 }  // namespace hexdice::referee
