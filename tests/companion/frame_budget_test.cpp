@@ -10,6 +10,7 @@
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
 #include "cli_runner.h"
+#include "demo_game.h"
 #include "vision/read_profile.h"
 
 namespace hexdice::referee {
@@ -25,37 +26,26 @@ struct DemoRun {
 
 DemoRun referee_demo(bool skip) {
   DemoRun out;
-  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
-  auto src = open_source(demo + "/frames");
-  EXPECT_TRUE(src.ok());
-  if (!src.ok()) return out;
-  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
-  auto commands = parse_frame_commands(hexdice::testing::slurp(demo + "/commands.txt"), "commands.txt");
-  EXPECT_TRUE(start.ok() && commands.ok());
-  const fs::path dir = hexdice::testing::temp_dir("hexdice_budget", skip ? "skip" : "full");
-  auto ref = Referee::open((dir / "game.db").string(), *start);
-  EXPECT_TRUE(ref.ok());
+  DemoGame game("hexdice_budget", skip ? "skip" : "full");
+  if (!game.ok()) return out;
   FrameReader reader(vision::standard_sheet());
   reader.set_skip_unusable(skip);
   vision::ReadProfile prof;
   vision::set_read_profile(&prof);
   Frame f;
-  while ((*src)->next(f)) {
-    auto [lo, hi] = commands->equal_range(f.index);
-    for (auto it = lo; it != hi; ++it) (void)(*ref)->command(it->second);
+  while (game.src->next(f)) {
+    game.type_commands(f.index);
     const Observation o = reader.see(f.image);
     out.motion_frames += o.motion;
     if (o.not_read) EXPECT_TRUE(o.motion) << "frame " << f.index << " not read without motion";
-    (*ref)->process(o, f.index * 100.0, f.index);
+    game.ref->process(o, f.index * 100.0, f.index);
   }
   vision::set_read_profile(nullptr);
   out.not_read = reader.frames_not_read();
   out.faces = prof.face_calls;
-  const RefereeView v = (*ref)->view();
+  const RefereeView v = game.ref->view();
   for (const LogLine& l : v.log) out.log.push_back(std::to_string(l.frame) + (l.alert ? " ALERT " : " ") + l.text);
   out.finished = v.finished;
-  ref->reset();
-  fs::remove_all(dir);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include <opencv2/videoio.hpp>
 
 #include "cli_runner.h"
+#include "demo_game.h"
 #include "companion/gui/live_model.h"
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
@@ -34,37 +35,26 @@ struct DemoRun {
 template <class Spoil>
 DemoRun referee_demo(const std::string& name, Spoil&& spoil) {
   DemoRun out;
-  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
-  auto src = open_source(demo + "/frames");
-  EXPECT_TRUE(src.ok());
-  if (!src.ok()) return out;
-  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
-  auto commands = parse_frame_commands(hexdice::testing::slurp(demo + "/commands.txt"), "commands.txt");
-  EXPECT_TRUE(start.ok() && commands.ok());
-  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", name);
-  auto ref = Referee::open((dir / "game.db").string(), *start);
-  EXPECT_TRUE(ref.ok());
+  DemoGame game("hexdice_bad_frames", name);
+  if (!game.ok()) return out;
   FrameReader reader(vision::standard_sheet());
   Frame f;
   bool seen_bad = false;
-  while ((*src)->next(f)) {
-    auto [lo, hi] = commands->equal_range(f.index);
-    for (auto it = lo; it != hi; ++it) (void)(*ref)->command(it->second);
+  while (game.src->next(f)) {
+    game.type_commands(f.index);
     const cv::Mat image = spoil(f.index, f.image);
     const Observation o = reader.see(image);
-    (*ref)->process(o, f.index * 100.0, f.index, image);
+    game.ref->process(o, f.index * 100.0, f.index, image);
     if (!seen_bad && !o.unusable.empty()) {
       seen_bad = true;
-      out.problem_after_first_bad = (*ref)->view().frame_problem;
+      out.problem_after_first_bad = game.ref->view().frame_problem;
     }
   }
-  const RefereeView v = (*ref)->view();
+  const RefereeView v = game.ref->view();
   out.log = v.log;
   out.final_position = v.position;
   out.ply = v.ply;
   out.finished = v.finished;
-  ref->reset();
-  fs::remove_all(dir);
   return out;
 }
 
