@@ -208,6 +208,86 @@ static double pip_offset_mm(const FaceReading& r, double crop_side_mm) {
   return cv::norm(m) / static_cast<double>(r.pips.size()) * crop_side_mm / kFaceCropPx;
 }
 
+// (exact20) The size of a face's pips (crop pixels) against its standard layout at the face's
+// real size (1: where a face of crop_side_mm's die has them; 0: fewer than two pips): the
+// root-mean-square distance of the pips from their centroid over the standard layout's.
+static double pips_layout_scale(const std::vector<cv::Point2d>& pips, int face, double crop_side_mm) {
+  if (face < 2 || static_cast<int>(pips.size()) != face) return 0;
+  const std::vector<cv::Point2f> ref = pip_layout(face);
+  cv::Point2d m(0, 0);
+  for (const auto& q : pips) m += q;
+  m *= 1.0 / static_cast<double>(pips.size());
+  double s2 = 0, r2 = 0;
+  for (const auto& q : pips) s2 += (q - m).dot(q - m);
+  for (const auto& q : ref) r2 += static_cast<double>(q.x) * q.x + static_cast<double>(q.y) * q.y;
+  const double face_px = kFaceCropPx * 16.0 / crop_side_mm;  // one face side in crop pixels
+  return r2 > 0 ? std::sqrt(s2 / r2) / face_px : 0;
+}
+
+// A reading's pips where the crop shows them: the lattice places its pips on its own fitted
+// grid, which may sit a few pixels off the pips themselves (a 2 near the crop's edge fitted at
+// 0.81 of its size); each is moved to the centroid of its pip's contrast against the body
+// (darker for dark pips, lighter for light ones) within 0.12 of the crop round it, three times.
+// Then their size (pips_layout_scale). Pip polarity unknown: the lattice's own places.
+static double pip_layout_scale(const cv::Mat& crop, const FaceReading& r, double crop_side_mm) {
+  if (r.face < 2 || static_cast<int>(r.pips.size()) != r.face) return 0;
+  std::vector<cv::Point2d> pips;
+  for (const auto& q : r.pips) pips.emplace_back(q.x, q.y);
+  if (r.pip_polarity != 0 && !crop.empty() && crop.type() == CV_8UC3) {
+    const float body = r.body_bgr[0] + 2 * r.body_bgr[1] + r.body_bgr[2];
+    const double rad = 0.12 * crop.cols;
+    for (auto& c : pips)
+      for (int it = 0; it < 3; ++it) {
+        double sw = 0, sx = 0, sy = 0;
+        for (int y = std::max(0, cvFloor(c.y - rad)); y <= std::min(crop.rows - 1, cvCeil(c.y + rad)); ++y) {
+          const cv::Vec3b* row = crop.ptr<cv::Vec3b>(y);
+          for (int x = std::max(0, cvFloor(c.x - rad)); x <= std::min(crop.cols - 1, cvCeil(c.x + rad)); ++x) {
+            if ((x - c.x) * (x - c.x) + (y - c.y) * (y - c.y) > rad * rad) continue;
+            const float d = static_cast<float>(row[x][0] + 2 * row[x][1] + row[x][2]) - body;
+            const float w = r.pip_polarity < 0 ? std::max(0.0f, -d) : std::max(0.0f, d);
+            sw += w, sx += w * x, sy += w * y;
+          }
+        }
+        if (sw <= 0) break;
+        c = {sx / sw, sy / sw};
+      }
+  }
+  return pips_layout_scale(pips, r.face, crop_side_mm);
+}
+
+// (exact20) The light right beside a die, against its cell's paper estimate: the paper round the
+// die's base (paper-plane mm: the top face's centre; a die stands straight), on a ring of
+// radius_mm .. radius_mm + 3 (12 points a turn, three radii), each sample kept when of the cell
+// paper's chromaticity (within chroma_tol of (b, g, r) / sum: the paper lit or shaded, not a
+// die's colour, skin or a token) and 0.2..1.1 of its brightness; the median kept sample's
+// luminance over the paper's (0: fewer than a third of the samples kept). The die's own cast
+// shadow takes a side of the ring at most; the median is the light the die stands in. The
+// paper estimate itself is its ring's brightest quarter: under an arm's half-shadow the lit
+// side of that ring.
+static double light_beside(const cv::Mat& image, const cv::Matx33d& paper_to_image, cv::Point2d base_mm, cv::Vec3f paper,
+                           double radius_mm, double chroma_tol) {
+  const float psum = paper[0] + paper[1] + paper[2], plum = paper[0] + 2 * paper[1] + paper[2];
+  if (psum <= 0 || plum <= 0) return 0;
+  std::vector<float> lums;
+  int n = 0;
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 12; ++a) {
+      const double r = radius_mm + 1.5 * k, t = CV_PI / 6 * (a + 0.5 * k);
+      const cv::Vec3d v = paper_to_image * cv::Vec3d(base_mm.x + r * std::cos(t), base_mm.y + r * std::sin(t), 1.0);
+      ++n;
+      cv::Vec3b px;
+      if (v[2] <= 0 || !sample(image, {v[0] / v[2], v[1] / v[2]}, px)) continue;
+      const float sum = static_cast<float>(px[0] + px[1] + px[2]), lum = static_cast<float>(px[0] + 2 * px[1] + px[2]);
+      if (sum <= 0 || lum < 0.2f * plum || lum > 1.1f * plum) continue;
+      bool same = true;
+      for (int c = 0; c < 3; ++c) same = same && std::abs(px[c] / sum - paper[c] / psum) <= chroma_tol;
+      if (same) lums.push_back(lum);
+    }
+  if (lums.size() * 3 < static_cast<std::size_t>(n)) return 0;
+  std::nth_element(lums.begin(), lums.begin() + lums.size() / 2, lums.end());
+  return lums[lums.size() / 2] / plum;
+}
+
 // The angle (degrees) to cut the crop of the face some pips lie on: 2-3 pips lie on the
 // pip grid's diagonal (the face is turned 45 degrees from it), 4-6 give their minimum
 // rectangle; 0 otherwise.
@@ -1041,6 +1121,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     return obs;
   }
   const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
+  // (exact20) A reading's pips at its face's real size (pip_layout_scale within
+  // face_scale_min..face_scale_max); a 1, or no face, has no size and is not.
+  auto face_scale_ok = [&](double scale) { return scale > 0 && scale >= params.face_scale_min && scale <= params.face_scale_max; };
   // The print where the pose puts it (the printed-edge test below, computed here once).
   // When several cells in the frame show none of their grid there but do show it a few
   // mm away, all on one smooth shift (a pose from two or three markers at one side of the
@@ -1478,8 +1561,25 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Vec3f pp = papers[ci];
         return static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
       };
+      // (exact20) ... and a light one (core_light_ratio): a channel brighter than that x the
+      // paper's (a white pip on a tinted cell; on the untinted paper, its ring's brightest
+      // quarter, nothing is).
+      // Per cell, the channel levels a light pixel exceeds (v > ratio x paper, for a whole v:
+      // v > floor(ratio x paper)); none at 255 or more (a bright paper's cell has no light pip).
+      const double light_ratio = params.core_light_ratio;
+      std::vector<std::array<int, 3>> light_level(layout.cells.size(), {255, 255, 255});
+      std::vector<char> can_light(layout.cells.size(), 0);
+      if (light_ratio > 0)
+        for (const std::size_t ci : todo) {
+          for (int c = 0; c < 3; ++c) light_level[ci][c] = static_cast<int>(std::min(255.0, std::floor(light_ratio * papers[ci][c])));
+          can_light[ci] = light_level[ci][0] < 255 || light_level[ci][1] < 255 || light_level[ci][2] < 255;
+        }
+      auto is_light = [&](std::size_t ci, const cv::Vec3b& v) {
+        const std::array<int, 3>& t = light_level[ci];
+        return v[0] > t[0] || v[1] > t[1] || v[2] > t[2];
+      };
       // First every 4th pixel (2 mm; a pip is ~3 mm, ~6 px across): only tiles with a dark sample off the
-      // grid are looked at in full.
+      // grid (or a light one) are looked at in full.
       std::vector<std::size_t> cand;
       {
         constexpr int kStep = 4;
@@ -1490,10 +1590,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (std::size_t k = 0; k < todo.size(); ++k) {
           const float dl = dark_lum(todo[k]);
           bool any = false;
+          const bool lt = can_light[todo[k]];
           for (int j = 0; j < n && !any; ++j) {
             const cv::Vec3b* row = coarse.ptr<cv::Vec3b>(static_cast<int>(k) * st + j);
             for (int i = 0; i < n && !any; ++i)
-              any = (row[i][0] + 2 * row[i][1] + row[i][2]) < dl && !on_grid(todo[k], origin[k].x + i * kStep, origin[k].y + j * kStep);
+              any = ((row[i][0] + 2 * row[i][1] + row[i][2]) < dl && !on_grid(todo[k], origin[k].x + i * kStep, origin[k].y + j * kStep)) ||
+                    (lt && is_light(todo[k], row[i]));
           }
           if (any) cand.push_back(todo[k]);
         }
@@ -1502,7 +1604,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::Mat tiles;
         std::vector<cv::Point> origin;
         sample_tiles(cand, 1, tiles, origin);
-        cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0));
+        cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0)), light;
+        for (const std::size_t ci : cand)
+          if (can_light[ci] && light.empty()) light = cv::Mat(tiles.size(), CV_8U, cv::Scalar(0));
         for (std::size_t k = 0; k < cand.size(); ++k) {
           const float dl = dark_lum(cand[k]);
           for (int y = 0; y < side_px; ++y) {
@@ -1510,10 +1614,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             uchar* o = dark.ptr<uchar>(static_cast<int>(k) * stride + y);
             for (int x = 0; x < side_px; ++x)
               o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dl && !on_grid(cand[k], origin[k].x + x, origin[k].y + y) ? 255 : 0;
+            if (can_light[cand[k]]) {
+              uchar* ol = light.ptr<uchar>(static_cast<int>(k) * stride + y);
+              for (int x = 0; x < side_px; ++x) ol[x] = is_light(cand[k], row[x]) ? 255 : 0;
+            }
           }
         }
+        for (const cv::Mat* mask : {&dark, &light}) {
+        if (mask->empty()) continue;
+        const bool light_pips = mask == &light;
         cv::Mat pl, ps, pc;
-        const int pn = components_with_stats(dark, pl, ps, pc);  // = cv::connectedComponentsWithStats (mask_ops.h)
+        const int pn = components_with_stats(*mask, pl, ps, pc);  // = cv::connectedComponentsWithStats (mask_ops.h)
         const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
         const int nt = static_cast<int>(cand.size());
         for (int i = 1; i < pn; ++i) {
@@ -1526,9 +1637,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (std::hypot(cx - rp, cy - k * stride - rp) > rp) continue;
           const std::size_t ci = cand[static_cast<std::size_t>(k)];
           if (debug && !core_occupied[ci])
-            std::fprintf(stderr, "COREPIP %d,%d pip at %.1f %.1f mm\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r,
-                         (cx - rp) / ppm, (cy - k * stride - rp) / ppm);
+            std::fprintf(stderr, "COREPIP %d,%d %s pip at %.1f %.1f mm\n", layout.cells[ci].hex.q, layout.cells[ci].hex.r,
+                         light_pips ? "light" : "dark", (cx - rp) / ppm, (cy - k * stride - rp) / ppm);
           core_occupied[ci] = 1;
+        }
         }
       }
     }
@@ -1536,6 +1648,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   laps.lap(&ReadProfile::empty_ms);
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   std::vector<int> reported_polarity(layout.cells.size(), 0);  // the final reading's pip polarity (polarity_check)
+  std::vector<double> reported_scale(layout.cells.size(), 0.0);  // (exact20) its pips' size (pip_layout_scale; face_scale_gate)
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
@@ -1551,6 +1664,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // shade (its light darker than colour_shade_below x the white) names against its own
   // light when that is of the white's colour; else the white.
   std::vector<cv::Vec3f> colour_white(layout.cells.size(), white);
+  // (exact20) The light on each cell (below: its paper over its tint's lit paper, times the
+  // white: the print's tint divided out), for the skin test under the occluder; the paper itself
+  // where that is not known.
+  std::vector<cv::Vec3f> paper_light(papers.begin(), papers.end());
   cv::Vec3f colour_base = white;  // the sheet's white or light, without the cells' shade (the guard search)
   if (params.colour_shade_below > 0 || params.colour_white_check > 0) {
     const double s = params.hand_px_per_mm;
@@ -1614,14 +1731,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (int k = 0; k < 3; ++k) light[ci][k] = papers[ci][k] * 255.0f / std::max(print[ci][k], 20.0f);
     }
     colour_base = base;
+    for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
+      if (lum(light[ci]) > 0) paper_light[ci] = light[ci];
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
       colour_white[ci] = base;
-      // Not under the occluder mask: there the occupancy gates decide on the die's body against
-      // the sheet's light, and an arm's own shade is no light to name a die by.
-      if (params.colour_shade_below <= 0 || !core_occupied[ci] || covered[ci] == 2 || lum(light[ci]) <= 0) continue;
+      // (exact20) Under the occluder too, but only the light's brightness: a white die in an arm's
+      // shade read against the lit sheet's white is grey or black (dev11 1216 (3,-3): a white 1,
+      // 0.52 of the white and 0.84 of its shaded paper, named black, its dark pip never looked
+      // for). The shade's own colour is not the die's light there: the paper in an arm's shadow
+      // took a blue cast that the die's top did not (1216 (1,-2): a white 3 named blue).
+      const bool occ = covered[ci] == 2;
+      if (params.colour_shade_below <= 0 || !core_occupied[ci] || (occ && !params.colour_shade_occluded) || lum(light[ci]) <= 0) continue;
       const bool shade = lum(light[ci]) < params.colour_shade_below * lum(base);
       const bool same_colour = chroma_off(light[ci], base) <= params.colour_shade_chroma;
-      if (shade && same_colour) colour_white[ci] = light[ci];
+      if (shade && same_colour) colour_white[ci] = occ ? base * (lum(light[ci]) / lum(base)) : light[ci];
       if (debug)
         std::fprintf(stderr, "SHADE %d,%d light %.2f %.2f %.2f of white, %.2f of the sheet's, tint %d%s\n", layout.cells[ci].hex.q,
                      layout.cells[ci].hex.r, light[ci][0] / white[0], light[ci][1] / white[1], light[ci][2] / white[2],
@@ -1828,8 +1951,59 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Vec3f pp = papers[ci];
       const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
       // Off the grid lines (grid set), darker than dark_lum.
-      std::vector<cv::Point2d> found =
-          pip_blobs(near_centre_mask(grid, [&](uchar on_grid, int lum) { return !on_grid && lum < dark_lum; }), reject_side);
+      cv::Mat dm, back;
+      if (params.pip_grid_restore) {
+        // (The dark pixels on the band too, from the same pass.)
+        const cv::Mat dark = near_centre_mask(grid, [&](uchar, int lum) { return lum < dark_lum; });
+        dm = dark & ~grid;
+        back = dark & grid;
+      } else {
+        dm = near_centre_mask(grid, [&](uchar on_grid, int lum) { return !on_grid && lum < dark_lum; });
+      }
+      if (params.pip_grid_restore) {
+        // (exact20) The grid band is where the print would be seen; on a die's top the die
+        // hides the print, and a pip there is cut by the band (dev11 1207 (-1,-4): a white 5's
+        // pip halved, left out as too small). Dark band pixels within the band's width of a
+        // pip-sized dark blob off it, and not of a larger one (a shadow, a finger's edge, which
+        // the band would join to a pip beside it), are given back: the pip's cut part. Only
+        // round such a blob with dark band pixels beside it (most cells have none).
+        if (cv::countNonZero(back) > 0) {
+          cv::Mat pl, ps, pc;
+          const int pn = components_with_stats(dm, pl, ps, pc);
+          const double pip_px = 0.18 * face_px, max_area = 2.5 * CV_PI * pip_px * pip_px / 4;
+          const int g = grid_thick, e = 2 * g + 1;
+          const cv::Mat k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e));
+          const cv::Rect all(0, 0, dm.cols, dm.rows);
+          for (int i = 1; i < pn; ++i) {
+            if (ps.at<int>(i, cv::CC_STAT_AREA) > max_area) continue;
+            const cv::Rect bb(ps.at<int>(i, cv::CC_STAT_LEFT), ps.at<int>(i, cv::CC_STAT_TOP), ps.at<int>(i, cv::CC_STAT_WIDTH),
+                              ps.at<int>(i, cv::CC_STAT_HEIGHT));
+            const cv::Rect r = cv::Rect(bb.x - g, bb.y - g, bb.width + 2 * g, bb.height + 2 * g) & all;
+            if (cv::countNonZero(back(r)) == 0) continue;
+            // This blob grown by the band's width, and every larger blob's pixels grown so (from
+            // a window g wider, which holds every such pixel within g of r).
+            const cv::Rect r2 = cv::Rect(r.x - g, r.y - g, r.width + 2 * g, r.height + 2 * g) & all;
+            cv::Mat near(r2.size(), CV_8U, cv::Scalar(0)), large(r2.size(), CV_8U, cv::Scalar(0));
+            for (int y = 0; y < r2.height; ++y) {
+              const int* l = pl.ptr<int>(r2.y + y) + r2.x;
+              uchar* nr = near.ptr<uchar>(y);
+              uchar* lg = large.ptr<uchar>(y);
+              for (int x = 0; x < r2.width; ++x)
+                if (l[x] == i) nr[x] = 255;
+                else if (l[x] > 0 && ps.at<int>(l[x], cv::CC_STAT_AREA) > max_area) lg[x] = 255;
+            }
+            morph(near, near, cv::MORPH_DILATE, k);
+            morph(large, large, cv::MORPH_DILATE, k);
+            const cv::Rect in(r.x - r2.x, r.y - r2.y, r.width, r.height);
+            cv::Mat add = back(r) & near(in) & ~large(in);
+            cv::Mat dr = dm(r);
+            dr |= add;
+          }
+        }
+      }
+      if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump)
+        cv::imwrite("/tmp/rd_dark.png", dm), cv::imwrite("/tmp/rd_grid.png", grid);
+      std::vector<cv::Point2d> found = pip_blobs(dm, reject_side);
       if (!reject_side) dark_pips_kept = found;
       return found;
   };
@@ -2347,6 +2521,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           m = apply_h(patch_to_mm.inv(), h.centre_mm), layout_count = h.count;
           break;
         }
+      if (debug && !m) {
+        std::fprintf(stderr, "WHITETOP %d,%d no face of two or more among %zu dark pips:", cell.hex.q, cell.hex.r, pips.size());
+        for (const auto& q : pips_mm) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
+        for (const TopFacePips& h : top_face_hypotheses(pips_mm, displacement[ci]))
+          std::fprintf(stderr, " [%d at %.1f %.1f]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y);
+        std::fprintf(stderr, "\n");
+      }
       if (m) {
         const cv::Vec3f pp = papers[ci];
         const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
@@ -2477,6 +2658,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       FaceReading r = read_at_uncached(at, useful);
       read_memo.push_back({kx, ky, ka, ku, r, plain_confidence});
       return r;
+    };
+    // (exact20) The size of a reading's pips (pip_layout_scale), read at `at` (patch px) in the
+    // square's current angle.
+    auto scale_at = [&](const FaceReading& r, cv::Point2f at) {
+      if (r.face < 2) return 0.0;
+      // The square's crop as read (read_at keeps it), else cut again.
+      const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
+                          ka = std::bit_cast<std::uint32_t>(face_rect.angle);
+      for (const SquareReads& sq : squares)
+        if (sq.x == kx && sq.y == ky && sq.angle == ka) return pip_layout_scale(sq.plain.crop(), r, 16.0 * params.face_crop_scale);
+      const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
+      return pip_layout_scale(cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale), r,
+                              16.0 * params.face_crop_scale);
     };
     laps.enter(&ReadProfile::cell_first_ms);
     FaceReading fr = read_at(fc);
@@ -2620,7 +2814,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             for (int yy = std::max(0, cvRound(at.y) - rr); yy <= std::min(patch.rows - 1, cvRound(at.y) + rr); ++yy)
               for (int xx = std::max(0, cvRound(at.x) - rr); xx <= std::min(patch.cols - 1, cvRound(at.x) + rr); ++xx)
                 if (std::hypot(xx - at.x, yy - at.y) <= rr) px.push_back(patch.at<cv::Vec3b>(yy, xx));
-            if (px.empty() || name_color(rel_of(median_bgr(px)), samples) != want) return false;
+            // (exact20) A grey body is named by this look's pip polarity (dark pips: white), not by
+            // its lightness: a white top in an arm's shade is 0.74 of its cell's light, "black" by
+            // lightness (dev6n 718 (2,-3): a white 3 with its token, read as the token's blue 2).
+            const int pol = params.token_look_polarity ? (dark_polarity ? -1 : 1) : 0;
+            if (px.empty() || name_color(rel_of(median_bgr(px)), samples, pol) != want) {
+              if (debug && !px.empty()) {
+                const cv::Vec3f rb = rel_of(median_bgr(px));
+                std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the body round it (%.2f %.2f %.2f) is not %s\n", cell.hex.q, cell.hex.r,
+                             want.c_str(), h.count, rb[0], rb[1], rb[2], want.c_str());
+              }
+              return false;
+            }
           }
           // The test a reading there must pass to replace the first one.
           auto agrees = [&](const FaceReading& r2, const std::string& colour) {
@@ -2630,14 +2835,26 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             // one_pip_off_centre_mm or more off its crop's: the crop took in a side face and its
             // pips) while this one is (its pip within half that offset of its crop's centre).
             const double off0 = pip_offset_mm(fr, 16.0 * params.face_crop_scale), off2 = pip_offset_mm(r2, 16.0 * params.face_crop_scale);
-            const bool first_off = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0;
+            // (exact20) ... but not a sure first reading of this grey with more pips at the face's
+            // real size (face_scale_min..max): that square lay on a face, a little off it, and a lone pip of
+            // it read there as a 1 at the same confidence (new1 1503 (-3,4): a black 4 at 1.00,
+            // its pips 1.5 mm off, read 1 at 1.00). A face with a side face's pip, which this rule
+            // is for, is off-size (0.63-0.72 on every set: the side pip lies beyond the face).
+            const bool first_cand = params.sure_face_scale_stands && fr.confidence >= params.fine_keep_sure && r2.face < fr.face &&
+                                    nr == want;
+            const double scale0 = first_cand || debug ? scale_at(fr, fc) : 0.0;
+            const bool first_real = first_cand && face_scale_ok(scale0);
+            const bool first_off = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0 && !first_real;
+            if (debug && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0)
+              std::fprintf(stderr, "FIRSTOFF %d,%d face %d conf %.2f off %.1f mm scale %.2f -> face %d conf %.2f off %.1f mm%s\n", cell.hex.q, cell.hex.r,
+                           fr.face, fr.confidence, off0, scale0, r2.face, r2.confidence, off2, first_real ? ": the first, at a face's size, stands" : "");
             // (exact15) A sure first reading (fine_keep_sure or more) is not replaced by a less
             // sure one of more pips: a spot beside the face (a printed line's corner, an arm's
             // edge) and the face's own pip read as a 2 at 0.84 over a 1 at 1.00.
             const bool downgrade = params.fine_keep_sure > 0 && fr.confidence >= params.fine_keep_sure &&
                                    r2.confidence < fr.confidence && !first_off;
             return r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
-                   (h.count > 1 || r2.confidence >= fr.confidence || first_off) && !downgrade;
+                   (h.count > 1 || r2.confidence >= fr.confidence || first_off) && !downgrade && !first_real;
           };
           FaceReading r2 = read_at(at, params.pip_look_confidence);
           std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
@@ -3088,9 +3305,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::line(vis, centre, centre + d, cv::Scalar(255, 0, 255), 1);
       cv::imwrite("/tmp/rd_face.png", vis);
     }
+    // (exact20) The final reading's pips' size (face_scale_gate).
+    const double final_scale = fr.face >= 2 && (params.face_scale_gate || debug) ? scale_at(fr, fc) : 0.0;
     if (debug) {
       const cv::Point2d img_pt = apply_h(ht * rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
       const cv::Point2d mm_pt = apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y});
+      std::fprintf(stderr, "SCALE %d,%d face %d conf %.2f scale %.2f (lattice %.2f) covered %d\n", cell.hex.q, cell.hex.r, fr.face, fr.confidence,
+                   final_scale, pip_layout_scale(cv::Mat(), fr, 16.0 * params.face_crop_scale), covered[ci]);
       std::fprintf(stderr, "DBG %d,%d blob %.2f top %.1f %.1f mm %.2f %.2f ang %.1f face %d conf %.2f frbody %.2f %.2f %.2f body %.2f %.2f %.2f white %.0f %.0f %.0f d %.2f %.2f poff %.2f paper %.2f %.2f %.2f pol %d light %.2f %.2f %.2f\n",
                    cell.hex.q, cell.hex.r, unit_area_px / unit_area, img_pt.x, img_pt.y, mm_pt.x, mm_pt.y, face_rect.angle, fr.face, fr.confidence,
                    fr.body_bgr[0] / white[0], fr.body_bgr[1] / white[1], fr.body_bgr[2] / white[2],
@@ -3257,13 +3478,28 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // paper (a black die: its albedo, whatever the light; a shadow keeps the paper's
       // albedo) or saturated relative to it (a coloured die). A white die in shadow looks
       // like the shadowed paper: it stays hidden.
-      const auto [rp, lum, sat] = body_on_paper(fr.body_bgr, papers[ci]);
+      const auto [rp0, lum_paper, sat] = body_on_paper(fr.body_bgr, papers[ci]);
+      // (exact20) A white top is judged against the light beside the die (light_beside), when
+      // that is darker than the cell's paper estimate (its ring's brightest quarter, which under
+      // an arm's half-shadow is the ring's lit side).
+      float lum = lum_paper;
+      double beside = 0;
+      if (params.occluded_light_beside_mm > 0) {
+        beside = light_beside(image, hp, apply_h(patch_to_mm, {fc.x, fc.y}), papers[ci], params.occluded_light_beside_mm,
+                              params.guard_print_chroma > 0 ? params.guard_print_chroma : 0.04);
+        if (beside > 0.2 && beside < 1.0) lum = static_cast<float>(lum_paper / beside);
+      }
       // Skin is saturated too: a body of skin's hue (hand_hue_min..max) is no die.
+      // (exact20) Of skin's hue against the light on the cell (its paper with its print's tint
+      // divided out), not against a tinted paper: a grey die on a blue-tinted cell is orange
+      // against that paper (dev7n 819 (-2,5), 818 (-2,5), dev5n 616 (-1,4): white dice hidden as skin).
+      const BodyOnPaper bl = body_on_paper(fr.body_bgr, params.occluded_skin_untinted ? paper_light[ci] : papers[ci]);
+      const cv::Vec3f& rp = bl.rel;
       const float hue_num = 60.0f * (rp[1] - rp[0]), hue_den = rp[2] - rp[0];
-      const bool skin_hue = sat >= params.occluded_skin_min_saturation && rp[2] > rp[1] && rp[1] >= rp[0] &&
+      const bool skin_hue = bl.sat >= params.occluded_skin_min_saturation && rp[2] > rp[1] && rp[1] >= rp[0] &&
                             hue_num >= params.hand_hue_min * hue_den &&
                             hue_num <= params.hand_hue_max * hue_den;
-      const bool clean_body = lum < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
+      const bool clean_body = lum_paper < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
       // A white (or pale) die in the shade: as bright as its cell's own shaded paper, its
       // dark pips (a black die's are light) in a standard layout of two or more read beyond
       // doubt (one dark spot may be grain or a reflection's edge). Against the lit sheet's
@@ -3276,22 +3512,29 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                   (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one)) && fr.pip_polarity < 0 &&
                                   co.confidence >= params.occluded_white_min_confidence && !fine_contradicts;
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
-      const bool ok = (clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade;
+      // (exact20) The reading's pips at the face's real size: the square is metric (a 16 mm face
+      // on the top plane), so a die's own layout fits it at its size; a face cut by a hand or an
+      // arm leaves a part of its pips that the lattice reads as a smaller face (a 6's column of
+      // three as a 3, two corners of a 5 as a 2, at 0.72 of the size; dev11 1202 (3,-4), 1205).
+      const double scale = final_scale;
+      const bool off_size = params.face_scale_gate && scale > 0 && !face_scale_ok(scale);
+      const bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade) && !off_size;
       if (debug)
-        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f sat %.2f cover %.2f skin %d%d%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
-                     co.face, co.confidence, lum, sat, square_cover, under_skin_cell[ci], skin_hue,
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, lum_paper, beside, sat, square_cover, under_skin_cell[ci], skin_hue, scale,
                      fine_contradicts ? " (fine pips: no layout)" : "", ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
       if (!ok) {
-        char why[200];
-        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s, not beyond doubt",
-                      co.color.c_str(), co.face, co.confidence, lum, sat, skin_hue ? " (skin hue)" : "",
-                      fine_contradicts ? " (its fine pips in no layout)" : "");
+        char why[240];
+        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s%s, not beyond doubt",
+                      co.color.c_str(), co.face, co.confidence, lum_paper, sat, skin_hue ? " (skin hue)" : "",
+                      fine_contradicts ? " (its fine pips in no layout)" : "", off_size ? " (its pips not at a face's size)" : "");
         obs.hidden_why[cell.hex] = why;
         continue;
       }
       reread_ok[ci] = 1;
     }
     reported_polarity[ci] = fr.pip_polarity;
+    reported_scale[ci] = final_scale;
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
     obs.cells.push_back(co);
   }
@@ -3337,8 +3580,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                           c.confidence < params.white_no_pip_below;
       if (debug && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)])
         std::fprintf(stderr, "NODARKPIP %d,%d %s %d conf %.2f%s\n", c.hex.q, c.hex.r, c.color.c_str(), c.face, c.confidence, no_pip ? ": hidden" : "");
-      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : "noface";
+      // (exact20) A reading whose pips are not at a face's real size (face_scale_gate): a part of
+      // a face read as a smaller one, or a face with a side face's pip in it.
+      const bool off_size = params.face_scale_gate && i >= 0 && reported_scale[static_cast<std::size_t>(i)] > 0 &&
+                            !face_scale_ok(reported_scale[static_cast<std::size_t>(i)]);
+      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -3379,13 +3626,13 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3437,10 +3684,12 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occupied_core_fraction", p.occupied_core_fraction);
     get("core_dark_fraction", p.core_dark_fraction);
     get("core_dark_ratio", p.core_dark_ratio);
+    get("core_light_ratio", p.core_light_ratio);
     get("core_pip_reach_mm", p.core_pip_reach_mm);
     get("max_face_offset_mm", p.max_face_offset_mm);
     get("face_crop_scale", p.face_crop_scale);
     get_bool("white_pip_locate", p.white_pip_locate);
+    get_bool("pip_grid_restore", p.pip_grid_restore);
     get("white_top_paper_fraction", p.white_top_paper_fraction);
     get("retry_confidence", p.retry_confidence);
     get("retry_shift_mm", p.retry_shift_mm);
@@ -3469,6 +3718,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("colour_shade_below", p.colour_shade_below);
+    get_bool("colour_shade_occluded", p.colour_shade_occluded);
     get("colour_white_check", p.colour_white_check);
     get("colour_shade_chroma", p.colour_shade_chroma);
     get("guard_side_mm", p.guard_side_mm);
@@ -3489,6 +3739,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("grey_other_polarity", p.grey_other_polarity);
     get_bool("guard_alone", p.guard_alone);
     get_bool("token_look_small_blob", p.token_look_small_blob);
+    get_bool("token_look_polarity", p.token_look_polarity);
     get("token_in_blob_area", p.token_in_blob_area);
     get_bool("polarity_check", p.polarity_check);
     get("grey_polarity_band", p.grey_polarity_band);
@@ -3503,11 +3754,17 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_margin_mm", p.hand_margin_mm);
     get("hand_paper_cover_fraction", p.hand_paper_cover_fraction);
     get("occluded_min_confidence", p.occluded_min_confidence);
+    get("face_scale_min", p.face_scale_min);
+    get("face_scale_max", p.face_scale_max);
+    get_bool("face_scale_gate", p.face_scale_gate);
+    get_bool("sure_face_scale_stands", p.sure_face_scale_stands);
     get("occluded_dark_ratio", p.occluded_dark_ratio);
     get("occluded_saturation", p.occluded_saturation);
     get("occluded_white_min_confidence", p.occluded_white_min_confidence);
     get("occluded_white_ratio", p.occluded_white_ratio);
+    get("occluded_light_beside_mm", p.occluded_light_beside_mm);
     get("occluded_skin_min_saturation", p.occluded_skin_min_saturation);
+    get_bool("occluded_skin_untinted", p.occluded_skin_untinted);
     get_bool("occluded_white_fine_layout", p.occluded_white_fine_layout);
     get_bool("occluded_white_one_fine", p.occluded_white_one_fine);
     get("fine_keep_sure", p.fine_keep_sure);

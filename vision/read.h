@@ -70,6 +70,12 @@ struct ReadParams {
   // core_dark_ratio x the paper's luminance (pips). core_dark_fraction = 0: off.
   double core_dark_fraction = 0.04;
   double core_dark_ratio = 0.6;
+  // (exact20) (For core_pip_reach_mm below.) ... or a light pip-sized blob: a channel brighter
+  // than core_light_ratio x the paper's (a coloured die on paper of its own hue, a blue die on
+  // the deep-blue base cell, has its top within paper_distance of the tint, but its white pips
+  // are not; on the untinted paper, its ring's brightest quarter, nothing is that bright).
+  // new1 1510 (0,4), rendered this round: a blue 3 there reported empty. 0 = off.
+  double core_light_ratio = 1.25;
   // ... or (white dice whose pips miss that core: a 2, 3 or 4 standing off-centre) a dark,
   // round, pip-sized blob off the printed grid lies within this radius (mm, top plane) of
   // the cell centre. The full test then decides. 0 = off.
@@ -99,6 +105,12 @@ struct ReadParams {
   // pip-sized blobs near the cell centre (darker than core_dark_ratio x paper) when they
   // look like one face, instead of the slid square.
   bool white_pip_locate = true;
+  // (exact20) Those dark pips with the printed grid's band given back where it cuts one: the
+  // band (grid_line_mm) marks where the print would be seen, but on a die's top the die hides
+  // the print, and a pip the band crosses lost half its pixels and was left out (dev11 1207
+  // (-1,-4): a white 5's pip). Dark band pixels within the band's width of a dark pixel off
+  // it are the pip's. false = off (the band taken out, as before).
+  bool pip_grid_restore = true;
   // (exact18) ... also when the body is not named white but two or more dark pips make one
   // face and under this fraction of that face (its pips left out) differs from the cell's
   // paper: a white top on a pale tinted cell, whose blob is its sides and shadow. 0 = off.
@@ -139,6 +151,32 @@ struct ReadParams {
   // On every set no reading at 0.9 or more was rightly replaced by a less sure one of more
   // pips. 0 = off.
   double fine_keep_sure = 0.95;
+  // (exact20) A reading's pips are at the face's real size when the root-mean-square spread of
+  // its pips round their centroid is face_scale_min..face_scale_max of its standard layout's at
+  // the 16 mm face (the square is metric, on the top plane; each pip taken where the crop shows
+  // it, the centroid of its contrast round the lattice's place, pip_layout_scale in read.cpp).
+  // The 2248 readings of two pips or more reported right on the 17 sets, the 24 scenes rendered
+  // this round and their JPEG 80 copies: 0.98-1.02 (mean 1.001) but two 2s at 1.14 and 1.17; a
+  // part of a face read as a smaller face 0.70-0.71, a face pip with a side face's 0.5-0.65, a
+  // blue 1 read as a 2 1.28. The band is far wider than the renders' spread: real dice may set
+  // their pips a little nearer to or further from the centre than the renders' 0.27 of the side
+  // (not measured here). Used by face_scale_gate and sure_face_scale_stands.
+  double face_scale_min = 0.85;
+  double face_scale_max = 1.2;
+  // (exact20) Anywhere, a die whose final reading's pips (two or more) are not at the face's
+  // real size is hidden (unknown, reason "size"), not reported. A face cut by a hand or an arm
+  // leaves a part of its pips, which the lattice (any spacing 0.17-0.32 of the square) reads as
+  // a smaller face: a 6's column of three as a 3, two corners of a 5 as a 2, a white 6's column
+  // as a 3, each at 1.00 and 0.72 of the size (dev11 1202 (3,-4), 1205 (-1,4), (1,-2), under the
+  // occluder); a square half off a face reads a face pip with a side face's as a 2 (0.63). On
+  // the 17 sets no reading reported right is outside face_scale_min..max. false = off.
+  bool face_scale_gate = true;
+  // (exact20) A sure first reading (fine_keep_sure or more) of more pips than that look's
+  // one-pip layout, at the face's real size, stands even when its pips sit
+  // one_pip_off_centre_mm off its square (the exception below is for a face read with a side
+  // face's pip, which is off-size): a lone pip of it read as a 1 at the same 1.00 replaced a
+  // black 4 (new1 1503 (-3,4), rendered this round). false = off.
+  bool sure_face_scale_stands = true;
   // (exact17) When the reading of that look's square (cut at the blob's angle) does not pass,
   // the square turned to its pips' own layout (top_face_hypotheses' angle_deg; two pips or
   // more) is read again with the same test, if that turn is at least this many degrees off
@@ -281,6 +319,14 @@ struct ReadParams {
   // is within colour_shade_chroma of the white's (a shade keeps the light's colour; a ring
   // of skin or sleeve does not). 0 = off.
   double colour_shade_below = 0.9;
+  // (exact20) ... also on a cell under the occluder mask (an arm's shade), where only that
+  // light's brightness is taken (the white scaled to it, its colour the white's): the shade's
+  // own cast is not the die top's light (the paper in an arm's shadow went blue, the white die
+  // on it did not). A white die there is then white, not black, and its dark pips are looked
+  // for (dev11 1216 (3,-3): a white 1 at 0.52 of the white, 0.84 of its shaded paper, read as
+  // a black 2 and hidden; dev10 1100 (-2,1): a white 5 with its token, named blue). false =
+  // not under the occluder (the sheet's light there, as before).
+  bool colour_shade_occluded = true;
   // The white patch is checked against the sheet's light (the lit paper of the untinted
   // cells): darker than colour_white_check x it or further than colour_shade_chroma in
   // chromaticity (under an arm, in its shade), colours are named against that light
@@ -331,6 +377,12 @@ struct ReadParams {
   // there on a white/black body (docs/reader.md "Exact round 11"). false: only an unsure
   // blue reading is (the test before).
   bool token_look_small_blob = true;
+  // (exact20) That look (only the token said so) needs the body round the face it found to be
+  // of the die's colour; a grey body there is named by the look's pip polarity (dark pips: a
+  // white die; name_color's pip_polarity), not by its lightness: a white top in an arm's shade
+  // is 0.74 of its cell's light, black by lightness (dev6n 718 (2,-3): a white 3 with its
+  // token, read as the token's blue 2). A blue body stays blue. false = by lightness.
+  bool token_look_polarity = true;
   // A unit blob of at least this many unit faces may be a die with its guard token joined
   // to it (beside it, touching on the top plane): when the blob's deep-blue pixels (as the
   // guard test's, saturation >= guard_min_saturation, named blue) make one component of a
@@ -436,6 +488,13 @@ struct ReadParams {
   // at most 0.78 with two or more pips on the own renders, 1.0 as a one. 0 = off.
   double occluded_white_min_confidence = 0.9;
   double occluded_white_ratio = 0.75;
+  // (exact20) ... that ratio against the light right beside the die when it is darker than the
+  // cell's paper estimate (the median paper-coloured sample on a ring of this radius, mm, round
+  // the die's base, on the paper plane, light_beside in read.cpp). The estimate is its cell's
+  // ring's brightest quarter, under an arm's half-shadow the ring's lit side: dev6n 718 (2,-3), a
+  // white 3 in the shade, was 0.72 of it and 0.94 of the paper beside it. 0 = against the
+  // paper estimate alone (the test before).
+  double occluded_light_beside_mm = 13.0;
   // (exact15) ... and not when the camera-resolution look for dark pips (the fine pip look)
   // found two or more dark pips near the cell at some threshold but no standard layout
   // among them at any threshold it reached: the pips seen are not the face that was read (a
@@ -449,12 +508,20 @@ struct ReadParams {
   // fixtures, dev4-dev7 were true white 1s: round 12's 516 (-1,-3) twice, dev7 818 (-4,1)).
   // false = off (two pips or more, as before).
   bool occluded_white_one_fine = true;
+  // (exact20) ... and, whatever its colour, only when the reading's pips (two or more) are at
+  // the face's real size (face_scale_gate, below; its hidden reason says so).
   // (exact14) A body is "of skin's hue" (no die, above) only when saturated relative to its
   // cell's paper by at least this ((max - min) / max): a hue is no measure of a grey. A
   // white die in an arm's shade under a cool key light on warmer paper measured sat 0.03
   // and a warm hue (dev6 719 (2,-4), a white 6 read at 1.00, hidden); skin there is
   // 0.15-0.35. 0 = off (the hue test at any saturation, as before).
   double occluded_skin_min_saturation = 0.1;
+  // (exact20) That hue and saturation against the light on the cell (its paper with its print's
+  // tint divided out: the paper over its tint's lit paper, times the white), not against the
+  // tinted paper: a grey die on a blue-tinted cell is orange against that paper, "skin" (dev7n
+  // 819 (-2,5), 818 (-2,5), dev5n 616 (-1,4): white dice in an arm's shade hidden so). The
+  // other tests (lum, occluded_saturation) stay against the paper. false = against the paper.
+  bool occluded_skin_untinted = true;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

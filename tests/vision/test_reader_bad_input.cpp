@@ -423,6 +423,17 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.weak_recentre_min_pips = 4;
   p.fine_unit_pool_mm = 1.75;
   p.guard_print_chroma = 0.03;
+  p.face_scale_min = 0.8;
+  p.face_scale_max = 1.3;
+  p.face_scale_gate = false;
+  p.sure_face_scale_stands = false;
+  p.pip_grid_restore = false;
+  p.colour_shade_occluded = false;
+  p.occluded_skin_untinted = false;
+  p.token_look_polarity = false;
+  p.occluded_white_ratio = 0.71;
+  p.occluded_light_beside_mm = 11.5;
+  p.core_light_ratio = 1.4;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -464,6 +475,17 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->weak_recentre_min_pips, 4);
   EXPECT_DOUBLE_EQ(q->fine_unit_pool_mm, 1.75);
   EXPECT_DOUBLE_EQ(q->guard_print_chroma, 0.03);
+  EXPECT_DOUBLE_EQ(q->face_scale_min, 0.8);
+  EXPECT_DOUBLE_EQ(q->face_scale_max, 1.3);
+  EXPECT_FALSE(q->face_scale_gate);
+  EXPECT_FALSE(q->sure_face_scale_stands);
+  EXPECT_FALSE(q->pip_grid_restore);
+  EXPECT_FALSE(q->colour_shade_occluded);
+  EXPECT_FALSE(q->occluded_skin_untinted);
+  EXPECT_FALSE(q->token_look_polarity);
+  EXPECT_DOUBLE_EQ(q->occluded_white_ratio, 0.71);
+  EXPECT_DOUBLE_EQ(q->occluded_light_beside_mm, 11.5);
+  EXPECT_DOUBLE_EQ(q->core_light_ratio, 1.4);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
