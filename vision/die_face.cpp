@@ -239,8 +239,15 @@ static FaceReading read_face_components_impl(const cv::Mat& crop_bgr, const Face
   if (params.use_peaks && (reference || !(best_score <= 0.02))) {
     cv::Mat f, g1, g2;
     dist.convertTo(f, CV_32F);
-    cv::GaussianBlur(f, g1, cv::Size(0, 0), pip_d * 0.3);
-    cv::GaussianBlur(f, g2, cv::Size(0, 0), pip_d * 1.0);
+    if (reference) {
+      cv::GaussianBlur(f, g1, cv::Size(0, 0), pip_d * 0.3);
+      cv::GaussianBlur(f, g2, cv::Size(0, 0), pip_d * 1.0);
+    } else {
+      // (speed21) The same filters with their kernels made once (gaussian_blur_f32: OpenCV
+      // made both per call, in soft-float doubles, ~1.5 M instructions a 1080p frame).
+      gaussian_blur_f32(f, g1, pip_d * 0.3, cv::BORDER_DEFAULT);
+      gaussian_blur_f32(f, g2, pip_d * 1.0, cv::BORDER_DEFAULT);
+    }
     const cv::Mat dog = g1 - g2;
     double dmax = 0;
     cv::minMaxLoc(dog(inner), nullptr, &dmax);
@@ -259,10 +266,15 @@ static FaceReading read_face_components_impl(const cv::Mat& crop_bgr, const Face
       // v >= its dilation by the kernel <=> no pixel under the kernel (within the image:
       // dilate's default border never wins) is greater: asked only where v > 0, and
       // given up at the first greater one.
+      // (speed21) The kernel's offsets nearest first: "a greater pixel under the kernel" does
+      // not depend on the order they are asked in, and on a smooth map a pixel that is no
+      // peak mostly has a greater neighbour next to it (the far offsets first cost ~2 M
+      // instructions a 1080p frame).
       std::vector<cv::Point> offs;
       for (int ky = 0; ky < nms_k.rows; ++ky)
         for (int kx = 0; kx < nms_k.cols; ++kx)
           if (nms_k.at<uchar>(ky, kx)) offs.emplace_back(kx - nms_k.cols / 2, ky - nms_k.rows / 2);
+      std::stable_sort(offs.begin(), offs.end(), [](const cv::Point& l, const cv::Point& r) { return l.dot(l) < r.dot(r); });
       for (int y = inner.y; y < inner.y + inner.height; ++y) {
         const float* row = dog.ptr<float>(y);
         for (int x = inner.x; x < inner.x + inner.width; ++x) {

@@ -712,6 +712,32 @@ TEST(MaskOps, GaussianBlurF32IsOpenCVsGaussianBlur) {
   EXPECT_EQ(n, 126);
 }
 
+// (speed21) The component reader's two blurs through gaussian_blur_f32: its 48 x 48 distance
+// maps (bytes 0..255 as floats) at 0.3 and 1.0 pip diameters (2.592 and 8.64: a 71-tap kernel
+// wider than the map) with OpenCV's default border (reflect 101), as cv::GaussianBlur.
+TEST(MaskOps, GaussianBlurF32AtTheComponentReadersSigmas) {
+  std::mt19937 rng(2101);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const double pip_d = 0.18 * 48;
+  int n = 0;
+  for (int rep = 0; rep < 40; ++rep) {
+    cv::Mat f(48, 48, CV_32F, cv::Scalar(0));
+    for (int y = 0; y < 48; ++y)
+      for (int x = 0; x < 48; ++x)
+        if (rep % 2 == 0 || (x - 24) * (x - 24) + (y - 24) * (y - 24) < 22 * 22) f.at<float>(y, x) = static_cast<float>(byte(rng));
+    for (const double sigma : {pip_d * 0.3, pip_d * 1.0}) {
+      cv::Mat want, got;
+      cv::GaussianBlur(f, want, cv::Size(0, 0), sigma);
+      gaussian_blur_f32(f, got, sigma, cv::BORDER_DEFAULT);
+      ASSERT_EQ(got.size(), want.size());
+      ASSERT_EQ(got.type(), want.type());
+      EXPECT_EQ(std::memcmp(want.data, got.data, want.total() * want.elemSize()), 0) << "rep " << rep << " sigma " << sigma;
+      ++n;
+    }
+  }
+  EXPECT_EQ(n, 80);
+}
+
 TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
   std::mt19937 rng(31);
   std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
