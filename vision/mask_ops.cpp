@@ -889,9 +889,87 @@ void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* 
   }
 }
 
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+namespace {
+bool use_avx2();
+// Bytes 8 h .. 8 h + 7 of a channel as 8 floats (exact).
+__attribute__((target("avx2"), always_inline)) inline __m256 widen8_avx2(const cv::v_uint8x16& v, int h) {
+  const __m128i b = h ? _mm_srli_si128(v.val, 8) : v.val;
+  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+}
+// (speed21) occluder_diff_row's step on 16 pixels at a time as two halves of 8 AVX2 floats:
+// per lane the SSE step's float operations in its order (no FMA is enabled here, so no
+// multiply and add are fused), the same early exit per half (once every lane that needs the
+// colour test has matched, the other prints cannot change it). Returns the first pixel not
+// done.
+__attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar* frame, const uchar* print, const uchar* pmin,
+                                                                    const uchar* pmax, const float* light, int n,
+                                                                    const float ip[3], float dark, float c2, uchar* out,
+                                                                    float* ratio) {
+  const __m256 vip0 = _mm256_set1_ps(ip[0]), vip1 = _mm256_set1_ps(ip[1]), vip2 = _mm256_set1_ps(ip[2]);
+  const __m256 two = _mm256_set1_ps(2.0f), c255 = _mm256_set1_ps(255.0f), floor01 = _mm256_set1_ps(0.1f);
+  const __m256 vdark = _mm256_set1_ps(dark), vc2 = _mm256_set1_ps(c2), lum_min = _mm256_set1_ps(0.4f);
+  const __m256 one = _mm256_set1_ps(1.0f), eps = _mm256_set1_ps(1e-3f);
+  const uchar* prs[3] = {print, pmin, pmax};
+  int x = 0;
+  for (; x + 16 <= n; x += 16) {
+    cv::v_uint8x16 f8[3], p8[3][3];
+    bool loaded[3] = {true, true, false};
+    cv::v_load_deinterleave(frame + 3 * x, f8[0], f8[1], f8[2]);
+    for (int j = 0; j < 2; ++j) cv::v_load_deinterleave(prs[j] + 3 * x, p8[j][0], p8[j][1], p8[j][2]);
+    __m128i dm[2];
+    for (int h = 0; h < 2; ++h) {
+      const __m256 f0 = widen8_avx2(f8[0], h), f1 = widen8_avx2(f8[1], h), f2 = widen8_avx2(f8[2], h);
+      const __m256 lo0 = widen8_avx2(p8[1][0], h), lo1 = widen8_avx2(p8[1][1], h), lo2 = widen8_avx2(p8[1][2], h);
+      const __m256 b = _mm256_mul_ps(f0, vip0), g = _mm256_mul_ps(f1, vip1), r = _mm256_mul_ps(f2, vip2);
+      const __m256 lum = _mm256_add_ps(_mm256_add_ps(b, _mm256_mul_ps(two, g)), r);
+      const __m256 lum_lo = _mm256_div_ps(_mm256_add_ps(_mm256_add_ps(lo0, _mm256_mul_ps(two, lo1)), lo2), c255);
+      if (ratio) _mm256_storeu_ps(ratio + x + 8 * h, _mm256_div_ps(lum, _mm256_max_ps(floor01, lum_lo)));
+      const __m256 dk = _mm256_cmp_ps(lum, _mm256_mul_ps(vdark, lum_lo), _CMP_LT_OQ);
+      const __m256 need = _mm256_andnot_ps(dk, _mm256_cmp_ps(lum, lum_min, _CMP_GT_OQ));
+      __m256 d = dk;
+      if (_mm256_movemask_ps(need)) {
+        // The light of pixels x + 8 h .. + 7, channel by channel (two SSE deinterleaves).
+        cv::v_float32x4 la[3], lb[3];
+        cv::v_load_deinterleave(light + 3 * (x + 8 * h), la[0], la[1], la[2]);
+        cv::v_load_deinterleave(light + 3 * (x + 8 * h + 4), lb[0], lb[1], lb[2]);
+        const __m256 l0 = _mm256_set_m128(lb[0].val, la[0].val), l1 = _mm256_set_m128(lb[1].val, la[1].val),
+                     l2 = _mm256_set_m128(lb[2].val, la[2].val);
+        const __m256 cb = _mm256_div_ps(f0, l0), cg = _mm256_div_ps(f1, l1), cr = _mm256_div_ps(f2, l2);
+        const __m256 isr = _mm256_div_ps(one, _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(cb, cg), cr), eps));
+        const __m256 sb = _mm256_mul_ps(cb, isr), sg = _mm256_mul_ps(cg, isr), sr = _mm256_mul_ps(cr, isr);
+        __m256 match = _mm256_setzero_ps();
+        for (int j = 0; j < 3; ++j) {
+          if (!loaded[j]) {
+            cv::v_load_deinterleave(prs[j] + 3 * x, p8[j][0], p8[j][1], p8[j][2]);
+            loaded[j] = true;
+          }
+          const __m256 e0 = widen8_avx2(p8[j][0], h), e1 = widen8_avx2(p8[j][1], h), e2 = widen8_avx2(p8[j][2], h);
+          const __m256 ise = _mm256_div_ps(one, _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(e0, e1), e2), eps));
+          const __m256 d0 = _mm256_sub_ps(sb, _mm256_mul_ps(e0, ise)), d1 = _mm256_sub_ps(sg, _mm256_mul_ps(e1, ise)),
+                       d2 = _mm256_sub_ps(sr, _mm256_mul_ps(e2, ise));
+          const __m256 dd = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(d0, d0), _mm256_mul_ps(d1, d1)), _mm256_mul_ps(d2, d2));
+          match = _mm256_or_ps(match, _mm256_cmp_ps(dd, vc2, _CMP_LE_OQ));
+          if (_mm256_movemask_ps(_mm256_or_ps(match, _mm256_xor_ps(need, _mm256_castsi256_ps(_mm256_set1_epi32(-1))))) == 0xFF) break;
+        }
+        d = _mm256_or_ps(d, _mm256_andnot_ps(match, need));
+      }
+      const __m256i di = _mm256_castps_si256(d);
+      dm[h] = _mm_packs_epi32(_mm256_castsi256_si128(di), _mm256_extracti128_si256(di, 1));
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + x), _mm_packs_epi16(dm[0], dm[1]));
+  }
+  return x;
+}
+}  // namespace
+#endif
+
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                        int n, const float ip[3], float dark, float c2, uchar* out, float* ratio) {
   int x = 0;
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+  if (use_avx2()) x = occluder_diff_row_avx2(frame, print, pmin, pmax, light, n, ip, dark, c2, out, ratio);
+#endif
 #if CV_SIMD128
   using cv::v_float32x4;
   const v_float32x4 vip0 = cv::v_setall_f32(ip[0]), vip1 = cv::v_setall_f32(ip[1]), vip2 = cv::v_setall_f32(ip[2]);
