@@ -547,7 +547,8 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
       cv::resize(dist, half, cv::Size(kN / 2, kN / 2), 0, 0, cv::INTER_AREA);
       if (reference) cv::GaussianBlur(half, hb, cv::Size(0, 0), std::max(1.0, 0.3 * pip_px), 0, cv::BORDER_REPLICATE);
       else gaussian_blur_f32(half, hb, std::max(1.0, 0.3 * pip_px), cv::BORDER_REPLICATE);
-      cv::resize(hb, g2, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+      if (reference) cv::resize(hb, g2, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+      else resize_linear_up_f32(hb, g2, cv::Size(kN, kN));  // the same floats (mask_ops.h)
     }
     const cv::Mat dog = g1 - g2;
     // Blob response: the DoG where it is blob-shaped. The face's rim, a shadow or glare

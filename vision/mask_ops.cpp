@@ -511,6 +511,89 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
+  const int sw = src.cols, sh = src.rows, dw = dsize.width, dh = dsize.height;
+  // (At other factors OpenCV's weights are not the ones below to the last bit.)
+  if (src.type() != CV_32FC1 || sw < 1 || sh < 1 || dw != 2 * sw || dh != 2 * sh || sw > 1024 || sh > 1024) {
+    cv::resize(src, dst, dsize, 0, 0, cv::INTER_LINEAR);
+    return;
+  }
+  // Each output column's (row's) first source column (row) and its two weights, as OpenCV's
+  // resizeGeneric computes them for INTER_LINEAR (at 2:1: 0.75 and 0.25, 1 and 0 at the ends).
+  // The second source: the next one, but the same at the far end; and (rows only) at the
+  // near end, where the position is before the first row, the first row twice (OpenCV's
+  // column pass takes the rows sy, sy + 1 of the unclamped sy, each clamped: r0 1 + r0 0,
+  // which keeps a -0, where its row pass takes s[0] 1 + s[1] 0).
+  std::array<int, 2048> xo, xo1, yo, yo1;
+  std::array<float, 2048> xa0, xa1, ya0, ya1;
+  auto table = [](int s, int d, int* ofs, int* ofs1, float* w0, float* w1, bool rows) {
+    const double scale = 1.0 / (static_cast<double>(d) / s);
+    for (int i = 0; i < d; ++i) {
+      float f = static_cast<float>((i + 0.5) * scale - 0.5);
+      int si = cvFloor(f);
+      f -= static_cast<float>(si);
+      const bool before = si < 0;
+      if (si < 0) f = 0, si = 0;
+      if (si >= s - 1) f = 0, si = s - 1;
+      ofs[i] = si;
+      ofs1[i] = before && rows ? si : std::min(si + 1, s - 1);
+      w0[i] = 1.f - f;
+      w1[i] = f;
+    }
+  };
+  table(sw, dw, xo.data(), xo1.data(), xa0.data(), xa1.data(), false);
+  table(sh, dh, yo.data(), yo1.data(), ya0.data(), ya1.data(), true);
+  // The row pass on every source row (a source row's pass is the same for every output row
+  // that uses it): s[x0] a0 + s[x1] a1.
+  thread_local std::vector<float> rows_buf;
+  rows_buf.resize(static_cast<std::size_t>(sh) * static_cast<std::size_t>(dw));
+  float* rows = rows_buf.data();
+  for (int y = 0; y < sh; ++y) {
+    const float* sr = src.ptr<float>(y);
+    float* r = rows + static_cast<std::size_t>(y) * static_cast<std::size_t>(dw);
+    int x = 0;
+#if CV_SIMD128
+    // Columns 2k + 1 and 2k + 2 (k + 1 < sw) take s[k], s[k + 1] with the weights 0.75, 0.25
+    // and 0.25, 0.75 (at 2:1 the positions k + 0.25 and k + 0.75 are exact): 8 columns from
+    // 4 k at a time, the same products and sums, interleaved.
+    {
+      const cv::v_float32x4 q3 = cv::v_setall_f32(0.75f), q1 = cv::v_setall_f32(0.25f);
+      r[0] = sr[xo[0]] * xa0[0] + sr[xo1[0]] * xa1[0];
+      x = 1;
+      for (int k = 0; k + 5 <= sw; k += 4, x += 8) {
+        const cv::v_float32x4 a = cv::v_load(sr + k), b = cv::v_load(sr + k + 1);
+        const cv::v_float32x4 odd = a * q3 + b * q1, even = a * q1 + b * q3;
+        cv::v_float32x4 lo, hi;
+        cv::v_zip(odd, even, lo, hi);
+        cv::v_store(r + x, lo);
+        cv::v_store(r + x + 4, hi);
+      }
+    }
+#endif
+    for (; x < dw; ++x) {
+      const int sx = xo[static_cast<std::size_t>(x)], sx1 = xo1[static_cast<std::size_t>(x)];
+      r[x] = sr[sx] * xa0[static_cast<std::size_t>(x)] + sr[sx1] * xa1[static_cast<std::size_t>(x)];
+    }
+  }
+  cv::Mat out = dst.data == src.data ? cv::Mat() : dst;  // (in place: a new map)
+  out.create(dh, dw, CV_32FC1);
+  // The column pass: r0 b0 + r1 b1, 4 floats at a time (the same operations per lane).
+  for (int y = 0; y < dh; ++y) {
+    const int sy = yo[static_cast<std::size_t>(y)], sy1 = yo1[static_cast<std::size_t>(y)];
+    const float b0 = ya0[static_cast<std::size_t>(y)], b1 = ya1[static_cast<std::size_t>(y)];
+    const float* r0 = rows + static_cast<std::size_t>(sy) * static_cast<std::size_t>(dw);
+    const float* r1 = rows + static_cast<std::size_t>(sy1) * static_cast<std::size_t>(dw);
+    float* o = out.ptr<float>(y);
+    int x = 0;
+#if CV_SIMD128
+    const cv::v_float32x4 vb0 = cv::v_setall_f32(b0), vb1 = cv::v_setall_f32(b1);
+    for (; x + 4 <= dw; x += 4) cv::v_store(o + x, cv::v_load(r0 + x) * vb0 + cv::v_load(r1 + x) * vb1);
+#endif
+    for (; x < dw; ++x) o[x] = r0[x] * b0 + r1[x] * b1;
+  }
+  dst = out;
+}
+
 void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
   const bool exact3 = (src.type() == CV_8UC1 || src.type() == CV_8UC3) && dsize.width > 0 && dsize.height > 0 &&
                       src.cols == 3 * dsize.width && src.rows == 3 * dsize.height;

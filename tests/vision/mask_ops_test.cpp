@@ -738,6 +738,38 @@ TEST(MaskOps, GaussianBlurF32AtTheComponentReadersSigmas) {
   EXPECT_EQ(n, 80);
 }
 
+// (speed21) resize_linear_up_f32 against cv::resize(INTER_LINEAR) bit for bit: the lattice
+// reader's 24 -> 48 px map and other 2:1 enlargements (one pixel wide, unequal sides), other
+// factors and the same size (cv::resize's own), maps of random floats (negative, zeros and -0 among them) and smooth
+// ones, views into a larger map; a reduction goes to cv::resize.
+TEST(MaskOps, ResizeLinearUpF32IsOpenCVsResize) {
+  std::mt19937 rng(2102);
+  std::uniform_real_distribution<float> u(-80, 250);
+  const std::pair<cv::Size, cv::Size> cases[] = {{{24, 24}, {48, 48}}, {{16, 16}, {48, 48}}, {{5, 5}, {10, 10}}, {{1, 1}, {2, 2}},
+                                                 {{24, 24}, {24, 24}}, {{10, 7}, {20, 14}}, {{1, 6}, {2, 12}}, {{48, 48}, {24, 24}}};
+  int n = 0;
+  for (int rep = 0; rep < 96; ++rep) {
+    const auto& [ss, ds] = cases[rep % 8];
+    cv::Mat big(ss.height + 4, ss.width + 3, CV_32F);
+    for (int y = 0; y < big.rows; ++y)
+      for (int x = 0; x < big.cols; ++x) {
+        const int k = (rep / 8) % 3;
+        big.at<float>(y, x) = k == 0 ? u(rng) : k == 1 ? std::sin(0.3f * static_cast<float>(x + 2 * y)) * 40.0f
+                                                       : ((x + y) % 3 == 0 ? -0.0f : (x * y) % 5 == 0 ? 0.0f : u(rng));
+      }
+    const cv::Mat src = rep % 2 ? big(cv::Rect(1, 2, ss.width, ss.height)) : big(cv::Rect(1, 2, ss.width, ss.height)).clone();
+    cv::Mat want, got;
+    cv::resize(src, want, ds, 0, 0, cv::INTER_LINEAR);
+    resize_linear_up_f32(src, got, ds);
+    ASSERT_EQ(got.size(), want.size());
+    ASSERT_EQ(got.type(), want.type());
+    for (int y = 0; y < want.rows; ++y)
+      EXPECT_EQ(std::memcmp(want.ptr(y), got.ptr(y), want.cols * sizeof(float)), 0) << "rep " << rep << " " << ss << " -> " << ds << " row " << y;
+    ++n;
+  }
+  EXPECT_EQ(n, 96);
+}
+
 TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
   std::mt19937 rng(31);
   std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
