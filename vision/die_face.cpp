@@ -655,7 +655,20 @@ namespace {
 // Mean distance (face units) of pips (plane mm, any order) from the standard layout of
 // their count at the face's size, best turned; a large value when the scale is more than
 // 20% off. angle_deg (when given): the best turn, modulo 90 (the square's axes).
-double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm, double* angle_deg = nullptr) {
+// cos / sin of 0, 2, ..., 178 degrees, as metric_layout_fit's loop computed them (speed21).
+struct TurnTable2 {
+  std::array<float, 90> c{}, s{};
+  TurnTable2() {
+    for (int deg = 0, i = 0; deg < 180; deg += 2, ++i) {
+      c[static_cast<std::size_t>(i)] = std::cos(static_cast<float>(deg * CV_PI / 180));
+      s[static_cast<std::size_t>(i)] = std::sin(static_cast<float>(deg * CV_PI / 180));
+    }
+  }
+};
+const TurnTable2 kTurns2;
+
+double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm, double* angle_deg = nullptr,
+                         bool reference = false) {
   const int n = static_cast<int>(pips_mm.size());
   if (n < 1 || n > 6) return 1.0;
   if (n == 1) return 0.0;
@@ -667,17 +680,33 @@ double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm
   if (rp <= 0 || rp < 0.8 * rr || rp > 1.2 * rr) return 1.0;
   double best = std::numeric_limits<double>::max();
   int best_deg = 0;
-  for (int deg = 0; deg < 180; deg += 2) {
-    const float c = std::cos(static_cast<float>(deg * CV_PI / 180)), sn = std::sin(static_cast<float>(deg * CV_PI / 180));
-    std::vector<cv::Point2f> rot(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - sn * ref[i].y, sn * ref[i].x + c * ref[i].y};
-    const double d = chamfer(p, rot);
-    if (d < best) best = d, best_deg = deg;
+  if (reference) {
+    for (int deg = 0; deg < 180; deg += 2) {
+      const float c = std::cos(static_cast<float>(deg * CV_PI / 180)), sn = std::sin(static_cast<float>(deg * CV_PI / 180));
+      std::vector<cv::Point2f> rot(ref.size());
+      for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - sn * ref[i].y, sn * ref[i].x + c * ref[i].y};
+      const double d = chamfer(p, rot);
+      if (d < best) best = d, best_deg = deg;
+    }
+  } else {
+    // (speed21) The same turns from a table, chamfer_fast (chamfer's distances, no
+    // allocation), the same first best.
+    std::array<cv::Point2f, 6> rot;
+    for (std::size_t t = 0; t < kTurns2.c.size(); ++t) {
+      const float c = kTurns2.c[t], sn = kTurns2.s[t];
+      for (std::size_t i = 0; i < ref.size(); ++i) rot[i] = {c * ref[i].x - sn * ref[i].y, sn * ref[i].x + c * ref[i].y};
+      const double d = chamfer_fast(p.data(), p.size(), rot.data(), ref.size());
+      if (d < best) best = d, best_deg = 2 * static_cast<int>(t);
+    }
   }
   if (angle_deg) *angle_deg = best_deg % 90;
   return best;
 }
 }  // namespace
+
+double metric_layout_fit_for_test(const std::vector<cv::Point2d>& pips_mm, double face_mm, double* angle_deg, bool reference) {
+  return metric_layout_fit(pips_mm, face_mm, angle_deg, reference);
+}
 
 std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm, double face_mm) {
   std::vector<TopFacePips> out;

@@ -132,6 +132,12 @@ struct LatticeCoarseBest {
   std::array<std::array<float, 4>, 9> pose{};
 };
 LatticeCoarseBest lattice_coarse_search_for_test(const cv::Mat& map, const FaceParams& params, bool avx2);
+// (Testing, speed21) top_face_hypotheses' layout fit: the mean distance (face units) of pips
+// (plane mm) from their count's standard layout at the face's size, best turned in 2 degree
+// steps (1 when the scale is more than 20% off), and that turn modulo 90 in angle_deg; its
+// loop as it was (`reference`: per-turn cos/sin, vectors, chamfer) or as it is (a table,
+// chamfer_fast).
+double metric_layout_fit_for_test(const std::vector<cv::Point2d>& pips_mm, double face_mm, double* angle_deg, bool reference);
 
 // The standard layout of `face` (1..6) in face-side units, centre (0,0), pips on a
 // 3x3 grid at +-0.27; `variant` 1 gives the other diagonal / the 90 degree turn.
