@@ -2672,6 +2672,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return pip_layout_scale(cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale), r,
                               16.0 * params.face_crop_scale);
     };
+    // (exact21) A replacement reading (r2 at `at`) whose pips (two or more) are off the face's real
+    // size, over a first reading (r1 at `at1`) whose pips are at it: the replacement read a part
+    // of the face or a side face's pips (dev12 1319 (4,-1): a black 4 at 1.00, its size 1.01,
+    // replaced by two of its pips read as a 2 at 0.71, then hidden by face_scale_gate). Measured
+    // only when the swap would happen.
+    auto off_size_replaces_real = [&](const FaceReading& r1, cv::Point2f at1, const FaceReading& r2, cv::Point2f at) {
+      if (r2.face < 2 || r1.face < 2) return false;
+      return face_scale_ok(scale_at(r1, at1)) && !face_scale_ok(scale_at(r2, at));
+    };
     laps.enter(&ReadProfile::cell_first_ms);
     FaceReading fr = read_at(fc);
     double fr_plain_confidence = plain_confidence;
@@ -2968,12 +2977,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2f at(static_cast<float>(m->x), static_cast<float>(m->y));
         if (cv::norm(at - fc) < 0.25 * ppm) continue;  // already read there
         const FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
-        const bool agree = r2.face == static_cast<int>(pips.size());
+        bool agree = r2.face == static_cast<int>(pips.size());
+        // (exact21) Not a reading off the face's size over one at it (pip_look_scale_stands).
+        const bool would = agree && r2.confidence >= params.pip_look_confidence && r2.confidence >= fr.confidence &&
+                           (fr.face != r2.face || r2.confidence > fr.confidence);
+        const bool off_size_over_real = would && params.pip_look_scale_stands && off_size_replaces_real(fr, fc, r2, at);
         if (debug)
           std::fprintf(stderr, "PIPLOOK %d,%d %s %zu pips moved %.1f mm: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q,
                        cell.hex.r, want.c_str(), pips.size(), cv::norm(at - fc) / ppm, fr.face, fr.confidence, r2.face,
-                       r2.confidence, agree && r2.confidence >= params.pip_look_confidence && r2.confidence >= fr.confidence ? " agree" : "");
-        if (agree && r2.confidence >= params.pip_look_confidence && r2.confidence >= fr.confidence && (fr.face != r2.face || r2.confidence > fr.confidence)) {
+                       r2.confidence, off_size_over_real ? ": off the face's size, the first at it stands" : would ? " agree" : "");
+        if (would && !off_size_over_real) {
           fr = r2, fc = at;
           break;
         }
@@ -3267,14 +3280,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // pips 1.1 mm off, read 6 at 0.30; centred on them 6 at 0.68. Only a face of
     // weak_recentre_min_pips or more: any two dark or light spots (an arm's grain under the
     // occluder) make a 2, and such a 2 read again there came out surer. 0 = off.
+    // (exact21) A face of 1 too, off the occluder mask (weak_recentre_one).
+    auto weak_one_recentred = [&](int face, int cover) { return params.weak_recentre_one && face == 1 && cover != 2; };
     if (params.weak_recentre_below > 0 && fr.confidence < params.weak_recentre_below && fr.face > 0 &&
-        fr.face >= params.weak_recentre_min_pips) {
+        (fr.face >= params.weak_recentre_min_pips || weak_one_recentred(fr.face, covered[ci]))) {
       const cv::Point2d off = pip_offset(fr);
       const cv::Point2f t(static_cast<float>(fc.x + off.x), static_cast<float>(fc.y + off.y));
       if (cv::norm(off) >= params.weak_recentre_min_mm * ppm && cv::norm(off) <= params.weak_recentre_max_mm * ppm &&
           (params.max_face_offset_mm <= 0 || cv::norm(cv::Point2d(t) - centre) <= params.max_face_offset_mm * ppm)) {
         const FaceReading r2 = read_at(t, fr.confidence);
-        const bool keep = r2.face == fr.face && r2.confidence > fr.confidence && cv::norm(pip_offset(r2)) < cv::norm(off);
+        // (A face of 1: one spot proves little, so its reading there must be sure, fine_keep_sure:
+        // an empty cell's grey blob read 1 at 0.30 was read 1 at 0.50 centred on its spot, new1 1527 (3,0).)
+        const bool keep = r2.face == fr.face && r2.confidence > fr.confidence && cv::norm(pip_offset(r2)) < cv::norm(off) &&
+                          (fr.face >= params.weak_recentre_min_pips || r2.confidence >= params.fine_keep_sure);
         if (debug)
           std::fprintf(stderr, "WEAKCENTRE %d,%d by %.1f mm: face %d conf %.2f -> face %d conf %.2f off %.1f mm%s\n", cell.hex.q,
                        cell.hex.r, cv::norm(off) / ppm, fr.face, fr.confidence, r2.face, r2.confidence, cv::norm(pip_offset(r2)) / ppm,
@@ -3626,13 +3644,13 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -3699,6 +3717,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("weak_recentre_min_mm", p.weak_recentre_min_mm);
     get("weak_recentre_max_mm", p.weak_recentre_max_mm);
     get("weak_recentre_min_pips", p.weak_recentre_min_pips);
+    get_bool("weak_recentre_one", p.weak_recentre_one);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);
@@ -3758,6 +3777,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("face_scale_max", p.face_scale_max);
     get_bool("face_scale_gate", p.face_scale_gate);
     get_bool("sure_face_scale_stands", p.sure_face_scale_stands);
+    get_bool("pip_look_scale_stands", p.pip_look_scale_stands);
     get("occluded_dark_ratio", p.occluded_dark_ratio);
     get("occluded_saturation", p.occluded_saturation);
     get("occluded_white_min_confidence", p.occluded_white_min_confidence);

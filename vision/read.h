@@ -177,6 +177,12 @@ struct ReadParams {
   // face's pip, which is off-size): a lone pip of it read as a 1 at the same 1.00 replaced a
   // black 4 (new1 1503 (-3,4), rendered this round). false = off.
   bool sure_face_scale_stands = true;
+  // (exact21) The patch's pip look (PIPLOOK: the dark or light pips found in the die's region,
+  // read again centred on them) does not replace a first reading whose pips (two or more) are
+  // at the face's real size (face_scale_min..max) with one whose pips are not: that look's blobs
+  // were a part of the face (dev12 1319 (4,-1): a black 4 at 1.00, size 1.01, two of its light
+  // pips read as a 2 at 1.00, size 0.71, then hidden by face_scale_gate). false = off.
+  bool pip_look_scale_stands = true;
   // (exact17) When the reading of that look's square (cut at the blob's angle) does not pass,
   // the square turned to its pips' own layout (top_face_hypotheses' angle_deg; two pips or
   // more) is read again with the same test, if that turn is at least this many degrees off
@@ -245,6 +251,14 @@ struct ReadParams {
   // ... a face of this many pips or more (any two spots, an arm's grain under the occluder, make
   // a 2; such 2s on empty cells read again there came out surer, 0.30 -> 0.50).
   int weak_recentre_min_pips = 3;
+  // (exact21) ... and a face of 1 off the occluder mask: its one pip is the whole layout, so a
+  // square weak_recentre_min_mm..max_mm off it (its far edge on the paper or a token beyond the
+  // top's rim) is read again centred on it, with the same test (the same count, more sure,
+  // better centred). dev12 1305 (-3,-1): a red 1 beside its token, the pip 1.9 mm off, read 1
+  // at 0.30 (hidden as weak); centred 1 at 1.00. Not under the occluder: a covered face's
+  // remnant is often a lone pip. The reading centred on the one pip must be sure (fine_keep_sure):
+  // an empty cell's grey blob read 1 at 0.30 came out 1 at 0.50 there (new1 1527 (3,0)). false = off.
+  bool weak_recentre_one = true;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
   // Coloured dice (the first reading's body, from the crop, names a colour): when the

@@ -427,6 +427,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.face_scale_max = 1.3;
   p.face_scale_gate = false;
   p.sure_face_scale_stands = false;
+  p.pip_look_scale_stands = false;
+  p.weak_recentre_one = false;
   p.pip_grid_restore = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
@@ -479,6 +481,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->face_scale_max, 1.3);
   EXPECT_FALSE(q->face_scale_gate);
   EXPECT_FALSE(q->sure_face_scale_stands);
+  EXPECT_FALSE(q->pip_look_scale_stands);
+  EXPECT_FALSE(q->weak_recentre_one);
   EXPECT_FALSE(q->pip_grid_restore);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);

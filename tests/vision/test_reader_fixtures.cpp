@@ -1202,4 +1202,41 @@ TEST(ReaderFixtures, MissingDirectoryIsAnError) {
 }
 
 }  // namespace
+
+// Round 21's scenes (data/fixtures/scenes_round21, 492 KB, docs/reader.md "Round 21"): dev12's
+// 1305 and 1319 as rendered (dev12 was held out in round 20, a development set since round 21).
+// Main's binary on the dir: 22 of 25 visible dice read, all right, one false die ((2,-3) in 1319,
+// a yellow 1 whose centre is under the arm, read 1 at 0.71: left, see the doc), exact 0 of 2;
+// now 24 of 25 (the part-covered 1319 (0,-5) hidden), exact 1 of 2.
+
+// 1319 (4,-1): a black 4 read 4 at 1.00, its pips at 1.01 of a face's size; the patch's light-pip
+// look (PIPLOOK) found two of its pips, read there as a 2 at 1.00 (at 0.71 of a 2's size), which
+// replaced the 4; face_scale_gate then hid the die. A reading off the face's size does not
+// replace one at it (pip_look_scale_stands).
+TEST(ReaderFixtures, PipLookOffTheFacesSizeDoesNotReplaceOneAtIt) {
+  ReadParams off;
+  off.pip_look_scale_stands = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round21", off);
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.seen_cells, before.seen_cells + 1);
+}
+
+// 1305 (-3,-1): a red 1 beside its blue token, the square slid 1.9 mm off its pip towards the
+// token, read 1 at 0.30 (the component counter's fallback) and hidden as weak. Centred on its
+// pip (weak_recentre_one: round 19's recentring for a face of 1 off the occluder, kept only
+// when sure there) it reads 1 at 1.00.
+TEST(ReaderFixtures, WeakOneRecentredOnItsPip) {
+  ReadParams off;
+  off.weak_recentre_one = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round21", off);
+  EXPECT_EQ(now.matched, before.matched + 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.seen_cells, before.seen_cells + 1);
+}
+
 }  // namespace hexdice::vision
