@@ -317,7 +317,11 @@ void pip_face_candidates(const cv::Mat& work, const std::vector<DieCandidate>& s
 
 }  // namespace
 
-std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams& params) {
+namespace {
+
+// The candidate places (body blobs, distance peaks, pip groups, single pips), each at its
+// estimated size, before the three sizes of dice_candidates.
+std::vector<DieCandidate> candidate_places(const cv::Mat& work, const DiceParams& params) {
   std::vector<DieCandidate> out;
   if (work.empty()) return out;
   const Bodies b = body_blobs(work, params, false);
@@ -337,10 +341,14 @@ std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams&
     const std::vector<DieCandidate> seeds = out;
     pip_face_candidates(work, seeds, params, out);
   }
+  return out;
+}
+
+// Each place at three sizes (the size estimate is rough; the classifier rejects patches
+// of the wrong scale), near-duplicates dropped.
+std::vector<DieCandidate> three_sizes(const std::vector<DieCandidate>& out, const cv::Mat& work, const DiceParams& params) {
   const float min_side = static_cast<float>(params.min_side * std::max(work.cols, work.rows)) * 0.5f;
   const float max_side = static_cast<float>(params.max_side * std::max(work.cols, work.rows));
-  // Each place at three sizes (the size estimate is rough; the classifier rejects
-  // patches of the wrong scale), near-duplicates dropped.
   std::vector<DieCandidate> all;
   for (const auto& c : out)
     for (float f : {0.7f, 1.0f, 1.4f}) {
@@ -356,6 +364,12 @@ std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams&
       if (!dup) all.push_back(d);
     }
   return all;
+}
+
+}  // namespace
+
+std::vector<DieCandidate> dice_candidates(const cv::Mat& work, const DiceParams& params) {
+  return three_sizes(candidate_places(work, params), work, params);
 }
 
 namespace {
@@ -762,7 +776,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     }
     return out;
   };
-  std::vector<Read> reads = read_all(std::numeric_limits<float>::infinity());
+  float max_pip_used = std::numeric_limits<float>::infinity();
+  std::vector<Read> reads = read_all(max_pip_used);
   // The pips of one photo's dice are of about one size: a read whose pips are more than
   // max_pip_over_median x the median pip of the image's dice (the reads that survive the
   // suppression below, and of those only pips of at least pip_reference_min of the image:
@@ -792,6 +807,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (any) {
         if (debug) std::cerr << "dice: pips wider than " << max_pip << " px are dice, not pips; reading again\n";
         reads = read_all(max_pip);
+        max_pip_used = max_pip;
       }
     }
   }
@@ -825,9 +841,101 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
                   << kept[i].face << '\n';
     kept.swap(k2);
   }
+  // Gap candidates (DiceParams::gap_candidates): the places left without a die are read
+  // for a pip layout, and a layout's face-centred square is a die when the forest accepts
+  // it, nothing kept lies on it or beside it, it is of the photo's die and pip size, and
+  // the network calls it a die. The dice kept above are not touched.
+  std::vector<bool> from_gap(kept.size(), false);
+  if (params.gap_candidates && params.use_pips && cnn) {  // the network is their not-a-die gate
+    auto free_of_kept = [&](cv::Point2f c, float side) {
+      for (const auto& k : kept)
+        if (cv::norm(c - k.s.c.centre) < params.nms_radius * std::max(side, k.s.c.side)) return false;
+      return true;
+    };
+    // The dice of one photo are of about one size and one pip size (the medians of the
+    // kept dice that read a layout): a gap die is of that size and pip size.
+    auto median = [](std::vector<float> v) {
+      if (v.empty()) return 0.0f;
+      std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+      return v[v.size() / 2];
+    };
+    std::vector<float> kept_side, kept_pip;
+    for (const auto& k : kept)
+      if (k.pips.face > 0) {
+        kept_side.push_back(k.s.c.side);
+        kept_pip.push_back(k.pips.pip_diameter);
+      }
+    const float mks = median(kept_side), mkp = median(kept_pip);
+    std::vector<DieCandidate> seeds;
+    for (const auto& c : (mks > 0 ? candidate_places(work, params) : std::vector<DieCandidate>{})) {
+      // a window that cannot hold a die of the photo's size, or one several dice wide, is not read
+      const float win = c.side * static_cast<float>(params.pip_face_window);
+      if (win < params.gap_min_side * mks || c.side > params.gap_max_side * mks) continue;
+      bool on_die = false;
+      for (const auto& k : kept) on_die = on_die || cv::norm(c.centre - k.s.c.centre) < params.nms_radius * k.s.c.side;
+      if (!on_die) seeds.push_back(c);
+    }
+    DiceParams gp = params;
+    gp.pip_face_gap = 0;
+    std::vector<DieCandidate> faces;
+    pip_face_candidates(work, seeds, gp, faces);
+    std::vector<Read> gap_reads;
+    if (debug) std::cerr << "dice: gap seeds " << seeds.size() << ", face-centred " << faces.size() << '\n';
+    for (const auto& f : faces) {
+      if (f.side < params.gap_min_side * mks || f.side > params.gap_max_side * mks) continue;
+      if (!free_of_kept(f.centre, f.side)) {
+        if (debug) std::cerr << "dice: gap face on a kept die " << f.centre << " side " << f.side << '\n';
+        continue;
+      }
+      Scored best{f, 0, -2.0f};
+      for (const auto& c : three_sizes({f}, work, params)) {
+        const auto s = model->scores(gray, c.centre, c.side, params.model_turns);
+        int bf = 1;
+        for (int k = 2; k <= 6; ++k)
+          if (s[static_cast<std::size_t>(k)] > s[static_cast<std::size_t>(bf)]) bf = k;
+        const float margin = s[static_cast<std::size_t>(bf)] - s[0];
+        if (margin > best.margin) best = {c, bf, margin};
+      }
+      if (debug)
+        std::cerr << "dice: gap candidate " << f.centre << " side " << f.side << " forest " << best.face << " margin " << best.margin << '\n';
+      if (best.margin <= params.gap_min_margin) continue;
+      Read r = read_one(best, max_pip_used);
+      if (r.own_too_big || !free_of_kept(r.s.c.centre, r.s.c.side)) continue;
+      if (r.s.c.side < params.gap_min_side * mks || r.s.c.side > params.gap_max_side * mks ||
+          r.pips.face < 1 || r.pips.pip_diameter < params.gap_min_pip * mkp || r.pips.pip_diameter > params.gap_max_pip * mkp) {
+        if (debug) std::cerr << "dice: gap read off the photo's die size " << r.s.c.centre << " side " << r.s.c.side << " pip d " << r.pips.pip_diameter << '\n';
+        continue;
+      }
+      gap_reads.push_back(r);
+    }
+    // One die, one detection: a gap die where a kept die's side face would be (within
+    // side_face_radius x the photo's median face of a kept die) is that side face.
+    float die_face = 0;
+    {
+      std::vector<float> fs;
+      for (const auto& k : kept) fs.push_back(face_size(FaceSpot{k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin}));
+      die_face = median(fs);
+    }
+    std::vector<Read> gap_kept;
+    for (auto& r : suppress(gap_reads, debug)) {
+      bool side_face = false;
+      for (const auto& k : kept)
+        side_face = side_face || cv::norm(r.s.c.centre - k.s.c.centre) < params.gap_side_face_radius * die_face;
+      if (side_face) {
+        if (debug) std::cerr << "dice: gap die beside a kept die (side face) " << r.s.c.centre << " side " << r.s.c.side << '\n';
+        continue;
+      }
+      gap_kept.push_back(r);
+    }
+    for (auto& r : gap_kept) {
+      kept.push_back(r);
+      from_gap.push_back(true);
+    }
+  }
   const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
   std::vector<DieDetection> out;
-  for (const auto& k : kept) {
+  for (std::size_t ki = 0; ki < kept.size(); ++ki) {
+    const Read& k = kept[ki];
     const int h = std::max(2, cvRound(k.s.c.side / 2));
     const cv::Rect r(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
     if (cut_by_edge(r, work.size(), params)) continue;
@@ -838,7 +946,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (cnn) {
       cs = cnn->scores(work, k.s.c.centre, k.s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
       cb = cnn_best(cs);
-      if (cs[0] >= params.cnn_max_not_die) {
+      if (cs[0] >= (from_gap[ki] ? params.gap_max_not_die : params.cnn_max_not_die)) {
         if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cs[0] << ")\n";
         continue;
       }
@@ -852,6 +960,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     out.back().cnn_face = cb.first;
     out.back().cnn_prob = cb.second;
     out.back().cnn_not_die = cs[0];
+    out.back().from_gap = from_gap[ki];
   }
   return out;
 }

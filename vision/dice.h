@@ -85,6 +85,23 @@ struct DiceParams {
   double pip_face_min_pip = 0.004;
   double pip_face_min_side = 0.025;
   double pip_face_gap = 0.15;
+  // Gap candidates (docs/dice.md round 22; with the model and the network only): after the
+  // suppression and one_face_per_cube, the candidate places on no kept die are read for pip
+  // layouts as above (pip_face_window, pip_face_scale, pip_face_min_*); a layout's
+  // face-centred square (at the three sizes, the best forest margin) is a die when the
+  // forest's margin beats gap_min_margin, its read lies on no kept die, its side and pip
+  // diameter are within gap_min/max_side and gap_min/max_pip of the photo's kept dice's
+  // medians, it is not within gap_side_face_radius x their median face of a kept die (a
+  // side face), and the network calls it not a die with a probability below
+  // gap_max_not_die. The dice kept before are not changed (even: +4 dice found, +3 read
+  // right, +2 false detections of 1177). Cost: 64..225 seed squares read on a byler photo
+  // (the main path reads 13..23), the largest time left to cut (round 22).
+  bool gap_candidates = true;
+  double gap_min_margin = 0.0625;
+  double gap_max_not_die = 0.01;
+  double gap_min_side = 0.55, gap_max_side = 1.5;  // x the median side of the kept dice that read a layout
+  double gap_min_pip = 0.6, gap_max_pip = 1.5;     // x their median pip diameter
+  double gap_side_face_radius = 1.05;  // a gap die this close (x the median face) to a kept die is its side face
   // A candidate is a die when the classifier's best face score beats the not-a-die score
   // by more than this margin (scores are fractions of the trees voting, -1..1 apart; 40
   // trees: steps of 0.025, so thresholds sit between steps). 0.0625: at least three trees
@@ -272,6 +289,7 @@ struct DieDetection {
   // ... and, for scorers that fuse the two (fuse_face), the pip reader's layout scores
   // of the die's read and the network's class probabilities (zero without it).
   std::array<float, 7> pip_scores{}, cnn_scores{};
+  bool from_gap = false;  // found by the gap candidates (DiceParams::gap_candidates)
 };
 
 std::vector<DieDetection> find_dice(const cv::Mat& image_bgr, const DiceParams& params = {});

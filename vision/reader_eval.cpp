@@ -265,10 +265,12 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
       }
     std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.d < b.d; });
     std::set<std::size_t> used_l, used_k;
+    std::map<std::size_t, std::size_t> label_of;  // detection -> the label it matched
     for (const auto& p : pairs) {
       if (used_l.count(p.l) || used_k.count(p.k)) continue;
       used_l.insert(p.l);
       used_k.insert(p.k);
+      label_of[p.k] = p.l;
       ++matched;
       const bool ok = dets[p.k].face == labels[p.l].face;
       face_ok += ok;
@@ -311,7 +313,16 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
       }
     if (log)
       for (std::size_t k = 0; k < dets.size(); ++k)
-        if (!used_k.count(k)) *log << name << ": false " << dets[k].box << " face " << dets[k].face << '\n';
+        if (!used_k.count(k)) *log << name << ": false " << dets[k].box << " face " << dets[k].face << (dets[k].from_gap ? " (gap)" : "") << '\n';
+    // HEXDICE_GAP_DUMP=1: every detection of the gap candidates on stderr (photo, box, the
+    // labelled face it matches or 0 = false, face read, network's not-a-die, forest margin).
+    if (std::getenv("HEXDICE_GAP_DUMP"))
+      for (std::size_t k = 0; k < dets.size(); ++k)
+        if (dets[k].from_gap) {
+          const int lf = label_of.count(k) ? labels[label_of[k]].face : 0;
+          std::cerr << "GAP " << name << ' ' << dets[k].box.x << ' ' << dets[k].box.y << ' ' << dets[k].box.width << ' '
+                    << lf << ' ' << dets[k].face << ' ' << dets[k].cnn_not_die << ' ' << dets[k].confidence << '\n';
+        }
     std::array<int, kCnnSweep.size()> nd_matched{}, nd_false{};
     for (std::size_t k = 0; k < dets.size(); ++k)
       for (std::size_t t = 0; t < kCnnSweep.size(); ++t)
@@ -398,6 +409,10 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     if (a.chroma_weight >= 0) dp.pips.chroma_weight = a.chroma_weight;
     if (a.chroma_min_excess >= 0) dp.pips.chroma_min_excess = a.chroma_min_excess;
     if (a.pip_face_candidates) dp.pip_face_candidates = true;
+    if (a.gap_candidates >= 0) dp.gap_candidates = a.gap_candidates > 0;
+    if (a.gap_min_margin > -9) dp.gap_min_margin = a.gap_min_margin;
+    if (a.gap_max_not_die >= 0) dp.gap_max_not_die = a.gap_max_not_die;
+    if (a.gap_side_face_radius >= 0) dp.gap_side_face_radius = a.gap_side_face_radius;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "

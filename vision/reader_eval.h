@@ -37,6 +37,10 @@ struct EvalArgs {
   double chroma_min_excess = -1;  // --real: PipParams::chroma_min_excess (< 0 = its default)
   double value_channel_max_body = -1;  // --real: PipParams::value_channel_max_body (< 0 = its default)
   bool pip_face_candidates = false;  // --real: DiceParams::pip_face_candidates (face-centred candidates, round 21)
+  int gap_candidates = -1;        // --real: DiceParams::gap_candidates (1 on, 0 off, < 0 = its default; round 22)
+  double gap_min_margin = -9;     // --real: DiceParams::gap_min_margin (-9 = its default)
+  double gap_max_not_die = -1;    // --real: DiceParams::gap_max_not_die (< 0 = its default)
+  double gap_side_face_radius = -1;  // --real: DiceParams::gap_side_face_radius (< 0 = its default)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)

@@ -63,6 +63,7 @@ struct DiceArgs {
   std::string image, model, cnn;
   bool json = false, no_model = false, no_cnn = false, pip_face_candidates = false;
   double cnn_fuse = -1;
+  int gap_candidates = -1;  // 1 on, 0 off, < 0 = DiceParams' default
 };
 
 int run_dice(const DiceArgs& a) {
@@ -74,6 +75,7 @@ int run_dice(const DiceArgs& a) {
   params.cnn_path = a.cnn;
   params.use_cnn = !a.no_cnn;
   params.pip_face_candidates = a.pip_face_candidates;
+  if (a.gap_candidates >= 0) params.gap_candidates = a.gap_candidates > 0;
   if (a.cnn_fuse >= 0) params.cnn_fuse_weight = a.cnn_fuse;
   auto found = vision::find_dice_checked(*img, params);
   if (!found) return fail(found.error());
@@ -144,6 +146,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   dice->add_flag("--no-cnn", da->no_cnn, "without the face network");
   dice->add_flag("--pip-face-candidates", da->pip_face_candidates,
                  "also candidates centred on pip layouts' faces (DiceParams::pip_face_candidates; a forest trained with them)");
+  dice->add_option("--gap-candidates", da->gap_candidates,
+                   "1 / 0: DiceParams::gap_candidates (face-centred candidates in the places left without a die; docs/dice.md round 22)");
   dice->add_option("--cnn-fuse", da->cnn_fuse, "weight of the face network fused with the pip scores (0 = off; default DiceParams)");
   reg.add(dice, [da] { return run_dice(*da); });
 
@@ -234,6 +238,10 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: PipParams::chroma_min_excess (a chroma pip's chroma over the body's, grey levels)");
   ev->add_flag("--pip-face-candidates", ea->pip_face_candidates,
                "--real: DiceParams::pip_face_candidates (also candidates centred on pip layouts' faces; train the forest with them too)");
+  ev->add_option("--gap-candidates", ea->gap_candidates, "--real: DiceParams::gap_candidates (1 on, 0 off; face-centred candidates in the gaps after suppression)");
+  ev->add_option("--gap-min-margin", ea->gap_min_margin, "--real: DiceParams::gap_min_margin");
+  ev->add_option("--gap-max-not-die", ea->gap_max_not_die, "--real: DiceParams::gap_max_not_die");
+  ev->add_option("--gap-side-face-radius", ea->gap_side_face_radius, "--real: DiceParams::gap_side_face_radius");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");
