@@ -1111,6 +1111,32 @@ static void small_cell_papers(const SheetLayout& layout, const std::vector<cv::V
   }
 }
 
+// (robust21) On a map of small cells a die standing in its cell hides all six of its cell's
+// printed edges from the camera (its top and sides reach past them), and the printed-edge
+// test took the cell for one under a hand: hidden. A hand (an arm, a sleeve) hides the print
+// of a patch of cells; a die hides its own cell's edges and at most one or two of each
+// neighbour's. The cells failing the test (at most max_edges of 6 seen) none of whose
+// neighbours in view fails it are returned (1): those are read (the skin and occluder masks
+// still judge them).
+static std::vector<uchar> lone_edgeless_cells(const SheetLayout& layout, const std::vector<int>& seen, const std::vector<uchar>& covered,
+                                              int max_edges) {
+  std::vector<uchar> out(layout.cells.size(), 0);
+  if (seen.size() != layout.cells.size()) return out;
+  std::map<Hex, std::size_t> index;
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) index[layout.cells[i].hex] = i;
+  static const int kDir[6][2] = {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}};
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+    if (seen[i] > max_edges || covered[i]) continue;
+    bool alone = true;
+    for (const auto& d : kDir) {
+      const auto it = index.find(Hex{layout.cells[i].hex.q + d[0], layout.cells[i].hex.r + d[1]});
+      if (it != index.end() && !covered[it->second] && seen[it->second] <= max_edges) alone = false;
+    }
+    out[i] = alone;
+  }
+  return out;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   StageLaps laps;
@@ -1333,8 +1359,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                       params.edge_slack_hits, debug);
       for (std::size_t n = 0; n < again.size(); ++n) seen[again[n]] = std::max(seen[again[n]], e2[n]);
     }
+    const std::vector<uchar> lone = params.small_cell_lone_edges_hex_mm > 0 && layout.hex_size_mm < params.small_cell_lone_edges_hex_mm
+                                        ? lone_edgeless_cells(layout, seen, covered, params.hand_max_edges)
+                                        : std::vector<uchar>();
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
-      if (seen[i] <= params.hand_max_edges && !covered[i]) {
+      if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
         obs.hidden.push_back(layout.cells[i].hex);
@@ -3678,7 +3707,7 @@ Status ReadParams::save(const std::string& path) const {
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
-    fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm;
+    fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
        << "grid_refine_min_cells" << grid_refine_min_cells << "grid_refine_all_shift_mm" << grid_refine_all_shift_mm << "grid_refine_min_corners" << grid_refine_min_corners;
   } catch (const cv::Exception& e) {
@@ -3817,6 +3846,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("coloured_pip_look_occluded_pips", p.coloured_pip_look_occluded_pips);
     get("in_view_top_mm", p.in_view_top_mm);
     get("small_cell_paper_hex_mm", p.small_cell_paper_hex_mm);
+    get("small_cell_lone_edges_hex_mm", p.small_cell_lone_edges_hex_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);

@@ -578,6 +578,10 @@ struct ReadParams {
   // printed tint (read.cpp, small_cell_papers). 0 = off. Radius 5 and 6 maps on A3 (17 and
   // 14.4 mm) read as before.
   double small_cell_paper_hex_mm = 13.0;
+  // (robust21) On such maps (hexes below this, mm) a cell failing the printed-edge test
+  // (hand_max_edges) none of whose neighbours in view fails it is read, not hidden: a die
+  // there hides its own cell's six edges (read.cpp, lone_edgeless_cells). 0 = off.
+  double small_cell_lone_edges_hex_mm = 13.0;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
