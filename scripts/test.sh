@@ -25,7 +25,7 @@ fi
 # report fails the test (robust21).
 if [[ "${HEXDICE_TSAN:-0}" == 1 ]]; then
   scripts/setup.sh build-tsan -DHEXDICE_TSAN=ON -DHEXDICE_BENCH=OFF
-  TSAN_OPTIONS="halt_on_error=1 abort_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+  TSAN_OPTIONS="halt_on_error=1 abort_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     ctest --test-dir build-tsan --output-on-failure -j"$(nproc)" \
     -R '^(Referee|RefereeBadFrames|RefereeCli|RefereeFrames|RefereeHand|RefereeSetup|FrameBudget|FrameSource|LatestFrame|LiveModel|SetupCamera|SetupCli|Motion)\.'
   exit $?
