@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -1077,6 +1078,65 @@ cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const
   return white;
 }
 
+// (robust21) Each cell's paper on a map of small cells: a 16 mm die covers most of its cell's
+// ring at 0.8-0.9 of the inscribed radius there (radius 9 on A3: 6.9-7.7 mm from the centre,
+// inside a centred die's 8 mm half side), so cell_paper's brightest quarter of it was the
+// die's top or sides, and the die read as paper (no die). A die covers little of its
+// neighbours' rings, so a cell's paper is the per-channel median of its own and those of its
+// neighbours printed in the same tint (their print within 12 levels), when it has at least
+// two such neighbours: right while fewer than half of them are covered. `print`: each cell's
+// printed colour (ExpectedPrint::cell_print); nothing changes when it is not there.
+static void small_cell_papers(const SheetLayout& layout, const std::vector<cv::Vec3f>& print, std::vector<cv::Vec3f>& papers) {
+  if (print.size() != layout.cells.size() || papers.size() != layout.cells.size()) return;
+  std::map<Hex, std::size_t> index;
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) index[layout.cells[i].hex] = i;
+  const std::vector<cv::Vec3f> own = papers;
+  static const int kDir[6][2] = {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}};
+  std::vector<float> ch;
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+    std::vector<std::size_t> same{i};
+    for (const auto& d : kDir) {
+      const auto it = index.find(Hex{layout.cells[i].hex.q + d[0], layout.cells[i].hex.r + d[1]});
+      if (it == index.end()) continue;
+      const cv::Vec3f a = print[i], b = print[it->second];
+      if (std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])}) <= 12.0f) same.push_back(it->second);
+    }
+    if (same.size() < 3) continue;
+    for (int k = 0; k < 3; ++k) {
+      ch.clear();
+      for (std::size_t j : same) ch.push_back(own[j][k]);
+      std::nth_element(ch.begin(), ch.begin() + static_cast<long>(ch.size() / 2), ch.end());
+      papers[i][k] = ch[ch.size() / 2];
+    }
+  }
+}
+
+// (robust21) On a map of small cells a die standing in its cell hides all six of its cell's
+// printed edges from the camera (its top and sides reach past them), and the printed-edge
+// test took the cell for one under a hand: hidden. A hand (an arm, a sleeve) hides the print
+// of a patch of cells; a die hides its own cell's edges and at most one or two of each
+// neighbour's. The cells failing the test (at most max_edges of 6 seen) none of whose
+// neighbours in view fails it are returned (1): those are read (the skin and occluder masks
+// still judge them).
+static std::vector<uchar> lone_edgeless_cells(const SheetLayout& layout, const std::vector<int>& seen, const std::vector<uchar>& covered,
+                                              int max_edges) {
+  std::vector<uchar> out(layout.cells.size(), 0);
+  if (seen.size() != layout.cells.size()) return out;
+  std::map<Hex, std::size_t> index;
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) index[layout.cells[i].hex] = i;
+  static const int kDir[6][2] = {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}};
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) {
+    if (seen[i] > max_edges || covered[i]) continue;
+    bool alone = true;
+    for (const auto& d : kDir) {
+      const auto it = index.find(Hex{layout.cells[i].hex.q + d[0], layout.cells[i].hex.r + d[1]});
+      if (it != index.end() && !covered[it->second] && seen[it->second] <= max_edges) alone = false;
+    }
+    out[i] = alone;
+  }
+  return out;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   StageLaps laps;
@@ -1250,6 +1310,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<cv::Vec3f> die_free_papers;  // the cells' paper without a die's lit top (per-cell look only)
   const cv::Vec3f white = white_reference(image, layout, hp, &papers, params.paper_chroma_tolerance > 0 ? &die_free_papers : nullptr,
                                           params.paper_chroma_tolerance);
+  if (params.small_cell_paper_hex_mm > 0 && layout.hex_size_mm < params.small_cell_paper_hex_mm) {
+    const double s = params.hand_px_per_mm;
+    const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
+    if (size.area() > 0 && size.area() <= 4'000'000) {
+      const std::vector<cv::Vec3f>& print = expected_print(layout, s, size).cell_print;
+      small_cell_papers(layout, print, papers);
+      if (!die_free_papers.empty()) small_cell_papers(layout, print, die_free_papers);
+    }
+  }
   laps.lap(&ReadProfile::white_ms);
 
   // Where each cell's paper point appears on the top-face plane, relative to the cell:
@@ -1290,8 +1359,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                       params.edge_slack_hits, debug);
       for (std::size_t n = 0; n < again.size(); ++n) seen[again[n]] = std::max(seen[again[n]], e2[n]);
     }
+    const std::vector<uchar> lone = params.small_cell_lone_edges_hex_mm > 0 && layout.hex_size_mm < params.small_cell_lone_edges_hex_mm
+                                        ? lone_edgeless_cells(layout, seen, covered, params.hand_max_edges)
+                                        : std::vector<uchar>();
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
-      if (seen[i] <= params.hand_max_edges && !covered[i]) {
+      if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
         obs.hidden.push_back(layout.cells[i].hex);
@@ -3653,6 +3725,7 @@ Status ReadParams::save(const std::string& path) const {
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
+    fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm;
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
        << "grid_refine_min_cells" << grid_refine_min_cells << "grid_refine_all_shift_mm" << grid_refine_all_shift_mm << "grid_refine_min_corners" << grid_refine_min_corners;
   } catch (const cv::Exception& e) {
@@ -3792,6 +3865,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("fine_pip_angle_agree_pips", p.fine_pip_angle_agree_pips);
     get("coloured_pip_look_occluded_pips", p.coloured_pip_look_occluded_pips);
     get("in_view_top_mm", p.in_view_top_mm);
+    get("small_cell_paper_hex_mm", p.small_cell_paper_hex_mm);
+    get("small_cell_lone_edges_hex_mm", p.small_cell_lone_edges_hex_mm);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);

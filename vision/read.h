@@ -585,6 +585,17 @@ struct ReadParams {
   // all the covered ones). Cells out of the frame do not stop it. Not saved or loaded:
   // it is the caller's choice, not a tuning of the reader. Default false (a full read).
   bool stop_when_covered = false;
+  // (robust21) On maps whose hexes are smaller than this (mm, centre to corner; radius 7 and
+  // up on A3: 12.5 mm and less), a 16 mm die covers most of its cell's paper ring, and the
+  // cell's "paper" was the die (radius 9: 38% of visible dice read). There each cell's paper
+  // is the per-channel median of its own ring's and those of its neighbours of the same
+  // printed tint (read.cpp, small_cell_papers). 0 = off. Radius 5 and 6 maps on A3 (17 and
+  // 14.4 mm) read as before.
+  double small_cell_paper_hex_mm = 13.0;
+  // (robust21) On such maps (hexes below this, mm) a cell failing the printed-edge test
+  // (hand_max_edges) none of whose neighbours in view fails it is read, not hidden: a die
+  // there hides its own cell's six edges (read.cpp, lone_edgeless_cells). 0 = off.
+  double small_cell_lone_edges_hex_mm = 13.0;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);

@@ -136,7 +136,55 @@ std::string bmp_problem(const std::vector<unsigned char>& b) {
   if (compression < 0 || compression > 3 || colours < 0 || colours > 256)
     return "a BMP with a malformed header (compression " + std::to_string(compression) + ", " + std::to_string(colours) +
            " colours)";
-  if (compression != 0 && compression != 3) return "";  // run-length coded: its size is not known here
+  if (compression == 1 || compression == 2) {
+    // (robust21) Run-length coded (RLE8, RLE4): its codes walked as OpenCV 4.6's reader walks
+    // them (grfmt_bmp.cpp), which reads until its last row is filled; data ending before that
+    // made it print "Unexpected end of input stream" (and fail). Its reader's own rules:
+    // RLE8: a run that fills its row exactly moves to the next row, and an end-of-row code
+    // right after it is then skipped; an end-of-picture code fills every row left; a move
+    // (dx, dy) fills dx + dy rows of pixels. RLE4: runs never move to the next row; an
+    // end-of-row and an end-of-picture code each fill one row; a move fills dx pixels (dy is
+    // not used). A run past its row's end stops the reader without reading on.
+    const bool rle4 = compression == 2;
+    const std::uint64_t rows = static_cast<std::uint64_t>(std::abs(h)), width = static_cast<std::uint64_t>(std::abs(w));
+    const std::string cut = "truncated BMP (its run-length data ends before its last row): the file was cut short";
+    if (width == 0) return "";
+    std::uint64_t i = offset, x = 0, y = 0;
+    bool row_filled = false;  // RLE8: a run filled its row and moved to the next
+    auto fill = [&](std::uint64_t n) {  // n pixels from (x, y) on, row after row
+      const std::uint64_t p = x + n;
+      y += p / width, x = p % width;
+    };
+    while (y < rows) {
+      if (i + 2 > b.size()) return cut;
+      const unsigned count = b[i], code = b[i + 1];
+      i += 2;
+      if (count != 0 || code > 2) {  // a run of `count` pixels of one colour, or `code` pixels as they are
+        const std::uint64_t n = count != 0 ? count : code;
+        if (x + n > width) return "";  // OpenCV's reader stops here (its picture refused without a line)
+        if (count == 0) {
+          const std::uint64_t nb = rle4 ? (((code + 1) >> 1) + 1) & ~1u : (code + 1) & ~1u;
+          if (i + nb > b.size()) return cut;
+          i += nb;
+        }
+        x += n;
+        row_filled = false;
+        if (!rle4 && count != 0 && x == width) ++y, x = 0, row_filled = true;
+        continue;
+      }
+      if (code == 2) {  // a move: dx, dy
+        if (i + 2 > b.size()) return cut;
+        const std::uint64_t dx = b[i], dy = b[i + 1];
+        i += 2;
+        fill(dx + (rle4 ? 0 : dy * width));
+      } else if (rle4 || code == 1 || !row_filled || x != 0) {  // end of a row, or of the picture
+        fill(rle4 || code == 0 ? width - x : (rows - y) * width - x);
+      }
+      row_filled = false;
+    }
+    return "";
+  }
+  if (compression != 0 && compression != 3) return "";
   const std::uint64_t stride = ((static_cast<std::uint64_t>(std::abs(w)) * static_cast<std::uint64_t>(bpp) + 31) / 32) * 4;
   if (offset + stride * static_cast<std::uint64_t>(std::abs(h)) > b.size())
     return "truncated BMP (its pixel rows run past the end of the file)";
@@ -170,16 +218,30 @@ bool header_size(const std::vector<unsigned char>& b, std::uint64_t& w, std::uin
   return found;
 }
 
-// ---- Corrupt data, found before OpenCV decodes ----------------------------------------------
+// ---- Corrupt data, and the one decode ------------------------------------------------------
 // cv::imdecode (OpenCV 4.6) runs libjpeg and libpng with their default error handlers: they
 // print their own lines on stderr ("Corrupt JPEG data: premature end of data segment",
-// "libpng error: Not enough image data"), and libjpeg goes on past missing data, greying
-// out the rows it does not have (a JPEG whose header claims 1440 rows for 720 of data was
-// read as a board with its bottom half grey, exit 0). OpenCV gives no way to install
-// handlers of our own, so the file is first decoded here with ours, which print nothing:
-// the first libjpeg warning (corrupt data) or libpng error stops it and refuses the file
-// with the library's own words in our one line, and OpenCV then decodes only files that
-// passed (the same libraries, so its picture is the one it always gave).
+// "libpng error: Not enough image data", "libpng warning: iCCP: known incorrect sRGB
+// profile"), and libjpeg goes on past missing data, greying out the rows it does not have
+// (a JPEG whose header claims 1440 rows for 720 of data was read as a board with its bottom
+// half grey, exit 0). OpenCV gives no way to install handlers of our own, so JPEG and PNG
+// files are decoded here, with handlers that print nothing: the first libjpeg warning
+// (corrupt data) or libpng error refuses the file with the library's own words in our one
+// line. (robust21) The picture is decoded once, here, the way OpenCV 4.6's decoders do for
+// cv::IMREAD_COLOR (the same libraries and the same settings: libjpeg-turbo's BGR output at
+// its default DCT and upsampling; libpng's transforms as its PngDecoder sets them), so it is
+// bit-identical to cv::imdecode's (checked on every PNG and JPEG of the real photos, the
+// fixtures and the rendered sets, docs/reader.md robust21); before, robust20 decoded each
+// file twice (a check here, then cv::imdecode), +3-4 ms a 720p JPEG. Where OpenCV would do
+// more than that plain decode (an Exif block, whose orientation it applies; a 4-component
+// CMYK JPEG, which it converts itself; a PNG's eXIf chunk), the file is still checked here
+// and then decoded by cv::imdecode as before (`fallback`).
+
+struct Decoded {
+  std::string problem;    // the library's first complaint ("" when none)
+  bool fallback = false;  // cv::imdecode must decode it (see above); `img` is not the picture
+  std::string warning;    // libpng's first warning on a picture read whole ("" when none)
+};
 
 struct JpegQuiet {
   jpeg_error_mgr mgr;  // first: libjpeg's err pointer is this struct's address
@@ -192,10 +254,17 @@ void jpeg_quiet_message(j_common_ptr c, int level) {
 }
 void jpeg_quiet_output(j_common_ptr) {}
 
-// libjpeg's first complaint about a JPEG ("" when none): its whole scan is decoded at 1/8
-// scale (every entropy-coded byte read, where missing or corrupt data is found, for about
-// a tenth of a full decode's work), into a row of libjpeg's own memory.
-std::string jpeg_problem(const std::vector<unsigned char>& b) {
+// An APP1 marker holding an Exif block (OpenCV reads its orientation and turns the picture).
+bool has_exif(const jpeg_decompress_struct& cinfo) {
+  for (jpeg_saved_marker_ptr m = cinfo.marker_list; m; m = m->next)
+    if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && std::equal(m->data, m->data + 6, "Exif\0\0")) return true;
+  return false;
+}
+
+// The JPEG decoded into `img` (CV_8UC3, BGR) as OpenCV's JpegDecoder decodes it for
+// IMREAD_COLOR (libjpeg-turbo's JCS_EXT_BGR, default DCT and upsampling), with libjpeg's
+// first warning or error as `problem` (`img` then partly written).
+Decoded jpeg_decode(const std::vector<unsigned char>& b, cv::Mat& img) {
   jpeg_decompress_struct cinfo;
   JpegQuiet q;
   cinfo.err = jpeg_std_error(&q.mgr);
@@ -206,82 +275,115 @@ std::string jpeg_problem(const std::vector<unsigned char>& b) {
     char msg[JMSG_LENGTH_MAX];
     q.mgr.format_message(reinterpret_cast<j_common_ptr>(&cinfo), msg);
     jpeg_destroy_decompress(&cinfo);
-    return msg;
+    return {msg, false};
   }
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, b.data(), static_cast<unsigned long>(b.size()));
+  jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
   jpeg_read_header(&cinfo, TRUE);
-  cinfo.scale_num = 1;
-  cinfo.scale_denom = 8;
-  cinfo.dct_method = JDCT_IFAST;
-  cinfo.do_fancy_upsampling = FALSE;
-  if (cinfo.jpeg_color_space == JCS_YCbCr || cinfo.jpeg_color_space == JCS_GRAYSCALE) cinfo.out_color_space = JCS_GRAYSCALE;
+  // OpenCV loads the standard Huffman tables into a JPEG that has none (MJPEG frames).
+  const bool no_tables = !cinfo.ac_huff_tbl_ptrs[0] && !cinfo.ac_huff_tbl_ptrs[1] && !cinfo.dc_huff_tbl_ptrs[0] && !cinfo.dc_huff_tbl_ptrs[1];
+  const bool fallback = cinfo.num_components == 4 || has_exif(cinfo) || no_tables;
+  // (A CMYK JPEG as OpenCV asks for it, decoded here only as the check.)
+  const bool cmyk = cinfo.num_components == 4;
+  cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_BGR;
+  cinfo.out_color_components = cmyk ? 4 : 3;
   jpeg_start_decompress(&cinfo);
-  JSAMPARRAY row = cinfo.mem->alloc_sarray(reinterpret_cast<j_common_ptr>(&cinfo), JPOOL_IMAGE,
-                                           cinfo.output_width * static_cast<JDIMENSION>(cinfo.output_components), 1);
-  while (cinfo.output_scanline < cinfo.output_height) jpeg_read_scanlines(&cinfo, row, 1);
+  img.create(static_cast<int>(cinfo.output_height), static_cast<int>(cinfo.output_width), cmyk ? CV_8UC4 : CV_8UC3);
+  JSAMPROW rows[16];
+  while (cinfo.output_scanline < cinfo.output_height) {
+    const JDIMENSION y = cinfo.output_scanline, n = std::min<JDIMENSION>(16, cinfo.output_height - y);
+    for (JDIMENSION i = 0; i < n; ++i) rows[i] = img.ptr<uchar>(static_cast<int>(y + i));
+    jpeg_read_scanlines(&cinfo, rows, n);
+  }
   jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
-  return "";
+  return {"", fallback};
 }
 
 struct PngQuiet {
   char error[256];
-  png_bytep row = nullptr;  // one row, png_malloc'd (freed after a longjmp too)
+  char warning[256];  // libpng's first warning ("" when none)
 };
 [[noreturn]] void png_quiet_error(png_structp png, png_const_charp msg) {
   auto* q = static_cast<PngQuiet*>(png_get_error_ptr(png));
   std::snprintf(q->error, sizeof q->error, "%s", msg);
   png_longjmp(png, 1);
 }
-void png_quiet_warning(png_structp, png_const_charp) {}  // benign (OpenCV's decode still prints these)
+void png_quiet_warning(png_structp png, png_const_charp msg) {
+  auto* q = static_cast<PngQuiet*>(png_get_error_ptr(png));
+  if (!q->warning[0]) std::snprintf(q->warning, sizeof q->warning, "%s", msg);
+}
 
-// libpng's error for a PNG ("" when none): every row decoded into one buffer, then its end
-// chunks.
-std::string png_problem(const std::vector<unsigned char>& b) {
-  PngQuiet q;
-  q.error[0] = '\0';
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &q, png_quiet_error, png_quiet_warning);
-  if (!png) return "out of memory";
-  png_infop info = png_create_info_struct(png);
-  if (!info) {
-    png_destroy_read_struct(&png, nullptr, nullptr);
-    return "out of memory";
+// A PNG chunk named `type` before IEND.
+bool png_has_chunk(const std::vector<unsigned char>& b, const char* type) {
+  std::size_t i = 8;
+  while (i + 8 <= b.size()) {
+    if (std::equal(b.begin() + static_cast<std::ptrdiff_t>(i) + 4, b.begin() + static_cast<std::ptrdiff_t>(i) + 8, type)) return true;
+    if (std::equal(b.begin() + static_cast<std::ptrdiff_t>(i) + 4, b.begin() + static_cast<std::ptrdiff_t>(i) + 8, "IEND")) return false;
+    i += 12 + big_endian(b, i, 4);
   }
+  return false;
+}
+
+// The PNG decoded into `img` (CV_8UC3, BGR) with the transforms OpenCV 4.6's PngDecoder sets
+// for IMREAD_COLOR (16 bits stripped to 8, alpha stripped, palette to RGB, grey below 8 bits
+// expanded, BGR order or grey to RGB), libpng's error as `problem`; a CRC error in any chunk
+// is an error here (libpng's default only warns for ancillary chunks). Its first warning
+// is `warning` (libjpeg's warnings are problems: corrupt data).
+Decoded png_decode(const std::vector<unsigned char>& b, cv::Mat& img) {
+  static thread_local PngQuiet q;  // written by the handlers, read after a longjmp
+  q.error[0] = q.warning[0] = '\0';
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &q, png_quiet_error, png_quiet_warning);
+  if (!png) return {"out of memory", false};
+  png_infop info = png_create_info_struct(png);
+  png_infop end = png_create_info_struct(png);
+  if (!info || !end) {
+    png_destroy_read_struct(&png, &info, &end);
+    return {"out of memory", false};
+  }
+  static thread_local std::vector<png_bytep> rows;  // (not a local: resized after setjmp)
   struct Reader {
     const std::vector<unsigned char>* b;
     std::size_t at;
   } in{&b, 0};
-  png_set_read_fn(png, &in, [](png_structp p, png_bytep out, png_size_t n) {
+  png_set_read_fn(png, &in, [](png_structp p, png_bytep to, png_size_t n) {
     auto* r = static_cast<Reader*>(png_get_io_ptr(p));
     if (r->b->size() - r->at < n) png_error(p, "Read Error: the data ends early");
-    std::copy_n(r->b->begin() + static_cast<std::ptrdiff_t>(r->at), n, out);
+    std::copy_n(r->b->begin() + static_cast<std::ptrdiff_t>(r->at), n, to);
     r->at += n;
   });
   if (setjmp(png_jmpbuf(png))) {
-    png_free(png, q.row);
-    png_destroy_read_struct(&png, &info, nullptr);
-    return q.error;
+    png_destroy_read_struct(&png, &info, &end);
+    return {q.error, false};
   }
-  // A CRC error in any chunk is an error here (libpng's default only warns for ancillary
-  // chunks, and OpenCV's decode would print that warning).
   png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
   png_read_info(png, info);
-  const int passes = png_set_interlace_handling(png);
+  png_uint_32 width = 0, height = 0;
+  int bit_depth = 0, color_type = 0;
+  png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, nullptr, nullptr, nullptr);
+  const bool fallback = png_has_chunk(b, "eXIf");
+  if (bit_depth == 16) png_set_strip_16(png);
+  png_set_strip_alpha(png);
+  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if ((color_type & PNG_COLOR_MASK_COLOR) == 0 && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+  if (color_type & PNG_COLOR_MASK_COLOR) png_set_bgr(png);
+  else png_set_gray_to_rgb(png);
+  png_set_interlace_handling(png);
   png_read_update_info(png, info);
-  q.row = static_cast<png_bytep>(png_malloc(png, png_get_rowbytes(png, info)));
-  const png_uint_32 height = png_get_image_height(png, info);
-  for (int p = 0; p < passes; ++p)
-    for (png_uint_32 y = 0; y < height; ++y) png_read_row(png, q.row, nullptr);
-  png_read_end(png, nullptr);
-  png_free(png, q.row);
-  png_destroy_read_struct(&png, &info, nullptr);
-  return "";
+  img.create(static_cast<int>(height), static_cast<int>(width), CV_8UC3);
+  rows.resize(height);
+  for (png_uint_32 y = 0; y < height; ++y) rows[y] = img.ptr<uchar>(static_cast<int>(y));
+  png_read_image(png, rows.data());
+  png_read_end(png, end);
+  png_destroy_read_struct(&png, &info, &end);
+  return {"", fallback, q.warning};
 }
 
 }  // namespace
 
-Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
+Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes, std::string* warning) {
+  if (warning) warning->clear();
   if (bytes.empty()) return Error{"empty image file"};
   // Only the formats a camera frame comes in (what the frame directories and `calibrate
   // camera --frames` list: .png .jpg .bmp). cv::imdecode tries every decoder OpenCV was
@@ -296,13 +398,16 @@ Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
     return Error{"the image header declares " + std::to_string(w) + " x " + std::to_string(h) + " pixels (" +
                  (w == 0 || h == 0 ? std::string("none") : "over " + std::to_string(kMaxImagePixels / 1000000) + " megapixels") +
                  "): a corrupt header or not a camera frame"};
-  if (is_jpeg(bytes))
-    if (const std::string p = jpeg_problem(bytes); !p.empty())
-      return Error{"corrupt JPEG (libjpeg: " + p + "): part of the picture would be made up"};
-  if (is_png(bytes))
-    if (const std::string p = png_problem(bytes); !p.empty())
-      return Error{"corrupt PNG (libpng: " + p + ")"};
   cv::Mat img;
+  if (is_jpeg(bytes) || is_png(bytes)) {
+    const Decoded d = is_jpeg(bytes) ? jpeg_decode(bytes, img) : png_decode(bytes, img);
+    if (!d.problem.empty())
+      return Error{is_jpeg(bytes) ? "corrupt JPEG (libjpeg: " + d.problem + "): part of the picture would be made up"
+                                  : "corrupt PNG (libpng: " + d.problem + ")"};
+    if (warning && !d.warning.empty()) *warning = "libpng: " + d.warning + " (a warning: the picture was read as it is)";
+    if (!d.fallback) return img;
+    img.release();
+  }
   try {
     img = cv::imdecode(bytes, cv::IMREAD_COLOR);
   } catch (const cv::Exception& e) {
@@ -312,13 +417,16 @@ Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes) {
   return img;
 }
 
-Result<cv::Mat> load_image(const std::string& path) {
+Result<cv::Mat> load_image(const std::string& path, std::string* warning) {
+  if (warning) warning->clear();
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{"cannot open image " + path};
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return Error{"cannot read image " + path};
-  auto img = decode_image(bytes);
+  std::string w;
+  auto img = decode_image(bytes, &w);
   if (!img) return Error{path + ": " + img.error()};
+  if (warning && !w.empty()) *warning = path + ": " + w;
   return img;
 }
 
@@ -343,8 +451,8 @@ std::string frame_unusable(const cv::Mat& frame) {
   return {};
 }
 
-Result<cv::Mat> load_colour_image(const std::string& path) {
-  auto img = load_image(path);
+Result<cv::Mat> load_colour_image(const std::string& path, std::string* warning) {
+  auto img = load_image(path, warning);
   if (img && !has_colour(*img))
     return Error{path + ": a grey image (no pixel has any colour): the dice's colours cannot be read from it"};
   return img;

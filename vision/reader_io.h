@@ -19,12 +19,16 @@ namespace hexdice::vision {
 // JPEG cut short, and a PNG or JPEG header declaring no pixels or more than kMaxImagePixels
 // (checked before decoding: libjpeg fills a frame its data does not cover with grey).
 inline constexpr std::uint64_t kMaxImagePixels = 200'000'000;
-Result<cv::Mat> load_image(const std::string& path);
-Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes);
+// `warning` (when given): "PATH: " and decode_image's warning on a picture read whole, "" when
+// none (the command line prints it as one `hexdice: warning:` line; robust21).
+Result<cv::Mat> load_image(const std::string& path, std::string* warning = nullptr);
+// `warning` (when given): the decoder's first warning on a picture it read whole (libpng's
+// "iCCP: known incorrect sRGB profile"), "" when none; nothing is printed (robust21).
+Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes, std::string* warning = nullptr);
 // load_image for what reads the dice's colours (`hexdice read`, `dice`, `board-read`,
 // `calibrate colors`): also refuses a grey image (every pixel's three channels equal, as a
 // grey PNG or JPEG decodes), whose yellow dice the reader would report as white (robust18).
-Result<cv::Mat> load_colour_image(const std::string& path);
+Result<cv::Mat> load_colour_image(const std::string& path, std::string* warning = nullptr);
 // Whether any pixel of a CV_8UC3 (or CV_8UC4: its first three) image has channels that
 // differ (false for other types).
 bool has_colour(const cv::Mat& bgr);

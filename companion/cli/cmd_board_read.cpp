@@ -52,8 +52,10 @@ Result<Json> observation_of(const BoardReadArgs& a) {
     if (!c) return Error{a.calib + ": " + c.error()};
     calib = *c;
   }
-  auto img = vision::load_colour_image(a.input);
+  std::string decode_warning;  // a picture read whole with a decoder's warning: one line (robust21)
+  auto img = vision::load_colour_image(a.input, &decode_warning);
   if (!img) return Error{img.error()};
+  if (!decode_warning.empty()) std::cerr << "hexdice: warning: " << decode_warning << '\n';
   return vision::to_json(vision::read_board(*img, *layout, &calib, params));
 }
 

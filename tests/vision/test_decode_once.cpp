@@ -1,0 +1,198 @@
+// decode_image decodes a JPEG or PNG once, itself, and gives OpenCV's picture bit for bit;
+// a decoder's warning on a good picture and a run-length BMP cut short are one line of ours
+// (robust21, docs/reader.md "Robustness round 21").
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "vision/reader_io.h"
+
+namespace hexdice::vision {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<unsigned char> file_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void expect_opencvs_picture(const std::vector<unsigned char>& b, const std::string& what) {
+  const auto ours = decode_image(b);
+  ASSERT_TRUE(ours.ok()) << what << ": " << ours.error();
+  const cv::Mat ref = cv::imdecode(b, cv::IMREAD_COLOR);
+  ASSERT_FALSE(ref.empty()) << what;
+  ASSERT_EQ(ours->size(), ref.size()) << what;
+  ASSERT_EQ(ours->type(), ref.type()) << what;
+  EXPECT_EQ(cv::norm(*ours, ref, cv::NORM_INF), 0) << what;
+}
+
+// An Exif block (APP1) whose one tag says the picture is turned: orientation 6 (the camera
+// held upright; OpenCV turns the picture a quarter).
+std::vector<unsigned char> with_exif_orientation(std::vector<unsigned char> jpeg, int orientation) {
+  const unsigned char tiff[] = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0,
+                                static_cast<unsigned char>(orientation), 0, 0, 0, 0, 0, 0, 0};
+  std::vector<unsigned char> app1 = {'E', 'x', 'i', 'f', 0, 0};
+  app1.insert(app1.end(), std::begin(tiff), std::end(tiff));
+  const std::size_t len = app1.size() + 2;
+  std::vector<unsigned char> seg = {0xFF, 0xE1, static_cast<unsigned char>(len >> 8), static_cast<unsigned char>(len & 255)};
+  seg.insert(seg.end(), app1.begin(), app1.end());
+  jpeg.insert(jpeg.begin() + 2, seg.begin(), seg.end());
+  return jpeg;
+}
+
+void put32(std::vector<unsigned char>& v, std::uint32_t x) {
+  for (int s = 24; s >= 0; s -= 8) v.push_back(static_cast<unsigned char>(x >> s));
+}
+void chunk(std::vector<unsigned char>& png, const char* type, const std::vector<unsigned char>& data) {
+  put32(png, static_cast<std::uint32_t>(data.size()));
+  std::vector<unsigned char> td(type, type + 4);
+  td.insert(td.end(), data.begin(), data.end());
+  png.insert(png.end(), td.begin(), td.end());
+  put32(png, static_cast<std::uint32_t>(crc32(0, td.data(), static_cast<uInt>(td.size()))));
+}
+// An 8x4 RGB PNG with a gAMA chunk of 0: whole and good, but libpng warns "gAMA: gamma
+// value out of range" (and cv::imdecode printed that as "libpng warning: ...").
+std::vector<unsigned char> png_with_bad_gamma() {
+  std::vector<unsigned char> png = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  std::vector<unsigned char> ihdr;
+  put32(ihdr, 8);
+  put32(ihdr, 4);
+  ihdr.insert(ihdr.end(), {8, 2, 0, 0, 0});
+  chunk(png, "IHDR", ihdr);
+  chunk(png, "gAMA", {0, 0, 0, 0});
+  std::vector<unsigned char> raw;
+  for (int y = 0; y < 4; ++y) {
+    raw.push_back(0);
+    for (int x = 0; x < 8; ++x) raw.insert(raw.end(), {static_cast<unsigned char>(30 * x), static_cast<unsigned char>(60 * y), 100});
+  }
+  std::vector<unsigned char> z(compressBound(static_cast<uLong>(raw.size())));
+  uLongf zn = static_cast<uLongf>(z.size());
+  compress(z.data(), &zn, raw.data(), static_cast<uLong>(raw.size()));
+  z.resize(zn);
+  chunk(png, "IDAT", z);
+  chunk(png, "IEND", {});
+  return png;
+}
+
+// A 4x2 RLE8 BMP: a run of 4, end of row, a run of 4, end of picture; `cut` bytes off its end.
+std::vector<unsigned char> rle8_bmp(std::size_t cut) {
+  const std::vector<unsigned char> rle = {4, 5, 0, 0, 4, 200, 0, 1};
+  std::vector<unsigned char> b = {'B', 'M'};
+  auto le = [&](std::uint32_t x, int n) {
+    for (int k = 0; k < n; ++k) b.push_back(static_cast<unsigned char>(x >> (8 * k)));
+  };
+  const std::uint32_t off = 14 + 40 + 1024;
+  le(off + static_cast<std::uint32_t>(rle.size()), 4), le(0, 4), le(off, 4);
+  le(40, 4), le(4, 4), le(2, 4), le(1, 2), le(8, 2), le(1, 4), le(static_cast<std::uint32_t>(rle.size()), 4), le(2835, 4), le(2835, 4),
+      le(256, 4), le(0, 4);
+  for (int i = 0; i < 256; ++i) le(static_cast<std::uint32_t>(i | (255 - i) << 8 | ((i * 7) & 255) << 16), 4);
+  b.insert(b.end(), rle.begin(), rle.end());
+  b.resize(b.size() - cut);
+  return b;
+}
+
+// What `f` writes on stderr (file descriptor 2: the C libraries' and OpenCV's lines).
+template <class F>
+std::string stderr_of(F&& f) {
+  const fs::path p = fs::temp_directory_path() / ("hexdice_decode_err_" + std::to_string(::getpid()) + ".txt");
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  std::FILE* tmp = std::fopen(p.c_str(), "w");
+  ::dup2(::fileno(tmp), 2);
+  f();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::fclose(tmp);
+  std::ifstream in(p);
+  std::string s{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  fs::remove(p);
+  return s;
+}
+
+int run_cli(const std::string& args, std::string& err) {
+  const fs::path errf = fs::temp_directory_path() / ("hexdice_decode_cli_err_" + std::to_string(::getpid()) + ".txt");
+  const std::string cmd = std::string(HEXDICE_BIN_DIR) + "/hexdice " + args + " >/dev/null 2>" + errf.string();
+  const int rc = std::system(cmd.c_str());
+  std::ifstream in(errf);
+  err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  fs::remove(errf);
+  return rc;
+}
+
+// The one decode gives cv::imdecode's picture bit for bit: baseline, progressive and grey
+// JPEGs, 8- and 16-bit, grey, palette, RGBA and interlaced PNGs (the fuzz seeds), the demo's
+// 720p frame and the first rendered fixtures; and where OpenCV does more than decode (an Exif
+// orientation it applies, a CMYK JPEG it converts) the file still goes to cv::imdecode, so
+// the turned and the converted pictures are its own too (these two fail if decode_image gives
+// its own decode of them).
+TEST(DecodeOnce, EveryPictureIsOpenCVsBitForBit) {
+  const fs::path src(HEXDICE_SOURCE_DIR);
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(src / "tests/fuzz/corpus_decode_image")) {
+    if (e.path().filename() == "tall.jpg") continue;  // corrupt on purpose (refused)
+    expect_opencvs_picture(file_bytes(e.path()), e.path().filename().string());
+    ++n;
+  }
+  EXPECT_GE(n, 10);
+  const auto demo = file_bytes(src / "data/demo/frames/00000.jpg");
+  expect_opencvs_picture(demo, "demo frame 0");
+  int scenes = 0;
+  for (const auto& e : fs::directory_iterator(src / "data/fixtures/scenes"))
+    if (e.path().extension() == ".jpg" && scenes < 4) expect_opencvs_picture(file_bytes(e.path()), e.path().filename().string()), ++scenes;
+  std::vector<unsigned char> small;
+  cv::imencode(".jpg", cv::imdecode(demo, cv::IMREAD_COLOR)(cv::Rect(600, 300, 64, 36)), small);
+  const auto turned = with_exif_orientation(small, 6);
+  expect_opencvs_picture(turned, "Exif orientation 6");
+  EXPECT_EQ(decode_image(turned)->size(), cv::Size(36, 64));  // turned a quarter
+  expect_opencvs_picture(file_bytes(src / "data/fixtures/decode/cmyk.jpg"), "CMYK JPEG");
+  expect_opencvs_picture(png_with_bad_gamma(), "PNG with a bad gAMA");
+}
+
+// libpng's warning on a whole, good PNG reached stderr through cv::imdecode as "libpng warning:
+// gAMA: gamma value out of range"; now decode_image prints nothing and gives the warning, and
+// `hexdice read` says it in one line of its own and reads the picture.
+TEST(DecodeOnce, APngWarningIsOneLineOfOurs) {
+  const auto png = png_with_bad_gamma();
+  std::string warning;
+  const std::string err = stderr_of([&] { ASSERT_TRUE(decode_image(png, &warning).ok()); });
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(warning, "libpng: gAMA: gamma value out of range (a warning: the picture was read as it is)");
+  if (!fs::exists(fs::path(HEXDICE_BIN_DIR) / "hexdice")) GTEST_SKIP() << "hexdice binary not built";
+  const std::string file = (fs::temp_directory_path() / ("hexdice_gamma_" + std::to_string(::getpid()) + ".png")).string();
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+  std::string cli;
+  EXPECT_EQ(run_cli("read " + file + " --json", cli), 0);
+  EXPECT_EQ(cli, "hexdice: warning: " + file + ": libpng: gAMA: gamma value out of range (a warning: the picture was read as it is)\n");
+  fs::remove(file);
+}
+
+// A run-length coded BMP cut short: OpenCV's reader printed "imdecode_(''): can't read data:
+// ... Unexpected end of input stream" before failing; now it is refused before OpenCV sees
+// it, in one line, and nothing reaches stderr. The whole file reads as OpenCV reads it.
+TEST(DecodeOnce, ARunLengthBmpCutShortIsRefusedInOneLine) {
+  expect_opencvs_picture(rle8_bmp(0), "whole RLE8 BMP");
+  // Without its end-of-picture code it is still whole: its last run fills the last row.
+  expect_opencvs_picture(rle8_bmp(2), "RLE8 BMP without its end code");
+  for (std::size_t cut : {4u, 6u}) {
+    Result<cv::Mat> r = Error{""};
+    const std::string err = stderr_of([&] { r = decode_image(rle8_bmp(cut)); });
+    ASSERT_FALSE(r.ok()) << cut;
+    EXPECT_EQ(r.error(), "truncated BMP (its run-length data ends before its last row): the file was cut short") << cut;
+    EXPECT_EQ(err, "") << cut;
+  }
+}
+
+}  // namespace
+}  // namespace hexdice::vision
