@@ -280,7 +280,14 @@ def place_die(rng, sheet, qr, guard):
             ang = rng.uniform(0, 2 * math.pi)
             ux, uy = cx + rad * math.cos(ang), cy + rad * math.sin(ang)
         sq = square_corners(ux, uy, DIE_MM, yaw)
-        if not all(point_in_convex(p, hexp) for p in sq):
+        if sheet.size < 14:
+            # Hexes under 14 mm (radius 7+ on A3) cannot hold a 16 mm die: let it overhang the
+            # printed edge a little, as it would on a real small map (robust21).
+            k = max(1.12, 12.0 / (sheet.size * 0.866))
+            big = [(cx + (p[0] - cx) * k, cy + (p[1] - cy) * k) for p in hexp]
+            if not all(point_in_convex(p, big) for p in sq):
+                continue
+        elif not all(point_in_convex(p, hexp) for p in sq):
             continue
         if not guard:
             return (ux, uy, yaw), None
@@ -342,8 +349,14 @@ def sample_scene(rng, sheet, idx, preset):
                           ["yellow", "black"], ["white", "green"], list(COLOURS),
                           ["red", "blue", "green", "yellow", "white", "black"]])
     dice = []
+    if sheet.size < 14:  # small cells: no two dice in neighbouring cells (they would touch)
+        chosen = []
+        for qr in cells:
+            if all(max(abs(qr[0]-c[0]), abs(qr[1]-c[1]), abs(qr[0]+qr[1]-c[0]-c[1])) >= 2 for c in chosen):
+                chosen.append(qr)
+        cells = chosen
     for qr in cells[:n]:
-        guard = rng.random() < 0.15
+        guard = rng.random() < 0.15 and sheet.size >= 14  # no room for a guard in a small cell
         colour = rng.choice(palette)
         face = rng.randint(1, 6)
         unit, gd = place_die(rng, sheet, qr, guard)
