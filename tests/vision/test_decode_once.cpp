@@ -15,6 +15,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "cli_run.h"
 #include "vision/reader_io.h"
 
 namespace hexdice::vision {
@@ -119,16 +120,6 @@ std::string stderr_of(F&& f) {
   std::string s{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   fs::remove(p);
   return s;
-}
-
-int run_cli(const std::string& args, std::string& err) {
-  const fs::path errf = fs::temp_directory_path() / ("hexdice_decode_cli_err_" + std::to_string(::getpid()) + ".txt");
-  const std::string cmd = std::string(HEXDICE_BIN_DIR) + "/hexdice " + args + " >/dev/null 2>" + errf.string();
-  const int rc = std::system(cmd.c_str());
-  std::ifstream in(errf);
-  err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  fs::remove(errf);
-  return rc;
 }
 
 // The one decode gives cv::imdecode's picture bit for bit: baseline, progressive and grey

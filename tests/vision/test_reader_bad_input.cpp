@@ -14,6 +14,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "cli_run.h"
 #include "vision/dice.h"
 #include "vision/read.h"
 #include "vision/sheet.h"
@@ -240,16 +241,6 @@ TEST(ReaderBadInput, HeaderDeclaringTooManyPixelsIsRefusedBeforeDecoding) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().find("the image header declares"), std::string::npos) << r.error();
   }
-}
-
-int run_cli(const std::string& args, std::string& err) {
-  const fs::path errf = fs::temp_directory_path() / ("hexdice_reader_cli_err_" + std::to_string(::getpid()) + ".txt");
-  const std::string cmd = std::string(HEXDICE_BIN_DIR) + "/hexdice " + args + " >/dev/null 2>" + errf.string();
-  const int rc = std::system(cmd.c_str());
-  std::ifstream in(errf);
-  err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  fs::remove(errf);
-  return rc;
 }
 
 TEST(ReaderBadInput, CliOneErrorLineAndNonZeroExit) {
