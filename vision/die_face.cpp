@@ -65,17 +65,19 @@ std::vector<cv::Point2f> pip_layout(int face, int variant) {
 }
 
 namespace {
-// cos / sin of 0, 3, ..., 177 degrees, as layout_fit's loop computed them.
+// cos / sin of 0, Step, ..., 180 - Step degrees, as the layout fits' loops computed them.
+template <int Step>
 struct TurnTable {
-  std::array<float, 60> c{}, s{};
+  std::array<float, 180 / Step> c{}, s{};
   TurnTable() {
-    for (int deg = 0, i = 0; deg < 180; deg += 3, ++i) {
+    for (int deg = 0, i = 0; deg < 180; deg += Step, ++i) {
       c[static_cast<std::size_t>(i)] = std::cos(static_cast<float>(deg * CV_PI / 180));
       s[static_cast<std::size_t>(i)] = std::sin(static_cast<float>(deg * CV_PI / 180));
     }
   }
 };
-const TurnTable kTurns;
+const TurnTable<3> kTurns;   // layout_fit: every 3 degrees
+const TurnTable<2> kTurns2;  // metric_layout_fit: every 2 degrees (speed21)
 
 // chamfer(a, b) of the same points with the same result: the nearest point by squared
 // distance, one square root per point (sqrt is monotonic and correctly rounded, so the
@@ -655,17 +657,6 @@ namespace {
 // Mean distance (face units) of pips (plane mm, any order) from the standard layout of
 // their count at the face's size, best turned; a large value when the scale is more than
 // 20% off. angle_deg (when given): the best turn, modulo 90 (the square's axes).
-// cos / sin of 0, 2, ..., 178 degrees, as metric_layout_fit's loop computed them (speed21).
-struct TurnTable2 {
-  std::array<float, 90> c{}, s{};
-  TurnTable2() {
-    for (int deg = 0, i = 0; deg < 180; deg += 2, ++i) {
-      c[static_cast<std::size_t>(i)] = std::cos(static_cast<float>(deg * CV_PI / 180));
-      s[static_cast<std::size_t>(i)] = std::sin(static_cast<float>(deg * CV_PI / 180));
-    }
-  }
-};
-const TurnTable2 kTurns2;
 
 double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm, double* angle_deg = nullptr,
                          bool reference = false) {
