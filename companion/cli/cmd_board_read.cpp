@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "companion/cli/cli_util.h"
+#include "companion/cli/reader_options.h"
 #include "companion/cli/commands.h"
 #include "core/ruleset.h"
 #include "core/wizardhex/wizardhex.h"
@@ -52,10 +53,8 @@ Result<Json> observation_of(const BoardReadArgs& a) {
     if (!c) return Error{a.calib + ": " + c.error()};
     calib = *c;
   }
-  std::string decode_warning;  // a picture read whole with a decoder's warning: one line (robust21)
-  auto img = vision::load_colour_image(a.input, &decode_warning);
+  auto img = load_picture(a.input);
   if (!img) return Error{img.error()};
-  if (!decode_warning.empty()) std::cerr << "hexdice: warning: " << decode_warning << '\n';
   return vision::to_json(vision::read_board(*img, *layout, &calib, params));
 }
 

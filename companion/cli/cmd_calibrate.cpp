@@ -13,6 +13,7 @@
 
 #include "calibration/calibration.h"
 #include "companion/cli/cli_util.h"
+#include "companion/cli/reader_options.h"
 #include "companion/cli/commands.h"
 #include "vision/sheet.h"
 #include "vision/reader_io.h"
@@ -161,10 +162,8 @@ int run_colors(const ColorArgs& a) {
   }
   auto data = existing(a.out);
   if (!data) return fail(data.error());
-  std::string decode_warning;  // a picture read whole with a decoder's warning: one line (robust21)
-  auto img = vision::load_colour_image(a.image, &decode_warning);
+  auto img = load_picture(a.image);
   if (!img) return fail(img.error());
-  if (!decode_warning.empty()) std::cerr << "hexdice: warning: " << decode_warning << '\n';
   auto col = calibration::calibrate_colors(*img, *layout, cells, &*data);
   if (!col) return fail(a.image + ": " + col.error());
   calibration::set_colors(*data, *col, *layout, fs::path(a.image).filename().string());
@@ -188,10 +187,8 @@ int run_check(const CheckArgs& a) {
   p.stale_days = a.stale_days;
   calibration::CheckReport rep;
   if (!a.image.empty()) {
-    std::string decode_warning;  // a picture read whole with a decoder's warning: one line (robust21)
-    auto img = vision::load_image(a.image, &decode_warning);
+    auto img = load_picture(a.image, /*colour=*/false);
     if (!img) return fail(img.error());
-    if (!decode_warning.empty()) std::cerr << "hexdice: warning: " << decode_warning << '\n';
     rep = calibration::check_calibration_on_frame(*data, *img, *layout, p);
   } else {
     rep = calibration::check_calibration(*data, {}, &*layout, p);

@@ -34,10 +34,8 @@ struct ReadArgs {
 int run_read(const ReadArgs& a) {
   auto in = load_reader_inputs(a.reader);
   if (!in) return fail(in.error());
-  std::string decode_warning;  // a picture read whole with a decoder's warning: one line (robust21)
-  auto img = vision::load_colour_image(a.image, &decode_warning);
+  auto img = load_picture(a.image);
   if (!img) return fail(img.error());
-  if (!decode_warning.empty()) std::cerr << "hexdice: warning: " << decode_warning << '\n';
   if (!a.reader.calib.empty()) {
     // Stale or mismatched calibration: one warning line, and read anyway.
     std::string err;
@@ -69,10 +67,8 @@ struct DiceArgs {
 };
 
 int run_dice(const DiceArgs& a) {
-  std::string decode_warning;  // a picture read whole with a decoder's warning: one line (robust21)
-  auto img = vision::load_colour_image(a.image, &decode_warning);
+  auto img = load_picture(a.image);
   if (!img) return fail(img.error());
-  if (!decode_warning.empty()) std::cerr << "hexdice: warning: " << decode_warning << '\n';
   vision::DiceParams params;
   params.model_path = a.model;
   params.use_model = !a.no_model;

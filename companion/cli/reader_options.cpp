@@ -48,4 +48,11 @@ Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o) {
   return in;
 }
 
+Result<cv::Mat> load_picture(const std::string& path, bool colour) {
+  std::string warning;
+  auto img = colour ? vision::load_colour_image(path, &warning) : vision::load_image(path, &warning);
+  if (img && !warning.empty()) std::cerr << "hexdice: warning: " << warning << '\n';
+  return img;
+}
+
 }  // namespace hexdice::cli

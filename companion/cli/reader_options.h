@@ -34,4 +34,9 @@ void add_reader_options(CLI::App* sub, ReaderOptions& o);
 // Errors name the file ("board.json: ...").
 Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o);
 
+// A picture file for a subcommand that reads it: vision::load_colour_image (load_image when
+// `colour` is false); a decoder's warning on a picture it read whole (libpng's) is printed as
+// one "hexdice: warning:" line and the picture is used.
+Result<cv::Mat> load_picture(const std::string& path, bool colour = true);
+
 }  // namespace hexdice::cli
