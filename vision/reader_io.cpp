@@ -430,6 +430,13 @@ Result<cv::Mat> load_image(const std::string& path, std::string* warning) {
   return img;
 }
 
+Result<cv::Mat> load_image(const std::string& path, const WarningSink& warn) {
+  std::string w;
+  auto img = load_image(path, warn ? &w : nullptr);
+  if (img && warn && !w.empty()) warn(w);
+  return img;
+}
+
 bool has_colour(const cv::Mat& bgr) {
   if (bgr.type() != CV_8UC3 && bgr.type() != CV_8UC4) return false;
   const int step = bgr.channels();

@@ -169,6 +169,32 @@ TEST(DecodeOnce, APngWarningIsOneLineOfOurs) {
   fs::remove(file);
 }
 
+// `hexdice eval` and the referee's frame folders load many pictures: a decoder's warning on one
+// of them is one `hexdice: warning: FILE: ...` line per file, as `read` prints it, and the run
+// goes on (robust22; before, eval and the referee dropped it and said nothing).
+TEST(DecodeOnce, EvalAndTheRefereesFramesSayAWarningOnceAFile) {
+  if (!fs::exists(fs::path(HEXDICE_BIN_DIR) / "hexdice")) GTEST_SKIP() << "hexdice binary not built";
+  const auto png = png_with_bad_gamma();
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_warn_dir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string want;
+  for (const char* name : {"scene_000", "scene_001"}) {
+    const fs::path pic = dir / (std::string(name) + ".png");
+    std::ofstream(pic, std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+    std::ofstream(dir / (std::string(name) + ".json")) << "{\"image\": \"" << name << ".png\", \"board_found\": false, \"dice\": []}\n";
+    want += "hexdice: warning: " + pic.string() + ": libpng: gAMA: gamma value out of range (a warning: the picture was read as it is)\n";
+  }
+  std::string err;
+  EXPECT_EQ(run_cli("eval --scenes " + dir.string(), err), 0);
+  EXPECT_EQ(err, want);
+  // The referee on the folder as frames (its JSON files are not frames: PNG/JPEG/BMP only).
+  err.clear();
+  EXPECT_EQ(run_cli("referee --source " + dir.string() + " --db " + (dir / "game.db").string() + " --no-stdin --fps 0", err), 0);
+  EXPECT_EQ(err, want);
+  fs::remove_all(dir);
+}
+
 // A run-length coded BMP cut short: OpenCV's reader printed "imdecode_(''): can't read data:
 // ... Unexpected end of input stream" before failing; now it is refused before OpenCV sees
 // it, in one line, and nothing reaches stderr. The whole file reads as OpenCV reads it.
