@@ -66,7 +66,7 @@ Result<FaceEvalResult> eval_faces(const std::string& dir, const FaceEvalOptions&
     if (j.is_discarded() || !j.is_object() || !j.contains("dice") || !j["dice"].is_array()) continue;
     fs::path img_path = lp.parent_path() / j.value("image", lp.stem().string() + ".jpg");
     if (!fs::exists(img_path)) continue;
-    auto image = load_image(img_path.string());
+    auto image = load_image(img_path.string(), opt.warn);
     if (!image) return Error{image.error()};
     ++res.scenes;
     std::vector<LabelledDie> dice;

@@ -17,6 +17,7 @@
 
 #include "core/result.h"
 #include "vision/die_face.h"
+#include "vision/reader_io.h"
 
 namespace hexdice::vision {
 
@@ -61,6 +62,7 @@ struct FaceEvalOptions {
   int limit = 0;           // at most this many scenes (0 = all)
   unsigned seed = 1;       // perturbation directions and turns
   std::string dump_dir;    // when set: wrongly read crops written there as PNG
+  WarningSink warn;        // a picture's decoder warning (robust22); empty: dropped
 };
 
 // Scores read_face on every labelled die of the scenes in `dir` (label JSON with

@@ -2346,10 +2346,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           double fine_d = 1e9;
           for (const auto& q : fine_unit_pips) fine_d = std::min(fine_d, cv::norm(q - m_mm));
           const bool no_fine_pip = params.pip_unit_fine_mm > 0 && fine_unit_looked && pips.size() == 1 && fine_d > params.pip_unit_fine_mm;
+          // (robust22) Two or more spots where the fine look saw pips at one place only.
+          bool fine_one_place = params.pip_unit_fine_one_place && fine_unit_looked && pips.size() >= 2 && !fine_unit_pips.empty();
+          for (const auto& q : fine_unit_pips) fine_one_place = fine_one_place && cv::norm(q - fine_unit_pips[0]) <= params.pip_unit_fine_mm;
           if (debug)
             std::fprintf(stderr, "PIPUNIT %d,%d %zu pips: face %d conf %.2f %s; the nearest of %zu fine pips %.1f mm%s\n", cell.hex.q, cell.hex.r,
                          pips.size(), fr.face, fr.confidence, colour.c_str(), fine_unit_pips.size(), fine_unit_pips.empty() ? -1.0 : fine_d,
-                         no_fine_pip ? ": no pip there at full resolution, not taken" : "");
+                         no_fine_pip ? ": no pip there at full resolution, not taken" : fine_one_place ? ": the fine look saw pips at one place only, hidden" : "");
+          if (fine_one_place && fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white") {
+            char why[160];
+            std::snprintf(why, sizeof why, "fine: read white %d conf %.2f from %zu spots, the camera-resolution look saw pips at one place",
+                          fr.face, fr.confidence, pips.size());
+            obs.hidden.push_back(cell.hex);
+            obs.hidden_why[cell.hex] = why;
+            continue;
+          }
           if (fr.face == static_cast<int>(pips.size()) && fr.confidence >= params.white_pip_unit_confidence && colour == "white" && !no_fine_pip) {
             CellObservation co;
             co.hex = cell.hex;
@@ -2832,6 +2843,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
     PlaneSample fine_sample;
+    // (robust22) A layout on the top plane takes a pip from another cell: one of its pips (those
+    // within the face's reach of its centre) lies nearer another cell's centre than this one's.
+    // A die's pips lie on its own top, over its own cell; on a small map (hexes under 14 mm) the
+    // next cell's die stands 3 mm away and a pip of it joined this die's 1 into a 2.
+    auto takes_other_cell = [&](const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
+      if (!params.pip_look_own_cell) return false;
+      for (const auto& q : pips) {
+        if (cv::norm(q - h.centre_mm) > 0.44 * 16.0) continue;
+        const double own = std::hypot(q.x - cell.centre.x, q.y - cell.centre.y);
+        for (const auto& c : layout.cells)
+          if (std::hypot(c.centre.x - cell.centre.x, c.centre.y - cell.centre.y) < 2.2 * hs &&
+              std::hypot(q.x - c.centre.x, q.y - c.centre.y) < own)
+            return true;
+      }
+      return false;
+    };
     if (params.pip_look_confidence > 0 && params.fine_pip_look) {
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
@@ -2937,6 +2964,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             return r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
                    (h.count > 1 || r2.confidence >= fr.confidence || first_off) && !downgrade && !first_real;
           };
+          if (takes_other_cell(pips, h)) {
+            if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d takes a pip in another cell: not read\n", cell.hex.q, cell.hex.r, want.c_str(), h.count);
+            return false;
+          }
           FaceReading r2 = read_at(at, params.pip_look_confidence);
           std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
           bool agree = agrees(r2, colour);
@@ -3223,6 +3254,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // than a face has, or of no more pips than a sure first reading) is not read.
           if (h.count <= 1 || h.count > 6 || (h.count <= fr.face && !(fr.confidence < params.coloured_pip_look_below))) {
             if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d cannot replace face %d conf %.2f: not read\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count, fr.face, fr.confidence);
+            return false;
+          }
+          if (takes_other_cell(pips, h)) {
+            if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d takes a pip in another cell: not read\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count);
             return false;
           }
           const FaceReading r2 = read_at(at, params.pip_look_confidence);
@@ -3532,6 +3567,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Point2d g = a + t * ab;
           bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
                     cv::norm(g) <= params.guard_max_offset_mm;
+          // (robust22) ... and inside its own printed hexagon: no other cell's centre nearer. On
+          // a small map (hexes under 14 mm) a die in the next cell stands within
+          // guard_max_offset_mm, and a piece of its blue top was read as this die's guard.
+          if (ok && params.guard_in_own_cell)
+            for (std::size_t k : near_cells)
+              if (k != ci && cv::norm(g - cv::Point2d(layout.cells[k].centre.x - cell.centre.x,
+                                                      layout.cells[k].centre.y - cell.centre.y)) < cv::norm(g))
+                ok = false;
           double core = -1;  // (only measured for a blob that passes the rest)
           if (ok && params.guard_core_ratio > 0) {
             // The blob's thickest point: its largest inscribed disc (distance to its edge).
@@ -3726,6 +3769,8 @@ Status ReadParams::save(const std::string& path) const {
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm;
+    fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
+       << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
        << "grid_refine_min_cells" << grid_refine_min_cells << "grid_refine_all_shift_mm" << grid_refine_all_shift_mm << "grid_refine_min_corners" << grid_refine_min_corners;
   } catch (const cv::Exception& e) {
@@ -3867,6 +3912,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("in_view_top_mm", p.in_view_top_mm);
     get("small_cell_paper_hex_mm", p.small_cell_paper_hex_mm);
     get("small_cell_lone_edges_hex_mm", p.small_cell_lone_edges_hex_mm);
+    get_bool("guard_in_own_cell", p.guard_in_own_cell);
+    get_bool("pip_unit_fine_one_place", p.pip_unit_fine_one_place);
+    get_bool("pip_look_own_cell", p.pip_look_own_cell);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);

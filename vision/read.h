@@ -209,6 +209,19 @@ struct ReadParams {
   // dev7 806 (-4,2), read a white 1 at 0.92) is not taken. A true lone pip measured 0.1 mm
   // from its fine pip. 0 = off.
   double pip_unit_fine_mm = 1.5;
+  // (robust22) ... and a face of two or more such spots is not taken where that look found
+  // pips at one place only (all its thresholds together, within pip_unit_fine_mm): the other
+  // spots are no pips at the camera's resolution. The cell is hidden (unknown). On small maps
+  // a white 1's pip lies on the printed lines (the fine look leaves it to this look) and a
+  // printed mark beside it made a 2 (robust22's radius 8 and 9 hand renders: two white 1s
+  // read as 2s). false: the test before.
+  bool pip_unit_fine_one_place = true;
+  // (robust22) The camera-resolution pip looks that may move a reading (FINEPIP, COLPIP) skip a
+  // layout with a pip nearer another cell's centre than its own (on the top plane): a die's
+  // pips lie over its own cell. Moot on radius 5-6 A3 maps (a die's pips stay well inside its
+  // cell); on small maps a neighbour's pip and a 1's made a sure 2 (robust22's packed radius-9
+  // renders: a yellow and a white 1). false: the test before.
+  bool pip_look_own_cell = true;
   // (exact15) When no threshold of that camera-resolution look finds a face, the pips of all
   // its thresholds together (one per place: within fine_unit_pool_mm) are looked at as one
   // set; a layout of two or more pips that no single threshold had is read as above (a white 2
@@ -372,6 +385,12 @@ struct ReadParams {
   bool guard_on_grid = true;
   double guard_area_min = 0.2;
   double guard_max_offset_mm = 12.0;
+  // (robust22) ... and the blob's centre, taken back along the parallax, lies in the die's own
+  // cell (no other cell's centre is nearer). Moot where a cell's inscribed radius is over
+  // guard_max_offset_mm (hexes of 13.9 mm and more: radius 5 and 6 on A3); on smaller maps a die
+  // in the next cell is within guard_max_offset_mm and its blue top was read as a guard
+  // (robust22's packed radius-8 renders: 5 false guards in 103 dice). false: the test before.
+  bool guard_in_own_cell = true;
   // A token's blob is solid: its largest inscribed disc is at least guard_core_ratio x the
   // side of a square of the blob's area (a square: 1; a token's top with a lit side beside
   // it, 10 x 18 mm: 0.74; true tokens on the 105 scenes, partly hidden ones too: >= 0.64).

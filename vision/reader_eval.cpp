@@ -67,7 +67,8 @@ std::set<Hex> labelled_cells(const nlohmann::json& j) {
 
 }  // namespace
 
-Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log) {
+Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log,
+                               const WarningSink& warn) {
   auto scenes = scene_dir(dir);
   if (!scenes) return Error{scenes.error()};
   const std::vector<fs::path>& labels = scenes->labels;
@@ -89,7 +90,7 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
     if (img.empty()) continue;
     auto truth = scene_truth_from_json(j);
     if (!truth) return Error{lp.string() + ": " + truth.error()};
-    auto image = load_image(img.string());
+    auto image = load_image(img.string(), warn);
     if (!image) return Error{image.error()};
     const Observation obs = read_board(*image, layout, nullptr, params);
     const std::string name = img.filename().string();
@@ -184,7 +185,7 @@ Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params,
 }
 
 Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& split, int limit,
-                            const DiceParams& params, std::ostream* log, bool detect) {
+                            const DiceParams& params, std::ostream* log, bool detect, const WarningSink& warn) {
   auto images = load_real_images(dir_or_csv, split);
   if (!images) return Error{images.error()};
   auto models = load_dice_models(params);
@@ -196,7 +197,7 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
     if (limit > 0 && s.images >= limit) break;
     const auto& labels = im.labels;
     const auto& name = im.name;
-    auto img = load_image(im.path);
+    auto img = load_image(im.path, warn);
     if (!img) return Error{img.error()};
     auto found = detect ? find_dice_checked(*img, params) : Result<std::vector<DieDetection>>(std::vector<DieDetection>{});
     if (!found) return Error{found.error()};
@@ -346,7 +347,7 @@ Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& sp
   return s;
 }
 
-Status run_eval(const EvalArgs& a, std::ostream& out) {
+Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
   const auto pct = percent;
   if (!a.scenes_dir.empty() && a.faces) {
     FaceEvalOptions fo;
@@ -355,6 +356,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     if (a.face_reader != "lattice" && a.face_reader != "components")
       return Error{"--face-reader must be lattice or components, not " + a.face_reader};
     fo.face.lattice = a.face_reader == "lattice";
+    fo.warn = warn;
     auto r = eval_faces(a.scenes_dir, fo, a.verbose ? &out : nullptr);
     if (!r) return Error{r.error()};
     print_face_eval(*r, out);
@@ -366,7 +368,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
       if (!loaded) return Error{loaded.error()};
       rp = *loaded;
     }
-    auto s = eval_scenes(a.scenes_dir, rp, a.limit, a.verbose ? &out : nullptr);
+    auto s = eval_scenes(a.scenes_dir, rp, a.limit, a.verbose ? &out : nullptr, warn);
     if (!s) return Error{s.error()};
     out << "scenes: " << s->scenes << "  board_found agrees: " << pct(s->found_ok, s->scenes) << '\n'
         << "occupancy precision: " << pct(s->matched, s->seen_cells) << "  recall: " << pct(s->matched, s->truth_cells)
@@ -413,7 +415,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     if (a.gap_min_margin > -9) dp.gap_min_margin = a.gap_min_margin;
     if (a.gap_max_not_die >= 0) dp.gap_max_not_die = a.gap_max_not_die;
     if (a.gap_side_face_radius >= 0) dp.gap_side_face_radius = a.gap_side_face_radius;
-    auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only);
+    auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only, warn);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "
         << s->detections << " detections\n"

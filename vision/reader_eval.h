@@ -12,6 +12,7 @@
 #include "core/result.h"
 #include "vision/dice.h"
 #include "vision/read.h"
+#include "vision/reader_io.h"
 
 namespace hexdice::vision {
 
@@ -135,12 +136,15 @@ struct SceneDir {
 };
 Result<SceneDir> scene_dir(const std::string& dir);
 
-Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log);
+// `warn` (all three): a picture's decoder warning, one call per file (the command line prints
+// it as a `hexdice: warning:` line and the run goes on; robust22); empty: dropped.
+Result<SceneScore> eval_scenes(const std::string& dir, const ReadParams& params, int limit, std::ostream* log,
+                               const WarningSink& warn = {});
 // detect = false: only the oracle-box figures (face reading at the labelled boxes).
 Result<RealScore> eval_real(const std::string& dir_or_csv, const std::string& split, int limit,
-                            const DiceParams& params, std::ostream* log, bool detect = true);
+                            const DiceParams& params, std::ostream* log, bool detect = true, const WarningSink& warn = {});
 
 // Runs whichever the arguments ask for and prints the figures and a closing line.
-Status run_eval(const EvalArgs& args, std::ostream& out);
+Status run_eval(const EvalArgs& args, std::ostream& out, const WarningSink& warn = {});
 
 }  // namespace hexdice::vision

@@ -241,6 +241,7 @@ struct Decoded {
   std::string problem;    // the library's first complaint ("" when none)
   bool fallback = false;  // cv::imdecode must decode it (see above); `img` is not the picture
   std::string warning;    // libpng's first warning on a picture read whole ("" when none)
+  int orientation = 1;    // the Exif orientation OpenCV applies (1: none; robust22)
 };
 
 struct JpegQuiet {
@@ -254,11 +255,97 @@ void jpeg_quiet_message(j_common_ptr c, int level) {
 }
 void jpeg_quiet_output(j_common_ptr) {}
 
-// An APP1 marker holding an Exif block (OpenCV reads its orientation and turns the picture).
-bool has_exif(const jpeg_decompress_struct& cinfo) {
-  for (jpeg_saved_marker_ptr m = cinfo.marker_list; m; m = m->next)
-    if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && std::equal(m->data, m->data + 6, "Exif\0\0")) return true;
-  return false;
+// (robust22) The Exif orientation cv::imdecode applies to a JPEG, found as OpenCV 4.6 finds it
+// (grfmt_jpeg.cpp and exif.cpp, read for their behaviour): the FIRST APP1 marker, whatever its
+// first six bytes say ("Exif\0\0" is not checked), longer than 6 bytes; after those six, a TIFF
+// header: byte order "II" little-endian, anything else read big-endian; the tag mark 42 at 2;
+// IFD0's offset at 4; its entries (12 bytes each) in file order, each read by its tag: a
+// string tag (0x010E/F, 0x0110, 0x0131, 0x0132, 0x8298) needs its data inside the block (more
+// than 4 bytes: at the offset the entry gives), a rational tag (0x011A/B: 1, 0x013E: 2,
+// 0x013F: 6, 0x0211: 3, 0x0214: 6 rationals at the entry's offset) needs those rationals
+// inside, the orientation (0x0112) is the 16-bit value at the entry's byte 8. The first read
+// out of the block ends the parse; tags read before it stand, the first orientation wins.
+// 1 when there is none (or the tag mark is wrong): nothing is turned.
+int jpeg_exif_orientation(const jpeg_decompress_struct& cinfo) {
+  jpeg_saved_marker_ptr app1 = nullptr;
+  for (jpeg_saved_marker_ptr m = cinfo.marker_list; m && !app1; m = m->next)
+    if (m->marker == JPEG_APP0 + 1) app1 = m;
+  if (!app1 || app1->data_length <= 6) return 1;
+  const unsigned char* d = app1->data + 6;
+  const std::size_t n = app1->data_length - 6;
+  const bool intel = n >= 1 && (n == 1 || d[0] == d[1]) && d[0] == 'I';
+  // Bounds-checked reads: false when the value would lie past the block's end.
+  auto u16 = [&](std::size_t at, std::uint32_t& v) {
+    if (at + 1 >= n) return false;
+    v = intel ? d[at] | (d[at + 1] << 8) : (d[at] << 8) | d[at + 1];
+    return true;
+  };
+  auto u32 = [&](std::size_t at, std::uint32_t& v) {
+    if (at + 3 >= n) return false;
+    v = intel ? d[at] | (d[at + 1] << 8) | (d[at + 2] << 16) | (static_cast<std::uint32_t>(d[at + 3]) << 24)
+              : (static_cast<std::uint32_t>(d[at]) << 24) | (d[at + 1] << 16) | (d[at + 2] << 8) | d[at + 3];
+    return true;
+  };
+  // `count` rationals (two 32-bit values each) from the offset in the entry at `at`; the
+  // offset steps in 32 bits, as OpenCV's does.
+  auto rationals = [&](std::size_t at, int count) {
+    std::uint32_t off = 0, v = 0;
+    if (!u32(at + 8, off)) return false;
+    for (int i = 0; i < count; ++i, off += 8)
+      if (!u32(off, v) || !u32(static_cast<std::size_t>(off) + 4, v)) return false;
+    return true;
+  };
+  std::uint32_t mark = 0, ifd = 0, entries = 0;
+  if (!u16(2, mark) || mark != 42) return 1;
+  if (!u32(4, ifd) || !u16(ifd, entries)) return 1;
+  std::uint32_t at = ifd + 2;
+  for (std::uint32_t e = 0; e < entries; ++e, at += 12) {
+    std::uint32_t tag = 0;
+    if (!u16(at, tag)) return 1;
+    switch (tag) {
+      case 0x0112: {
+        std::uint32_t o = 1;
+        return u16(static_cast<std::size_t>(at) + 8, o) ? static_cast<int>(o) : 1;
+      }
+      case 0x010E: case 0x010F: case 0x0110: case 0x0131: case 0x0132: case 0x8298: {
+        std::uint32_t size = 0, off = 8;
+        if (!u32(static_cast<std::size_t>(at) + 4, size)) return 1;
+        if (size > 4 && !u32(static_cast<std::size_t>(at) + 8, off)) return 1;
+        if (off > n || static_cast<std::size_t>(off) + size > n) return 1;
+        break;
+      }
+      case 0x011A: case 0x011B:
+        if (!rationals(at, 1)) return 1;
+        break;
+      case 0x013E:
+        if (!rationals(at, 2)) return 1;
+        break;
+      case 0x013F: case 0x0214:
+        if (!rationals(at, 6)) return 1;
+        break;
+      case 0x0211:
+        if (!rationals(at, 3)) return 1;
+        break;
+      case 0x0128: case 0x0213: {
+        std::uint32_t v = 0;
+        if (!u16(static_cast<std::size_t>(at) + 8, v)) return 1;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return 1;
+}
+
+// The picture turned as OpenCV's ExifTransform turns it for orientations 2-8 (flip codes:
+// 1 about the vertical axis, 0 about the horizontal one, -1 both; 5-8 transposed first).
+void apply_exif_orientation(int orientation, cv::Mat& img) {
+  if (orientation < 2 || orientation > 8) return;
+  if (orientation >= 5) cv::transpose(img, img);
+  static const int flip_code[9] = {0, 0, 1, -1, 0, 0, 1, -1, 0};
+  if (orientation == 5) return;
+  cv::flip(img, img, flip_code[orientation]);
 }
 
 // The JPEG decoded into `img` (CV_8UC3, BGR) as OpenCV's JpegDecoder decodes it for
@@ -283,7 +370,9 @@ Decoded jpeg_decode(const std::vector<unsigned char>& b, cv::Mat& img) {
   jpeg_read_header(&cinfo, TRUE);
   // OpenCV loads the standard Huffman tables into a JPEG that has none (MJPEG frames).
   const bool no_tables = !cinfo.ac_huff_tbl_ptrs[0] && !cinfo.ac_huff_tbl_ptrs[1] && !cinfo.dc_huff_tbl_ptrs[0] && !cinfo.dc_huff_tbl_ptrs[1];
-  const bool fallback = cinfo.num_components == 4 || has_exif(cinfo) || no_tables;
+  // (robust22) An Exif orientation is applied here (decode_image), not by a second decode.
+  const bool fallback = cinfo.num_components == 4 || no_tables;
+  const int orientation = fallback ? 1 : jpeg_exif_orientation(cinfo);
   // (A CMYK JPEG as OpenCV asks for it, decoded here only as the check.)
   const bool cmyk = cinfo.num_components == 4;
   cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_BGR;
@@ -298,7 +387,7 @@ Decoded jpeg_decode(const std::vector<unsigned char>& b, cv::Mat& img) {
   }
   jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
-  return {"", fallback};
+  return {"", fallback, "", orientation};
 }
 
 struct PngQuiet {
@@ -405,7 +494,10 @@ Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes, std::strin
       return Error{is_jpeg(bytes) ? "corrupt JPEG (libjpeg: " + d.problem + "): part of the picture would be made up"
                                   : "corrupt PNG (libpng: " + d.problem + ")"};
     if (warning && !d.warning.empty()) *warning = "libpng: " + d.warning + " (a warning: the picture was read as it is)";
-    if (!d.fallback) return img;
+    if (!d.fallback) {
+      apply_exif_orientation(d.orientation, img);
+      return img;
+    }
     img.release();
   }
   try {
@@ -427,6 +519,13 @@ Result<cv::Mat> load_image(const std::string& path, std::string* warning) {
   auto img = decode_image(bytes, &w);
   if (!img) return Error{path + ": " + img.error()};
   if (warning && !w.empty()) *warning = path + ": " + w;
+  return img;
+}
+
+Result<cv::Mat> load_image(const std::string& path, const WarningSink& warn) {
+  std::string w;
+  auto img = load_image(path, warn ? &w : nullptr);
+  if (img && warn && !w.empty()) warn(w);
   return img;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ inline constexpr std::uint64_t kMaxImagePixels = 200'000'000;
 // `warning` (when given): "PATH: " and decode_image's warning on a picture read whole, "" when
 // none (the command line prints it as one `hexdice: warning:` line; robust21).
 Result<cv::Mat> load_image(const std::string& path, std::string* warning = nullptr);
+// Where a caller that loads many files hands each file's warning (load_image's, "PATH: ..."):
+// the command line prints it as one `hexdice: warning:` line and goes on (robust22); empty:
+// the warning is dropped.
+using WarningSink = std::function<void(const std::string&)>;
+// load_image, its warning (if any) handed to `warn`.
+Result<cv::Mat> load_image(const std::string& path, const WarningSink& warn);
 // `warning` (when given): the decoder's first warning on a picture it read whole (libpng's
 // "iCCP: known incorrect sRGB profile"), "" when none; nothing is printed (robust21).
 Result<cv::Mat> decode_image(const std::vector<unsigned char>& bytes, std::string* warning = nullptr);

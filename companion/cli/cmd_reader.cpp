@@ -249,7 +249,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   reg.add(ev, [ea] {
     if (ea->scenes_dir.empty() == ea->real.empty()) return fail("eval needs exactly one of --scenes DIR or --real DIR_OR_CSV");
     if (ea->faces && ea->scenes_dir.empty()) return fail("eval --faces needs --scenes DIR");
-    auto r = vision::run_eval(*ea, std::cout);
+    // A picture's decoder warning: one line, as the other subcommands print it (load_picture).
+    auto r = vision::run_eval(*ea, std::cout, print_warning);
     if (!r) return fail(r.error());
     return kExitOk;
   });

@@ -127,6 +127,11 @@ int run_referee(const RefereeArgs& a) {
   if ((*src)->live()) grabber.emplace(**src);
   Frame f;
   while (grabber ? grabber->next(f) : (*src)->next(f)) {
+    if (!f.warning.empty()) {  // a frame file's decoder warning: one line of ours, the run goes on
+      std::lock_guard lk(out_mu);
+      std::cout.flush();
+      print_warning(f.warning);
+    }
     if (images) {
       if (f.image.empty()) continue;
       // Frames with motion are not read and a read stops at a covered cell: the referee

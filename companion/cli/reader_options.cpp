@@ -51,8 +51,10 @@ Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o) {
 Result<cv::Mat> load_picture(const std::string& path, bool colour) {
   std::string warning;
   auto img = colour ? vision::load_colour_image(path, &warning) : vision::load_image(path, &warning);
-  if (img && !warning.empty()) std::cerr << "hexdice: warning: " << warning << '\n';
+  if (img && !warning.empty()) print_warning(warning);
   return img;
 }
+
+void print_warning(const std::string& warning) { std::cerr << "hexdice: warning: " << warning << '\n'; }
 
 }  // namespace hexdice::cli

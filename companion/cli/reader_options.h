@@ -38,5 +38,8 @@ Result<ReaderInputs> load_reader_inputs(const ReaderOptions& o);
 // `colour` is false); a decoder's warning on a picture it read whole (libpng's) is printed as
 // one "hexdice: warning:" line and the picture is used.
 Result<cv::Mat> load_picture(const std::string& path, bool colour = true);
+// Prints a picture's warning (load_image's "PATH: ...") as the one line load_picture prints:
+// `hexdice: warning: PATH: ...` on stderr (eval and the referee's frame folders; robust22).
+void print_warning(const std::string& warning);
 
 }  // namespace hexdice::cli

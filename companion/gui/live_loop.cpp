@@ -117,7 +117,8 @@ Result<std::unique_ptr<LiveLoop>> LiveLoop::open(const LiveOptions& o) {
   if (o.source.empty() == o.observations.empty()) return Error{"give exactly one of a camera/video/image source or observations"};
   std::unique_ptr<LiveLoop> l(new LiveLoop());
   l->opt_ = o;
-  auto src = o.observations.empty() ? open_source(o.source) : open_observations(o.observations);
+  if (!l->opt_.open_source) l->opt_.open_source = [](const std::string& spec) { return open_source(spec); };
+  auto src = o.observations.empty() ? l->opt_.open_source(o.source) : open_observations(o.observations);
   if (!src) return Error{src.error()};
   l->src_ = std::move(*src);
   l->live_ = l->src_->live();
@@ -175,103 +176,152 @@ void LiveLoop::run() {
   std::uint64_t version = 0;
   referee::Frame f;
   std::shared_ptr<const vision::CalibrationData> cal;
-  // A live camera: the newest frame when the reader is ready, the others dropped (latest_frame.h).
-  std::optional<LatestFrameGrabber> grabber;
-  if (live_) grabber.emplace(*src_);
-  while (!stop_ && (grabber ? grabber->next(f) : src_->next(f))) {
-    LivePicture pic;
-    pic.index = f.index;
-    const auto r0 = Clock::now();
-    if (!f.image.empty()) {
+  // A camera reopened after it went away numbers its frames on from the last one seen.
+  int index_base = 0, last_index = -1;
+  bool last_reached = false;
+  for (;;) {
+    // A live camera: the newest frame when the reader is ready, the others dropped (latest_frame.h).
+    std::optional<LatestFrameGrabber> grabber;
+    if (live_) grabber.emplace(*src_);
+    while (!stop_ && (grabber ? grabber->next(f) : src_->next(f))) {
+      f.index += index_base;
+      last_index = f.index;
+      LivePicture pic;
+      pic.index = f.index;
+      const auto r0 = Clock::now();
+      if (!f.image.empty()) {
+        {
+          std::lock_guard lk(mu_);
+          if (calib_ != cal) {  // a calibration saved from the window: the reader switches to it
+            cal = calib_;
+            reader.reset();
+            calib_checked_ = false;
+          }
+        }
+        if (cal && !calib_checked_) {  // as `hexdice read --calib`: stale or mismatched -> a warning
+          std::string w;
+          for (const auto& i : calibration::check_calibration(*cal, f.image.size(), &layout).issues)
+            if (i.kind != calibration::CheckIssue::NoMetadata) w += (w.empty() ? "" : "; ") + i.message;
+          calib_checked_ = true;
+          std::lock_guard lk(mu_);
+          cview_.warning = w;
+        }
+        if (session_on_) {  // camera calibration: every picture is offered to the session
+          std::unique_lock sl(sess_mu_);
+          if (session_) {
+            const calibration::CharucoDetection det = session_->add_frame(f.image);
+            const auto progress = session_->progress();
+            sl.unlock();
+            std::lock_guard lk(mu_);
+            cview_.progress = progress;
+            cview_.last_corners = static_cast<int>(det.corners.size());
+          }
+        }
+        if (!reader) reader.emplace(layout, cal ? std::optional<vision::CalibrationData>(*cal) : std::nullopt);
+        // The setup's dice phases read the map's cells with a hand over part of it.
+        reader->set_full_read_when_covered(ref_->in_setup());
+        Observation obs = reader->see(f.image);  // the pose too: setup reads dice off the sheet
+        const vision::Observation& seen = obs;
+        pic.image = f.image;
+        pic.frame.registered = seen.pose.found;
+        if (seen.pose.found) {
+          pic.frame.homography = to_array(seen.pose.paper_to_image);
+          pic.frame.registration_error_px = seen.pose.reprojection_px;
+        }
+        pic.frame.markers = static_cast<int>(seen.pose.marker_ids.size());
+        for (const auto& c : seen.cells) {
+          const cv::Point2d p = vision::apply_h(seen.pose.top_to_image, {layout.cell_centre(c.hex).x, layout.cell_centre(c.hex).y});
+          pic.frame.dice.push_back(Detection{Board::get(layout.radius)->name(c.hex), c.color, c.face, c.guard, p.x, p.y});
+        }
+        f.obs = obs;
+      } else if (f.obs) {
+        const cv::Matx33d h = demo_pose(f.index, synth);
+        pic.image = draw_table(*f.obs, h, synth);
+        pic.frame.registered = f.obs->board_found;
+        pic.frame.homography = to_array(h);
+        pic.frame.registration_error_px = 0;
+        pic.frame.markers = f.obs->board_found ? 4 : 0;
+        for (const auto& c : f.obs->cells) {
+          const cv::Point2d p = vision::apply_h(h, {layout.cell_centre(c.hex).x, layout.cell_centre(c.hex).y});
+          pic.frame.dice.push_back(Detection{Board::get(layout.radius)->name(c.hex), c.color, c.face, c.guard, p.x, p.y});
+        }
+      } else {
+        continue;
+      }
+      pic.read_ms = std::chrono::duration<double, std::milli>(Clock::now() - r0).count();
+      if (const int sw = shown_w_, sh = shown_h_; sw > 0 && sh > 0 && sw < pic.image.cols && sh < pic.image.rows)
+        cv::resize(pic.image, pic.shown, cv::Size(sw, sh), 0, 0, cv::INTER_AREA);
+      pic.frame.source = f.name.empty() ? description_ : f.name;
+      pic.frame.width = pic.image.cols;
+      pic.frame.height = pic.image.rows;
+      pic.obs = *f.obs;
+      pic.version = ++version;
+      auto [lo, hi] = scripted_.equal_range(f.index);
+      for (auto it = lo; it != hi; ++it) ref_->post_command(it->second);
+      const double t_ms = live_ ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : f.index * 1000.0 / fps;
+      ref_->post_frame(std::move(*f.obs), t_ms, f.index, f.image);
       {
         std::lock_guard lk(mu_);
-        if (calib_ != cal) {  // a calibration saved from the window: the reader switches to it
-          cal = calib_;
-          reader.reset();
-          calib_checked_ = false;
-        }
+        pic_ = std::move(pic);
       }
-      if (cal && !calib_checked_) {  // as `hexdice read --calib`: stale or mismatched -> a warning
-        std::string w;
-        for (const auto& i : calibration::check_calibration(*cal, f.image.size(), &layout).issues)
-          if (i.kind != calibration::CheckIssue::NoMetadata) w += (w.empty() ? "" : "; ") + i.message;
-        calib_checked_ = true;
-        std::lock_guard lk(mu_);
-        cview_.warning = w;
+      if (opt_.on_picture) opt_.on_picture();
+      f.obs.reset();
+      if (opt_.last_frame >= 0 && f.index >= opt_.last_frame) {
+        last_reached = true;
+        break;
       }
-      if (session_on_) {  // camera calibration: every picture is offered to the session
-        std::unique_lock sl(sess_mu_);
-        if (session_) {
-          const calibration::CharucoDetection det = session_->add_frame(f.image);
-          const auto progress = session_->progress();
-          sl.unlock();
-          std::lock_guard lk(mu_);
-          cview_.progress = progress;
-          cview_.last_corners = static_cast<int>(det.corners.size());
-        }
+      if (!live_ && opt_.fps > 0) {
+        const auto until = t0 + std::chrono::microseconds(static_cast<long long>((f.index + 1) * 1e6 / opt_.fps));
+        // Paced in steps of at most 20 ms (stop_ is looked at in between), not 200 wake-ups a second.
+        for (auto now = Clock::now(); !stop_ && now < until; now = Clock::now())
+          std::this_thread::sleep_for(std::min<Clock::duration>(until - now, std::chrono::milliseconds(20)));
       }
-      if (!reader) reader.emplace(layout, cal ? std::optional<vision::CalibrationData>(*cal) : std::nullopt);
-      // The setup's dice phases read the map's cells with a hand over part of it.
-      reader->set_full_read_when_covered(ref_->in_setup());
-      Observation obs = reader->see(f.image);  // the pose too: setup reads dice off the sheet
-      const vision::Observation& seen = obs;
-      pic.image = f.image;
-      pic.frame.registered = seen.pose.found;
-      if (seen.pose.found) {
-        pic.frame.homography = to_array(seen.pose.paper_to_image);
-        pic.frame.registration_error_px = seen.pose.reprojection_px;
-      }
-      pic.frame.markers = static_cast<int>(seen.pose.marker_ids.size());
-      for (const auto& c : seen.cells) {
-        const cv::Point2d p = vision::apply_h(seen.pose.top_to_image, {layout.cell_centre(c.hex).x, layout.cell_centre(c.hex).y});
-        pic.frame.dice.push_back(Detection{Board::get(layout.radius)->name(c.hex), c.color, c.face, c.guard, p.x, p.y});
-      }
-      f.obs = obs;
-    } else if (f.obs) {
-      const cv::Matx33d h = demo_pose(f.index, synth);
-      pic.image = draw_table(*f.obs, h, synth);
-      pic.frame.registered = f.obs->board_found;
-      pic.frame.homography = to_array(h);
-      pic.frame.registration_error_px = 0;
-      pic.frame.markers = f.obs->board_found ? 4 : 0;
-      for (const auto& c : f.obs->cells) {
-        const cv::Point2d p = vision::apply_h(h, {layout.cell_centre(c.hex).x, layout.cell_centre(c.hex).y});
-        pic.frame.dice.push_back(Detection{Board::get(layout.radius)->name(c.hex), c.color, c.face, c.guard, p.x, p.y});
-      }
-    } else {
-      continue;
     }
-    pic.read_ms = std::chrono::duration<double, std::milli>(Clock::now() - r0).count();
-    if (const int sw = shown_w_, sh = shown_h_; sw > 0 && sh > 0 && sw < pic.image.cols && sh < pic.image.rows)
-      cv::resize(pic.image, pic.shown, cv::Size(sw, sh), 0, 0, cv::INTER_AREA);
-    pic.frame.source = f.name.empty() ? description_ : f.name;
-    pic.frame.width = pic.image.cols;
-    pic.frame.height = pic.image.rows;
-    pic.obs = *f.obs;
-    pic.version = ++version;
-    auto [lo, hi] = scripted_.equal_range(f.index);
-    for (auto it = lo; it != hi; ++it) ref_->post_command(it->second);
-    const double t_ms = live_ ? std::chrono::duration<double, std::milli>(Clock::now() - t0).count() : f.index * 1000.0 / fps;
-    ref_->post_frame(std::move(*f.obs), t_ms, f.index, f.image);
+    grabber.reset();  // its thread stopped before the source it reads is replaced
     {
       std::lock_guard lk(mu_);
-      pic_ = std::move(pic);
+      error_ = src_->error();
     }
-    if (opt_.on_picture) opt_.on_picture();
-    f.obs.reset();
-    if (opt_.last_frame >= 0 && f.index >= opt_.last_frame) break;
-    if (!live_ && opt_.fps > 0) {
-      const auto until = t0 + std::chrono::microseconds(static_cast<long long>((f.index + 1) * 1e6 / opt_.fps));
-      // Paced in steps of at most 20 ms (stop_ is looked at in between), not 200 wake-ups a second.
-      for (auto now = Clock::now(); !stop_ && now < until; now = Clock::now())
-        std::this_thread::sleep_for(std::min<Clock::duration>(until - now, std::chrono::milliseconds(20)));
-    }
-  }
-  {
-    std::lock_guard lk(mu_);
-    error_ = src_->error();
+    // A camera that stopped giving frames mid-game: said in the window (source_error), the
+    // referee and its record kept, the camera tried again until it is back (robust22: before,
+    // the loop ended here and the window said to start the companion again).
+    if (stop_ || last_reached || !live_ || src_->error().empty() || !reopen_camera()) break;
+    index_base = last_index + 1;
   }
   done_ = true;
+}
+
+bool LiveLoop::reopen_camera() {
+  const std::string lost = src_->error();
+  char every[32];
+  std::snprintf(every, sizeof every, "%g s", opt_.reopen_every_s);
+  {
+    std::lock_guard lk(mu_);
+    error_ = lost + "; trying to open it again every " + every;
+  }
+  reopening_ = true;
+  for (int attempt = 1; !stop_; ++attempt) {
+    const auto until = Clock::now() + std::chrono::microseconds(static_cast<long long>(opt_.reopen_every_s * 1e6));
+    for (auto now = Clock::now(); !stop_ && now < until; now = Clock::now())
+      std::this_thread::sleep_for(std::min<Clock::duration>(until - now, std::chrono::milliseconds(20)));
+    if (stop_) break;
+    auto s = opt_.open_source(opt_.source);
+    if (s && (*s)->live()) {
+      src_ = std::move(*s);
+      {
+        std::lock_guard lk(mu_);
+        error_.clear();
+      }
+      reopening_ = false;
+      ++reconnects_;
+      return true;
+    }
+    std::lock_guard lk(mu_);
+    error_ = lost + "; trying to open it again every " + every + " (try " + std::to_string(attempt) + ": " +
+             (s ? std::string("not a camera") : s.error()) + ")";
+  }
+  reopening_ = false;
+  return false;
 }
 
 // ---- Calibration from the window ----------------------------------------------------------

@@ -56,6 +56,12 @@ struct LiveOptions {
   // Called on the capture thread after each new picture (the window wakes up to draw it
   // instead of polling for it); empty: nothing.
   std::function<void()> on_picture;
+  // A live camera that stops giving frames mid-game (unplugged, taken by another program) is
+  // reopened every `reopen_every_s` seconds until it is back; the referee (the game and its
+  // record) runs on meanwhile (robust22). `open_source`: how the source is opened, at start
+  // and for each retry; empty: referee::open_source (tests give a fake camera).
+  double reopen_every_s = 2.0;
+  std::function<Result<std::unique_ptr<referee::FrameSource>>(const std::string&)> open_source;
 };
 
 // Calibration from the window (Camera panel): what the UI shows, copied under a lock.
@@ -113,6 +119,10 @@ class LiveLoop {
   bool live() const { return live_; }
   const std::string& description() const { return description_; }
   std::string source_error() const;
+  // The camera went away and is being reopened (source_error() says so and what the last
+  // try gave); reconnects(): how often it came back.
+  bool reopening() const { return reopening_; }
+  int reconnects() const { return reconnects_; }
 
   // Calibration from the window (see CalibView). All return at once.
   void start_camera_calibration(int target_views = 15);
@@ -125,6 +135,9 @@ class LiveLoop {
  private:
   LiveLoop() = default;
   void run();
+  // After the camera stopped giving frames: waits reopen_every_s, tries to open it again, and
+  // so on, until it opens (true: src_ is the new camera) or the loop is stopped (false).
+  bool reopen_camera();
 
   LiveOptions opt_;
   std::unique_ptr<referee::Referee> ref_;
@@ -133,7 +146,8 @@ class LiveLoop {
   bool live_ = false;
   std::string description_;
   std::thread capture_;
-  std::atomic<bool> stop_{false}, done_{false};
+  std::atomic<bool> stop_{false}, done_{false}, reopening_{false};
+  std::atomic<int> reconnects_{0};
   std::atomic<int> shown_w_{0}, shown_h_{0};
   mutable std::mutex mu_;
   LivePicture pic_;

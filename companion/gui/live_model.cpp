@@ -47,14 +47,16 @@ std::optional<Alert> referee_alert(const referee::RefereeView& v) {
   return a;
 }
 
-std::optional<Alert> source_alert(const std::string& source_error) {
+std::optional<Alert> source_alert(const std::string& source_error, bool reopening) {
   if (source_error.empty()) return std::nullopt;
   Alert a;
   a.severity = Severity::Error;
   a.seen = source_error;
   a.allowed = "nothing is decided without frames; every action accepted so far is in the game record";
-  a.todo = "check the camera's cable and that no other program holds it, then start the companion again with the "
-           "same --db: the game goes on from its last action";
+  a.todo = reopening ? "check the camera's cable and that no other program holds it: the companion opens it again by "
+                       "itself and the game goes on from its last action"
+                     : "check the camera's cable and that no other program holds it, then start the companion again "
+                       "with the same --db: the game goes on from its last action";
   return a;
 }
 

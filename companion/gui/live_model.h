@@ -29,7 +29,9 @@ namespace hexdice::gui {
 std::optional<Alert> referee_alert(const referee::RefereeView& v);
 // The frame source's own error (LiveLoop::source_error: a camera that stopped giving frames)
 // as an alert (nullopt when there is none): the live picture otherwise just stops.
-std::optional<Alert> source_alert(const std::string& source_error);
+// `reopening` (LiveLoop::reopening): the camera is being opened again and the game goes on
+// from its last action once it is back, without a restart (robust22).
+std::optional<Alert> source_alert(const std::string& source_error, bool reopening = false);
 
 // One proposal of the referee ("confirm N" accepts it), as the board shows it.
 struct ProposalView {

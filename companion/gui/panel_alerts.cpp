@@ -35,7 +35,7 @@ void panel_alerts(App& app) {
     }
   }
   if (app.live) {
-    if (const auto sa = source_alert(app.live->source_error())) {
+    if (const auto sa = source_alert(app.live->source_error(), app.live->reopening())) {
       text_wrapped_coloured(1, 0.35f, 0.35f, "Camera: " + sa->seen);
       ImGui::TextWrapped("Rules: %s", sa->allowed.c_str());
       ImGui::TextWrapped("Do: %s", sa->todo.c_str());

@@ -38,7 +38,7 @@ std::vector<fs::path> files_with(const fs::path& dir, const std::vector<std::str
 // A frame's picture from an image file: load_image, not imread, so a frame cut short is
 // refused with its reason rather than read as a half-grey board.
 Status load_image_frame(const fs::path& file, Frame& f) {
-  auto img = vision::load_image(file.string());
+  auto img = vision::load_image(file.string(), &f.warning);
   if (!img) return Error{"cannot read frame: " + img.error()};
   f.image = std::move(*img);
   return {};

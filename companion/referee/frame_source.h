@@ -36,6 +36,9 @@ struct Frame {
   cv::Mat image;                       // empty for observation sources
   std::optional<Observation> obs;      // set by observation sources
   std::string name;                    // file name, when from a directory
+  // A picture file's decoder warning (load_image's "PATH: ...": a libpng warning on a PNG read
+  // whole), "" when none: the referee prints it as one `hexdice: warning:` line (robust22).
+  std::string warning;
 };
 
 class FrameSource {

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -13,6 +16,7 @@
 
 #include "cli_runner.h"
 #include "demo_game.h"
+#include "companion/gui/live_loop.h"
 #include "companion/gui/live_model.h"
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
@@ -208,6 +212,93 @@ TEST(RefereeBadFrames, TheOverlaySaysACameraStoppedAndHowToGoOn) {
   EXPECT_EQ(a->severity, gui::Severity::Error);
   EXPECT_EQ(a->seen.rfind("camera 0 stopped giving frames", 0), 0u) << a->seen;
   EXPECT_NE(a->todo.find("same --db"), std::string::npos) << a->todo;
+}
+
+// A fake webcam: frames (the position's observation) while `plugged`, then, as a real
+// CaptureSource does when its reads fail, false with the camera's error. Opening it while
+// unplugged fails as open_source does ("no camera at index ...").
+class FakeCamera : public FrameSource {
+ public:
+  FakeCamera(const std::atomic<bool>& plugged, Observation obs) : plugged_(plugged), obs_(std::move(obs)) {}
+  bool next(Frame& f) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (!plugged_) {
+      error_ = "camera fake stopped giving frames after " + std::to_string(n_) + " (unplugged, or taken by another program?)";
+      return false;
+    }
+    f = Frame{};
+    f.index = n_++;
+    f.obs = obs_;
+    return true;
+  }
+  bool live() const override { return true; }
+
+ private:
+  const std::atomic<bool>& plugged_;
+  Observation obs_;
+  int n_ = 0;
+};
+
+template <class Pred>
+bool wait_for(Pred&& p, double seconds = 20) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!p()) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+// The webcam unplugged mid-game (robust22): the window says so and that it is being opened
+// again, the referee keeps the game (same game, its frames go on), and the loop tries the
+// camera again until it is back; then frames flow into the same game. Before, the capture
+// thread ended at the first failed read and the game stopped until the companion was
+// started again.
+TEST(RefereeBadFrames, AnUnpluggedCameraIsOpenedAgainAndTheGameGoesOn) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
+  ASSERT_TRUE(start.ok());
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "unplugged");
+  std::atomic<bool> plugged{true};
+  std::atomic<int> opens{0};
+  gui::LiveOptions o;
+  o.source = "fake";
+  o.db_path = (dir / "game.db").string();
+  o.start = *start;
+  o.reopen_every_s = 0.05;
+  o.open_source = [&](const std::string& spec) -> Result<std::unique_ptr<FrameSource>> {
+    ++opens;
+    if (!plugged) return Error{"no camera at index " + spec};
+    return std::unique_ptr<FrameSource>(new FakeCamera(plugged, observation_of(*start)));
+  };
+  auto loop = gui::LiveLoop::open(o);
+  ASSERT_TRUE(loop.ok()) << loop.error();
+  gui::LiveLoop& l = **loop;
+  ASSERT_TRUE(wait_for([&] { return l.view().frame >= 3; }));
+  const std::int64_t game = l.view().game_id;
+
+  plugged = false;  // the cable pulled
+  ASSERT_TRUE(wait_for([&] { return opens.load() >= 4; })) << "the camera is tried again";
+  const std::string said = l.source_error();
+  EXPECT_EQ(said.rfind("camera fake stopped giving frames after ", 0), 0u) << said;
+  EXPECT_NE(said.find("trying to open it again every 0.05 s"), std::string::npos) << said;
+  EXPECT_NE(said.find(": no camera at index fake)"), std::string::npos) << said;
+  EXPECT_TRUE(l.reopening());
+  EXPECT_FALSE(l.source_done());
+  const auto a = gui::source_alert(said, l.reopening());
+  ASSERT_TRUE(a.has_value());
+  EXPECT_NE(a->todo.find("opens it again by itself"), std::string::npos) << a->todo;
+  const int frame_lost = l.view().frame;
+
+  plugged = true;  // back
+  ASSERT_TRUE(wait_for([&] { return l.view().frame >= frame_lost + 3; })) << "frames flow again";
+  EXPECT_EQ(l.source_error(), "");
+  EXPECT_FALSE(l.reopening());
+  EXPECT_EQ(l.reconnects(), 1);
+  EXPECT_EQ(l.view().game_id, game) << "the same game, its record kept";
+  EXPECT_FALSE(l.view().finished);
+  loop->reset();
+  fs::remove_all(dir);
 }
 
 }  // namespace

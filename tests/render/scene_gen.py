@@ -262,8 +262,9 @@ LIGHTS = {"neutral": (1.0, 1.0, 1.0), "warm": (1.0, 0.86, 0.68), "cool": (0.84, 
 
 
 # ---------------------------------------------------------------- scene sampling
-def place_die(rng, sheet, qr, guard):
-    """Yaw and page position (mm) of a die (and its guard) inside cell qr."""
+def place_die(rng, sheet, qr, guard, others=None):
+    """Yaw and page position (mm) of a die (and its guard) inside cell qr.
+    others: squares (page mm) of dice already placed that this die must not touch (--packed)."""
     hexp = sheet.hex_corners(qr)
     cx, cy = sheet.cell_centre(qr)
     for _ in range(4000):
@@ -288,6 +289,8 @@ def place_die(rng, sheet, qr, guard):
             if not all(point_in_convex(p, big) for p in sq):
                 continue
         elif not all(point_in_convex(p, hexp) for p in sq):
+            continue
+        if others and any(squares_overlap(sq, o, 0.6) for o in others):
             continue
         if not guard:
             return (ux, uy, yaw), None
@@ -325,7 +328,32 @@ def fit_distance(cam_args, pts, frac):
     return hi
 
 
-def sample_scene(rng, sheet, idx, preset):
+def packed_cells(rng, sheet, cells):
+    """--packed (hexes under 14 mm only): the shuffled cells regrouped into clusters of 2-4
+    neighbouring cells, as dice stand in real play on a small map (robust22)."""
+    left = list(cells)
+    taken = set()
+    out = []
+    steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
+    for qr in left:
+        if qr in taken:
+            continue
+        group = [qr]
+        taken.add(qr)
+        want = rng.randint(2, 4)
+        while len(group) < want:
+            near = [(g[0] + dq, g[1] + dr) for g in group for dq, dr in steps]
+            near = [c for c in near if c in sheet.cells and c not in taken]
+            if not near:
+                break
+            c = rng.choice(sorted(set(near)))
+            group.append(c)
+            taken.add(c)
+        out.extend(group)
+    return out
+
+
+def sample_scene(rng, sheet, idx, preset, packed=False):
     s = {"name": "scene_%03d" % idx, "preset": preset}
     s["size"] = rng.choice([(1280, 720), (1280, 720), (1920, 1080)])
     s["tilt"] = rng.uniform(0, 35) if preset != "topdown" else rng.uniform(0, 5)
@@ -349,7 +377,9 @@ def sample_scene(rng, sheet, idx, preset):
                           ["yellow", "black"], ["white", "green"], list(COLOURS),
                           ["red", "blue", "green", "yellow", "white", "black"]])
     dice = []
-    if sheet.size < 14:  # small cells: no two dice in neighbouring cells (they would touch)
+    if packed and sheet.size < 14:
+        cells = packed_cells(rng, sheet, cells)
+    elif sheet.size < 14:  # small cells: no two dice in neighbouring cells (they would touch)
         chosen = []
         for qr in cells:
             if all(max(abs(qr[0]-c[0]), abs(qr[1]-c[1]), abs(qr[0]+qr[1]-c[0]-c[1])) >= 2 for c in chosen):
@@ -359,7 +389,14 @@ def sample_scene(rng, sheet, idx, preset):
         guard = rng.random() < 0.15 and sheet.size >= 14  # no room for a guard in a small cell
         colour = rng.choice(palette)
         face = rng.randint(1, 6)
-        unit, gd = place_die(rng, sheet, qr, guard)
+        if packed and sheet.size < 14:
+            squares = [square_corners(d["unit"][0], d["unit"][1], DIE_MM, d["unit"][2]) for d in dice]
+            try:
+                unit, gd = place_die(rng, sheet, qr, guard, squares)
+            except RuntimeError:
+                continue  # no room beside the dice already there: the cell stays empty
+        else:
+            unit, gd = place_die(rng, sheet, qr, guard)
         dice.append({"qr": qr, "colour": colour, "face": face, "guard": guard, "unit": unit, "guard_pose": gd})
     s["dice"] = dice
     # Camera target: the sheet centre with jitter; off-centre for the half-out-of-view preset.
@@ -578,6 +615,8 @@ def main():
     ap.add_argument("--preset", default="mix", choices=["mix", "normal", "topdown", "hand", "half", "edge", "nosheet"])
     ap.add_argument("--quality", default="normal", choices=["normal", "fast"])
     ap.add_argument("--keep-pov", action="store_true")
+    ap.add_argument("--packed", action="store_true",
+                    help="hexes under 14 mm only: dice in clusters of neighbouring cells, not kept apart")
     ap.add_argument("--pov-only", action="store_true", help="write .pov and .json only, no rendering")
     args = ap.parse_args()
     sheet = Sheet(args.board)
@@ -591,7 +630,7 @@ def main():
                 preset = "nosheet"
             elif i % 10 == 9:
                 preset = "normal"
-        s = sample_scene(rng, sheet, i, preset)
+        s = sample_scene(rng, sheet, i, preset, args.packed)
         pov_text, label = build(sheet, s, rng)
         if args.pov_only:
             with open(os.path.join(args.out, s["name"] + ".pov"), "w") as f:

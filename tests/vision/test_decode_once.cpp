@@ -124,10 +124,9 @@ std::string stderr_of(F&& f) {
 
 // The one decode gives cv::imdecode's picture bit for bit: baseline, progressive and grey
 // JPEGs, 8- and 16-bit, grey, palette, RGBA and interlaced PNGs (the fuzz seeds), the demo's
-// 720p frame and the first rendered fixtures; and where OpenCV does more than decode (an Exif
-// orientation it applies, a CMYK JPEG it converts) the file still goes to cv::imdecode, so
-// the turned and the converted pictures are its own too (these two fail if decode_image gives
-// its own decode of them).
+// 720p frame and the first rendered fixtures; an Exif orientation turns the picture as
+// cv::imdecode does (robust22: decoded once; more cases below); a CMYK JPEG, which OpenCV
+// converts itself, still goes to cv::imdecode (fails if decode_image gives its own decode).
 TEST(DecodeOnce, EveryPictureIsOpenCVsBitForBit) {
   const fs::path src(HEXDICE_SOURCE_DIR);
   int n = 0;
@@ -151,6 +150,78 @@ TEST(DecodeOnce, EveryPictureIsOpenCVsBitForBit) {
   expect_opencvs_picture(png_with_bad_gamma(), "PNG with a bad gAMA");
 }
 
+// An APP1 segment: `sig` (6 bytes) and a TIFF block of IFD0 `entries` (tag, type, count, value
+// field), byte order "II" or "MM", then `tail` (data the entries point into, at 8 + 2 + 12 n + 4).
+struct IfdEntry {
+  std::uint16_t tag, type;
+  std::uint32_t count, value;
+};
+std::vector<unsigned char> app1_segment(const std::string& sig, bool intel, const std::vector<IfdEntry>& entries,
+                                        const std::vector<unsigned char>& tail = {}) {
+  std::vector<unsigned char> t = {static_cast<unsigned char>(intel ? 'I' : 'M'), static_cast<unsigned char>(intel ? 'I' : 'M')};
+  auto put = [&](std::uint32_t v, int n) {
+    for (int i = 0; i < n; ++i) t.push_back(static_cast<unsigned char>(intel ? v >> (8 * i) : v >> (8 * (n - 1 - i))));
+  };
+  put(42, 2), put(8, 4), put(static_cast<std::uint32_t>(entries.size()), 2);
+  for (const auto& e : entries) {
+    put(e.tag, 2), put(e.type, 2), put(e.count, 4);
+    if (e.type == 3 && e.count == 1) put(e.value, 2), put(0, 2);  // a SHORT sits in the field's first two bytes
+    else put(e.value, 4);
+  }
+  put(0, 4);
+  t.insert(t.end(), tail.begin(), tail.end());
+  std::vector<unsigned char> seg = {0xFF, 0xE1, 0, 0};
+  seg.insert(seg.end(), sig.begin(), sig.end());
+  seg.insert(seg.end(), t.begin(), t.end());
+  seg[2] = static_cast<unsigned char>((seg.size() - 2) >> 8), seg[3] = static_cast<unsigned char>((seg.size() - 2) & 255);
+  return seg;
+}
+std::vector<unsigned char> with_segments(std::vector<unsigned char> jpeg, const std::vector<std::vector<unsigned char>>& segs) {
+  std::size_t at = 2;
+  for (const auto& s : segs) jpeg.insert(jpeg.begin() + static_cast<std::ptrdiff_t>(at), s.begin(), s.end()), at += s.size();
+  return jpeg;
+}
+
+// (robust22) A JPEG with Exif is decoded once and turned here as cv::imdecode turns it (before,
+// it was checked here and decoded again by cv::imdecode): each of the orientations 0-9 in
+// both byte orders, and the cases where OpenCV 4.6's reading of the block decides: it reads
+// the FIRST APP1 (an XMP block first: nothing turned), whatever its signature says, and stops
+// at the first entry whose data lies outside the block (an orientation after it: not turned).
+// Every picture bit for bit OpenCV's, and turned or not as said.
+TEST(DecodeOnce, EveryExifOrientationIsTurnedAsOpenCVTurnsIt) {
+  const auto demo = file_bytes(fs::path(HEXDICE_SOURCE_DIR) / "data/demo/frames/00000.jpg");
+  std::vector<unsigned char> small;
+  cv::imencode(".jpg", cv::imdecode(demo, cv::IMREAD_COLOR)(cv::Rect(600, 300, 40, 24)), small);
+  const std::string exif("Exif\0\0", 6);
+  auto check = [&](const std::vector<unsigned char>& jpeg, bool turned, const std::string& what) {
+    expect_opencvs_picture(jpeg, what);
+    const auto ours = decode_image(jpeg);
+    ASSERT_TRUE(ours.ok()) << what;
+    EXPECT_EQ(ours->size(), turned ? cv::Size(24, 40) : cv::Size(40, 24)) << what;
+  };
+  for (const bool intel : {true, false})
+    for (std::uint32_t o = 0; o <= 9; ++o)
+      check(with_segments(small, {app1_segment(exif, intel, {{0x0112, 3, 1, o}})}), o >= 5 && o <= 8,
+            std::string(intel ? "II" : "MM") + " orientation " + std::to_string(o));
+  // A 20-byte Make string at an offset past the block, then the orientation: the parse stops.
+  const IfdEntry bad_make{0x010F, 2, 20, 4000}, orient6{0x0112, 3, 1, 6};
+  check(with_segments(small, {app1_segment(exif, true, {bad_make, orient6})}), false, "bad Make, then orientation 6");
+  check(with_segments(small, {app1_segment(exif, true, {orient6, bad_make})}), true, "orientation 6, then bad Make");
+  // Make and XResolution inside the block (after IFD0 of 3 entries: 8 + 2 + 36 + 4 = 50).
+  std::vector<unsigned char> tail(20, 'a');
+  tail.insert(tail.end(), {72, 0, 0, 0, 1, 0, 0, 0});
+  check(with_segments(small, {app1_segment(exif, true, {{0x010F, 2, 20, 50}, {0x011A, 5, 1, 70}, {0x0112, 3, 1, 8}}, tail)}),
+        true, "Make, XResolution, orientation 8");
+  check(with_segments(small, {app1_segment(exif, false, {{0x011A, 5, 1, 9000}, orient6})}), false, "XResolution out of the block");
+  // An XMP block first: OpenCV reads that one (no TIFF header: nothing turned).
+  std::vector<unsigned char> xmp = {0xFF, 0xE1, 0, 0};
+  const std::string x = std::string("http://ns.adobe.com/xap/1.0/", 28) + std::string(1, '\0') + "<x:xmpmeta/>";
+  xmp.insert(xmp.end(), x.begin(), x.end());
+  xmp[3] = static_cast<unsigned char>(xmp.size() - 2);
+  check(with_segments(small, {xmp, app1_segment(exif, true, {orient6})}), false, "XMP first, then Exif orientation 6");
+  check(with_segments(small, {app1_segment(std::string("Abcd\0\0", 6), true, {orient6})}), true, "signature not Exif");
+}
+
 // libpng's warning on a whole, good PNG reached stderr through cv::imdecode as "libpng warning:
 // gAMA: gamma value out of range"; now decode_image prints nothing and gives the warning, and
 // `hexdice read` says it in one line of its own and reads the picture.
@@ -167,6 +238,32 @@ TEST(DecodeOnce, APngWarningIsOneLineOfOurs) {
   EXPECT_EQ(run_cli("read " + file + " --json", cli), 0);
   EXPECT_EQ(cli, "hexdice: warning: " + file + ": libpng: gAMA: gamma value out of range (a warning: the picture was read as it is)\n");
   fs::remove(file);
+}
+
+// `hexdice eval` and the referee's frame folders load many pictures: a decoder's warning on one
+// of them is one `hexdice: warning: FILE: ...` line per file, as `read` prints it, and the run
+// goes on (robust22; before, eval and the referee dropped it and said nothing).
+TEST(DecodeOnce, EvalAndTheRefereesFramesSayAWarningOnceAFile) {
+  if (!fs::exists(fs::path(HEXDICE_BIN_DIR) / "hexdice")) GTEST_SKIP() << "hexdice binary not built";
+  const auto png = png_with_bad_gamma();
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_warn_dir_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string want;
+  for (const char* name : {"scene_000", "scene_001"}) {
+    const fs::path pic = dir / (std::string(name) + ".png");
+    std::ofstream(pic, std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+    std::ofstream(dir / (std::string(name) + ".json")) << "{\"image\": \"" << name << ".png\", \"board_found\": false, \"dice\": []}\n";
+    want += "hexdice: warning: " + pic.string() + ": libpng: gAMA: gamma value out of range (a warning: the picture was read as it is)\n";
+  }
+  std::string err;
+  EXPECT_EQ(run_cli("eval --scenes " + dir.string(), err), 0);
+  EXPECT_EQ(err, want);
+  // The referee on the folder as frames (its JSON files are not frames: PNG/JPEG/BMP only).
+  err.clear();
+  EXPECT_EQ(run_cli("referee --source " + dir.string() + " --db " + (dir / "game.db").string() + " --no-stdin --fps 0", err), 0);
+  EXPECT_EQ(err, want);
+  fs::remove_all(dir);
 }
 
 // A run-length coded BMP cut short: OpenCV's reader printed "imdecode_(''): can't read data:
