@@ -352,6 +352,11 @@ FaceReading FaceReader::read(double useful) {
   return r;
 }
 
+FaceReading FaceReader::read_above(double useful) {
+  if (params_.lattice && params_.fallback_below > 0 && useful >= params_.fallback_below) return lattice();
+  return read(useful);
+}
+
 FaceReading read_face(const cv::Mat& crop_bgr, const FaceParams& params, double useful) {
   return FaceReader(crop_bgr, params).read(useful);
 }

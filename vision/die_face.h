@@ -103,6 +103,12 @@ class FaceReader {
  public:
   FaceReader(cv::Mat crop_bgr, const FaceParams& params);
   FaceReading read(double useful = 0);
+  // (speed22) For a caller that keeps a reading only when its confidence is ABOVE `useful`
+  // (strictly: a retry that must beat the best so far). The fallback's readings are capped at
+  // fallback_below, so with useful >= fallback_below none could be kept and the component
+  // counter is not run. A reading read(useful) gives above useful is returned bit for bit,
+  // and one at or below useful stays at or below it (FaceSpeed.ReadAboveIsReadWhereItCounts).
+  FaceReading read_above(double useful);
   const cv::Mat& crop() const { return crop_; }
   int lattice_reads() const { return lattice_done_; }        // 0 or 1
   int component_reads() const { return components_done_; }  // 0 or 1

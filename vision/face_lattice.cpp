@@ -496,7 +496,8 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
       if (reference) cv::resize(canon, small, cv::Size(kN / f, kN / f), 0, 0, cv::INTER_AREA);
       else resize_area_to(canon, small, cv::Size(kN / f, kN / f));  // the same bytes (mask_ops.h)
       median_blur5(small, med);  // = cv::medianBlur(small, med, 5), faster (mask_ops.h)
-      cv::resize(med, local, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+      if (reference) cv::resize(med, local, cv::Size(kN, kN), 0, 0, cv::INTER_LINEAR);
+      else resize_linear_up_u8c3(med, local, cv::Size(kN, kN));  // the same bytes (mask_ops.h)
     }
     cv::Mat dist(kN, kN, CV_32F);
     for (int y = 0; y < kN; ++y) {

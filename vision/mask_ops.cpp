@@ -511,6 +511,104 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+constexpr int INTER_RESIZE_COEF_SCALE_U8 = 2048;  // OpenCV's INTER_RESIZE_COEF_SCALE (1 << 11)
+void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
+#if !defined(__SSE2__)
+  cv::resize(src, dst, dsize, 0, 0, cv::INTER_LINEAR);
+  return;
+#else
+  const int sw = src.cols, sh = src.rows, dw = dsize.width, dh = dsize.height;
+  // Whole enlargement factors with rows of whole 16-byte steps only (the lattice's 16 -> 48):
+  // elsewhere (a tail of the row, other factors) these bytes were not matched to OpenCV's.
+  if (src.type() != CV_8UC3 || src.empty() || dw < sw || dh < sh || dw % sw != 0 || dh % sh != 0 || (dw * 3) % 16 != 0 ||
+      dw > 512 || dh > 512 || src.data == dst.data) {
+    cv::resize(src, dst, dsize, 0, 0, cv::INTER_LINEAR);
+    return;
+  }
+  constexpr int cn = 3;
+  const int W = dw * cn;
+  // The tables of cv::resize (resize.cpp, hal::resize: scale = 1 / (dsize / ssize) in doubles).
+  struct Tabs {
+    int sw = -1, sh = -1, dw = -1, dh = -1, xmax = 0;
+    std::vector<int> xofs;
+    std::vector<short> alpha;    // 2 per output element
+    std::vector<int> y0, y1;     // the two source rows, clamped
+    std::vector<short> beta;     // 2 per output row
+  };
+  static thread_local Tabs t;
+  if (t.sw != sw || t.sh != sh || t.dw != dw || t.dh != dh) {
+    t.sw = sw, t.sh = sh, t.dw = dw, t.dh = dh;
+    const double scale_x = 1. / (static_cast<double>(dw) / sw), scale_y = 1. / (static_cast<double>(dh) / sh);
+    t.xofs.assign(static_cast<std::size_t>(W), 0);
+    t.alpha.assign(static_cast<std::size_t>(2 * W), 0);
+    int xmax = dw;
+    for (int dx = 0; dx < dw; ++dx) {
+      float fx = static_cast<float>((dx + 0.5) * scale_x - 0.5);
+      int sx = cvFloor(fx);
+      fx -= static_cast<float>(sx);
+      if (sx < 0) fx = 0, sx = 0;
+      if (sx + 1 >= sw) {
+        xmax = std::min(xmax, dx);
+        if (sx >= sw - 1) fx = 0, sx = sw - 1;
+      }
+      const short a0 = cv::saturate_cast<short>((1.f - fx) * INTER_RESIZE_COEF_SCALE_U8);
+      const short a1 = cv::saturate_cast<short>(fx * INTER_RESIZE_COEF_SCALE_U8);
+      for (int k = 0; k < cn; ++k) {
+        t.xofs[static_cast<std::size_t>(dx * cn + k)] = sx * cn + k;
+        t.alpha[static_cast<std::size_t>(2 * (dx * cn + k))] = a0;
+        t.alpha[static_cast<std::size_t>(2 * (dx * cn + k) + 1)] = a1;
+      }
+    }
+    t.xmax = xmax * cn;
+    t.y0.resize(static_cast<std::size_t>(dh)), t.y1.resize(static_cast<std::size_t>(dh));
+    t.beta.resize(static_cast<std::size_t>(2 * dh));
+    for (int dy = 0; dy < dh; ++dy) {
+      float fy = static_cast<float>((dy + 0.5) * scale_y - 0.5);
+      const int sy = cvFloor(fy);
+      fy -= static_cast<float>(sy);
+      t.y0[static_cast<std::size_t>(dy)] = std::clamp(sy, 0, sh - 1);
+      t.y1[static_cast<std::size_t>(dy)] = std::clamp(sy + 1, 0, sh - 1);
+      t.beta[static_cast<std::size_t>(2 * dy)] = cv::saturate_cast<short>((1.f - fy) * INTER_RESIZE_COEF_SCALE_U8);
+      t.beta[static_cast<std::size_t>(2 * dy + 1)] = cv::saturate_cast<short>(fy * INTER_RESIZE_COEF_SCALE_U8);
+    }
+  }
+  // The row pass of every source row once (OpenCV's rows are the same ints, whichever it reuses).
+  static thread_local std::vector<int> rows;
+  rows.resize(static_cast<std::size_t>(sh) * static_cast<std::size_t>(W));
+  for (int y = 0; y < sh; ++y) {
+    const uchar* S = src.ptr<uchar>(y);
+    int* D = rows.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(W);
+    int dx = 0;
+    for (; dx < t.xmax; ++dx) {
+      const int sx = t.xofs[static_cast<std::size_t>(dx)];
+      D[dx] = S[sx] * t.alpha[static_cast<std::size_t>(2 * dx)] + S[sx + cn] * t.alpha[static_cast<std::size_t>(2 * dx + 1)];
+    }
+    for (; dx < W; ++dx) D[dx] = S[t.xofs[static_cast<std::size_t>(dx)]] * INTER_RESIZE_COEF_SCALE_U8;
+  }
+  dst.create(dsize, CV_8UC3);
+  const __m128i two = _mm_set1_epi16(2);
+  for (int dy = 0; dy < dh; ++dy) {
+    const int* R0 = rows.data() + static_cast<std::size_t>(t.y0[static_cast<std::size_t>(dy)]) * static_cast<std::size_t>(W);
+    const int* R1 = rows.data() + static_cast<std::size_t>(t.y1[static_cast<std::size_t>(dy)]) * static_cast<std::size_t>(W);
+    const short b0 = t.beta[static_cast<std::size_t>(2 * dy)], b1 = t.beta[static_cast<std::size_t>(2 * dy + 1)];
+    const __m128i vb0 = _mm_set1_epi16(b0), vb1 = _mm_set1_epi16(b1);
+    uchar* d = dst.ptr<uchar>(dy);
+    int x = 0;
+    // VResizeLinearVec_32s8u (OpenCV 4.6, 128-bit): v_pack of >> 4, v_mul_hi, saturating
+    // v_add, v_rshr_pack_u<2>.
+    auto half = [&](int at) {
+      auto ld = [](const int* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+      const __m128i s0 = _mm_packs_epi32(_mm_srai_epi32(ld(R0 + at), 4), _mm_srai_epi32(ld(R0 + at + 4), 4));
+      const __m128i s1 = _mm_packs_epi32(_mm_srai_epi32(ld(R1 + at), 4), _mm_srai_epi32(ld(R1 + at + 4), 4));
+      return _mm_srai_epi16(_mm_adds_epi16(_mm_adds_epi16(_mm_mulhi_epi16(s0, vb0), _mm_mulhi_epi16(s1, vb1)), two), 2);
+    };
+    for (; x <= W - 16; x += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + x), _mm_packus_epi16(half(x), half(x + 8)));
+    // The scalar rest (FixedPtCast<int, uchar, 22>).
+    for (; x < W; ++x) d[x] = cv::saturate_cast<uchar>((R0[x] * b0 + R1[x] * b1 + (1 << 21)) >> 22);
+  }
+#endif
+}
+
 void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
   const int sw = src.cols, sh = src.rows, dw = dsize.width, dh = dsize.height;
   // (At other factors OpenCV's weights are not the ones below to the last bit.)
@@ -835,6 +933,36 @@ __attribute__((target("avx2"), noinline)) int combine_rows_avx2(Row128* out, con
     }
   return y;
 }
+// (speed22) Two 128-bit rows per AVX2 register (row y in the low 128-bit lane, y + 1 in the
+// high one; each lane's 64-bit halves are a row's bits 0-63 and 64-127): v >> s for a shift
+// s in [0, 128) of each row, the carry from the high half into the low half taken by the
+// lane's 8-byte shift (_mm256_srli_si256 works within a lane). Counts of 64 or more give 0,
+// as the shift of a Row128 by s needs.
+__attribute__((target("avx2"), always_inline)) inline __m256i shr_rows_avx2(__m256i v, int s) {
+  if (s >= 64) return _mm256_srl_epi64(_mm256_srli_si256(v, 8), _mm_cvtsi32_si128(s - 64));
+  return _mm256_or_si256(_mm256_srl_epi64(v, _mm_cvtsi32_si128(s)),
+                         _mm256_sll_epi64(_mm256_srli_si256(v, 8), _mm_cvtsi32_si128(64 - s)));
+}
+// morph_rows' run rows two at a time: hrow[y] = (AND / OR of p[y] >> k, k in [0, len)) >> i,
+// by the same doubling (the same bits). Returns the first row not done (ph rounded down to 2).
+__attribute__((target("avx2"), noinline)) int run_rows_avx2(const Row128* p, int ph, int len, int i, bool dilate, Row128* hrow) {
+  int y = 0;
+  for (; y + 2 <= ph; y += 2) {
+    __m256i acc = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + y));
+    int c = 1;
+    while (2 * c <= len) {
+      const __m256i sh = shr_rows_avx2(acc, c);
+      acc = dilate ? _mm256_or_si256(acc, sh) : _mm256_and_si256(acc, sh);
+      c *= 2;
+    }
+    if (c < len) {
+      const __m256i sh = shr_rows_avx2(acc, len - c);
+      acc = dilate ? _mm256_or_si256(acc, sh) : _mm256_and_si256(acc, sh);
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(hrow + y), shr_rows_avx2(acc, i));
+  }
+  return y;
+}
 #endif
 
 // One erosion (AND; dilate false) or dilation (OR) of w-column rows; `border` outside.
@@ -879,7 +1007,11 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
         // and OR are associative and idempotent), then shifted by i. (Speed round 12: a
         // 7-wide run is 3 shifts, not 6.)
         const int len = e - i;
-        for (int yp = 0; yp < ph; ++yp) {
+        int yp = 0;
+#if defined(HEXDICE_BILINEAR_AVX2)
+        if (use_avx2()) yp = run_rows_avx2(p.data(), ph, len, i, dilate, hrow.data());
+#endif
+        for (; yp < ph; ++yp) {
           const Row128 v = p[static_cast<std::size_t>(yp)];
           Row128 acc = v;  // covers [0, c)
           int c = 1;

@@ -93,6 +93,18 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
 // (other types or factors: there OpenCV's weights differ in the last bit): cv::resize.
 // Tested against cv::resize (MaskOps.ResizeLinearUpF32IsOpenCVsResize).
 void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
+// (speed22) cv::resize(src, dst, dsize, 0, 0, cv::INTER_LINEAR) of a CV_8UC3 image enlarged
+// by whole factors, its rows whole 16-byte steps (the lattice reader's 16 -> 48 px local body
+// colour; other enlargements differed from OpenCV's bytes and go to cv::resize):
+// OpenCV 4.6's fixed-point path (resizeGeneric_: positions (d + 0.5) * (1 / scale) - 0.5 as
+// a float, weights saturate_cast<short>((1 - f) 2048) and (f 2048), the row pass
+// s0 a0 + s1 a1 in ints (right of the last pair: s 2048), the column pass of its 128-bit
+// vector step, (((r0 >> 4) b0 >> 16) + ((r1 >> 4) b1 >> 16) + 2) >> 2 with saturating 16-bit
+// adds, 16 bytes at a time, the last < 16 bytes of a row by its scalar rounding shift by 22),
+// without its set-up per call. Anything else: cv::resize. Tested against cv::resize
+// (MaskOps.ResizeLinearU8C3IsOpenCVsResize); the column step is OpenCV's baseline (SSE2)
+// build's, so another build of OpenCV is what that test would catch.
+void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
 
 // 255 where the BGR distance of a CV_8UC3 pixel from `ref` is above `thr` (greater) or
 // at most `thr` (!greater), else 0: the float test (p - ref)^2 summed > float(thr^2).

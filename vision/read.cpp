@@ -90,6 +90,21 @@ ReadProfile* set_read_profile(ReadProfile* sink) {
 }
 ReadProfile* read_profile() { return t_profile; }
 
+namespace {
+// (speed22) read_at's reading for a caller that keeps it only above `useful` (the retries:
+// a square must beat the best reading so far). With useful >= fallback_below the component
+// counter's fallback (capped at fallback_below) cannot lift a reading above useful, so
+// FaceReader::read_above does not run it. Used only where the one-polarity look's test
+// (plain confidence < pip_polarity_below) cannot tell the two apart: both plain readings are
+// then at or below useful < pip_polarity_below (retry_read_above; false = read() always).
+bool read_above_applies(const ReadParams& params, double useful) {
+  return params.retry_read_above && !(params.pip_polarity_below > 0 && useful >= params.pip_polarity_below);
+}
+FaceReading read_above_bar(FaceReader& reader, double useful, bool above) {
+  return above ? reader.read_above(useful) : reader.read(useful);
+}
+}  // namespace
+
 cv::Vec3f median_bgr(const std::vector<cv::Vec3b>& v) {
   if (v.empty()) return {0, 0, 0};
   cv::Vec3f out;
@@ -2668,7 +2683,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       std::optional<FaceReader> one_pol;
     };
     std::vector<SquareReads> squares;
-    auto read_at_uncached = [&](cv::Point2f at, double useful) {
+    // (speed22) above: the caller keeps the reading only when its confidence is above `useful`
+    // (read_above_bar, retry_read_above).
+    auto read_at_uncached = [&](cv::Point2f at, double useful, bool above) {
       const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
                           ka = std::bit_cast<std::uint32_t>(face_rect.angle);
       std::size_t si = 0;
@@ -2685,8 +2702,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       SquareReads& sq = squares[si];
       const cv::Mat& crop = sq.plain.crop();
       const double f0 = laps.now();
-      FaceReading r = sq.plain.read(useful);  // = read_face(crop, params.face, useful)
+      const int pc0 = sq.plain.component_reads();
+      FaceReading r = read_above_bar(sq.plain, useful, above);  // = read_face(crop, params.face, useful) where it counts
       laps.face(f0);
+      laps.counts().component_reads += sq.plain.component_reads() - pc0;
       plain_confidence = r.confidence;
       // A coloured die's unsure reading: read again with only its pips' polarity (its dark
       // rim and sides out of a light-pip crop, glare and paper out of a dark-pip one); the
@@ -2705,8 +2724,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             sq.pol_body = r.body_bgr;
           }
           // Kept only when at least as confident as the plain reading (and as the caller needs).
-          FaceReading r2 = sq.one_pol->read(std::max(useful, r.confidence));  // = read_face(one_pip_polarity(...), ...)
+          const int oc0 = sq.one_pol->component_reads();
+          // (speed22) Above useful only while the plain reading is at or below it: above it, the
+          // look's bar is the plain reading's confidence and a look at it (>=) replaces it.
+          FaceReading r2 = read_above_bar(*sq.one_pol, std::max(useful, r.confidence), above && r.confidence <= useful);  // = read_face(one_pip_polarity(...), ...)
           laps.face(f1);
+          laps.counts().component_reads += sq.one_pol->component_reads() - oc0;
           const double pc = pip_contrast(crop, r2, pol);
           if (debug) std::fprintf(stderr, "POLARITY %d,%d %+d face %d conf %.2f -> face %d conf %.2f pol %d contrast %.1f\n", cell.hex.q, cell.hex.r, pol, r.face, r.confidence, r2.face, r2.confidence, r2.pip_polarity, pc);
           if (r2.face > 0 && r2.confidence >= r.confidence) {
@@ -2724,22 +2747,24 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     struct ReadAtMemo {
       std::uint32_t x, y, angle;
       std::uint64_t useful;
+      bool above;
       FaceReading reading;
       double plain;
     };
     std::vector<ReadAtMemo> read_memo;
-    auto read_at = [&](cv::Point2f at, double useful = 0) {
+    auto read_at = [&](cv::Point2f at, double useful = 0, bool above = false) {
       const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
                           ka = std::bit_cast<std::uint32_t>(face_rect.angle);
       const std::uint64_t ku = std::bit_cast<std::uint64_t>(useful);
+      above = above && read_above_applies(params, useful);
       for (const ReadAtMemo& m : read_memo)
-        if (m.x == kx && m.y == ky && m.angle == ka && m.useful == ku) {
+        if (m.x == kx && m.y == ky && m.angle == ka && m.useful == ku && m.above == above) {
           if (debug) std::fprintf(stderr, "READAGAIN %d,%d face %d conf %.2f\n", cell.hex.q, cell.hex.r, m.reading.face, m.reading.confidence);
           plain_confidence = m.plain;
           return m.reading;
         }
-      FaceReading r = read_at_uncached(at, useful);
-      read_memo.push_back({kx, ky, ka, ku, r, plain_confidence});
+      FaceReading r = read_at_uncached(at, useful, above);
+      read_memo.push_back({kx, ky, ka, ku, above, r, plain_confidence});
       return r;
     };
     // (exact20) The size of a reading's pips (pip_layout_scale), read at `at` (patch px) in the
@@ -3358,7 +3383,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           tries.emplace_back(fc.x + st * (u * cx - v * sx), fc.y + st * (u * sx + v * cx));
       for (const cv::Point2f& t : tries) {
         if (cv::norm(t - fc) < 0.25 * ppm) continue;
-        const FaceReading r2 = read_at(t, fr.confidence);
+        const FaceReading r2 = read_at(t, fr.confidence, true);  // kept only above fr's confidence
         if (r2.confidence > fr.confidence) fr = r2, fc = t;
       }
     }
@@ -3395,7 +3420,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Point2f t(static_cast<float>(fc.x + off.x), static_cast<float>(fc.y + off.y));
       if (cv::norm(off) >= params.weak_recentre_min_mm * ppm && cv::norm(off) <= params.weak_recentre_max_mm * ppm &&
           (params.max_face_offset_mm <= 0 || cv::norm(cv::Point2d(t) - centre) <= params.max_face_offset_mm * ppm)) {
-        const FaceReading r2 = read_at(t, fr.confidence);
+        const FaceReading r2 = read_at(t, fr.confidence, true);  // kept only above fr's confidence
         // (A face of 1: one spot proves little, so its reading there must be sure, fine_keep_sure:
         // an empty cell's grey blob read 1 at 0.30 was read 1 at 0.50 centred on its spot, new1 1527 (3,0).)
         const bool keep = r2.face == fr.face && r2.confidence > fr.confidence && cv::norm(pip_offset(r2)) < cv::norm(off) &&
@@ -3768,6 +3793,7 @@ Status ReadParams::save(const std::string& path) const {
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
+    fs << "retry_read_above" << static_cast<int>(retry_read_above);
     fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
@@ -3836,6 +3862,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("weak_recentre_max_mm", p.weak_recentre_max_mm);
     get("weak_recentre_min_pips", p.weak_recentre_min_pips);
     get_bool("weak_recentre_one", p.weak_recentre_one);
+    get_bool("retry_read_above", p.retry_read_above);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);

@@ -272,6 +272,11 @@ struct ReadParams {
   // remnant is often a lone pip. The reading centred on the one pip must be sure (fine_keep_sure):
   // an empty cell's grey blob read 1 at 0.30 came out 1 at 0.50 there (new1 1527 (3,0)). false = off.
   bool weak_recentre_one = true;
+  // (speed22) The retries (retry_confidence's squares, weak_recentre's) keep a reading only
+  // when it is more confident than the best so far: read with FaceReader::read_above, which
+  // skips the component counter when its capped fallback could not get above that. The kept
+  // readings are the same; fewer component reads (ReadProfile::component_reads). false = off.
+  bool retry_read_above = true;
   // Top-face pixels are within this BGR distance of the die's body colour.
   double body_distance = 55.0;
   // Coloured dice (the first reading's body, from the crop, names a colour): when the

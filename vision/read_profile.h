@@ -24,6 +24,7 @@ struct ReadProfile {
   double face_ms = 0;       // read_face calls (the first reading and its retries)
   int cells_examined = 0;   // cells that passed the empty test
   int face_calls = 0;       // read_face calls
+  int component_reads = 0;  // (speed22) component counter runs of read_at's crops (FaceReader)
   int hand_found = 0;       // reads in which hand_mask found a hand
   // The per-cell stage split by pass (read_face excluded from each), filled only when
   // `cell_detail` is set before the reads (each pass boundary costs a clock read, ~0.3 us):
@@ -42,6 +43,7 @@ struct ReadProfile {
     reads += o.reads; total_ms += o.total_ms; register_ms += o.register_ms; white_ms += o.white_ms;
     edges_ms += o.edges_ms; hand_ms += o.hand_ms; empty_ms += o.empty_ms; cells_ms += o.cells_ms;
     face_ms += o.face_ms; cells_examined += o.cells_examined; face_calls += o.face_calls;
+    component_reads += o.component_reads;
     hand_found += o.hand_found;
     cell_patch_ms += o.cell_patch_ms; cell_unit_ms += o.cell_unit_ms; cell_white_ms += o.cell_white_ms;
     cell_locate_ms += o.cell_locate_ms; cell_first_ms += o.cell_first_ms; cell_other_ms += o.cell_other_ms;

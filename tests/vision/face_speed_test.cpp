@@ -221,6 +221,37 @@ TEST(FaceSpeed, UsefulReadingIsReadFaceWhereItCounts) {
   EXPECT_GT(below, 100);
 }
 
+// (speed22) FaceReader::read_above(useful): for a caller that keeps a reading only above
+// `useful`. Above useful it is read(useful) bit for bit; at or below it, it stays at or below;
+// at useful >= fallback_below the component counter is not run (the retries' saving).
+TEST(FaceSpeed, ReadAboveIsReadWhereItCounts) {
+  const std::vector<cv::Mat> crops = test_crops();
+  const FaceParams p;
+  int above = 0, not_above = 0, skipped = 0, capped_at_bar = 0;
+  for (std::size_t i = 0; i < crops.size(); ++i) {
+    for (double useful : {0.0, 0.2, p.fallback_below, 0.31, 0.5, 0.7, 0.95}) {
+      FaceReader ref(crops[i], p), fast(crops[i], p);
+      const FaceReading r = ref.read(useful);
+      const FaceReading a = fast.read_above(useful);
+      if (r.confidence > useful) {
+        EXPECT_EQ(differs(a, r), "") << "crop " << i << " useful " << useful;
+        ++above;
+      } else {
+        EXPECT_LE(a.confidence, useful) << "crop " << i << " useful " << useful;
+        ++not_above;
+      }
+      if (useful < p.fallback_below) EXPECT_EQ(differs(a, r), "") << "crop " << i << " useful " << useful;
+      if (useful >= p.fallback_below) EXPECT_EQ(fast.component_reads(), 0) << "crop " << i << " useful " << useful;
+      skipped += ref.component_reads() > fast.component_reads();
+      capped_at_bar += useful == p.fallback_below && r.confidence == useful && differs(a, r) != "";
+    }
+  }
+  EXPECT_GT(above, 100);
+  EXPECT_GT(not_above, 100);
+  EXPECT_GT(skipped, 10);       // read() ran the component counter where read_above did not
+  EXPECT_GT(capped_at_bar, 0);  // a fallback reading capped at the bar: not kept by either
+}
+
 }  // namespace
 
 // (speed21) top_face_hypotheses' layout fit from its turn table and chamfer_fast against the

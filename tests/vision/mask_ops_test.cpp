@@ -742,6 +742,36 @@ TEST(MaskOps, GaussianBlurF32AtTheComponentReadersSigmas) {
 // reader's 24 -> 48 px map and other 2:1 enlargements (one pixel wide, unequal sides), other
 // factors and the same size (cv::resize's own), maps of random floats (negative, zeros and -0 among them) and smooth
 // ones, views into a larger map; a reduction goes to cv::resize.
+// (speed22) resize_linear_up_u8c3 against cv::resize INTER_LINEAR on CV_8UC3 images: the
+// lattice's 16 -> 48, 8 -> 48, 24 -> 48, 1 -> 6 (its own steps), and sizes it passes to
+// cv::resize (other factors, row tails, smaller); random, blurred, flat and saturated images,
+// views inside a larger image.
+TEST(MaskOps, ResizeLinearU8C3IsOpenCVsResize) {
+  std::mt19937 rng(2201);
+  const std::pair<cv::Size, cv::Size> cases[] = {{{16, 16}, {48, 48}}, {{16, 16}, {50, 47}}, {{5, 5}, {17, 17}}, {{1, 1}, {6, 6}},
+                                                 {{10, 7}, {31, 20}}, {{16, 16}, {16, 16}}, {{3, 9}, {40, 9}}, {{48, 48}, {16, 16}},
+                                                 {{8, 8}, {48, 48}}, {{24, 24}, {48, 48}}};
+  long bytes = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    const auto& [ss, ds] = cases[rep % 10];
+    cv::Mat big(ss.height + 3, ss.width + 5, CV_8UC3);
+    const int kind = (rep / 10) % 4;
+    cv::randu(big, 0, 256);
+    if (kind == 1) cv::GaussianBlur(big, big, cv::Size(5, 5), 1.5);
+    if (kind == 2) big.setTo(cv::Scalar(static_cast<double>(rng() % 256), 255, 0));
+    if (kind == 3) cv::threshold(big, big, 127, 255, cv::THRESH_BINARY);
+    const cv::Mat src = (rep % 3 == 0) ? big(cv::Rect(2, 1, ss.width, ss.height)) : big(cv::Rect(0, 0, ss.width, ss.height)).clone();
+    cv::Mat ref, got;
+    cv::resize(src, ref, ds, 0, 0, cv::INTER_LINEAR);
+    resize_linear_up_u8c3(src, got, ds);
+    ASSERT_EQ(got.size(), ref.size());
+    cv::Mat ne = ref != got;
+    EXPECT_EQ(cv::countNonZero(ne.reshape(1)), 0) << ss << " -> " << ds << " rep " << rep;
+    bytes += static_cast<long>(ref.total() * 3);
+  }
+  EXPECT_GT(bytes, 400000);
+}
+
 TEST(MaskOps, ResizeLinearUpF32IsOpenCVsResize) {
   std::mt19937 rng(2102);
   std::uniform_real_distribution<float> u(-80, 250);

@@ -13,6 +13,7 @@
 #include "vision/reader_io.h"
 #include "tests/vision/fixture_labels.h"
 #include "vision/reader_synth.h"
+#include "tests/bench/bench_frame.h"
 
 namespace hexdice::vision {
 namespace {
@@ -126,6 +127,45 @@ TEST(ReaderBudget, CellStagePassesAddUpToTheCellStage) {
   EXPECT_GT(on.cell_locate_ms, 0.0);  // dice were located
   EXPECT_GT(on.face_calls, 0);
   EXPECT_NEAR(sum, on.cells_ms, 0.05 * on.cells_ms + 0.3) << "passes " << sum << " ms, cells_ms " << on.cells_ms;
+}
+
+// (speed22) ReadParams::retry_read_above: the retries read each square with
+// FaceReader::read_above (a square must beat the best reading so far), which does not run the
+// component counter when its capped fallback could not. The switch must leave every
+// observation unchanged and read fewer component crops: on the bench frame (its weak die
+// (-5,3) reads five retry squares at 0.30) and on the scenes fixtures.
+TEST(ReaderBudget, RetryReadAboveReadsFewerComponentCropsForTheSameObservations) {
+  const SheetLayout layout = standard_sheet();
+  ReadParams off;
+  off.retry_read_above = false;
+  const ReadParams on;
+  ASSERT_TRUE(on.retry_read_above);  // the default
+  std::vector<cv::Mat> images{bench::render_bench_frame(layout, 1920, 1080).image};
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes";
+  for (const auto& [path, j] : scene_labels(dir)) {
+    auto img = load_image((dir / j.value("image", "")).string());
+    ASSERT_TRUE(img.ok()) << img.error();
+    images.push_back(*img);
+  }
+  int fewer = 0, more = 0;
+  long reads_on = 0, reads_off = 0;
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    ReadProfile p_on, p_off;
+    set_read_profile(&p_on);
+    const std::string a = to_json(read_board(images[i], layout, nullptr, on)).dump();
+    set_read_profile(&p_off);
+    const std::string b = to_json(read_board(images[i], layout, nullptr, off)).dump();
+    set_read_profile(nullptr);
+    EXPECT_EQ(a, b) << "image " << i;
+    fewer += p_on.component_reads < p_off.component_reads;
+    more += p_on.component_reads > p_off.component_reads;
+    reads_on += p_on.component_reads, reads_off += p_off.component_reads;
+    if (i == 0) EXPECT_LE(p_on.component_reads + 8, p_off.component_reads) << "the bench frame";
+  }
+  EXPECT_EQ(more, 0);
+  EXPECT_GT(fewer, 3);
+  EXPECT_GT(reads_off, 0);
+  std::printf("component reads: %ld with retry_read_above, %ld without, %zu images\n", reads_on, reads_off, images.size());
 }
 
 }  // namespace
