@@ -293,7 +293,7 @@ void pip_face_candidates(const cv::Mat& work, const std::vector<DieCandidate>& s
     const float g = c.side * static_cast<float>(params.pip_face_window);
     bool seen = false;
     for (const auto& [wc, ws] : windows)
-      seen = seen || (cv::norm(wc - c.centre) < 0.15f * g && std::abs(ws - g) < 0.2f * g);
+      seen = seen || (cv::norm(wc - c.centre) < static_cast<float>(params.pip_face_repeat) * g && std::abs(ws - g) < 0.2f * g);
     if (seen) continue;
     windows.push_back({c.centre, g});
     const PipRead r = read_pips(work, cv::Rect2f(c.centre.x - g / 2, c.centre.y - g / 2, g, g), params.pips);
@@ -885,7 +885,15 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (win < params.gap_min_side * mks || c.side > params.gap_max_side * mks) continue;
       bool on_die = false;
       for (const auto& k : kept) on_die = on_die || cv::norm(c.centre - k.s.c.centre) < params.nms_radius * k.s.c.side;
-      if (!on_die) seeds.push_back(c);
+      if (on_die) continue;
+      if (params.gap_seed_on_fg && !fg.empty()) {
+        // a seed on the floor (a pip-like mark, a group of them) is not read: a die is foreground
+        const cv::Point p(std::clamp(cvRound(c.centre.x), 0, fg.cols - 1), std::clamp(cvRound(c.centre.y), 0, fg.rows - 1));
+        const int h = std::max(1, cvRound(0.15f * mks));
+        const cv::Rect r = cv::Rect(p.x - h, p.y - h, 2 * h + 1, 2 * h + 1) & cv::Rect(0, 0, fg.cols, fg.rows);
+        if (cv::countNonZero(fg(r)) == 0) continue;
+      }
+      seeds.push_back(c);
     }
     // The foreground the kept dice leave (gap_residual_seeds): a die beside kept dice in a
     // cluster is often no place of its own (the cluster is one blob, its pips are not found
@@ -946,6 +954,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     }
     DiceParams gp = params;
     gp.pip_face_gap = 0;
+    gp.pip_face_repeat = params.gap_seed_repeat;
     std::vector<DieCandidate> faces;
     pip_face_candidates(work, seeds, gp, faces);
     std::vector<Read> gap_reads;

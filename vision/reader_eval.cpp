@@ -420,6 +420,8 @@ Status run_eval(const EvalArgs& a, std::ostream& out) {
     if (a.gap_residual_side >= 0) dp.gap_residual_side = a.gap_residual_side;
     if (a.gap_residual_connected >= 0) dp.gap_residual_connected = a.gap_residual_connected > 0;
     if (a.gap_residual_sure_die >= 0) dp.gap_residual_sure_die = a.gap_residual_sure_die;
+    if (a.gap_seed_repeat >= 0) dp.gap_seed_repeat = a.gap_seed_repeat;
+    if (a.gap_seed_on_fg >= 0) dp.gap_seed_on_fg = a.gap_seed_on_fg > 0;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "
