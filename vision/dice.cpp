@@ -293,7 +293,7 @@ void pip_face_candidates(const cv::Mat& work, const std::vector<DieCandidate>& s
     const float g = c.side * static_cast<float>(params.pip_face_window);
     bool seen = false;
     for (const auto& [wc, ws] : windows)
-      seen = seen || (cv::norm(wc - c.centre) < 0.15f * g && std::abs(ws - g) < 0.2f * g);
+      seen = seen || (cv::norm(wc - c.centre) < static_cast<float>(params.pip_face_repeat) * g && std::abs(ws - g) < 0.2f * g);
     if (seen) continue;
     windows.push_back({c.centre, g});
     const PipRead r = read_pips(work, cv::Rect2f(c.centre.x - g / 2, c.centre.y - g / 2, g, g), params.pips);
@@ -321,10 +321,11 @@ namespace {
 
 // The candidate places (body blobs, distance peaks, pip groups, single pips), each at its
 // estimated size, before the three sizes of dice_candidates.
-std::vector<DieCandidate> candidate_places(const cv::Mat& work, const DiceParams& params) {
+std::vector<DieCandidate> candidate_places(const cv::Mat& work, const DiceParams& params, cv::Mat* fg = nullptr) {
   std::vector<DieCandidate> out;
   if (work.empty()) return out;
   const Bodies b = body_blobs(work, params, false);
+  if (fg) *fg = b.fg;
   for (const auto& r : b.dice)
     out.push_back({cv::Point2f(r.x + r.width / 2.0f, r.y + r.height / 2.0f),
                    std::sqrt(static_cast<float>(r.area())), 0});
@@ -846,6 +847,16 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   // it, nothing kept lies on it or beside it, it is of the photo's die and pip size, and
   // the network calls it a die. The dice kept above are not touched.
   std::vector<bool> from_gap(kept.size(), false);
+  // The network's scores of each kept die (read once: the gap stage's residual seeds ask
+  // which kept dice the network is sure of, the output below reports them).
+  std::vector<std::array<float, 7>> kept_cnn;
+  auto cnn_of = [&](std::size_t i) {
+    while (kept_cnn.size() <= i) {
+      const Read& k = kept[kept_cnn.size()];
+      kept_cnn.push_back(cnn->scores(work, k.s.c.centre, k.s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views));
+    }
+    return kept_cnn[i];
+  };
   if (params.gap_candidates && params.use_pips && cnn) {  // the network is their not-a-die gate
     auto free_of_kept = [&](cv::Point2f c, float side) {
       for (const auto& k : kept)
@@ -867,16 +878,83 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       }
     const float mks = median(kept_side), mkp = median(kept_pip);
     std::vector<DieCandidate> seeds;
-    for (const auto& c : (mks > 0 ? candidate_places(work, params) : std::vector<DieCandidate>{})) {
+    cv::Mat fg;
+    for (const auto& c : (mks > 0 ? candidate_places(work, params, &fg) : std::vector<DieCandidate>{})) {
       // a window that cannot hold a die of the photo's size, or one several dice wide, is not read
       const float win = c.side * static_cast<float>(params.pip_face_window);
       if (win < params.gap_min_side * mks || c.side > params.gap_max_side * mks) continue;
       bool on_die = false;
       for (const auto& k : kept) on_die = on_die || cv::norm(c.centre - k.s.c.centre) < params.nms_radius * k.s.c.side;
-      if (!on_die) seeds.push_back(c);
+      if (on_die) continue;
+      if (params.gap_seed_on_fg && !fg.empty()) {
+        // a seed on the floor (a pip-like mark, a group of them) is not read: a die is foreground
+        const cv::Point p(std::clamp(cvRound(c.centre.x), 0, fg.cols - 1), std::clamp(cvRound(c.centre.y), 0, fg.rows - 1));
+        const int h = std::max(1, cvRound(0.15f * mks));
+        const cv::Rect r = cv::Rect(p.x - h, p.y - h, 2 * h + 1, 2 * h + 1) & cv::Rect(0, 0, fg.cols, fg.rows);
+        if (cv::countNonZero(fg(r)) == 0) continue;
+      }
+      seeds.push_back(c);
+    }
+    // The foreground the kept dice leave (gap_residual_seeds): a die beside kept dice in a
+    // cluster is often no place of its own (the cluster is one blob, its pips are not found
+    // by the top-hat), but its body is foreground outside every kept die's square. Seeds at
+    // the points of that residue deepest inside it (at least gap_residual_depth x the
+    // photo's die side from its edge), one per gap_residual_spacing x that side.
+    if (params.gap_residual_seeds && mks > 0 && !fg.empty()) {
+      cv::Mat res = fg.clone();
+      if (params.gap_residual_connected) {
+        // only the foreground of the blobs a kept die lies in (a cluster of dice; not a
+        // sticker or a keyboard key on its own)
+        cv::Mat labels;
+        const int n = cv::connectedComponents(fg, labels, 8, CV_32S);
+        std::vector<uchar> with_die(static_cast<std::size_t>(n), 0);
+        for (std::size_t ki = 0; ki < kept.size(); ++ki) {
+          const Read& k = kept[ki];
+          if (params.gap_residual_sure_die < 1 && cnn_of(ki)[0] >= params.gap_residual_sure_die) continue;
+          const float h = 0.25f * k.s.c.side;
+          const cv::Rect r = cv::Rect(cvRound(k.s.c.centre.x - h), cvRound(k.s.c.centre.y - h), std::max(1, cvRound(2 * h)),
+                                      std::max(1, cvRound(2 * h))) & cv::Rect(0, 0, fg.cols, fg.rows);
+          for (int y = r.y; y < r.y + r.height; ++y)
+            for (int x = r.x; x < r.x + r.width; ++x) with_die[static_cast<std::size_t>(labels.at<int>(y, x))] = 1;
+        }
+        with_die[0] = 0;
+        for (int y = 0; y < res.rows; ++y)
+          for (int x = 0; x < res.cols; ++x)
+            if (!with_die[static_cast<std::size_t>(labels.at<int>(y, x))]) res.at<uchar>(y, x) = 0;
+      }
+      for (const auto& k : kept) {
+        const float h = 0.5f * k.s.c.side * static_cast<float>(params.gap_residual_clear);
+        const cv::Rect r(cvRound(k.s.c.centre.x - h), cvRound(k.s.c.centre.y - h), cvRound(2 * h), cvRound(2 * h));
+        res(r & cv::Rect(0, 0, res.cols, res.rows)).setTo(0);
+      }
+      cv::Mat dt;
+      cv::distanceTransform(res, dt, cv::DIST_L2, 3);
+      struct P {
+        cv::Point2f c;
+        float v;
+      };
+      std::vector<P> ps;
+      const float lo = static_cast<float>(params.gap_residual_depth) * mks;
+      for (int y = 0; y < dt.rows; ++y) {
+        const float* d = dt.ptr<float>(y);
+        for (int x = 0; x < dt.cols; ++x)
+          if (d[x] >= lo) ps.push_back({cv::Point2f(static_cast<float>(x), static_cast<float>(y)), d[x]});
+      }
+      std::stable_sort(ps.begin(), ps.end(), [](const P& a, const P& b) { return a.v > b.v; });
+      std::vector<cv::Point2f> taken;
+      const float sp = static_cast<float>(params.gap_residual_spacing) * mks;
+      for (const auto& p : ps) {
+        bool near = false;
+        for (const auto& t : taken) near = near || cv::norm(t - p.c) < sp;
+        if (near) continue;
+        taken.push_back(p.c);
+        seeds.push_back({p.c, static_cast<float>(params.gap_residual_side) * mks, 4});
+      }
+      if (debug) std::cerr << "dice: gap residual seeds " << taken.size() << '\n';
     }
     DiceParams gp = params;
     gp.pip_face_gap = 0;
+    gp.pip_face_repeat = params.gap_seed_repeat;
     std::vector<DieCandidate> faces;
     pip_face_candidates(work, seeds, gp, faces);
     std::vector<Read> gap_reads;
@@ -944,7 +1022,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     std::array<float, 7> cs{};
     std::pair<int, float> cb{0, 0.0f};
     if (cnn) {
-      cs = cnn->scores(work, k.s.c.centre, k.s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
+      cs = cnn_of(ki);
       cb = cnn_best(cs);
       if (cs[0] >= (from_gap[ki] ? params.gap_max_not_die : params.cnn_max_not_die)) {
         if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cs[0] << ")\n";

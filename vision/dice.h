@@ -85,6 +85,7 @@ struct DiceParams {
   double pip_face_min_pip = 0.004;
   double pip_face_min_side = 0.025;
   double pip_face_gap = 0.15;
+  double pip_face_repeat = 0.15;  // a place whose window's centre is within this x an earlier window's side (of about its size) is not read again
   // Gap candidates (docs/dice.md round 22; with the model and the network only): after the
   // suppression and one_face_per_cube, the candidate places on no kept die are read for pip
   // layouts as above (pip_face_window, pip_face_scale, pip_face_min_*); a layout's
@@ -102,6 +103,19 @@ struct DiceParams {
   double gap_min_side = 0.55, gap_max_side = 1.5;  // x the median side of the kept dice that read a layout
   double gap_min_pip = 0.6, gap_max_pip = 1.5;     // x their median pip diameter
   double gap_side_face_radius = 1.05;  // a gap die this close (x the median face) to a kept die is its side face
+  // ... seeds also in the foreground the kept dice leave (docs/dice.md round 23): the
+  // foreground minus each kept die's square (x gap_residual_clear), at its points at least
+  // gap_residual_depth x the median side from its edge, one per gap_residual_spacing x it,
+  // each a seed of side gap_residual_side x it (read on pip_face_window x that).
+  bool gap_residual_seeds = true;
+  bool gap_residual_connected = true;  // only in the foreground blobs a kept die lies in
+  double gap_residual_sure_die = 0.01;  // ... of a kept die the network calls not a die below this (>= 1: any kept die)
+  double gap_residual_clear = 1.0;
+  double gap_residual_depth = 0.3;
+  double gap_residual_spacing = 0.5;
+  double gap_residual_side = 0.75;
+  double gap_seed_repeat = 0.15;  // pip_face_repeat of the gap stage's seed windows (cost)
+  bool gap_seed_on_fg = false;  // gap seeds only on the foreground (within 0.15 x the median side; cost)
   // A candidate is a die when the classifier's best face score beats the not-a-die score
   // by more than this margin (scores are fractions of the trees voting, -1..1 apart; 40
   // trees: steps of 0.025, so thresholds sit between steps). 0.0625: at least three trees

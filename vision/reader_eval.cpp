@@ -415,6 +415,15 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.gap_min_margin > -9) dp.gap_min_margin = a.gap_min_margin;
     if (a.gap_max_not_die >= 0) dp.gap_max_not_die = a.gap_max_not_die;
     if (a.gap_side_face_radius >= 0) dp.gap_side_face_radius = a.gap_side_face_radius;
+    if (a.gap_residual_seeds >= 0) dp.gap_residual_seeds = a.gap_residual_seeds > 0;
+    if (a.gap_residual_clear >= 0) dp.gap_residual_clear = a.gap_residual_clear;
+    if (a.gap_residual_depth >= 0) dp.gap_residual_depth = a.gap_residual_depth;
+    if (a.gap_residual_spacing >= 0) dp.gap_residual_spacing = a.gap_residual_spacing;
+    if (a.gap_residual_side >= 0) dp.gap_residual_side = a.gap_residual_side;
+    if (a.gap_residual_connected >= 0) dp.gap_residual_connected = a.gap_residual_connected > 0;
+    if (a.gap_residual_sure_die >= 0) dp.gap_residual_sure_die = a.gap_residual_sure_die;
+    if (a.gap_seed_repeat >= 0) dp.gap_seed_repeat = a.gap_seed_repeat;
+    if (a.gap_seed_on_fg >= 0) dp.gap_seed_on_fg = a.gap_seed_on_fg > 0;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only, warn);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "

@@ -42,6 +42,15 @@ struct EvalArgs {
   double gap_min_margin = -9;     // --real: DiceParams::gap_min_margin (-9 = its default)
   double gap_max_not_die = -1;    // --real: DiceParams::gap_max_not_die (< 0 = its default)
   double gap_side_face_radius = -1;  // --real: DiceParams::gap_side_face_radius (< 0 = its default)
+  int gap_residual_seeds = -1;     // --real: DiceParams::gap_residual_seeds (1 on, 0 off, < 0 = its default; round 23)
+  double gap_residual_clear = -1;   // --real: DiceParams::gap_residual_clear (< 0 = its default)
+  double gap_residual_depth = -1;   // --real: DiceParams::gap_residual_depth (< 0 = its default)
+  double gap_residual_spacing = -1; // --real: DiceParams::gap_residual_spacing (< 0 = its default)
+  double gap_residual_side = -1;    // --real: DiceParams::gap_residual_side (< 0 = its default)
+  int gap_residual_connected = -1;  // --real: DiceParams::gap_residual_connected (1 on, 0 off, < 0 = its default)
+  double gap_residual_sure_die = -1;  // --real: DiceParams::gap_residual_sure_die (< 0 = its default)
+  double gap_seed_repeat = -1;  // --real: DiceParams::gap_seed_repeat (< 0 = its default)
+  int gap_seed_on_fg = -1;  // --real: DiceParams::gap_seed_on_fg (1 on, 0 off, < 0 = its default)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
   bool faces = false;         // --scenes: score read_face alone at the labelled dice (face_eval.h)

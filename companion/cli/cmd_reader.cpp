@@ -64,6 +64,7 @@ struct DiceArgs {
   bool json = false, no_model = false, no_cnn = false, pip_face_candidates = false;
   double cnn_fuse = -1;
   int gap_candidates = -1;  // 1 on, 0 off, < 0 = DiceParams' default
+  int gap_residual_seeds = -1;  // 1 on, 0 off, < 0 = DiceParams' default
 };
 
 int run_dice(const DiceArgs& a) {
@@ -76,6 +77,7 @@ int run_dice(const DiceArgs& a) {
   params.use_cnn = !a.no_cnn;
   params.pip_face_candidates = a.pip_face_candidates;
   if (a.gap_candidates >= 0) params.gap_candidates = a.gap_candidates > 0;
+  if (a.gap_residual_seeds >= 0) params.gap_residual_seeds = a.gap_residual_seeds > 0;
   if (a.cnn_fuse >= 0) params.cnn_fuse_weight = a.cnn_fuse;
   auto found = vision::find_dice_checked(*img, params);
   if (!found) return fail(found.error());
@@ -148,6 +150,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "also candidates centred on pip layouts' faces (DiceParams::pip_face_candidates; a forest trained with them)");
   dice->add_option("--gap-candidates", da->gap_candidates,
                    "1 / 0: DiceParams::gap_candidates (face-centred candidates in the places left without a die; docs/dice.md round 22)");
+  dice->add_option("--gap-residual-seeds", da->gap_residual_seeds,
+                   "1 / 0: DiceParams::gap_residual_seeds (gap seeds in the foreground the kept dice leave; docs/dice.md round 23)");
   dice->add_option("--cnn-fuse", da->cnn_fuse, "weight of the face network fused with the pip scores (0 = off; default DiceParams)");
   reg.add(dice, [da] { return run_dice(*da); });
 
@@ -242,6 +246,16 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--gap-min-margin", ea->gap_min_margin, "--real: DiceParams::gap_min_margin");
   ev->add_option("--gap-max-not-die", ea->gap_max_not_die, "--real: DiceParams::gap_max_not_die");
   ev->add_option("--gap-side-face-radius", ea->gap_side_face_radius, "--real: DiceParams::gap_side_face_radius");
+  ev->add_option("--gap-residual-seeds", ea->gap_residual_seeds,
+                 "--real: DiceParams::gap_residual_seeds (1 on, 0 off; gap seeds in the foreground the kept dice leave)");
+  ev->add_option("--gap-residual-clear", ea->gap_residual_clear, "--real: DiceParams::gap_residual_clear");
+  ev->add_option("--gap-residual-depth", ea->gap_residual_depth, "--real: DiceParams::gap_residual_depth");
+  ev->add_option("--gap-residual-spacing", ea->gap_residual_spacing, "--real: DiceParams::gap_residual_spacing");
+  ev->add_option("--gap-residual-side", ea->gap_residual_side, "--real: DiceParams::gap_residual_side");
+  ev->add_option("--gap-residual-connected", ea->gap_residual_connected, "--real: DiceParams::gap_residual_connected (1 on, 0 off)");
+  ev->add_option("--gap-residual-sure-die", ea->gap_residual_sure_die, "--real: DiceParams::gap_residual_sure_die");
+  ev->add_option("--gap-seed-repeat", ea->gap_seed_repeat, "--real: DiceParams::gap_seed_repeat (a gap seed window this near an earlier one, x its side, is not read)");
+  ev->add_option("--gap-seed-on-fg", ea->gap_seed_on_fg, "--real: DiceParams::gap_seed_on_fg (1 on, 0 off: gap seeds on the foreground only)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");
