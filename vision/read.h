@@ -555,14 +555,6 @@ struct ReadParams {
   // 0.3) of a part-covered yellow 4 and green 5 (dev4n 517 (-2,-3), fixture 005 (-5,1)), each
   // passed by the occluder gate's look above. false = off.
   bool weak_shown_places = true;
-  // (exact22) A cell the printed-edge test takes for covered (hand_max_edges or fewer of its six
-  // edges seen) is read all the same under the occluder gate (reported only beyond doubt, as a
-  // cell under the skin or occluder mask), not hidden unread: a die and its token at the sheet's
-  // far side hide their own cell's edges from a low camera (dev12 1307 (-4,-1), a blue 1 with its
-  // token), a hand in front of a cell hides its near edges and not the die's top (dev13 1416
-  // (-4,3), a green 3). On the 21 sets and the JPEG copies it reads 4 more dice right (6 on the
-  // copies) and adds no false die. false = hidden (the rule before).
-  bool edges_read_occluded = true;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

@@ -423,7 +423,6 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_shown_places = false;
   p.occluded_shown_min_pips = 3;
   p.weak_shown_places = false;
-  p.edges_read_occluded = false;
   p.pip_grid_restore = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
@@ -481,7 +480,6 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->occluded_shown_places);
   EXPECT_EQ(q->occluded_shown_min_pips, 3);
   EXPECT_FALSE(q->weak_shown_places);
-  EXPECT_FALSE(q->edges_read_occluded);
   EXPECT_FALSE(q->pip_grid_restore);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);

@@ -1239,8 +1239,8 @@ TEST(ReaderFixtures, WeakOneRecentredOnItsPip) {
   EXPECT_EQ(now.seen_cells, before.seen_cells + 1);
 }
 
-// Round 22's scenes (data/fixtures/scenes_round22, 480 KB, docs/reader.md "Round 22"): dev10's 1117,
-// dev4n's 517 and dev12's 1307 as rendered. Each has a die whose top a hand or an arm covers in part (1 of its
+// Round 22's scenes (data/fixtures/scenes_round22, 396 KB, docs/reader.md "Round 22"): dev10's 1117
+// and dev4n's 517 as rendered. Each has a die whose top a hand or an arm covers in part (1 of its
 // 9 pip places): 1117 (0,5) a blue 4 read 4 at 0.53, 517 (-2,-3) a yellow 4 read 4 at 0.30 (the
 // component counter's), both hidden by the occluder gate (not beyond doubt, 0.6).
 
@@ -1276,22 +1276,6 @@ TEST(ReaderFixtures, WeakReadingCountedFromThePlacesItShows) {
   EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
   EXPECT_EQ(now.face_ok, now.matched);
   EXPECT_EQ(now.color_ok, now.matched);
-  EXPECT_EQ(now.seen_cells, before.seen_cells + 1);
-}
-
-// dev12 1307 (-4,-1) (in scenes_round22): a blue 1 with its blue token at the sheet's far corner;
-// from the low camera the die and the token hide five of the cell's six printed edges, and the
-// printed-edge test took the cell for one under a hand, never read. Read under the occluder gate
-// (edges_read_occluded): blue 1 at 1.00, its guard too.
-TEST(ReaderFixtures, CellWhoseDieHidesItsEdgesReadUnderTheOccluderGate) {
-  ReadParams off;
-  off.edges_read_occluded = false;
-  const auto [before, now] = ab_fixture_dir("scenes_round22", off);
-  EXPECT_EQ(now.matched, before.matched + 1);
-  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
-  EXPECT_EQ(now.face_ok, now.matched);
-  EXPECT_EQ(now.color_ok, now.matched);
-  EXPECT_EQ(now.guard_ok, now.matched);
   EXPECT_EQ(now.seen_cells, before.seen_cells + 1);
 }
 
