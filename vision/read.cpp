@@ -245,8 +245,15 @@ static double pips_layout_scale(const std::vector<cv::Point2d>& pips, int face, 
 // 0.81 of its size); each is moved to the centroid of its pip's contrast against the body
 // (darker for dark pips, lighter for light ones) within 0.12 of the crop round it, three times.
 // Then their size (pips_layout_scale). Pip polarity unknown: the lattice's own places.
+static std::vector<cv::Point2d> pips_where_seen(const cv::Mat& crop, const FaceReading& r);
 static double pip_layout_scale(const cv::Mat& crop, const FaceReading& r, double crop_side_mm) {
   if (r.face < 2 || static_cast<int>(r.pips.size()) != r.face) return 0;
+  return pips_layout_scale(pips_where_seen(crop, r), r.face, crop_side_mm);
+}
+
+// pip_layout_scale's pips: each of the reading's pips moved to the centroid of its pip's
+// contrast (pips of unknown polarity: the lattice's own places).
+static std::vector<cv::Point2d> pips_where_seen(const cv::Mat& crop, const FaceReading& r) {
   std::vector<cv::Point2d> pips;
   for (const auto& q : r.pips) pips.emplace_back(q.x, q.y);
   if (r.pip_polarity != 0 && !crop.empty() && crop.type() == CV_8UC3) {
@@ -268,7 +275,154 @@ static double pip_layout_scale(const cv::Mat& crop, const FaceReading& r, double
         c = {sx / sw, sy / sw};
       }
   }
-  return pips_layout_scale(pips, r.face, crop_side_mm);
+  return pips;
+}
+
+// (exact22) A part-covered face's count from the pip places it shows. The reading's pips (where
+// the crop shows them, pips_where_seen) place the face's 3x3 grid of pip places at its real size
+// (0.27 of the 16 mm side from the centre; the centroid of any standard layout is the face's
+// centre; turned to the pips); each place shows the face when a ring round it (1.35..1.75 pip
+// radii) is of the body's colour, and then holds a pip (its centre disc contrasting with the
+// body in the pips' polarity) or none. The count is the one count of every standard layout (any
+// of its turns) that agrees with every shown place; the places not shown (under a hand, an arm,
+// off the crop) may hold anything. 0: no count or several, a place neither clearly a pip nor
+// clearly none, or the pips off the grid.
+struct ShownPlaces {
+  int count = 0;           // the one count the shown places allow (0: none or several)
+  int shown = 0, pips = 0;  // places showing the face, of them holding a pip
+  char places[10] = "?????????";  // row by row: 'o' pip, '.' none, '?' not shown, '~' neither
+  std::string why;                // (debug) the places' rings and contrasts
+};
+static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
+                                           bool debug) {
+  ShownPlaces out;
+  FaceReading r = reading;
+  if (r.pip_polarity == 0) r.pip_polarity = polarity;
+  if (r.face < 1 || static_cast<int>(r.pips.size()) != r.face || r.pip_polarity == 0 || crop.empty() || crop.type() != CV_8UC3)
+    return out;
+  const std::vector<cv::Point2d> pips = pips_where_seen(crop, r);
+  const double face_px = kFaceCropPx * 16.0 / crop_side_mm, pitch = 0.27 * face_px, pr = 0.09 * face_px;
+  cv::Point2d c(0, 0);
+  for (const auto& q : pips) c += q;
+  c *= 1.0 / static_cast<double>(pips.size());
+  // The grid's turn: the pips' best fit (1 degree steps over a quarter turn); a lone pip: the square's.
+  double best_t = 0, best_e = 1e18;
+  if (pips.size() >= 2)
+    for (int deg = 0; deg < 90; ++deg) {
+      const double t = deg * CV_PI / 180, ct = std::cos(t), st = std::sin(t);
+      double e = 0;
+      for (const auto& q : pips) {
+        const double u = ((q.x - c.x) * ct + (q.y - c.y) * st) / pitch, v = (-(q.x - c.x) * st + (q.y - c.y) * ct) / pitch;
+        const double du = u - std::clamp(std::round(u), -1.0, 1.0), dv = v - std::clamp(std::round(v), -1.0, 1.0);
+        e += du * du + dv * dv;
+      }
+      if (e < best_e) best_e = e, best_t = t;
+    }
+  else
+    best_e = 0;
+  const double rms = std::sqrt(best_e / static_cast<double>(pips.size()));
+  const cv::Point2d ax(std::cos(best_t), std::sin(best_t)), ay(-std::sin(best_t), std::cos(best_t));
+  const cv::Vec3f b = r.body_bgr;
+  const float bsum = b[0] + b[1] + b[2] + 1e-3f, blum = b[0] + 2 * b[1] + b[2] + 1e-3f;
+  auto px_at = [&](cv::Point2d p, cv::Vec3f& v) {
+    const int x = cvRound(p.x), y = cvRound(p.y);
+    if (x < 0 || y < 0 || x >= crop.cols || y >= crop.rows) return false;
+    const cv::Vec3b q = crop.at<cv::Vec3b>(y, x);
+    v = cv::Vec3f(q[0], q[1], q[2]);
+    return true;
+  };
+  // Each place: the fraction of its ring of the body's colour, its centre's contrast (over the body's luminance).
+  std::array<double, 9> ring{}, con{};
+  std::array<int, 9> read_pip{};
+  for (int j = -1, k = 0; j <= 1; ++j)
+    for (int i = -1; i <= 1; ++i, ++k) {
+      const cv::Point2d p = c + pitch * (i * ax + j * ay);
+      int n_body = 0, n_ring = 0;
+      for (int a = 0; a < 16; ++a) {
+        const double t = CV_PI / 8 * a;
+        for (double rr : {1.35 * pr, 1.75 * pr}) {
+          ++n_ring;
+          cv::Vec3f v;
+          if (!px_at(p + rr * cv::Point2d(std::cos(t), std::sin(t)), v)) continue;
+          const float sum = v[0] + v[1] + v[2] + 1e-3f, lum = v[0] + 2 * v[1] + v[2];
+          bool same = lum >= 0.8f * blum && lum <= 1.25f * blum;
+          for (int ch = 0; ch < 3 && same; ++ch) same = std::abs(v[ch] / sum - b[ch] / bsum) <= 0.04f;
+          n_body += same;
+        }
+      }
+      double sc = 0;
+      int n_con = 0;
+      for (int dy = -2; dy <= 2; ++dy)
+        for (int dx = -2; dx <= 2; ++dx) {
+          if (dx * dx + dy * dy > 4) continue;
+          cv::Vec3f v;
+          if (!px_at(p + cv::Point2d(dx * 0.25 * pr, dy * 0.25 * pr), v)) continue;
+          sc += (v[0] + 2 * v[1] + v[2] - blum) * r.pip_polarity, ++n_con;
+        }
+      con[k] = n_con > 0 ? sc / n_con / blum : 0;
+      ring[k] = static_cast<double>(n_body) / n_ring;
+    }
+  // The reading's own pips' places (nearest).
+  for (const auto& q : pips) {
+    const double u = std::clamp(std::round((q - c).dot(ax) / pitch), -1.0, 1.0), v = std::clamp(std::round((q - c).dot(ay) / pitch), -1.0, 1.0);
+    read_pip[static_cast<std::size_t>(v + 1) * 3 + static_cast<std::size_t>(u + 1)] = 1;
+  }
+  // The pips' contrast: the median over the reading's pips on shown places.
+  std::vector<double> ref_c;
+  for (std::size_t k = 0; k < 9; ++k)
+    if (read_pip[k] && ring[k] >= 0.75) ref_c.push_back(con[k]);
+  double ref = 0;
+  if (!ref_c.empty()) {
+    std::sort(ref_c.begin(), ref_c.end());
+    ref = ref_c[ref_c.size() / 2];
+  }
+  int mask = 0, shown_mask = 0;
+  std::string dbg;
+  bool clear = rms <= 0.2 && ref >= 0.3;
+  for (std::size_t k = 0; k < 9; ++k) {
+    if (debug) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " %.2f/%.2f", ring[k], con[k]);
+      dbg += buf;
+    }
+    if (ring[k] < 0.75) continue;
+    if (con[k] >= 0.5 * ref) out.places[k] = 'o', mask |= 1 << k, shown_mask |= 1 << k, ++out.pips, ++out.shown;
+    else if (con[k] <= 0.2 * ref) out.places[k] = '.', shown_mask |= 1 << k, ++out.shown;
+    else out.places[k] = '~', clear = false;
+    // The reading's own pips on shown pip places or on places not shown, never on a shown empty one.
+    if (read_pip[k] && out.places[k] != 'o') clear = false;
+  }
+  int found = 0;
+  for (int f = 1; f <= 6 && clear; ++f)
+    for (int var = 0; var < 2; ++var) {
+      int m = 0;
+      for (const auto& q : pip_layout(f, var)) m |= 1 << ((static_cast<int>(std::lround(q.y / 0.27f)) + 1) * 3 + static_cast<int>(std::lround(q.x / 0.27f)) + 1);
+      if ((m & shown_mask) != mask) continue;
+      if (found != 0 && found != f) found = -1;
+      else if (found == 0) found = f;
+    }
+  out.count = clear && found > 0 ? found : 0;
+  if (debug) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "face %d rms %.2f turn %.0f ref %.2f %s shown %d pips %d count %d:", r.face, rms, best_t * 180 / CV_PI, ref,
+                  out.places, out.shown, out.pips, out.count);
+    out.why = buf + dbg;
+  }
+  return out;
+}
+
+// (exact22) The occluder gate's look at a part-covered face: the count its shown pip places allow
+// (count_from_shown_places, the pips' polarity the reading's or else its colour's) is the count
+// read, from at least occluded_shown_min_pips shown pips. `debug_hex`: a PLACES line.
+static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
+                               const Hex* debug_hex) {
+  const int pol = co.color == "white" ? -1 : co.color == "black" ? 1 : coloured_pip_polarity(co.color);
+  const ShownPlaces sp = count_from_shown_places(crop, fr, pol, 16.0 * params.face_crop_scale, debug_hex != nullptr);
+  const bool agrees = sp.count > 0 && sp.count == co.face && sp.pips >= params.occluded_shown_min_pips;
+  if (debug_hex)
+    std::fprintf(stderr, "PLACES %d,%d %s conf %.2f %s -> %s\n", debug_hex->q, debug_hex->r, co.color.c_str(), fr.confidence, sp.why.c_str(),
+                 agrees ? "agrees" : "no");
+  return agrees;
 }
 
 // (exact20) The light right beside a die, against its cell's paper estimate: the paper round the
@@ -1736,6 +1890,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   std::vector<int> reported_polarity(layout.cells.size(), 0);  // the final reading's pip polarity (polarity_check)
   std::vector<double> reported_scale(layout.cells.size(), 0.0);  // (exact20) its pips' size (pip_layout_scale; face_scale_gate)
+  std::vector<uchar> shown_agreed(layout.cells.size(), 0);  // (exact22) its count the one its shown pip places allow
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
@@ -2780,6 +2935,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return pip_layout_scale(cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale), r,
                               16.0 * params.face_crop_scale);
     };
+    // (exact22) The square's crop at `at` in its current angle, as read (read_at keeps it), else cut again.
+    auto crop_at = [&](cv::Point2f at) -> cv::Mat {
+      const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
+                          ka = std::bit_cast<std::uint32_t>(face_rect.angle);
+      for (const SquareReads& sq : squares)
+        if (sq.x == kx && sq.y == ky && sq.angle == ka) return sq.plain.crop();
+      return cut_face_crop(image, ht, apply_h(patch_to_mm, {at.x, at.y}), face_rect.angle, 16.0 * params.face_crop_scale);
+    };
     // (exact21) A replacement reading (r2 at `at`) whose pips (two or more) are off the face's real
     // size, over a first reading (r1 at `at1`) whose pips are at it: the replacement read a part
     // of the face or a side face's pips (dev12 1319 (4,-1): a black 4 at 1.00, its size 1.01,
@@ -3630,6 +3793,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
+    if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex);
     if (covered[ci] == 2) {
       // Under the occluder: reported only when beyond doubt, the face read confidently and
       // a body no shadow on the paper has: darker than occluded_dark_ratio x the cell's own
@@ -3676,11 +3840,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // three as a 3, two corners of a 5 as a 2, at 0.72 of the size; dev11 1202 (3,-4), 1205).
       const double scale = final_scale;
       const bool off_size = params.face_scale_gate && scale > 0 && !face_scale_ok(scale);
-      const bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade) && !off_size;
+      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade) && !off_size;
+      // (exact22) A part-covered face read from the pip places it shows (count_from_shown_places).
+      bool shown_count = false;
+      if (!ok && params.occluded_shown_places && !off_size && !skin_hue) {
+        const bool pale = params.occluded_white_min_confidence > 0 && !clean_body && lum >= params.occluded_white_ratio && co.face >= 2 &&
+                          fr.pip_polarity < 0 && !fine_contradicts && (co.color == "black" || co.color == "white");
+        if (clean_body || pale) {
+          shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
+          shown_agreed[ci] = shown_count;
+          if (shown_count && pale) co.color = "white";
+          ok = shown_count;
+        }
+      }
       if (debug)
         std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
                      co.face, co.confidence, lum_paper, beside, sat, square_cover, under_skin_cell[ci], skin_hue, scale,
-                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (white_in_shade ? "reported (light)" : "reported") : "hidden");
+                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : "reported") : "hidden");
       if (!ok) {
         char why[240];
         std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s%s, not beyond doubt",
@@ -3691,6 +3867,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
       reread_ok[ci] = 1;
     }
+    // (exact22) A weak reading beside a hand or an arm (hidden below hand_near_min_confidence):
+    // its count looked for in the pip places its face shows.
+    if (params.weak_shown_places && params.hand_near_min_confidence > 0 && near_hand[ci] && !shown_agreed[ci] &&
+        co.confidence < params.hand_near_min_confidence && co.face >= params.occluded_shown_min_pips)
+      shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = final_scale;
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
@@ -3728,8 +3909,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
+      // (exact22) ... unless its count is the one its shown pip places allow (weak_shown_places).
       const bool weak_near = params.hand_near_min_confidence > 0 && i >= 0 && near_hand[static_cast<std::size_t>(i)] &&
-                             c.confidence < params.hand_near_min_confidence;
+                             c.confidence < params.hand_near_min_confidence &&
+                             !(params.weak_shown_places && shown_agreed[static_cast<std::size_t>(i)]);
       const bool contra = polarity_contradicts(c, i);
       // (exact18) A weak white reading where the camera-resolution look found no dark pip at
       // all: the pips it counts are not there (dev9 1004 (-1,3): glare on an empty cell's
@@ -3784,7 +3967,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -3863,6 +4046,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("weak_recentre_min_pips", p.weak_recentre_min_pips);
     get_bool("weak_recentre_one", p.weak_recentre_one);
     get_bool("retry_read_above", p.retry_read_above);
+    get_bool("occluded_shown_places", p.occluded_shown_places);
+    get_bool("weak_shown_places", p.weak_shown_places);
+    get("occluded_shown_min_pips", p.occluded_shown_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);
     get("unit_area_max", p.unit_area_max);

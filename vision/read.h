@@ -560,6 +560,25 @@ struct ReadParams {
   // 819 (-2,5), 818 (-2,5), dev5n 616 (-1,4): white dice in an arm's shade hidden so). The
   // other tests (lum, occluded_saturation) stay against the paper. false = against the paper.
   bool occluded_skin_untinted = true;
+  // (exact22) Under the occluder, a face not read beyond doubt (below occluded_min_confidence, or a
+  // pale body below occluded_white_min_confidence) whose body passes the gate's other tests (a
+  // clean body, or a pale one in the shade with dark pips, no skin hue, its pips at a face's size)
+  // is reported when the pip places its face shows allow one count, the count read: the face's
+  // 3x3 grid of places laid at its real size on the reading's pips, a place shown when a ring
+  // round it is of the body's colour, a shown place clearly a pip or clearly none; every standard
+  // layout agreeing with the shown places has that count, and at least occluded_shown_min_pips
+  // of its pips are shown (count_from_shown_places in read.cpp). A hand over a 6's corner pip
+  // cannot make it a 5 when the 6's middle row shows no pip (dev11 1205 (1,-2): a white 6 in the
+  // arm's shade read at 0.83, 5 pips and 3 empty places shown). On the 21 sets, new1 and the JPEG
+  // copies no reading with two shown pips or more got a count that was not its die's. false = off.
+  bool occluded_shown_places = true;
+  int occluded_shown_min_pips = 2;
+  // (exact22) A weak reading beside a hand or an arm (below hand_near_min_confidence, hidden
+  // "weak") is reported when its count is the one its shown pip places allow (the test above,
+  // occluded_shown_min_pips or more shown pips): the component counter's readings (capped at
+  // 0.3) of a part-covered yellow 4 and green 5 (dev4n 517 (-2,-3), fixture 005 (-5,1)), each
+  // passed by the occluder gate's look above. false = off.
+  bool weak_shown_places = true;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

@@ -420,6 +420,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.sure_face_scale_stands = false;
   p.pip_look_scale_stands = false;
   p.weak_recentre_one = false;
+  p.occluded_shown_places = false;
+  p.occluded_shown_min_pips = 3;
+  p.weak_shown_places = false;
   p.pip_grid_restore = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
@@ -474,6 +477,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->sure_face_scale_stands);
   EXPECT_FALSE(q->pip_look_scale_stands);
   EXPECT_FALSE(q->weak_recentre_one);
+  EXPECT_FALSE(q->occluded_shown_places);
+  EXPECT_EQ(q->occluded_shown_min_pips, 3);
+  EXPECT_FALSE(q->weak_shown_places);
   EXPECT_FALSE(q->pip_grid_restore);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);
