@@ -265,6 +265,16 @@ TEST(DiceReal, FaceCentredCandidatesOnDiceSeenOnlyAsPipFragments) {
   EXPECT_EQ(face_centred, 5);
 }
 
+// The face of the detection centred within half a die of labelled box b, 0 when none is.
+int found_at(const std::vector<DieDetection>& ds, const cv::Rect& b) {
+  const cv::Point2f c(b.x + b.width / 2.0f, b.y + b.height / 2.0f);
+  for (const auto& d : ds)
+    if (cv::norm(cv::Point2f(d.box.x + d.box.width / 2.0f, d.box.y + d.box.height / 2.0f) - c) <
+        0.5f * static_cast<float>(std::max({b.width, b.height, d.box.width, d.box.height})))
+      return d.face;
+  return 0;
+}
+
 // Round 22 of docs/dice.md: DiceParams::gap_candidates. After the suppression, the places
 // left without a die are read for pip layouts, and a face-centred square the forest accepts,
 // of the photo's die and pip size, on no kept die and not beside one (a side face), that
@@ -287,14 +297,6 @@ TEST(DiceReal, GapCandidatesFindMissedDiceAndKeepTheOthers) {
   on.gap_candidates = true;
   off.gap_candidates = false;
   on.gap_residual_seeds = false;  // round 22's seeds only (round 23's find one more die in 111718)
-  auto found_at = [](const std::vector<DieDetection>& ds, const cv::Rect& b) {
-    const cv::Point2f c(b.x + b.width / 2.0f, b.y + b.height / 2.0f);
-    for (const auto& d : ds)
-      if (cv::norm(cv::Point2f(d.box.x + d.box.width / 2.0f, d.box.y + d.box.height / 2.0f) - c) <
-          0.5f * static_cast<float>(std::max({b.width, b.height, d.box.width, d.box.height})))
-        return d.face;
-    return 0;
-  };
   int right_on = 0, found_off = 0, kept = 0, main_off = 0;
   for (const auto& d : dice) {
     const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
@@ -356,14 +358,6 @@ TEST(DiceReal, ResidualSeedsFindDiceInClusters) {
   on.use_model = off.use_model = true;
   on.gap_residual_seeds = true;
   off.gap_residual_seeds = false;
-  auto found_at = [](const std::vector<DieDetection>& ds, const cv::Rect& b) {
-    const cv::Point2f c(b.x + b.width / 2.0f, b.y + b.height / 2.0f);
-    for (const auto& d : ds)
-      if (cv::norm(cv::Point2f(d.box.x + d.box.width / 2.0f, d.box.y + d.box.height / 2.0f) - c) <
-          0.5f * static_cast<float>(std::max({b.width, b.height, d.box.width, d.box.height})))
-        return d.face;
-    return 0;
-  };
   int right_on = 0, found_off = 0, kept = 0, n_off = 0;
   for (const auto& d : dice) {
     const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
