@@ -651,7 +651,11 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   std::vector<Scored> dice;
   cv::Mat gray;
   cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
-  for (const auto& c : dice_candidates(work, params)) {
+  // The candidate places and the foreground they came from: the gap stage below seeds from
+  // them too (found once a photo).
+  cv::Mat places_fg;
+  const std::vector<DieCandidate> places = candidate_places(work, params, &places_fg);
+  for (const auto& c : three_sizes(places, work, params)) {
     const auto s = model->scores(gray, c.centre, c.side, params.model_turns);
     int best = 1;
     for (int k = 2; k <= 6; ++k)
@@ -878,8 +882,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       }
     const float mks = median(kept_side), mkp = median(kept_pip);
     std::vector<DieCandidate> seeds;
-    cv::Mat fg;
-    for (const auto& c : (mks > 0 ? candidate_places(work, params, &fg) : std::vector<DieCandidate>{})) {
+    const cv::Mat& fg = places_fg;
+    for (const auto& c : (mks > 0 ? places : std::vector<DieCandidate>{})) {
       // a window that cannot hold a die of the photo's size, or one several dice wide, is not read
       const float win = c.side * static_cast<float>(params.pip_face_window);
       if (win < params.gap_min_side * mks || c.side > params.gap_max_side * mks) continue;
