@@ -1247,6 +1247,21 @@ cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const
   return white;
 }
 
+// Each cell's six neighbours on the map: their indices in layout.cells, -1 where the map ends
+// (the small-cell rules look at a cell's neighbours).
+using CellNeighbours = std::vector<std::array<int, 6>>;
+static CellNeighbours cell_neighbours(const SheetLayout& layout) {
+  std::map<Hex, int> index;
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) index[layout.cells[i].hex] = static_cast<int>(i);
+  CellNeighbours out(layout.cells.size());
+  for (std::size_t i = 0; i < layout.cells.size(); ++i)
+    for (int d = 0; d < 6; ++d) {
+      const auto it = index.find(hexdice::neighbor(layout.cells[i].hex, d));
+      out[i][static_cast<std::size_t>(d)] = it == index.end() ? -1 : it->second;
+    }
+  return out;
+}
+
 // (robust21) Each cell's paper on a map of small cells: a 16 mm die covers most of its cell's
 // ring at 0.8-0.9 of the inscribed radius there (radius 9 on A3: 6.9-7.7 mm from the centre,
 // inside a centred die's 8 mm half side), so cell_paper's brightest quarter of it was the
@@ -1255,20 +1270,17 @@ cv::Vec3f white_reference(const cv::Mat& image, const SheetLayout& layout, const
 // neighbours printed in the same tint (their print within 12 levels), when it has at least
 // two such neighbours: right while fewer than half of them are covered. `print`: each cell's
 // printed colour (ExpectedPrint::cell_print); nothing changes when it is not there.
-static void small_cell_papers(const SheetLayout& layout, const std::vector<cv::Vec3f>& print, std::vector<cv::Vec3f>& papers) {
-  if (print.size() != layout.cells.size() || papers.size() != layout.cells.size()) return;
-  std::map<Hex, std::size_t> index;
-  for (std::size_t i = 0; i < layout.cells.size(); ++i) index[layout.cells[i].hex] = i;
+static void small_cell_papers(const SheetLayout& layout, const CellNeighbours& nbrs, const std::vector<cv::Vec3f>& print,
+                              std::vector<cv::Vec3f>& papers) {
+  if (print.size() != layout.cells.size() || papers.size() != layout.cells.size() || nbrs.size() != layout.cells.size()) return;
   const std::vector<cv::Vec3f> own = papers;
-  static const int kDir[6][2] = {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}};
   std::vector<float> ch;
   for (std::size_t i = 0; i < layout.cells.size(); ++i) {
     std::vector<std::size_t> same{i};
-    for (const auto& d : kDir) {
-      const auto it = index.find(Hex{layout.cells[i].hex.q + d[0], layout.cells[i].hex.r + d[1]});
-      if (it == index.end()) continue;
-      const cv::Vec3f a = print[i], b = print[it->second];
-      if (std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])}) <= 12.0f) same.push_back(it->second);
+    for (const int j : nbrs[i]) {
+      if (j < 0) continue;
+      const cv::Vec3f a = print[i], b = print[static_cast<std::size_t>(j)];
+      if (std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])}) <= 12.0f) same.push_back(static_cast<std::size_t>(j));
     }
     if (same.size() < 3) continue;
     for (int k = 0; k < 3; ++k) {
@@ -1291,16 +1303,12 @@ static std::vector<uchar> lone_edgeless_cells(const SheetLayout& layout, const s
                                               int max_edges) {
   std::vector<uchar> out(layout.cells.size(), 0);
   if (seen.size() != layout.cells.size()) return out;
-  std::map<Hex, std::size_t> index;
-  for (std::size_t i = 0; i < layout.cells.size(); ++i) index[layout.cells[i].hex] = i;
-  static const int kDir[6][2] = {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}};
+  const CellNeighbours nbrs = cell_neighbours(layout);
   for (std::size_t i = 0; i < layout.cells.size(); ++i) {
     if (seen[i] > max_edges || covered[i]) continue;
     bool alone = true;
-    for (const auto& d : kDir) {
-      const auto it = index.find(Hex{layout.cells[i].hex.q + d[0], layout.cells[i].hex.r + d[1]});
-      if (it != index.end() && !covered[it->second] && seen[it->second] <= max_edges) alone = false;
-    }
+    for (const int j : nbrs[i])
+      if (j >= 0 && !covered[static_cast<std::size_t>(j)] && seen[static_cast<std::size_t>(j)] <= max_edges) alone = false;
     out[i] = alone;
   }
   return out;
@@ -1484,8 +1492,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
     if (size.area() > 0 && size.area() <= 4'000'000) {
       const std::vector<cv::Vec3f>& print = expected_print(layout, s, size).cell_print;
-      small_cell_papers(layout, print, papers);
-      if (!die_free_papers.empty()) small_cell_papers(layout, print, die_free_papers);
+      const CellNeighbours nbrs = cell_neighbours(layout);
+      small_cell_papers(layout, nbrs, print, papers);
+      if (!die_free_papers.empty()) small_cell_papers(layout, nbrs, print, die_free_papers);
     }
   }
   laps.lap(&ReadProfile::white_ms);
@@ -2838,9 +2847,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       std::optional<FaceReader> one_pol;
     };
     std::vector<SquareReads> squares;
-    // (speed22) above: the caller keeps the reading only when its confidence is above `useful`
-    // (read_above_bar, retry_read_above).
-    auto read_at_uncached = [&](cv::Point2f at, double useful, bool above) {
+    // The square at `at` in the current angle: cut (and kept) the first time it is asked for.
+    auto square_reads_at = [&](cv::Point2f at) -> SquareReads& {
       const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
                           ka = std::bit_cast<std::uint32_t>(face_rect.angle);
       std::size_t si = 0;
@@ -2854,7 +2862,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
         squares.push_back({kx, ky, ka, FaceReader(std::move(crop), params.face), 0, cv::Vec3f(), std::nullopt});
       }
-      SquareReads& sq = squares[si];
+      return squares[si];
+    };
+    // (speed22) above: the caller keeps the reading only when its confidence is above `useful`
+    // (read_above_bar, retry_read_above).
+    auto read_at_uncached = [&](cv::Point2f at, double useful, bool above) {
+      SquareReads& sq = square_reads_at(at);
       const cv::Mat& crop = sq.plain.crop();
       const double f0 = laps.now();
       const int pc0 = sq.plain.component_reads();
@@ -2935,14 +2948,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return pip_layout_scale(cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale), r,
                               16.0 * params.face_crop_scale);
     };
-    // (exact22) The square's crop at `at` in its current angle, as read (read_at keeps it), else cut again.
-    auto crop_at = [&](cv::Point2f at) -> cv::Mat {
-      const std::uint32_t kx = std::bit_cast<std::uint32_t>(at.x), ky = std::bit_cast<std::uint32_t>(at.y),
-                          ka = std::bit_cast<std::uint32_t>(face_rect.angle);
-      for (const SquareReads& sq : squares)
-        if (sq.x == kx && sq.y == ky && sq.angle == ka) return sq.plain.crop();
-      return cut_face_crop(image, ht, apply_h(patch_to_mm, {at.x, at.y}), face_rect.angle, 16.0 * params.face_crop_scale);
-    };
+    // (exact22) The square's crop at `at` in its current angle, as read (square_reads_at keeps it).
+    auto crop_at = [&](cv::Point2f at) -> cv::Mat { return square_reads_at(at).plain.crop(); };
     // (exact21) A replacement reading (r2 at `at`) whose pips (two or more) are off the face's real
     // size, over a first reading (r1 at `at1`) whose pips are at it: the replacement read a part
     // of the face or a side face's pips (dev12 1319 (4,-1): a black 4 at 1.00, its size 1.01,
@@ -3829,10 +3836,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact15) ... and the camera-resolution look, where it saw two or more dark pips, saw
       // some standard layout among them (occluded_white_fine_layout).
       const bool fine_contradicts = params.occluded_white_fine_layout && fine_dark_pips && !fine_dark_layout;
-      const bool white_in_shade = params.occluded_white_min_confidence > 0 && !clean_body && !skin_hue &&
-                                  lum >= params.occluded_white_ratio &&
-                                  (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one)) && fr.pip_polarity < 0 &&
-                                  co.confidence >= params.occluded_white_min_confidence && !fine_contradicts;
+      const bool pale_in_shade = params.occluded_white_min_confidence > 0 && !clean_body && !skin_hue &&
+                                 lum >= params.occluded_white_ratio && fr.pip_polarity < 0 && !fine_contradicts;
+      const bool white_in_shade = pale_in_shade && (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one)) &&
+                                  co.confidence >= params.occluded_white_min_confidence;
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
       // (exact20) The reading's pips at the face's real size: the square is metric (a 16 mm face
       // on the top plane), so a die's own layout fits it at its size; a face cut by a hand or an
@@ -3844,8 +3851,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact22) A part-covered face read from the pip places it shows (count_from_shown_places).
       bool shown_count = false;
       if (!ok && params.occluded_shown_places && !off_size && !skin_hue) {
-        const bool pale = params.occluded_white_min_confidence > 0 && !clean_body && lum >= params.occluded_white_ratio && co.face >= 2 &&
-                          fr.pip_polarity < 0 && !fine_contradicts && (co.color == "black" || co.color == "white");
+        // white_in_shade's pale body with dark pips, at any confidence (two pips or more).
+        const bool pale = pale_in_shade && co.face >= 2 && (co.color == "black" || co.color == "white");
         if (clean_body || pale) {
           shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
           shown_agreed[ci] = shown_count;
