@@ -1544,6 +1544,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
+        // (exact23) On a map of standard cells, read all the same under the occluder gate
+        // (reported only beyond doubt); small cells are the lone-edge rule's (above).
+        if (params.edges_read_occluded_hex_mm > 0 && layout.hex_size_mm >= params.edges_read_occluded_hex_mm &&
+            params.occluded_min_confidence > 0)
+          covered[i] = 2;
         obs.hidden.push_back(layout.cells[i].hex);
         obs.hidden_why[layout.cells[i].hex] = "edges: " + std::to_string(seen[i]) + " of its 6 printed edges seen";
       }
@@ -2415,6 +2420,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       };
       fine_unit_looked = true;
+      std::optional<CellObservation> lone_pending;  // a lone pip where the print is hidden (lone_pip_print_seen)
+      cv::Point2d lone_pending_at;
+      bool lone_pending_unit = false;
       const TopFaceVisit visit_unit = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
           // The crop along the face's axes (pip_grid_angle_deg).
           std::vector<cv::Point2f> members;
@@ -2430,6 +2438,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
           bool on_print = false;  // a lone pip where the printed lines are seen
+          bool lone_print_hidden = false;  // ... but where they would be, they are not seen (lone_pip_print_seen)
           if (h.count == 1) {
             const cv::Point2d at = apply_h(patch_to_mm.inv(), h.centre_mm);
             const int rr = std::max(1, cvRound(1.5 * ppm));
@@ -2437,6 +2446,44 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               for (int xx = cvRound(at.x) - rr; xx <= cvRound(at.x) + rr && !on_print; ++xx)
                 on_print = xx >= 0 && yy >= 0 && xx < grid.cols && yy < grid.rows && grid.at<uchar>(yy, xx) &&
                            std::hypot(xx - at.x, yy - at.y) <= rr;
+          }
+          if (on_print && params.lone_pip_print_seen > 0) {
+            // (exact23) ... where the print is seen beside it: a ring round the spot
+            // (lone_pip_print_ring_mm) crosses the printed lines' band; where a die's top lies
+            // over the lines, the band's darkest sample is as bright as the ring's other samples
+            // (the top hides the print), and the spot is a pip on that top, not where lines meet.
+            const cv::Point2d at = apply_h(patch_to_mm.inv(), h.centre_mm);
+            const double ring = params.lone_pip_print_ring_mm * ppm;
+            std::vector<float> off_band;
+            float band_min = 1e9f;
+            int n_band = 0;
+            for (int k = 0; k < 32; ++k) {
+              const double a = k * CV_PI / 16.0;
+              const int xx = cvRound(at.x + ring * std::cos(a)), yy = cvRound(at.y + ring * std::sin(a));
+              if (xx < 0 || yy < 0 || xx >= patch.cols || yy >= patch.rows) continue;
+              const cv::Vec3b& v = patch.at<cv::Vec3b>(yy, xx);
+              const float l = static_cast<float>(v[0] + 2 * v[1] + v[2]);
+              if (grid.at<uchar>(yy, xx)) {
+                band_min = std::min(band_min, l);
+                ++n_band;
+              } else {
+                off_band.push_back(l);
+              }
+            }
+            float off_med = 0;
+            if (off_band.size() >= 8) {
+              std::nth_element(off_band.begin(), off_band.begin() + off_band.size() / 2, off_band.end());
+              off_med = off_band[off_band.size() / 2];
+            }
+            const bool print_hidden = n_band >= 2 && off_med > 0 && band_min >= params.lone_pip_print_seen * off_med;
+            if (debug)
+              std::fprintf(stderr, "FINEUNIT %d,%d lone pip on the print: band %d min %.0f, off the band median %.0f (%.2f)%s\n", cell.hex.q,
+                           cell.hex.r, n_band, n_band ? band_min : 0.0f, off_med, off_med > 0 && n_band ? band_min / off_med : 0.0f,
+                           print_hidden ? ": the print is not seen there" : "");
+            if (print_hidden) {
+              on_print = false;
+              lone_print_hidden = true;
+            }
           }
           if (on_print && debug) std::fprintf(stderr, "FINEUNIT %d,%d lone pip on the print: the patch look decides\n", cell.hex.q, cell.hex.r);
           if (on_print) return true;  // give up: the patch look below decides
@@ -2468,6 +2515,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           co.color = unit_in_shade ? "white" : colour;
           co.confidence = fr.confidence;
           co.guard = !token.empty();  // the token taken out above stands beside it
+          if (lone_print_hidden) {
+            // Kept aside, and the search stops here as for a lone pip on the print: taken only
+            // when every pip the look has seen lies at this one place (after the search below);
+            // another pip elsewhere makes it a part of a larger face.
+            if (!lone_pending) {
+              lone_pending = co;
+              lone_pending_at = h.centre_mm;
+              lone_pending_unit = unit_in_shade;
+            }
+            return true;
+          }
           if (unit_in_shade) reread_ok[ci] = 1;  // no longer hidden (as the shade gate's reported dice)
           if (debug) {
             const cv::Point2d img_pt = apply_h(ht, h.centre_mm);
@@ -2500,6 +2558,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (debug) std::fprintf(stderr, "FINEUNIT %d,%d pooled: %zu pips, a face of %d\n", cell.hex.q, cell.hex.r, pooled.size(), h.count);
             if (visit_unit(thr.size() - 1, pooled, h)) break;
           }
+        }
+      }
+      if (!found && lone_pending) {
+        bool one_place = true;
+        for (const auto& q : fine_unit_pips) one_place = one_place && cv::norm(q - lone_pending_at) <= params.pip_unit_fine_mm;
+        if (debug)
+          std::fprintf(stderr, "FINEUNIT %d,%d lone pip where the print is hidden: %s\n", cell.hex.q, cell.hex.r,
+                       one_place ? "every threshold's pips there, a 1" : "pips elsewhere too, not taken");
+        if (one_place) {
+          if (lone_pending_unit) reread_ok[ci] = 1;
+          obs.cells.push_back(*lone_pending);
+          found = true;
         }
       }
       if (found) continue;
@@ -3974,7 +4044,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4055,6 +4125,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("retry_read_above", p.retry_read_above);
     get_bool("occluded_shown_places", p.occluded_shown_places);
     get_bool("weak_shown_places", p.weak_shown_places);
+    get("edges_read_occluded_hex_mm", p.edges_read_occluded_hex_mm);
+    get("lone_pip_print_seen", p.lone_pip_print_seen);
+    get("lone_pip_print_ring_mm", p.lone_pip_print_ring_mm);
     get("occluded_shown_min_pips", p.occluded_shown_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);

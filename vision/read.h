@@ -579,6 +579,24 @@ struct ReadParams {
   // 0.3) of a part-covered yellow 4 and green 5 (dev4n 517 (-2,-3), fixture 005 (-5,1)), each
   // passed by the occluder gate's look above. false = off.
   bool weak_shown_places = true;
+  // (exact23, exact22's third fix re-done) On maps whose hexes are at least this size (mm,
+  // centre to corner; the radius 5 and 6 A3 maps, 17 and 14.4 mm), a cell the printed-edge
+  // test takes for covered (hand_max_edges or fewer of its six edges seen) is read all the same
+  // under the occluder gate (reported only beyond doubt, as a cell under the skin or occluder
+  // mask), not hidden unread: a die and its token at the sheet's far side hide their own
+  // cell's edges from a low camera (dev12 1307 (-4,-1)), a hand in front of a cell hides its
+  // near edges and not the die's top (dev13 1416 (-4,3)). Smaller cells are the small-cell
+  // rules' (small_cell_lone_edges_hex_mm): there a die hides its own cell's edges anyway.
+  // 0 = off (such cells hidden "edges", the rule before).
+  double edges_read_occluded_hex_mm = 13.0;
+  // (exact23) The camera-resolution look gives a lone pip where the printed lines would be
+  // seen to the patch look (where lines meet, a dark round spot reads as a white 1). It keeps
+  // it when the print is not seen there: the darkest sample of a ring round the spot
+  // (lone_pip_print_ring_mm) on the lines' band is at least this fraction of the ring's
+  // median off the band (a die's top over the lines hides them: dev14 1605 (3,-5), a white 1
+  // at the sheet's edge, reported empty). 0 = off (every such pip given up, as before).
+  double lone_pip_print_seen = 0.9;
+  double lone_pip_print_ring_mm = 2.5;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

@@ -423,6 +423,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_shown_places = false;
   p.occluded_shown_min_pips = 3;
   p.weak_shown_places = false;
+  p.edges_read_occluded_hex_mm = 21.5;
+  p.lone_pip_print_seen = 0.77;
+  p.lone_pip_print_ring_mm = 3.25;
   p.pip_grid_restore = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
@@ -480,6 +483,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->occluded_shown_places);
   EXPECT_EQ(q->occluded_shown_min_pips, 3);
   EXPECT_FALSE(q->weak_shown_places);
+  EXPECT_EQ(q->edges_read_occluded_hex_mm, 21.5);
+  EXPECT_EQ(q->lone_pip_print_seen, 0.77);
+  EXPECT_EQ(q->lone_pip_print_ring_mm, 3.25);
   EXPECT_FALSE(q->pip_grid_restore);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);
