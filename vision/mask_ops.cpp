@@ -511,6 +511,34 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+bool use_ssse3();
+// (Speed round 23) resize_linear_up_u8c3's row pass 4 elements a step: each element's two
+// source bytes S[sx], S[sx + 3] picked by one pshufb (base[j], shuf[j]) as 16-bit pairs, times
+// its (alpha0, alpha1) by pmaddwd: S[sx] alpha0 + S[sx + 3] alpha1, the scalar loop's ints. At
+// and past xmax the tables hold sx = the last pixel, alpha (2048, 0): S[sx] 2048 as there, the
+// byte past the row read from a zeroed pad (times 0).
+__attribute__((target("ssse3"), noinline)) void resize_rows_ssse3(const cv::Mat& src, const int* base,
+                                                                  const std::array<std::uint8_t, 16>* shuf, const short* alpha,
+                                                                  int W, int* rows) {
+  const int rb = src.cols * 3;
+  alignas(16) uchar row[512 * 3 + 32];  // (src.cols <= dw <= 512)
+  std::memset(row + rb, 0, 32);
+  for (int y = 0; y < src.rows; ++y) {
+    std::memcpy(row, src.ptr<uchar>(y), static_cast<std::size_t>(rb));
+    int* D = rows + static_cast<std::size_t>(y) * static_cast<std::size_t>(W);
+    for (int j = 0; j < W / 4; ++j) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + base[j]));
+      const __m128i p = _mm_shuffle_epi8(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(shuf[j].data())));
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(alpha + 8 * j));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(D + 4 * j), _mm_madd_epi16(p, a));
+    }
+  }
+}
+}  // namespace
+#endif
+
 constexpr int INTER_RESIZE_COEF_SCALE_U8 = 2048;  // OpenCV's INTER_RESIZE_COEF_SCALE (1 << 11)
 void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
 #if !defined(__SSE2__)
@@ -534,6 +562,9 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
     std::vector<short> alpha;    // 2 per output element
     std::vector<int> y0, y1;     // the two source rows, clamped
     std::vector<short> beta;     // 2 per output row
+    std::vector<int> cbase;      // (speed23) per 4 output elements: the first source byte they read
+    std::vector<std::array<std::uint8_t, 16>> cshuf;  // and the pshufb picking their (S[sx], S[sx + 3]) as 16-bit pairs
+    bool chunks_ok = false;
   };
   static thread_local Tabs t;
   if (t.sw != sw || t.sh != sh || t.dw != dw || t.dh != dh) {
@@ -560,6 +591,24 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
       }
     }
     t.xmax = xmax * cn;
+    // (speed23) The row pass 4 elements at a time: their 8 source bytes lie within 16 bytes
+    // from the lowest (4 elements span at most 2 pixels' channels at factor 1, + 3 for the
+    // second tap).
+    t.chunks_ok = true;
+    t.cbase.assign(static_cast<std::size_t>(W / 4), 0);
+    t.cshuf.assign(static_cast<std::size_t>(W / 4), {});
+    for (int j = 0; j < W / 4; ++j) {
+      int lo = INT_MAX;  // (not the first: a pixel's channel 2 may precede the next pixel's channel 0 at the same sx)
+      for (int i = 0; i < 4; ++i) lo = std::min(lo, t.xofs[static_cast<std::size_t>(4 * j + i)]);
+      t.cbase[static_cast<std::size_t>(j)] = lo;
+      for (int i = 0; i < 4; ++i) {
+        const int o = t.xofs[static_cast<std::size_t>(4 * j + i)] - lo;
+        if (o + cn > 15) t.chunks_ok = false;  // (cannot happen at a whole factor; then the scalar loop)
+        auto& c = t.cshuf[static_cast<std::size_t>(j)];
+        c[static_cast<std::size_t>(4 * i)] = static_cast<std::uint8_t>(o), c[static_cast<std::size_t>(4 * i + 1)] = 0x80;
+        c[static_cast<std::size_t>(4 * i + 2)] = static_cast<std::uint8_t>(o + cn), c[static_cast<std::size_t>(4 * i + 3)] = 0x80;
+      }
+    }
     t.y0.resize(static_cast<std::size_t>(dh)), t.y1.resize(static_cast<std::size_t>(dh));
     t.beta.resize(static_cast<std::size_t>(2 * dh));
     for (int dy = 0; dy < dh; ++dy) {
@@ -575,6 +624,11 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
   // The row pass of every source row once (OpenCV's rows are the same ints, whichever it reuses).
   static thread_local std::vector<int> rows;
   rows.resize(static_cast<std::size_t>(sh) * static_cast<std::size_t>(W));
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_ssse3() && t.chunks_ok) {
+    resize_rows_ssse3(src, t.cbase.data(), t.cshuf.data(), t.alpha.data(), W, rows.data());
+  } else
+#endif
   for (int y = 0; y < sh; ++y) {
     const uchar* S = src.ptr<uchar>(y);
     int* D = rows.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(W);
@@ -2133,6 +2187,146 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
 #endif
 }
 
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+// (Speed round 23) sepFilter2D(src, dst, CV_32F, k, k, (-1, -1), 0, border) of a CV_32FC1 map
+// with a symmetric kernel of 7 taps or more, as OpenCV 4.6's AVX2 dispatch computes it (its
+// filter code is built with AVX2 and FMA3): the row pass RowVec_32f, per pixel s = 0, then
+// s = fma(x[t], k[t], s) over the taps t = 0 .. n - 1 of the border-extended row; the column
+// pass SymmColumnVec_32f, s = fma(r[y], k[c], 0), then s = fma(r[y + m] + r[y - m], k[c + m], s)
+// for m = 1 .. c (c = n / 2), rows outside by borderInterpolate. Only for widths of whole
+// 8-float steps (OpenCV's vector steps then cover every pixel: no scalar tail) and a whole
+// Mat (a view's border reads its parent). OpenCV's own call costs ~110 000 instructions on
+// the lattice reader's 48 x 48 map: its FilterEngine's set-up and row buffers dominate.
+bool use_fma() {
+  static const bool on = [] {
+    if (!use_avx2()) return false;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma") != 0;
+  }();
+  return on;
+}
+// NV 8-float columns at x of one row: every tap's broadcast once for the NV accumulators.
+template <int NV>
+__attribute__((target("avx2,fma"), always_inline)) inline void sep_row_steps(const float* ext, const float* k, int n, float* r) {
+  __m256 acc[NV];
+#pragma GCC unroll 6
+  for (int v = 0; v < NV; ++v) acc[v] = _mm256_setzero_ps();
+  for (int t = 0; t < n; ++t) {
+    const __m256 f = _mm256_broadcast_ss(k + t);
+#pragma GCC unroll 6
+    for (int v = 0; v < NV; ++v) acc[v] = _mm256_fmadd_ps(_mm256_loadu_ps(ext + t + 8 * v), f, acc[v]);
+  }
+#pragma GCC unroll 6
+  for (int v = 0; v < NV; ++v) _mm256_storeu_ps(r + 8 * v, acc[v]);
+}
+template <int NV>
+__attribute__((target("avx2,fma"), always_inline)) inline void sep_col_steps(const float* const* up, const float* const* dn, const float* r0,
+                                                                        const float* ky, int c, int x, float* d) {
+  __m256 acc[NV];
+  const __m256 f0 = _mm256_broadcast_ss(ky);
+#pragma GCC unroll 6
+  for (int v = 0; v < NV; ++v) acc[v] = _mm256_fmadd_ps(_mm256_loadu_ps(r0 + x + 8 * v), f0, _mm256_setzero_ps());
+  for (int m = 1; m <= c; ++m) {
+    const __m256 f = _mm256_broadcast_ss(ky + m);
+    const float* a = dn[m] + x;  // row y + m
+    const float* b = up[m] + x;  // row y - m
+#pragma GCC unroll 6
+    for (int v = 0; v < NV; ++v)
+      acc[v] = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(a + 8 * v), _mm256_loadu_ps(b + 8 * v)), f, acc[v]);
+  }
+#pragma GCC unroll 6
+  for (int v = 0; v < NV; ++v) _mm256_storeu_ps(d + x + 8 * v, acc[v]);
+}
+__attribute__((target("avx2,fma"), noinline)) void sep_filter_f32_fast_impl(const cv::Mat& src, cv::Mat& out, const float* k,
+                                                                           int n, int border) {
+  const int w = src.cols, h = src.rows, c = n / 2;
+  static thread_local std::vector<float> ext_v, rows_v;
+  static thread_local std::vector<int> ymap_v;
+  ext_v.resize(static_cast<std::size_t>(w + n));
+  rows_v.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
+  ymap_v.resize(static_cast<std::size_t>(h + 2 * c));
+  float* ext = ext_v.data();
+  float* rows = rows_v.data();
+  int* ymap = ymap_v.data() + c;  // ymap[y] for y in [-c, h + c)
+  for (int y = -c; y < h + c; ++y) ymap[y] = cv::borderInterpolate(y, h, border);
+  int xl[64], xr[64];  // the extended row's border columns (n <= 129 here)
+  for (int i = 0; i < c; ++i) xl[i] = cv::borderInterpolate(i - c, w, border), xr[i] = cv::borderInterpolate(w + i, w, border);
+  auto row_chunk = [&](const float* e, float* r, int nv) {
+    switch (nv) {
+      case 6: sep_row_steps<6>(e, k, n, r); break;
+      case 5: sep_row_steps<5>(e, k, n, r); break;
+      case 4: sep_row_steps<4>(e, k, n, r); break;
+      case 3: sep_row_steps<3>(e, k, n, r); break;
+      case 2: sep_row_steps<2>(e, k, n, r); break;
+      default: sep_row_steps<1>(e, k, n, r); break;
+    }
+  };
+  // Each pixel's sum is over the taps in order whatever the grouping of columns: 48 floats
+  // (6 accumulators) at a time, then the rest.
+  for (int y = 0; y < h; ++y) {
+    const float* s = src.ptr<float>(y);
+    for (int i = 0; i < c; ++i) ext[i] = s[xl[i]], ext[c + w + i] = s[xr[i]];
+    std::memcpy(ext + c, s, sizeof(float) * static_cast<std::size_t>(w));
+    float* r = rows + static_cast<std::size_t>(y) * w;
+    for (int x = 0; x < w; x += 48) {
+      switch (std::min(6, (w - x) / 8)) {
+        case 6: sep_row_steps<6>(ext + x, k, n, r + x); break;
+        case 5: sep_row_steps<5>(ext + x, k, n, r + x); break;
+        case 4: sep_row_steps<4>(ext + x, k, n, r + x); break;
+        case 3: sep_row_steps<3>(ext + x, k, n, r + x); break;
+        case 2: sep_row_steps<2>(ext + x, k, n, r + x); break;
+        default: sep_row_steps<1>(ext + x, k, n, r + x); break;
+      }
+    }
+  }
+  const float* ky = k + c;
+  const float* up[65];
+  const float* dn[65];
+  for (int y = 0; y < h; ++y) {
+    float* d = out.ptr<float>(y);
+    const float* r0 = rows + static_cast<std::size_t>(ymap[y]) * w;
+    for (int m = 1; m <= c; ++m)
+      dn[m] = rows + static_cast<std::size_t>(ymap[y + m]) * w, up[m] = rows + static_cast<std::size_t>(ymap[y - m]) * w;
+    for (int x = 0; x < w; x += 48) {
+      switch (std::min(6, (w - x) / 8)) {
+        case 6: sep_col_steps<6>(up, dn, r0, ky, c, x, d); break;
+        case 5: sep_col_steps<5>(up, dn, r0, ky, c, x, d); break;
+        case 4: sep_col_steps<4>(up, dn, r0, ky, c, x, d); break;
+        case 3: sep_col_steps<3>(up, dn, r0, ky, c, x, d); break;
+        case 2: sep_col_steps<2>(up, dn, r0, ky, c, x, d); break;
+        default: sep_col_steps<1>(up, dn, r0, ky, c, x, d); break;
+      }
+    }
+  }
+}
+}  // namespace
+
+bool sep_filter_f32_fast_applies(const cv::Mat& src, int n, int border) {
+  if (!use_fma() || src.type() != CV_32FC1 || src.isSubmatrix() || src.cols % 8 != 0 || src.cols < 8 || src.rows < 1) return false;
+  if (n < 7 || n % 2 == 0 || n > 129) return false;
+  return border == cv::BORDER_REPLICATE || border == cv::BORDER_REFLECT_101;
+}
+void sep_filter_f32_fast(const cv::Mat& src, cv::Mat& dst, const float* k, int n, int border) {
+  bool symmetric = true;
+  for (int i = 0; i < n / 2; ++i) symmetric = symmetric && k[i] == k[n - 1 - i];
+  if (!symmetric || !sep_filter_f32_fast_applies(src, n, border)) {  // OpenCV's own
+    const cv::Mat kk(n, 1, CV_32F, const_cast<float*>(k));
+    cv::sepFilter2D(src, dst, CV_32F, kk, kk, cv::Point(-1, -1), 0, border);
+    return;
+  }
+  cv::Mat out(src.size(), CV_32F);  // (dst may be src)
+  sep_filter_f32_fast_impl(src, out, k, n, border);
+  dst = out;
+}
+#else
+bool sep_filter_f32_fast_applies(const cv::Mat&, int, int) { return false; }
+void sep_filter_f32_fast(const cv::Mat& src, cv::Mat& dst, const float* k, int n, int border) {
+  const cv::Mat kk(n, 1, CV_32F, const_cast<float*>(k));
+  cv::sepFilter2D(src, dst, CV_32F, kk, kk, cv::Point(-1, -1), 0, border);
+}
+#endif
+
 void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int border) {
   if (src.type() != CV_32FC1 || !(sigma > 0) || src.rows < 2 || src.cols < 2) {
     cv::GaussianBlur(src, dst, cv::Size(0, 0), sigma, 0, border);
@@ -2146,6 +2340,10 @@ void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int borde
     if (kernels.size() >= 16) kernels.clear();
     kernels.emplace_back(sigma, cv::getGaussianKernel(cvRound(sigma * 4 * 2 + 1) | 1, sigma, CV_32F));
     k = &kernels.back().second;
+  }
+  if (sep_filter_f32_fast_applies(src, k->rows * k->cols, border)) {  // (speed23) the same floats, without the FilterEngine
+    sep_filter_f32_fast(src, dst, k->ptr<float>(), k->rows * k->cols, border);
+    return;
   }
   cv::sepFilter2D(src, dst, CV_32F, *k, *k, cv::Point(-1, -1), 0, border);
 }

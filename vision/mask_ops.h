@@ -216,6 +216,18 @@ void warp_affine_nearest_window(const cv::Mat& src, const cv::Matx23d& m, cv::Si
 // sigma <= 0 or a 1-pixel side: OpenCV's GaussianBlur.
 void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int border);
 
+// (Speed round 23) cv::sepFilter2D(src, dst, CV_32F, k, k, (-1, -1), 0, border) with the
+// symmetric n-tap kernel k (n odd, 7 .. 129) of a whole CV_32FC1 map whose width is a multiple
+// of 8, at BORDER_REPLICATE or BORDER_REFLECT_101: the same floats as OpenCV 4.6's AVX2 + FMA3
+// dispatch (its row pass a chain of fused multiply-adds from 0 over the taps in order; its
+// column pass fma(centre row, k[c], 0), then fma(row y + m + row y - m, k[c + m], s), m = 1 ..
+// c), in AVX2 + FMA without OpenCV's FilterEngine. gaussian_blur_f32 takes it when
+// sep_filter_f32_fast_applies: the CPU has AVX2 and FMA, HEXDICE_NO_AVX2 is unset, and the
+// map, kernel size and border are as above; otherwise OpenCV's sepFilter2D. (A non-symmetric
+// kernel given to sep_filter_f32_fast goes to sepFilter2D.)
+bool sep_filter_f32_fast_applies(const cv::Mat& src, int n, int border);
+void sep_filter_f32_fast(const cv::Mat& src, cv::Mat& dst, const float* k, int n, int border);
+
 // cv::warpPerspective(src, dst, m, dsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, border,
 // value) of a CV_8UC3 image (m maps dst pixels to src), the same bytes: OpenCV 4.6's own
 // steps. Its warp works in blocks of bw x bh dst pixels (bh = min(16, rows), bw = min(1024 / bh,

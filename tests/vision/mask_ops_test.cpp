@@ -738,6 +738,72 @@ TEST(MaskOps, GaussianBlurF32AtTheComponentReadersSigmas) {
   EXPECT_EQ(n, 80);
 }
 
+// (speed23) sep_filter_f32_fast against cv::sepFilter2D bit for bit: Gaussian kernels of 7 to
+// 71 taps (the lattice reader's and the component reader's among them) and random symmetric
+// kernels, maps of widths 8 .. 48 (and odd widths, views and non-symmetric kernels, which it
+// hands to OpenCV), tall, short and one-row maps, REPLICATE and REFLECT_101 (kernels wider
+// than the map: the border index folds more than once), random, sparse and smooth maps,
+// with signs and zeros; in place.
+TEST(MaskOps, SepFilterF32FastIsOpenCVsSepFilter2D) {
+  std::mt19937 rng(2323);
+  std::uniform_real_distribution<float> u(-50, 300);
+  std::uniform_real_distribution<double> usig(0.8, 9.0);
+  const cv::Size sizes[] = {{48, 48}, {24, 24}, {8, 8}, {16, 5}, {40, 47}, {8, 100}, {32, 1}, {48, 3}, {47, 48}, {13, 9}, {24, 2}};
+  const int nsizes = static_cast<int>(sizeof(sizes) / sizeof(sizes[0]));
+  int fast = 0, total = 0;
+  for (int rep = 0; rep < 660; ++rep) {
+    const cv::Size sz = sizes[rep % nsizes];
+    cv::Mat kernel;
+    const int kind = (rep / nsizes) % 4;
+    if (kind < 3) {
+      const double sigma = kind == 0 ? (rep % 2 ? 0.22 * 0.18 * 48 : 0.3 * 0.18 * 48) : kind == 1 ? usig(rng) : 0.18 * 48 * (rep % 2 ? 0.3 : 1.0);
+      kernel = cv::getGaussianKernel(cvRound(sigma * 8 + 1) | 1, sigma, CV_32F);
+    } else {  // a random symmetric kernel (and now and then a non-symmetric one)
+      const int n = 7 + 2 * static_cast<int>(rng() % 20);
+      kernel.create(n, 1, CV_32F);
+      for (int i = 0; i <= n / 2; ++i) kernel.at<float>(i) = kernel.at<float>(n - 1 - i) = u(rng) / 300.0f;
+      if (rep % 7 == 0) kernel.at<float>(0) += 0.5f;
+    }
+    const int n = kernel.rows;
+    cv::Mat big(sz.height + 4, sz.width + 8, CV_32F);
+    for (int y = 0; y < big.rows; ++y)
+      for (int x = 0; x < big.cols; ++x) {
+        float v = u(rng);
+        if (rep % 3 == 1 && (x + 3 * y + rep) % 5) v = 0.0f;                             // sparse
+        if (rep % 3 == 2) v = 100.0f + 50.0f * std::sin(0.3f * x) * std::cos(0.2f * y);  // smooth
+        big.at<float>(y, x) = v;
+      }
+    const cv::Mat src = rep % 13 == 5 ? big(cv::Rect(4, 2, sz.width, sz.height)) : big(cv::Rect(4, 2, sz.width, sz.height)).clone();
+    for (const int bt : {cv::BORDER_REPLICATE, cv::BORDER_REFLECT_101}) {
+      cv::Mat want, got;
+      cv::sepFilter2D(src, want, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, bt);
+      if (sep_filter_f32_fast_applies(src, n, bt)) ++fast;
+      sep_filter_f32_fast(src, got, kernel.ptr<float>(), n, bt);
+      ASSERT_EQ(got.size(), want.size());
+      ASSERT_EQ(got.type(), want.type());
+      ASSERT_TRUE(got.isContinuous() && want.isContinuous());
+      EXPECT_EQ(std::memcmp(want.data, got.data, want.total() * want.elemSize()), 0)
+          << "rep " << rep << " size " << sz << " taps " << n << " border " << bt;
+      if (rep % 10 == 0) {  // in place (on a copy: a view's border reads its parent's pixels, as OpenCV's)
+        cv::Mat inplace = src.clone(), want_copy;
+        cv::sepFilter2D(inplace, want_copy, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, bt);
+        sep_filter_f32_fast(inplace, inplace, kernel.ptr<float>(), n, bt);
+        EXPECT_EQ(std::memcmp(want_copy.data, inplace.data, want.total() * want.elemSize()), 0) << "rep " << rep << " in place";
+      }
+      ++total;
+    }
+  }
+  EXPECT_EQ(total, 1320);
+  // With AVX2 and FMA (and HEXDICE_NO_AVX2 unset) most of them took the fast path.
+  if (avx2_steps_on() && __builtin_cpu_supports("fma")) EXPECT_GT(fast, 600);
+  else EXPECT_EQ(fast, 0);
+  // The lattice reader's maps take it.
+  if (avx2_steps_on() && __builtin_cpu_supports("fma")) {
+    EXPECT_TRUE(sep_filter_f32_fast_applies(cv::Mat(48, 48, CV_32F), 17, cv::BORDER_REPLICATE));
+    EXPECT_TRUE(sep_filter_f32_fast_applies(cv::Mat(24, 24, CV_32F), 21, cv::BORDER_REPLICATE));
+  }
+}
+
 // (speed21) resize_linear_up_f32 against cv::resize(INTER_LINEAR) bit for bit: the lattice
 // reader's 24 -> 48 px map and other 2:1 enlargements (one pixel wide, unequal sides), other
 // factors and the same size (cv::resize's own), maps of random floats (negative, zeros and -0 among them) and smooth
