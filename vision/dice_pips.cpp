@@ -579,6 +579,33 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
       }
     }
   }
+  // A four that may be two rows of a six whose third row was lost (PipParams::six_missing_pair):
+  // the six is not ruled out.
+  if (p.six_missing_pair > 0 && out.face == 4 && out.pips.size() == 4 && out.face_score[6] < out.face_score[4]) {
+    const std::vector<cv::Point2f>& q = out.pips;
+    // The lattice c +- u +- v: the pip nearest q[0] along each side.
+    std::array<std::size_t, 3> o{1, 2, 3};
+    std::sort(o.begin(), o.end(), [&](std::size_t a, std::size_t b) { return cv::norm(q[a] - q[0]) < cv::norm(q[b] - q[0]); });
+    const cv::Point2f c = (q[0] + q[1] + q[2] + q[3]) * 0.25f;
+    const cv::Point2f u = (q[o[0]] - q[0]) * 0.5f, v = (q[o[1]] - q[0]) * 0.5f;
+    const float d = out.pip_diameter;
+    const float tol = static_cast<float>(p.six_missing_pair) * d;
+    auto pip_at = [&](cv::Point2f at) {
+      for (const auto& b : blobs) {
+        if (out.dark_pips ? b.kind == 1 : b.kind == 0) continue;  // the other polarity on grey
+        const float bd = b.diameter() * static_cast<float>(scale);
+        if (bd < 0.5f * d || bd > 2.0f * d) continue;
+        const cv::Point2f bp = origin + (b.p + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
+        if (cv::norm(bp - at) < tol) return true;
+      }
+      return false;
+    };
+    // Only a four clearly longer than wide: a square four's next pair would lie off its die.
+    const cv::Point2f f = len(u) < len(v) ? u : v, e = len(u) < len(v) ? v : u;
+    if (len(f) < p.six_missing_aspect * len(e) &&
+        ((pip_at(c + 3 * f + e) && pip_at(c + 3 * f - e)) || (pip_at(c - 3 * f + e) && pip_at(c - 3 * f - e))))
+      out.face_score[6] = out.face_score[4];
+  }
   return out;
 }
 

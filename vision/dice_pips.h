@@ -146,6 +146,20 @@ struct PipParams {
   // below the grey four. 0 = off. (Even split, oracle boxes, byler: 6 read as 4 10 -> 8,
   // 86.7% -> 87.1%, 2 and 3 the same, 4 alone 86.9%; penlington 99.3% unchanged.)
   int six_shared_pips = 3;
+  // A "4" that is two rows of a six whose third row was lost (a six whose columns are set
+  // closer than standard: its 2x2 blocks are about 0.6..0.8 as wide as long, so they pass
+  // min_side_ratio; the third row's pips lie at the top face's edge, where a translucent or
+  // smoky body changes colour, or respond too weakly in the kind that read the four): for a
+  // four clearly longer than wide (lattice c +- f +- e, |f| < six_missing_aspect |e|), when
+  // blobs of the face (any kind of the four's polarity, left by the top-face filters, of
+  // 0.5..2x its pip diameter) lie within six_missing_pair x that diameter of both pips of
+  // the next row along f (c + 3f +- e, or c - 3f +- e), face_score[6] is raised to the
+  // four's score: the pips no longer rule the six out, and the face network decides between
+  // the two (DiceParams::cnn_fuse_weight). The face read is not changed. 0 = off. (Round
+  // 24 of docs/dice.md; the middle pair of a six's corners, c +- e, tried too: it made
+  // true fours sixes.)
+  double six_missing_pair = 0.5;
+  double six_missing_aspect = 0.85;
   // Brightest channel (BGR input, with colour_channel): on a die whose body is dark (the
   // median of max(B, G, R) over the middle of the region below this), light pips are also
   // searched on max(B, G, R), as a fifth pip kind (the top-face filters apply). The red

@@ -256,6 +256,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--gap-residual-sure-die", ea->gap_residual_sure_die, "--real: DiceParams::gap_residual_sure_die");
   ev->add_option("--gap-seed-repeat", ea->gap_seed_repeat, "--real: DiceParams::gap_seed_repeat (a gap seed window this near an earlier one, x its side, is not read)");
   ev->add_option("--gap-seed-on-fg", ea->gap_seed_on_fg, "--real: DiceParams::gap_seed_on_fg (1 on, 0 off: gap seeds on the foreground only)");
+  ev->add_option("--six-missing-pair", ea->six_missing_pair,
+                 "--real: PipParams::six_missing_pair (a four with pips where a six's other pair would be keeps the six in the fusion; 0 = off)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");

@@ -413,3 +413,44 @@ TEST(DicePips, ChromaWeightLetsARedPipBeatAGlintPair) {
 
 }  // namespace
 }  // namespace hexdice::vision
+
+namespace hexdice::vision {
+namespace {
+
+// A "4" that is two rows of a six (PipParams::six_missing_pair, docs/dice.md round 24): a
+// smoky byler six with red pips whose columns are set close (its 2x2 blocks pass the side
+// ratio) reads at its labelled box (x 1.1, the pip reader alone) as the 2x2 block of its
+// first two rows, the third row's pips lying at the top face's edge; the third row's blobs
+// are there, so the six gets the four's score (the face network then reads it a 6, round
+// 24), without the rule no 6 layout at all. The face read stays 4. Two true fours (a
+// square lattice, no row beyond) and a white penlington six keep their scores.
+TEST(DicePips, FourThatIsTwoRowsOfASixKeepsTheSix) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  PipParams on, off;
+  off.six_missing_pair = 0;
+  EXPECT_GT(on.six_missing_pair, 0.0);
+  const LabelledBox six{"byler_IMG_20191208_112501.jpg", 395, 261, 425, 295, 1.1f, 6};
+  const cv::Mat img = cv::imread((real_dir() / "images" / six.image).string());
+  ASSERT_FALSE(img.empty());
+  const PipRead a = read_pips(img, pip_square(six), on), b = read_pips(img, pip_square(six), off);
+  std::printf("%s: face %d, six %.0f / four %.0f with the rule; face %d, six %.0f without\n", six.image, a.face, a.face_score[6],
+              a.face_score[4], b.face, b.face_score[6]);
+  EXPECT_EQ(a.face, 4);
+  EXPECT_EQ(b.face, 4);
+  EXPECT_GT(a.face_score[6], 0.0f);
+  EXPECT_EQ(a.face_score[6], a.face_score[4]);
+  EXPECT_EQ(b.face_score[6], 0.0f);
+  for (const LabelledBox& same : {LabelledBox{"byler_IMG_20191208_112251.jpg", 300, 118, 327, 148, 1.1f, 4},
+                                  LabelledBox{"byler_IMG_20191208_112857.jpg", 284, 456, 322, 490, 1.1f, 4},
+                                  LabelledBox{"penlington_valid_valid_83.jpg", 128, 113, 190, 175, 1.65f, 6}}) {
+    const cv::Mat im = cv::imread((real_dir() / "images" / same.image).string());
+    ASSERT_FALSE(im.empty()) << same.image;
+    const PipRead x = read_pips(im, pip_square(same), on), y = read_pips(im, pip_square(same), off);
+    EXPECT_EQ(x.face, same.face) << same.image;
+    EXPECT_EQ(x.face, y.face) << same.image;
+    EXPECT_EQ(x.face_score, y.face_score) << same.image;
+  }
+}
+
+}  // namespace
+}  // namespace hexdice::vision
