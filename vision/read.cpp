@@ -1299,17 +1299,29 @@ static void small_cell_papers(const SheetLayout& layout, const CellNeighbours& n
 // neighbour's. The cells failing the test (at most max_edges of 6 seen) none of whose
 // neighbours in view fails it are returned (1): those are read (the skin and occluder masks
 // still judge them).
+// (robust23) ... or a group of at most max_group such cells, neighbours of each other, with no
+// other such cell beside the group: two dice side by side hide each other's edges.
 static std::vector<uchar> lone_edgeless_cells(const SheetLayout& layout, const std::vector<int>& seen, const std::vector<uchar>& covered,
-                                              int max_edges) {
+                                              int max_edges, int max_group = 1) {
   std::vector<uchar> out(layout.cells.size(), 0);
   if (seen.size() != layout.cells.size()) return out;
   const CellNeighbours nbrs = cell_neighbours(layout);
+  auto fails = [&](int j) { return j >= 0 && !covered[static_cast<std::size_t>(j)] && seen[static_cast<std::size_t>(j)] <= max_edges; };
+  std::vector<uchar> done(layout.cells.size(), 0);
+  std::vector<int> group;
   for (std::size_t i = 0; i < layout.cells.size(); ++i) {
-    if (seen[i] > max_edges || covered[i]) continue;
-    bool alone = true;
-    for (const int j : nbrs[i])
-      if (j >= 0 && !covered[static_cast<std::size_t>(j)] && seen[static_cast<std::size_t>(j)] <= max_edges) alone = false;
-    out[i] = alone;
+    if (done[i] || !fails(static_cast<int>(i))) continue;
+    // The connected group of failing cells round i (stopped once larger than max_group).
+    group.assign(1, static_cast<int>(i));
+    done[i] = 1;
+    for (std::size_t k = 0; k < group.size(); ++k)
+      for (const int j : nbrs[static_cast<std::size_t>(group[k])])
+        if (fails(j) && !done[static_cast<std::size_t>(j)]) {
+          done[static_cast<std::size_t>(j)] = 1;
+          group.push_back(j);
+        }
+    if (static_cast<int>(group.size()) <= std::max(1, max_group))
+      for (const int g : group) out[static_cast<std::size_t>(g)] = 1;
   }
   return out;
 }
@@ -1487,7 +1499,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<cv::Vec3f> die_free_papers;  // the cells' paper without a die's lit top (per-cell look only)
   const cv::Vec3f white = white_reference(image, layout, hp, &papers, params.paper_chroma_tolerance > 0 ? &die_free_papers : nullptr,
                                           params.paper_chroma_tolerance);
+  // (robust23) The cells' own papers, for the sheet's paper (their median) that the hand and
+  // occluder masks judge darkness against (small_cell_paper_own_median).
+  std::vector<cv::Vec3f> own_papers;
   if (params.small_cell_paper_hex_mm > 0 && layout.hex_size_mm < params.small_cell_paper_hex_mm) {
+    if (params.small_cell_paper_own_median) own_papers = papers;
     const double s = params.hand_px_per_mm;
     const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
     if (size.area() > 0 && size.area() <= 4'000'000) {
@@ -1538,7 +1554,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       for (std::size_t n = 0; n < again.size(); ++n) seen[again[n]] = std::max(seen[again[n]], e2[n]);
     }
     const std::vector<uchar> lone = params.small_cell_lone_edges_hex_mm > 0 && layout.hex_size_mm < params.small_cell_lone_edges_hex_mm
-                                        ? lone_edgeless_cells(layout, seen, covered, params.hand_max_edges)
+                                        ? lone_edgeless_cells(layout, seen, covered, params.hand_max_edges,
+                                                              params.small_cell_edgeless_group)
                                         : std::vector<uchar>();
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
       if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
@@ -1558,7 +1575,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   if (params.hand_min_area_mm2 > 0 || params.occluder_core_mm > 0) {
     // Against the paper itself (the white patch may be whiter or bluer than the paper).
     std::vector<cv::Vec3b> pv;
-    for (const auto& pc : papers)
+    for (const auto& pc : own_papers.empty() ? papers : own_papers)
       pv.emplace_back(cv::saturate_cast<uchar>(pc[0]), cv::saturate_cast<uchar>(pc[1]), cv::saturate_cast<uchar>(pc[2]));
     cv::Vec3f paper = median_bgr(pv);
     for (int k = 0; k < 3; ++k) paper[k] = std::max(paper[k], 20.0f);
@@ -3908,8 +3925,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool fine_contradicts = params.occluded_white_fine_layout && fine_dark_pips && !fine_dark_layout;
       const bool pale_in_shade = params.occluded_white_min_confidence > 0 && !clean_body && !skin_hue &&
                                  lum >= params.occluded_white_ratio && fr.pip_polarity < 0 && !fine_contradicts;
+      // (robust23) ... and not when the camera-resolution look found no dark pip at all there.
+      const bool fine_saw_none = params.occluded_white_no_pip && fine_dark_looked && fine_dark_most == 0 && !fine_looked;
       const bool white_in_shade = pale_in_shade && (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one)) &&
-                                  co.confidence >= params.occluded_white_min_confidence;
+                                  co.confidence >= params.occluded_white_min_confidence && !fine_saw_none;
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
       // (exact20) The reading's pips at the face's real size: the square is metric (a 16 mm face
       // on the top plane), so a die's own layout fits it at its size; a face cut by a hand or an
@@ -3922,7 +3941,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       bool shown_count = false;
       if (!ok && params.occluded_shown_places && !off_size && !skin_hue) {
         // white_in_shade's pale body with dark pips, at any confidence (two pips or more).
-        const bool pale = pale_in_shade && co.face >= 2 && (co.color == "black" || co.color == "white");
+        const bool pale = pale_in_shade && !fine_saw_none && co.face >= 2 && (co.color == "black" || co.color == "white");
         if (clean_body || pale) {
           shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
           shown_agreed[ci] = shown_count;
@@ -4054,7 +4073,9 @@ Status ReadParams::save(const std::string& path) const {
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "retry_read_above" << static_cast<int>(retry_read_above);
-    fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm;
+    fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm
+       << "small_cell_edgeless_group" << small_cell_edgeless_group << "occluded_white_no_pip" << static_cast<int>(occluded_white_no_pip)
+       << "small_cell_paper_own_median" << static_cast<int>(small_cell_paper_own_median);
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4205,6 +4226,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("in_view_top_mm", p.in_view_top_mm);
     get("small_cell_paper_hex_mm", p.small_cell_paper_hex_mm);
     get("small_cell_lone_edges_hex_mm", p.small_cell_lone_edges_hex_mm);
+    get("small_cell_edgeless_group", p.small_cell_edgeless_group);
+    get_bool("occluded_white_no_pip", p.occluded_white_no_pip);
+    get_bool("small_cell_paper_own_median", p.small_cell_paper_own_median);
     get_bool("guard_in_own_cell", p.guard_in_own_cell);
     get_bool("pip_unit_fine_one_place", p.pip_unit_fine_one_place);
     get_bool("pip_look_own_cell", p.pip_look_own_cell);

@@ -620,6 +620,11 @@ struct ReadParams {
   // an empty cell under glare, its paper estimated from the glared border, the rest of it
   // "not paper", its printed name read as a white 2 at 0.19. 0 = off.
   double white_no_pip_below = 0.5;
+  // (robust23) Under the occluder, a white die "in the shade" (occluded_white_min_confidence) is
+  // not reported when that same dark-pip look found not one dark pip at any threshold, however
+  // sure the reading: hand8 scene_103 (-3,-1), a fingertip's shade over an empty small cell, its
+  // printed marks read as a white 2 at 0.91 (the fine look: 0 pips). false = off.
+  bool occluded_white_no_pip = true;
   // (exact18) Colours are named from the body relative to the white; a body channel at or
   // above this level (0..255) is clipped by the sensor, so when two or more are, each is taken
   // as bright as the brightest of them relative to the white. dev9 1005 (-2,3): a yellow top
@@ -653,10 +658,24 @@ struct ReadParams {
   // printed tint (read.cpp, small_cell_papers). 0 = off. Radius 5 and 6 maps on A3 (17 and
   // 14.4 mm) read as before.
   double small_cell_paper_hex_mm = 13.0;
+  // (robust23) ... but the sheet's paper that the hand and occluder masks judge darkness against
+  // (the median of the cells' papers) is taken from the cells' own rings: an arm's shadow over
+  // the middle rows of a small map (the widest) gave the cells along its edges their shaded
+  // neighbours' paper, the shaded cells became the median, the shadow was paper and no occluder
+  // was found (OccluderCache's synthetic radius-8 band: 0 cells under the occluder). false = the
+  // median of the small-cell papers (robust21).
+  bool small_cell_paper_own_median = true;
   // (robust21) On such maps (hexes below this, mm) a cell failing the printed-edge test
   // (hand_max_edges) none of whose neighbours in view fails it is read, not hidden: a die
   // there hides its own cell's six edges (read.cpp, lone_edgeless_cells). 0 = off.
   double small_cell_lone_edges_hex_mm = 13.0;
+  // (robust23) ... and a group of up to this many neighbouring cells failing it, none of the
+  // group's other neighbours in view failing it: two dice side by side on a small map hide each
+  // other's edges (the shared edge and the sides reaching over the next), so neither was a lone
+  // edgeless cell (robust22: 8 of 169 packed dice hidden). A hand or an arm hides a larger
+  // patch; a fingertip's cells are still judged by the skin and occluder masks. 1 = lone cells
+  // only (the rule before).
+  int small_cell_edgeless_group = 2;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);

@@ -83,9 +83,7 @@ App::App(const Options& o) {
     db = std::move(*opened);
   else
     db_error = opened.error();
-  if (!db)
-    alert(Severity::Error, "the game database " + settings.db_path + " cannot be opened: " + db_error,
-          "games are logged only when the database is writable", "start with --db FILE on a writable disk");
+  if (!db) alerts.push_back(database_alert(settings.db_path, db_error));
   refresh_history();
 
   // The bundled demo frames (labelled renders): the picture when no camera is connected.
@@ -154,7 +152,10 @@ App::App(const Options& o) {
       else live_error = l.error();
     }
     camera_open = live && live->live();
-    if (!live)
+    if (!live && !db && live_error.find(lo.db_path) != std::string::npos)  // the database's own alert says why and what to do
+      alert(Severity::Error, "the referee did not start: " + live_error, "the referee needs a game database to log into",
+            database_alert(lo.db_path, live_error).todo);
+    else if (!live)
       alert(Severity::Error, "the referee did not start: " + live_error,
             "the referee needs a source (camera, video, images or observations) and a game to resume or a --start position",
             "check the source, or give --start POSITION.json; the board and the history work without it");
@@ -242,6 +243,10 @@ void App::poll_live() {
     grid_version = picture.version;
   }
   rview = live->view();
+  {
+    const auto warnings = live->frame_warnings();
+    rlog = log_with_frame_warnings(rview.log, warnings, live->frame_warning_count() - static_cast<int>(warnings.size()));
+  }
   rproposals = referee_proposals(rview);
   live->poll_calibration();
   calib = live->calib_view();
@@ -254,7 +259,7 @@ ViewStamp App::stamp() const {
   s.ply = rview.ply;
   s.setup_events = rview.setup_events;
   s.hidden = rview.hidden_cells;
-  s.log = rview.log.size();
+  s.log = rlog.size();
   s.proposals = rview.proposals.size();
   s.motion = rview.motion;
   s.stable = rview.stable;

@@ -158,6 +158,9 @@ class App {
   std::unique_ptr<LiveLoop> live;
   std::string live_error;
   referee::RefereeView rview;            // copied from the referee each frame
+  // The Event log's lines: the referee's log with the frame files' decoder warnings put in
+  // (log_with_frame_warnings), made in poll_live.
+  std::vector<referee::LogLine> rlog;
   std::vector<ProposalView> rproposals;
   LivePicture picture;                   // the latest camera picture and its reading
   CalibView calib;                       // calibration from the window (copied each frame)

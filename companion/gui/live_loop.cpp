@@ -159,6 +159,11 @@ bool LiveLoop::latest(LivePicture& out) const {
   return true;
 }
 
+std::vector<referee::LogLine> LiveLoop::frame_warnings() const {
+  std::lock_guard lk(mu_);
+  return frame_warnings_;
+}
+
 std::string LiveLoop::source_error() const {
   std::lock_guard lk(mu_);
   return error_;
@@ -188,6 +193,13 @@ void LiveLoop::run() {
       last_index = f.index;
       LivePicture pic;
       pic.index = f.index;
+      pic.warning = f.warning;
+      if (!f.warning.empty()) {  // a frame file's decoder warning: said in the window, the run goes on
+        std::lock_guard lk(mu_);
+        if (frame_warnings_.size() < kMaxFrameWarnings)
+          frame_warnings_.push_back(referee::LogLine{f.index, true, "warning: " + f.warning});
+        ++frame_warning_count_;
+      }
       const auto r0 = Clock::now();
       if (!f.image.empty()) {
         {

@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <opencv2/core.hpp>
 
@@ -99,6 +100,9 @@ struct LivePicture {
   Frame frame;                 // registration (paper mm -> px), markers, error, dice seen
   referee::Observation obs;
   double read_ms = 0;          // reader time for this frame (0 for recorded observations)
+  // The frame file's decoder warning (Frame::warning: "PATH: libpng: ... (a warning: the
+  // picture was read as it is)"), "" when none: the live view says it under its frame line.
+  std::string warning;
 };
 
 class LiveLoop {
@@ -123,6 +127,13 @@ class LiveLoop {
   // try gave); reconnects(): how often it came back.
   bool reopening() const { return reopening_; }
   int reconnects() const { return reconnects_; }
+  // Every frame file's decoder warning so far, one log line each (frame, alert, "warning:
+  // PATH: libpng: ..."), the first kMaxFrameWarnings kept; frame_warning_count(): all of them.
+  // `hexdice referee` prints the same as `hexdice: warning:` lines (robust22); the window
+  // shows them in its event log (robust23).
+  static constexpr std::size_t kMaxFrameWarnings = 100;
+  std::vector<referee::LogLine> frame_warnings() const;
+  int frame_warning_count() const { return frame_warning_count_; }
 
   // Calibration from the window (see CalibView). All return at once.
   void start_camera_calibration(int target_views = 15);
@@ -152,6 +163,8 @@ class LiveLoop {
   mutable std::mutex mu_;
   LivePicture pic_;
   std::string error_;
+  std::vector<referee::LogLine> frame_warnings_;  // under mu_
+  std::atomic<int> frame_warning_count_{0};
 
   // Calibration. The reader's calibration is swapped whole (the capture thread takes a
   // reference per frame); the session is used by the capture thread and the calibrating

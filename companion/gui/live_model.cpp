@@ -47,17 +47,68 @@ std::optional<Alert> referee_alert(const referee::RefereeView& v) {
   return a;
 }
 
-std::optional<Alert> source_alert(const std::string& source_error, bool reopening) {
+std::optional<Alert> source_alert(const std::string& source_error, bool reopening, bool live) {
   if (source_error.empty()) return std::nullopt;
   Alert a;
   a.severity = Severity::Error;
   a.seen = source_error;
   a.allowed = "nothing is decided without frames; every action accepted so far is in the game record";
+  if (!live) {  // a video or a folder of frames: a file that cannot be read ends it (as `hexdice referee`)
+    a.allowed = "the frames after it were not read; every action accepted so far is in the game record";
+    a.todo = "replace or remove that file (or cut the video before it), then start the companion again with the same "
+             "--db: the game goes on from its last action";
+    return a;
+  }
   a.todo = reopening ? "check the camera's cable and that no other program holds it: the companion opens it again by "
                        "itself and the game goes on from its last action"
                      : "check the camera's cable and that no other program holds it, then start the companion again "
                        "with the same --db: the game goes on from its last action";
   return a;
+}
+
+Alert database_alert(const std::string& path, const std::string& error) {
+  Alert a;
+  a.severity = Severity::Error;
+  a.seen = "the game database " + path + " cannot be opened: " + error;
+  a.allowed = "games are logged only when the database can be written; nothing is logged until then";
+  auto has = [&](const char* w) { return error.find(w) != std::string::npos; };
+  if (has("locked")) {
+    a.todo = "another program is writing to it (a second companion window or `hexdice referee` with the same --db?): "
+             "close that one and start again, or start with another --db FILE";
+  } else if (has("not a hexdice game database") || has("malformed") || has("newer than this hexdice") ||
+             has("foreign key check") || has("cannot migrate")) {
+    a.todo = "the file is left as it is (not overwritten): start with --db NEW.sqlite for a new record, or with a copy "
+             "of the file from before it was damaged";
+  } else if (has("is full")) {
+    a.todo = "free some space on that disk, or start with --db FILE on another disk";
+  } else {
+    a.todo = "start with --db FILE on a disk this user can write to";
+  }
+  return a;
+}
+
+std::vector<int> alert_order(const std::vector<Alert>& alerts) {
+  std::vector<int> out;
+  for (const Severity s : {Severity::Error, Severity::Warning, Severity::Info})
+    for (int i = static_cast<int>(alerts.size()) - 1; i >= 0; --i)
+      if (alerts[static_cast<std::size_t>(i)].severity == s) out.push_back(i);
+  return out;
+}
+
+std::vector<referee::LogLine> log_with_frame_warnings(const std::vector<referee::LogLine>& log,
+                                                      const std::vector<referee::LogLine>& warnings, int more) {
+  std::vector<referee::LogLine> out;
+  out.reserve(log.size() + warnings.size() + 1);
+  std::size_t w = 0;
+  for (const auto& l : log) {
+    // Lines the referee says outside a frame (frame -1: a command) keep their place.
+    while (w < warnings.size() && l.frame >= 0 && warnings[w].frame <= l.frame) out.push_back(warnings[w++]);
+    out.push_back(l);
+  }
+  while (w < warnings.size()) out.push_back(warnings[w++]);
+  if (more > 0)
+    out.push_back(referee::LogLine{-1, true, std::to_string(more) + " more frame files gave a decoder warning (not listed)"});
+  return out;
 }
 
 std::vector<ProposalView> referee_proposals(const referee::RefereeView& v) {

@@ -31,7 +31,23 @@ std::optional<Alert> referee_alert(const referee::RefereeView& v);
 // as an alert (nullopt when there is none): the live picture otherwise just stops.
 // `reopening` (LiveLoop::reopening): the camera is being opened again and the game goes on
 // from its last action once it is back, without a restart (robust22).
-std::optional<Alert> source_alert(const std::string& source_error, bool reopening = false);
+// `live` (LiveLoop::live): a camera; else a video or a folder of frames whose file could not be
+// read (robust23: that was told to check the camera's cable): the alert names the file's fix.
+std::optional<Alert> source_alert(const std::string& source_error, bool reopening = false, bool live = true);
+// The game database that cannot be opened (RecordDb::open's error for `path`) as an alert whose
+// "do" fits the cause (robust23: every cause was told "start with --db FILE on a writable disk"):
+// locked by another program (a second window or `hexdice referee` on the same file), not a game
+// database or damaged (the file is left as it is), read-only, or a disk that is full.
+Alert database_alert(const std::string& path, const std::string& error);
+// The order the Alerts panel lists `alerts` in (indices): errors first, then warnings, then
+// notes, the newest first within each (robust23: a database error came below the demo's note).
+std::vector<int> alert_order(const std::vector<Alert>& alerts);
+// The referee's log with the frame files' decoder warnings (LiveLoop::frame_warnings) put in
+// by frame: a frame's warning before the referee's lines of that frame (it was said when the
+// file was read, before the frame was acted on); `more` warnings beyond those kept are said
+// in one last line. The Event log panel shows this (robust23).
+std::vector<referee::LogLine> log_with_frame_warnings(const std::vector<referee::LogLine>& log,
+                                                      const std::vector<referee::LogLine>& warnings, int more = 0);
 
 // One proposal of the referee ("confirm N" accepts it), as the board shows it.
 struct ProposalView {

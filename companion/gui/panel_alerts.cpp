@@ -35,17 +35,18 @@ void panel_alerts(App& app) {
     }
   }
   if (app.live) {
-    if (const auto sa = source_alert(app.live->source_error(), app.live->reopening())) {
-      text_wrapped_coloured(1, 0.35f, 0.35f, "Camera: " + sa->seen);
+    if (const auto sa = source_alert(app.live->source_error(), app.live->reopening(), app.live->live())) {
+      text_wrapped_coloured(1, 0.35f, 0.35f, (app.live->live() ? "Camera: " : "Frames: ") + sa->seen);
       ImGui::TextWrapped("Rules: %s", sa->allowed.c_str());
       ImGui::TextWrapped("Do: %s", sa->todo.c_str());
       ImGui::Separator();
       app.ui.label("camera error: " + sa->seen);
+      app.ui.label("camera todo: " + sa->todo);
     }
   }
   if (app.alerts.empty() && !app.live) ImGui::TextDisabled("Nothing to report.");
   int remove = -1;
-  for (int i = static_cast<int>(app.alerts.size()) - 1; i >= 0; --i) {
+  for (const int i : alert_order(app.alerts)) {  // errors first, the newest first
     const Alert& a = app.alerts[static_cast<std::size_t>(i)];
     const ImVec4 c = a.severity == Severity::Error ? ImVec4(1, 0.35f, 0.35f, 1)
                      : a.severity == Severity::Warning ? ImVec4(1, 0.8f, 0.3f, 1) : ImVec4(0.6f, 0.85f, 1, 1);
@@ -57,6 +58,7 @@ void panel_alerts(App& app) {
     ImGui::Separator();
     ImGui::PopID();
     app.ui.label("alert: " + a.seen);
+    app.ui.label("alert todo: " + a.todo);
   }
   if (remove >= 0) app.alerts.erase(app.alerts.begin() + remove);
   ImGui::End();

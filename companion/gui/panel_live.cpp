@@ -30,6 +30,10 @@ void panel_live(App& app, std::uintptr_t texture) {
     ImGui::Text("%s  frame %d  %s", d.find("data/demo/observations") != std::string::npos ? "the bundled demo (a recorded game)" : d.c_str(), v.frame,
                 v.motion ? "hand over the sheet" : v.stable ? "still: read" : "settling");
     app.ui.label(v.motion ? "motion" : "still");
+    if (!app.picture.warning.empty()) {  // this frame file's decoder warning (the event log keeps them all)
+      text_wrapped_coloured(1, 0.7f, 0.3f, "frame " + std::to_string(app.picture.index) + ": warning: " + app.picture.warning);
+      app.ui.label("live warning: " + app.picture.warning);
+    }
   } else {  // a fixture photo (or a bare camera): it is not the game on the board (a replay, say)
     ImGui::Text("%s: the dice as read here, not the game on the board", app.frame.source.c_str());
   }

@@ -17,13 +17,14 @@ void panel_log(App& app) {
     for (const auto& l : app.solo->log()) app.ui.label(l);
     if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
   } else if (app.mode() == App::Mode::Referee) {
-    // The referee's own lines (what it committed, and why; alerts in orange).
-    for (const auto& l : app.rview.log) {
+    // The referee's own lines (what it committed, and why; alerts in orange), with the frame
+    // files' decoder warnings (orange) where their frames came.
+    for (const auto& l : app.rlog) {
       if (l.alert) text_wrapped_coloured(1, 0.7f, 0.3f, l.text);
       else ImGui::TextWrapped("%s", l.text.c_str());
     }
-    for (const auto& l : app.rview.log)
-      if (l.text.rfind("ply ", 0) == 0) app.ui.label(l.text);
+    for (const auto& l : app.rlog)
+      if (l.text.rfind("ply ", 0) == 0 || l.text.rfind("warning: ", 0) == 0) app.ui.label(l.text);
     if (ImGui::GetScrollY() >= ImGui::GetScrollMaxY()) ImGui::SetScrollHereY(1.0f);
   } else if (!rec) {
     ImGui::TextDisabled("No game: the log shows the game being played or replayed.");

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <opencv2/imgcodecs.hpp>
@@ -20,6 +21,7 @@
 #include "companion/gui/live_model.h"
 #include "companion/referee/frame_source.h"
 #include "companion/referee/referee.h"
+#include "tests/vision/png_warning.h"
 
 namespace hexdice::referee {
 namespace {
@@ -297,6 +299,101 @@ TEST(RefereeBadFrames, AnUnpluggedCameraIsOpenedAgainAndTheGameGoesOn) {
   EXPECT_EQ(l.reconnects(), 1);
   EXPECT_EQ(l.view().game_id, game) << "the same game, its record kept";
   EXPECT_FALSE(l.view().finished);
+  loop->reset();
+  fs::remove_all(dir);
+}
+
+// A frame file's decoder warning in the window (robust23): `hexdice referee` printed it
+// (robust22), the live loop dropped it. Now each is a line of the Event log where its frame
+// came (LiveLoop::frame_warnings, log_with_frame_warnings) and the live view says the shown
+// frame's (LivePicture::warning); the run goes on and the frame is read.
+TEST(RefereeBadFrames, AFrameFilesDecoderWarningIsShownInTheWindow) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
+  ASSERT_TRUE(start.ok());
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "png_warning");
+  const fs::path frames = dir / "frames";
+  fs::create_directories(frames);
+  ASSERT_TRUE(cv::imwrite((frames / "f0.png").string(), cv::Mat(4, 8, CV_8UC3, cv::Scalar(90, 120, 150))));
+  const auto png = hexdice::testing::png_with_bad_gamma();
+  for (const char* name : {"f1.png", "f2.png"})
+    std::ofstream(frames / name, std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+  gui::LiveOptions o;
+  o.source = frames.string();
+  o.db_path = (dir / "game.db").string();
+  o.start = *start;
+  o.fps = 0;
+  auto loop = gui::LiveLoop::open(o);
+  ASSERT_TRUE(loop.ok()) << loop.error();
+  gui::LiveLoop& l = **loop;
+  ASSERT_TRUE(wait_for([&] { return l.source_done() && l.view().frame >= 2; }));
+  EXPECT_EQ(l.source_error(), "") << "a warning is no error: the frames are read";
+  const std::string said = " libpng: gAMA: gamma value out of range (a warning: the picture was read as it is)";
+  const auto w = l.frame_warnings();
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(l.frame_warning_count(), 2);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(w[static_cast<std::size_t>(k)].frame, k + 1);
+    EXPECT_TRUE(w[static_cast<std::size_t>(k)].alert);
+    EXPECT_EQ(w[static_cast<std::size_t>(k)].text, "warning: " + (frames / ("f" + std::to_string(k + 1) + ".png")).string() + ":" + said);
+  }
+  gui::LivePicture pic;
+  ASSERT_TRUE(l.latest(pic));
+  EXPECT_EQ(pic.index, 2);
+  EXPECT_EQ(pic.warning, (frames / "f2.png").string() + ":" + said);
+  // The Event log: the referee's lines with the warnings in by frame.
+  const auto shown = gui::log_with_frame_warnings(l.view().log, w);
+  EXPECT_EQ(shown.size(), l.view().log.size() + 2);
+  EXPECT_EQ(std::count_if(shown.begin(), shown.end(), [](const LogLine& x) { return x.text.rfind("warning: ", 0) == 0; }), 2);
+  loop->reset();
+  fs::remove_all(dir);
+}
+
+// The order of the Event log's lines: a frame's warning before the referee's lines of that
+// frame, a command's line (frame -1) where it was said, the warnings not kept counted last.
+TEST(RefereeBadFrames, FrameWarningsGoInTheLogByFrame) {
+  const std::vector<LogLine> log = {{0, false, "a"}, {1, false, "b"}, {-1, false, "cmd"}, {2, true, "c"}, {4, false, "d"}};
+  const std::vector<LogLine> warn = {{1, true, "w1"}, {2, true, "w2"}, {3, true, "w3"}, {6, true, "w6"}};
+  std::string order;
+  for (const auto& l : gui::log_with_frame_warnings(log, warn, 2)) order += l.text.substr(0, 2) + ",";
+  EXPECT_EQ(order, "a,w1,b,cm,w2,c,w3,d,w6,2 ,");
+  EXPECT_EQ(gui::log_with_frame_warnings(log, warn, 2).back().text, "2 more frame files gave a decoder warning (not listed)");
+  EXPECT_EQ(gui::log_with_frame_warnings(log, {}).size(), log.size());
+}
+
+// A folder of frames with a file that cannot be read (cut short): the source ends there, as in
+// `hexdice referee`, and the Alerts panel said "Camera: ..." and to check the camera's cable
+// (robust23: no camera here). Now it names the file's fix.
+TEST(RefereeBadFrames, AFrameFileThatCannotBeReadIsNoCameraCable) {
+  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
+  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
+  ASSERT_TRUE(start.ok());
+  const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "cut_frame");
+  const fs::path frames = dir / "frames";
+  fs::create_directories(frames);
+  std::vector<uchar> png;
+  ASSERT_TRUE(cv::imencode(".png", cv::Mat(48, 64, CV_8UC3, cv::Scalar(90, 120, 150)), png));
+  std::ofstream(frames / "f0.png", std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
+  std::ofstream(frames / "f1.png", std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size() / 2));
+  gui::LiveOptions o;
+  o.source = frames.string();
+  o.db_path = (dir / "game.db").string();
+  o.start = *start;
+  o.fps = 0;
+  auto loop = gui::LiveLoop::open(o);
+  ASSERT_TRUE(loop.ok()) << loop.error();
+  gui::LiveLoop& l = **loop;
+  ASSERT_TRUE(wait_for([&] { return l.source_done(); }));
+  const std::string said = l.source_error();
+  EXPECT_NE(said.find("f1.png"), std::string::npos) << said;
+  EXPECT_FALSE(l.live());
+  const auto a = gui::source_alert(said, l.reopening(), l.live());
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->todo.find("cable"), std::string::npos) << a->todo;
+  EXPECT_NE(a->todo.find("replace or remove that file"), std::string::npos) << a->todo;
+  EXPECT_NE(a->todo.find("same --db"), std::string::npos) << a->todo;
+  // A camera's error still says the cable.
+  EXPECT_NE(gui::source_alert("camera 0 stopped giving frames after 3", false, true)->todo.find("cable"), std::string::npos);
   loop->reset();
   fs::remove_all(dir);
 }

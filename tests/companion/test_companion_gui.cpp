@@ -25,6 +25,7 @@
 #include "companion/record/record_db.h"
 #include "companion/solo/solo_record.h"
 #include "tests/companion/window_test.h"
+#include "tests/vision/png_warning.h"
 
 namespace fs = std::filesystem;
 
@@ -158,6 +159,50 @@ TEST_F(CompanionGui, DemoRefereeLiveViewShowsLabelledDiceTheMisreadAlertAndItsPr
   EXPECT_TRUE(any_starts(w["Camera"], "markers 4"));
   // No hint unasked.
   EXPECT_FALSE(any_starts(w["Board"], "hint: "));
+  fs::remove_all(dir);
+}
+
+// A damaged game database (robust23): its alert came below the demo's note and told the user to
+// use "a writable disk". Now it is the first alert and says the file is kept and what to do.
+TEST_F(CompanionGui, ADamagedDatabaseIsTheFirstAlertAndSaysWhatToDo) {
+  const fs::path png = dir / "db.png", ui = dir / "ui.json", db = dir / "damaged.sqlite";
+  {
+    std::ofstream out(db, std::ios::binary);
+    out << std::string("SQLite format 3") << '\0' << std::string(3000, '\x5a');
+  }
+  const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() +
+                          " --demo --db " + db.string() + " --frames 3 --screenshot " + png.string() + " --dump-ui " +
+                          ui.string() + " 2>" + (dir / "err.txt").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  auto w = read_dump(ui);
+  std::vector<std::string> alerts;
+  for (const auto& l : w["Alerts"])
+    if (l.rfind("alert: ", 0) == 0 || l.rfind("alert todo: ", 0) == 0) alerts.push_back(l);
+  ASSERT_GE(alerts.size(), 4u) << ::testing::PrintToString(w["Alerts"]);
+  EXPECT_EQ(alerts[0].rfind("alert: the game database " + db.string() + " cannot be opened: ", 0), 0u) << alerts[0];
+  EXPECT_NE(alerts[1].find("left as it is"), std::string::npos) << alerts[1];
+  EXPECT_EQ(alerts[1].find("writable disk"), std::string::npos) << alerts[1];
+  EXPECT_EQ(alerts[2].rfind("alert: no camera connected", 0), 0u) << alerts[2];
+  EXPECT_EQ(fs::file_size(db), 16u + 3000u) << "the damaged file is not overwritten";
+  fs::remove_all(dir);
+}
+
+// A frame file's decoder warning in the window (robust23): the Event log says it, the live view
+// says the shown frame's (before, only `hexdice referee` printed it).
+TEST_F(CompanionGui, AFrameFilesDecoderWarningIsInTheEventLog) {
+  const fs::path frames = dir / "frames", png = dir / "warn.png", ui = dir / "ui.json";
+  fs::create_directories(frames);
+  const auto bad = hexdice::testing::png_with_bad_gamma();
+  std::ofstream(frames / "f0.png", std::ios::binary).write(reinterpret_cast<const char*>(bad.data()), static_cast<std::streamsize>(bad.size()));
+  const std::string cmd = "DISPLAY=" + x.display() + " XDG_CONFIG_HOME=" + dir.string() + " " + bin.string() + " --source " +
+                          frames.string() + " --start " + std::string(HEXDICE_SOURCE_DIR) + "/data/demo/start.json --db " +
+                          (dir / "g.sqlite").string() + " --fps 0 --until-frame 0 --frames 3 --screenshot " + png.string() +
+                          " --dump-ui " + ui.string() + " 2>" + (dir / "err.txt").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  auto w = read_dump(ui);
+  const std::string said = (frames / "f0.png").string() + ": libpng: gAMA: gamma value out of range (a warning: the picture was read as it is)";
+  EXPECT_TRUE(any_starts(w["Event log"], "warning: " + said)) << ::testing::PrintToString(w["Event log"]);
+  EXPECT_TRUE(any_starts(w["Live view"], "live warning: " + said)) << ::testing::PrintToString(w["Live view"]);
   fs::remove_all(dir);
 }
 

@@ -513,3 +513,32 @@ TEST(ViewModel, RedrawPolicyDrawsOnInputOrChangeAndOtherwiseWaits) {
   EXPECT_LE(drawn, 5);
   EXPECT_LE(r.wait_s(true, false, 3.0), 0.25);
 }
+
+// (robust23) The game database that cannot be opened: what to do fits the cause (before, every
+// cause was told "start with --db FILE on a writable disk"), and errors are listed first.
+TEST(ViewModel, ADatabaseAlertSaysWhatToDoForItsCause) {
+  using hexdice::gui::database_alert;
+  const std::string p = "/tmp/g.sqlite";
+  const auto locked = database_alert(p, "the database " + p + " is locked by another writer (waited 2000 ms); nothing was written");
+  EXPECT_NE(locked.todo.find("another program"), std::string::npos) << locked.todo;
+  const auto damaged = database_alert(p, p + " is not a hexdice game database (file is not a database)");
+  EXPECT_NE(damaged.todo.find("left as it is"), std::string::npos) << damaged.todo;
+  const auto full = database_alert(p, "the disk holding " + p + " is full; nothing was written");
+  EXPECT_NE(full.todo.find("free some space"), std::string::npos) << full.todo;
+  const auto ro = database_alert(p, "the database " + p + " is read-only; cannot record games into it (nothing was written)");
+  EXPECT_NE(ro.todo.find("can write to"), std::string::npos) << ro.todo;
+  for (const auto* a : {&locked, &damaged, &full, &ro}) {
+    EXPECT_EQ(a->severity, hexdice::gui::Severity::Error);
+    EXPECT_EQ(a->seen.rfind("the game database " + p + " cannot be opened: ", 0), 0u) << a->seen;
+  }
+  EXPECT_NE(locked.todo, damaged.todo);
+  EXPECT_NE(damaged.todo, ro.todo);
+  // Errors first, then warnings, then notes; the newest first within each.
+  std::vector<hexdice::gui::Alert> v(5);
+  v[0].severity = hexdice::gui::Severity::Error;
+  v[1].severity = hexdice::gui::Severity::Info;
+  v[2].severity = hexdice::gui::Severity::Warning;
+  v[3].severity = hexdice::gui::Severity::Error;
+  v[4].severity = hexdice::gui::Severity::Info;
+  EXPECT_EQ(hexdice::gui::alert_order(v), (std::vector<int>{3, 0, 2, 4, 1}));
+}

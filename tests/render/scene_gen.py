@@ -267,6 +267,8 @@ def place_die(rng, sheet, qr, guard, others=None):
     others: squares (page mm) of dice already placed that this die must not touch (--packed)."""
     hexp = sheet.hex_corners(qr)
     cx, cy = sheet.cell_centre(qr)
+    if guard and sheet.size < 14:
+        return place_die_small_guard(rng, sheet, qr, others)
     for _ in range(4000):
         yaw = rng.uniform(0, 360)
         if guard:
@@ -304,6 +306,38 @@ def place_die(rng, sheet, qr, guard, others=None):
             continue
         return (ux, uy, yaw), (gx, gy, gyaw)
     raise RuntimeError("cannot place a die in cell %s" % (qr,))
+
+
+def place_die_small_guard(rng, sheet, qr, others=None):
+    """--guards on hexes under 14 mm (robust23): a 16 mm die and its 10 mm guard cannot both
+    stand in the cell. The token stands inside the cell, toward one of its corners or flats,
+    and the die beside it, overhanging the far edge (its centre still in the cell), the pair
+    lined up as a player would set them down."""
+    hexp = sheet.hex_corners(qr)
+    cx, cy = sheet.cell_centre(qr)
+    inr = sheet.size * 0.866
+    k = max(1.12, 12.0 / inr)
+    big = [(cx + (p[0] - cx) * k, cy + (p[1] - cy) * k) for p in hexp]
+    for _ in range(4000):
+        ang = rng.uniform(0, 2 * math.pi)
+        goff = rng.uniform(0.55, 0.85) * inr
+        dist = rng.uniform(13.4, 14.6)  # die centre to token centre: 8 + 5 mm and a little air
+        gx, gy = cx + goff * math.cos(ang), cy + goff * math.sin(ang)
+        ux, uy = gx - dist * math.cos(ang), gy - dist * math.sin(ang)
+        yaw = math.degrees(ang) + rng.uniform(-8, 8)
+        gyaw = math.degrees(ang) + rng.uniform(-30, 30)
+        if not point_in_convex((ux, uy), hexp):
+            continue
+        sq = square_corners(ux, uy, DIE_MM, yaw)
+        gsq = square_corners(gx, gy, GUARD_MM, gyaw)
+        if not point_in_convex((gx, gy), hexp) or not all(point_in_convex(p, big) for p in gsq):
+            continue
+        if squares_overlap(sq, gsq, 0.4):
+            continue
+        if others and any(squares_overlap(sq, o, 0.6) or squares_overlap(gsq, o, 0.6) for o in others):
+            continue
+        return (ux, uy, yaw), (gx, gy, gyaw)
+    raise RuntimeError("cannot place a die and its guard in cell %s" % (qr,))
 
 
 def fit_distance(cam_args, pts, frac):
@@ -353,7 +387,7 @@ def packed_cells(rng, sheet, cells):
     return out
 
 
-def sample_scene(rng, sheet, idx, preset, packed=False):
+def sample_scene(rng, sheet, idx, preset, packed=False, small_guards=False):
     s = {"name": "scene_%03d" % idx, "preset": preset}
     s["size"] = rng.choice([(1280, 720), (1280, 720), (1920, 1080)])
     s["tilt"] = rng.uniform(0, 35) if preset != "topdown" else rng.uniform(0, 5)
@@ -386,11 +420,15 @@ def sample_scene(rng, sheet, idx, preset, packed=False):
                 chosen.append(qr)
         cells = chosen
     for qr in cells[:n]:
-        guard = rng.random() < 0.15 and sheet.size >= 14  # no room for a guard in a small cell
+        # No room for a guard in a small cell, unless --guards (robust23: beside the die, the die
+        # overhanging; the draw is made either way, so scenes without --guards are unchanged).
+        guard = rng.random() < 0.15 and (sheet.size >= 14 or small_guards)
         colour = rng.choice(palette)
         face = rng.randint(1, 6)
         if packed and sheet.size < 14:
             squares = [square_corners(d["unit"][0], d["unit"][1], DIE_MM, d["unit"][2]) for d in dice]
+            squares += [square_corners(d["guard_pose"][0], d["guard_pose"][1], GUARD_MM, d["guard_pose"][2])
+                        for d in dice if d["guard_pose"]]
             try:
                 unit, gd = place_die(rng, sheet, qr, guard, squares)
             except RuntimeError:
@@ -617,6 +655,8 @@ def main():
     ap.add_argument("--keep-pov", action="store_true")
     ap.add_argument("--packed", action="store_true",
                     help="hexes under 14 mm only: dice in clusters of neighbouring cells, not kept apart")
+    ap.add_argument("--guards", action="store_true",
+                    help="hexes under 14 mm only: guard tokens too (beside the die, which overhangs its cell)")
     ap.add_argument("--pov-only", action="store_true", help="write .pov and .json only, no rendering")
     args = ap.parse_args()
     sheet = Sheet(args.board)
@@ -630,7 +670,7 @@ def main():
                 preset = "nosheet"
             elif i % 10 == 9:
                 preset = "normal"
-        s = sample_scene(rng, sheet, i, preset, args.packed)
+        s = sample_scene(rng, sheet, i, preset, args.packed, args.guards)
         pov_text, label = build(sheet, s, rng)
         if args.pov_only:
             with open(os.path.join(args.out, s["name"] + ".pov"), "w") as f:
