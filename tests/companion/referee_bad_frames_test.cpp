@@ -251,6 +251,19 @@ bool wait_for(Pred&& p, double seconds = 20) {
   return true;
 }
 
+// The live loop on a folder of frame files, from the demo's start position, its record in
+// DIR/game.db, frames read as fast as they come.
+Result<std::unique_ptr<gui::LiveLoop>> live_on_frames(const fs::path& dir, const fs::path& frames) {
+  auto start = parse_position(hexdice::testing::slurp(std::string(HEXDICE_SOURCE_DIR) + "/data/demo/start.json"));
+  if (!start.ok()) return Error{"data/demo/start.json: " + start.error()};
+  gui::LiveOptions o;
+  o.source = frames.string();
+  o.db_path = (dir / "game.db").string();
+  o.start = *start;
+  o.fps = 0;
+  return gui::LiveLoop::open(o);
+}
+
 // The webcam unplugged mid-game (robust22): the window says so and that it is being opened
 // again, the referee keeps the game (same game, its frames go on), and the loop tries the
 // camera again until it is back; then frames flow into the same game. Before, the capture
@@ -308,9 +321,6 @@ TEST(RefereeBadFrames, AnUnpluggedCameraIsOpenedAgainAndTheGameGoesOn) {
 // came (LiveLoop::frame_warnings, log_with_frame_warnings) and the live view says the shown
 // frame's (LivePicture::warning); the run goes on and the frame is read.
 TEST(RefereeBadFrames, AFrameFilesDecoderWarningIsShownInTheWindow) {
-  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
-  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
-  ASSERT_TRUE(start.ok());
   const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "png_warning");
   const fs::path frames = dir / "frames";
   fs::create_directories(frames);
@@ -318,12 +328,7 @@ TEST(RefereeBadFrames, AFrameFilesDecoderWarningIsShownInTheWindow) {
   const auto png = hexdice::testing::png_with_bad_gamma();
   for (const char* name : {"f1.png", "f2.png"})
     std::ofstream(frames / name, std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-  gui::LiveOptions o;
-  o.source = frames.string();
-  o.db_path = (dir / "game.db").string();
-  o.start = *start;
-  o.fps = 0;
-  auto loop = gui::LiveLoop::open(o);
+  auto loop = live_on_frames(dir, frames);
   ASSERT_TRUE(loop.ok()) << loop.error();
   gui::LiveLoop& l = **loop;
   ASSERT_TRUE(wait_for([&] { return l.source_done() && l.view().frame >= 2; }));
@@ -365,9 +370,6 @@ TEST(RefereeBadFrames, FrameWarningsGoInTheLogByFrame) {
 // `hexdice referee`, and the Alerts panel said "Camera: ..." and to check the camera's cable
 // (robust23: no camera here). Now it names the file's fix.
 TEST(RefereeBadFrames, AFrameFileThatCannotBeReadIsNoCameraCable) {
-  const std::string demo = std::string(HEXDICE_SOURCE_DIR) + "/data/demo";
-  auto start = parse_position(hexdice::testing::slurp(demo + "/start.json"));
-  ASSERT_TRUE(start.ok());
   const fs::path dir = hexdice::testing::temp_dir("hexdice_bad_frames", "cut_frame");
   const fs::path frames = dir / "frames";
   fs::create_directories(frames);
@@ -375,12 +377,7 @@ TEST(RefereeBadFrames, AFrameFileThatCannotBeReadIsNoCameraCable) {
   ASSERT_TRUE(cv::imencode(".png", cv::Mat(48, 64, CV_8UC3, cv::Scalar(90, 120, 150)), png));
   std::ofstream(frames / "f0.png", std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
   std::ofstream(frames / "f1.png", std::ios::binary).write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size() / 2));
-  gui::LiveOptions o;
-  o.source = frames.string();
-  o.db_path = (dir / "game.db").string();
-  o.start = *start;
-  o.fps = 0;
-  auto loop = gui::LiveLoop::open(o);
+  auto loop = live_on_frames(dir, frames);
   ASSERT_TRUE(loop.ok()) << loop.error();
   gui::LiveLoop& l = **loop;
   ASSERT_TRUE(wait_for([&] { return l.source_done(); }));
