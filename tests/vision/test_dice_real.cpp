@@ -275,6 +275,40 @@ int found_at(const std::vector<DieDetection>& ds, const cv::Rect& b) {
   return 0;
 }
 
+// A labelled die of a photo under images/.
+struct LabelledDie {
+  const char* image;
+  cv::Rect box;
+  int face;
+};
+
+// The finder run on each die's photo with `on` and with `off`: how many labelled dice `on`
+// reads right, how many `off` finds at all, and how many of `off`'s detections `on` keeps
+// (same box and face; only its main path's detections when main_path_only), with, per photo,
+// how many detections `on` adds.
+struct FoundAB {
+  int right_on = 0, found_off = 0, kept = 0, n_off = 0;
+  std::vector<long> added;  // per photo: on's detections minus off's
+};
+FoundAB find_ab(std::initializer_list<LabelledDie> dice, const DiceParams& on, const DiceParams& off, bool main_path_only) {
+  FoundAB r;
+  for (const auto& d : dice) {
+    const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
+    EXPECT_FALSE(img.empty()) << d.image;
+    const auto a = find_dice_checked(img, on), b = find_dice_checked(img, off);
+    EXPECT_TRUE(a.ok() && b.ok()) << d.image;
+    if (img.empty() || !a.ok() || !b.ok()) continue;
+    r.right_on += found_at(*a, d.box) == d.face;
+    r.found_off += found_at(*b, d.box) != 0;
+    for (const auto& x : *b) {
+      ++r.n_off;
+      for (const auto& y : *a) r.kept += (!main_path_only || !y.from_gap) && y.box == x.box && y.face == x.face;
+    }
+    r.added.push_back(static_cast<long>(a->size()) - static_cast<long>(b->size()));
+  }
+  return r;
+}
+
 // Round 22 of docs/dice.md: DiceParams::gap_candidates. After the suppression, the places
 // left without a die are read for pip layouts, and a face-centred square the forest accepts,
 // of the photo's die and pip size, on no kept die and not beside one (a side face), that
@@ -283,38 +317,21 @@ int found_at(const std::vector<DieDetection>& ds, const cv::Rect& b) {
 // and every detection of the main path is kept as it was.
 TEST(DiceReal, GapCandidatesFindMissedDiceAndKeepTheOthers) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
-  struct Die {
-    const char* image;
-    cv::Rect box;
-    int face;
-  };
-  const Die dice[] = {{"byler_IMG_20191208_111718.jpg", {342, 361, 33, 45}, 6},
-                      {"byler_IMG_20191208_112251.jpg", {430, 325, 34, 33}, 2},
-                      {"byler_IMG_20191209_100714.jpg", {417, 229, 34, 30}, 2}};
   DiceParams on, off;
   on.model_path = off.model_path = shipped_model();
   on.use_model = off.use_model = true;
   on.gap_candidates = true;
   off.gap_candidates = false;
   on.gap_residual_seeds = false;  // round 22's seeds only (round 23's find one more die in 111718)
-  int right_on = 0, found_off = 0, kept = 0, main_off = 0;
-  for (const auto& d : dice) {
-    const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
-    ASSERT_FALSE(img.empty()) << d.image;
-    const auto a = find_dice_checked(img, on), b = find_dice_checked(img, off);
-    ASSERT_TRUE(a.ok() && b.ok());
-    right_on += found_at(*a, d.box) == d.face;
-    found_off += found_at(*b, d.box) != 0;
-    // the main path's dice, unchanged: every one of them is in the gap run, same box and face
-    for (const auto& x : *b) {
-      ++main_off;
-      for (const auto& y : *a) kept += !y.from_gap && y.box == x.box && y.face == x.face;
-    }
-    EXPECT_EQ(a->size(), b->size() + 1) << d.image;
-  }
-  EXPECT_EQ(found_off, 0);
-  EXPECT_EQ(right_on, 3);
-  EXPECT_EQ(kept, main_off);
+  // the main path's dice, unchanged: every one of them is in the gap run, same box and face
+  const FoundAB r = find_ab({{"byler_IMG_20191208_111718.jpg", {342, 361, 33, 45}, 6},
+                             {"byler_IMG_20191208_112251.jpg", {430, 325, 34, 33}, 2},
+                             {"byler_IMG_20191209_100714.jpg", {417, 229, 34, 30}, 2}},
+                            on, off, /*main_path_only=*/true);
+  EXPECT_EQ(r.added, (std::vector<long>{1, 1, 1}));
+  EXPECT_EQ(r.found_off, 0);
+  EXPECT_EQ(r.right_on, 3);
+  EXPECT_EQ(r.kept, r.n_off);
 }
 
 // ... and a layout on a side face of a kept die (penlington's white dice seen at an angle
@@ -346,34 +363,17 @@ TEST(DiceReal, GapCandidateBesideAKeptDieIsItsSideFace) {
 // (gap_residual_seeds) find them; every die found without them is kept, same box and face.
 TEST(DiceReal, ResidualSeedsFindDiceInClusters) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
-  struct Die {
-    const char* image;
-    cv::Rect box;
-    int face;
-  };
-  const Die dice[] = {{"byler_IMG_20191208_111642.jpg", {324, 374, 34, 34}, 6},
-                      {"byler_IMG_20191208_111718.jpg", {276, 294, 42, 42}, 5}};
   DiceParams on, off;
   on.model_path = off.model_path = shipped_model();
   on.use_model = off.use_model = true;
   on.gap_residual_seeds = true;
   off.gap_residual_seeds = false;
-  int right_on = 0, found_off = 0, kept = 0, n_off = 0;
-  for (const auto& d : dice) {
-    const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
-    ASSERT_FALSE(img.empty()) << d.image;
-    const auto a = find_dice_checked(img, on), b = find_dice_checked(img, off);
-    ASSERT_TRUE(a.ok() && b.ok());
-    right_on += found_at(*a, d.box) == d.face;
-    found_off += found_at(*b, d.box) != 0;
-    for (const auto& x : *b) {
-      ++n_off;
-      for (const auto& y : *a) kept += y.box == x.box && y.face == x.face;
-    }
-  }
-  EXPECT_EQ(found_off, 0);
-  EXPECT_EQ(right_on, 2);
-  EXPECT_EQ(kept, n_off);
+  const FoundAB r = find_ab({{"byler_IMG_20191208_111642.jpg", {324, 374, 34, 34}, 6},
+                             {"byler_IMG_20191208_111718.jpg", {276, 294, 42, 42}, 5}},
+                            on, off, /*main_path_only=*/false);
+  EXPECT_EQ(r.found_off, 0);
+  EXPECT_EQ(r.right_on, 2);
+  EXPECT_EQ(r.kept, r.n_off);
 }
 
 // ... but only in the blobs of a kept die the network is sure of: on penlington's webcam
