@@ -2035,6 +2035,72 @@ __attribute__((noinline)) void bilinear3_run(const uchar* S0, std::size_t sstep,
     else std::memcpy(d, &v, 3);
   }
 }
+
+// (Speed round 24) remapBilinear's steps for CV_8UC3 after the positions, shared by
+// warp_perspective_linear and remap_linear_8uc3: the source, its border and sizes.
+struct RemapSrc8u3 {
+  const uchar* S0;
+  std::size_t sstep;
+  const uchar* safe_end;  // an 8-byte load from here or before stays inside
+  int sw, sh;
+  unsigned width1, height1;
+  bool replicate, madd_ofs;
+  uchar cval[3];
+};
+RemapSrc8u3 remap_src_8uc3(const cv::Mat& src, int border, const cv::Scalar& value) {
+  RemapSrc8u3 r;
+  r.S0 = src.data;
+  r.sstep = src.step;
+  r.safe_end = src.datalimit - 8;
+  r.sw = src.cols, r.sh = src.rows;
+  r.width1 = static_cast<unsigned>(std::max(r.sw - 1, 0)), r.height1 = static_cast<unsigned>(std::max(r.sh - 1, 0));
+  r.replicate = border == cv::BORDER_REPLICATE;
+  r.madd_ofs = r.sstep < 0x8000;
+  for (int k = 0; k < 3; ++k) r.cval[k] = cv::saturate_cast<uchar>(value[k]);
+  return r;
+}
+// bw dst pixels from d on, their positions xr, yr in 1/32 px, fractions fxs, fys, source
+// offsets ofs (valid where inside); all_in: every one of them inside; more_after: the row
+// has another pixel after them (written later).
+void remap_block_8uc3(const RemapSrc8u3& r, const int* xr, const int* yr, const int* fxs, const int* fys, const int* ofs, int bw,
+                      bool all_in, uchar* d, bool more_after) {
+  const uchar* S0 = r.S0;
+  const std::size_t sstep = r.sstep;
+  const int sw = r.sw, sh = r.sh;
+  if (all_in && r.madd_ofs) {  // the whole block inside (most blocks)
+    bilinear3_run(S0, sstep, r.safe_end, ofs, fxs, fys, bw, d, more_after);
+    return;
+  }
+  for (int i = 0; i < bw; ++i, d += 3) {
+    const int fxi = fxs[i], fyi = fys[i];
+    const int sx = cv::saturate_cast<short>(xr[i] >> 5), sy = cv::saturate_cast<short>(yr[i] >> 5);
+    if (r.madd_ofs && static_cast<unsigned>(sx) < r.width1 && static_cast<unsigned>(sy) < r.height1) {
+      bilinear3_run(S0, sstep, r.safe_end, ofs + i, fxs + i, fys + i, 1, d, i + 1 < bw || more_after);
+      continue;
+    }
+    // remapBilinear's border path.
+    const int w00 = (32 - fxi) * (32 - fyi), w01 = fxi * (32 - fyi), w10 = (32 - fxi) * fyi, w11 = fxi * fyi;
+    if (r.replicate) {
+      const int x0 = sx >= 0 ? (sx < sw ? sx : sw - 1) : 0, x1 = sx + 1 >= 0 ? (sx + 1 < sw ? sx + 1 : sw - 1) : 0;
+      const int y0 = sy >= 0 ? (sy < sh ? sy : sh - 1) : 0, y1 = sy + 1 >= 0 ? (sy + 1 < sh ? sy + 1 : sh - 1) : 0;
+      const uchar* a = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x0) * 3;
+      const uchar* b = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x1) * 3;
+      const uchar* c = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x0) * 3;
+      const uchar* e = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x1) * 3;
+      for (int k = 0; k < 3; ++k) d[k] = static_cast<uchar>((w00 * a[k] + w01 * b[k] + w10 * c[k] + w11 * e[k] + 512) >> 10);
+    } else if (sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0) {
+      d[0] = r.cval[0], d[1] = r.cval[1], d[2] = r.cval[2];
+    } else {
+      auto tap = [&](int tx, int ty, int k) -> int {
+        return tx >= 0 && tx < sw && ty >= 0 && ty < sh ? S0[static_cast<std::size_t>(ty) * sstep + static_cast<std::size_t>(tx) * 3 + k]
+                                                         : r.cval[k];
+      };
+      for (int k = 0; k < 3; ++k)
+        d[k] = static_cast<uchar>((w00 * tap(sx, sy, k) + w01 * tap(sx + 1, sy, k) + w10 * tap(sx, sy + 1, k) +
+                                   w11 * tap(sx + 1, sy + 1, k) + 512) >> 10);
+    }
+  }
+}
 #endif
 
 }  // namespace
@@ -2063,13 +2129,9 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   const int sw = src.cols, sh = src.rows;
   const unsigned width1 = static_cast<unsigned>(std::max(sw - 1, 0)), height1 = static_cast<unsigned>(std::max(sh - 1, 0));
   const std::size_t sstep = src.step;
-  const uchar* S0 = src.data;
-  const uchar* safe_end = src.datalimit - 8;  // an 8-byte load from here or before stays inside
-  const uchar cval[3] = {cv::saturate_cast<uchar>(value[0]), cv::saturate_cast<uchar>(value[1]), cv::saturate_cast<uchar>(value[2])};
-  const bool replicate = border == cv::BORDER_REPLICATE;
   // Per block: each pixel's source offset (sx 3 + sy step, by madd of the 16-bit pair as
   // OpenCV's vector remap does: only for a step under 2^15), position and fractions.
-  const bool madd_ofs = sstep < 0x8000;
+  const RemapSrc8u3 rs = remap_src_8uc3(src, border, value);
   static thread_local std::vector<int> buf_v;
   const std::size_t nb = static_cast<std::size_t>(bw0) + 8;  // (room for warp_block_avx2's last 8)
   buf_v.resize(5 * nb);
@@ -2144,45 +2206,114 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
         const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));  // sx0 sy0 sx1 sy1 ...
         _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
       }
-      uchar* d = D + xb * 3;
-      if ((all_in & 0xF) == 0xF && madd_ofs) {  // the whole block inside (most blocks)
-        bilinear3_run(S0, sstep, safe_end, ofs, fxs, fys, bw, d, xb + bw < width);
-        continue;
-      }
-      for (int i = 0; i < bw; ++i, d += 3) {
-        const int fxi = fxs[i], fyi = fys[i];
-        const int sx = cv::saturate_cast<short>(xr[i] >> 5), sy = cv::saturate_cast<short>(yr[i] >> 5);
-        if (madd_ofs && static_cast<unsigned>(sx) < width1 && static_cast<unsigned>(sy) < height1) {
-          bilinear3_run(S0, sstep, safe_end, ofs + i, fxs + i, fys + i, 1, d, xb + i + 1 < width);
-          continue;
-        }
-        // remapBilinear's border path.
-        const int w00 = (32 - fxi) * (32 - fyi), w01 = fxi * (32 - fyi), w10 = (32 - fxi) * fyi, w11 = fxi * fyi;
-        if (replicate) {
-          const int x0 = sx >= 0 ? (sx < sw ? sx : sw - 1) : 0, x1 = sx + 1 >= 0 ? (sx + 1 < sw ? sx + 1 : sw - 1) : 0;
-          const int y0 = sy >= 0 ? (sy < sh ? sy : sh - 1) : 0, y1 = sy + 1 >= 0 ? (sy + 1 < sh ? sy + 1 : sh - 1) : 0;
-          const uchar* a = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x0) * 3;
-          const uchar* b = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x1) * 3;
-          const uchar* c = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x0) * 3;
-          const uchar* e = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x1) * 3;
-          for (int k = 0; k < 3; ++k) d[k] = static_cast<uchar>((w00 * a[k] + w01 * b[k] + w10 * c[k] + w11 * e[k] + 512) >> 10);
-        } else if (sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0) {
-          d[0] = cval[0], d[1] = cval[1], d[2] = cval[2];
-        } else {
-          auto tap = [&](int tx, int ty, int k) -> int {
-            return tx >= 0 && tx < sw && ty >= 0 && ty < sh ? S0[static_cast<std::size_t>(ty) * sstep + static_cast<std::size_t>(tx) * 3 + k]
-                                                             : cval[k];
-          };
-          for (int k = 0; k < 3; ++k)
-            d[k] = static_cast<uchar>((w00 * tap(sx, sy, k) + w01 * tap(sx + 1, sy, k) + w10 * tap(sx, sy + 1, k) +
-                                       w11 * tap(sx + 1, sy + 1, k) + 512) >> 10);
-        }
-      }
+      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, (all_in & 0xF) == 0xF, D + xb * 3, xb + bw < width);
     }
   }
   if (_mm_movemask_pd(nan_seen) != 0 || nan_avx2) {
     opencv();
     return;
+  }
+  dst = out;
+#endif
+}
+
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+// (Speed round 24) remap's positions from float maps, 8 at a time: round(m 32) as
+// _mm256_cvtps_epi32 (the current rounding mode, INT_MIN for NaN or out of range), as
+// OpenCV's v_round(v_scale * v_load(m)) and cvRound(m * 32) give them.
+__attribute__((target("avx2"), noinline)) void remap_positions_avx2(const float* mx, const float* my, int n, int* xr, int* yr) {
+  const __m256 s = _mm256_set1_ps(32.0f);
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(xr + i), _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(mx + i), s)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(yr + i), _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(my + i), s)));
+  }
+  for (; i < n; ++i) {
+    xr[i] = _mm_cvtss_si32(_mm_set_ss(mx[i] * 32.0f));
+    yr[i] = _mm_cvtss_si32(_mm_set_ss(my[i] * 32.0f));
+  }
+}
+}  // namespace
+#endif
+
+void remap_linear_8uc3(const cv::Mat& src, cv::Mat& dst, const cv::Mat& mapx, const cv::Mat& mapy, int border, const cv::Scalar& value) {
+  auto opencv = [&] { cv::remap(src, dst, mapx, mapy, cv::INTER_LINEAR, border, value); };
+#if !defined(__SSE2__)
+  opencv();
+  return;
+#else
+  if (src.type() != CV_8UC3 || src.empty() || (border != cv::BORDER_REPLICATE && border != cv::BORDER_CONSTANT) ||
+      mapx.type() != CV_32FC1 || mapy.type() != CV_32FC1 || mapx.size() != mapy.size() || mapx.empty()) {
+    opencv();
+    return;
+  }
+  const bool shares = !dst.empty() && dst.datastart < src.datalimit && src.datastart < dst.datalimit;
+  cv::Mat out = shares ? cv::Mat() : dst;
+  out.create(mapx.size(), CV_8UC3);
+  const int width = mapx.cols, height = mapx.rows;
+  const RemapSrc8u3 rs = remap_src_8uc3(src, border, value);
+  const std::size_t sstep = src.step;
+  const __m128i v_31 = _mm_set1_epi32(31), v_m1 = _mm_set1_epi16(-1);
+  const __m128i v_wh1 = _mm_unpacklo_epi64(_mm_set1_epi16(static_cast<short>(std::min<unsigned>(rs.width1, 32767))),
+                                           _mm_set1_epi16(static_cast<short>(std::min<unsigned>(rs.height1, 32767))));
+  const __m128i v_ofsk = _mm_set1_epi32(static_cast<int>((static_cast<unsigned>(sstep) << 16) | 3u));
+#if defined(HEXDICE_BILINEAR_AVX2)
+  const bool avx2 = use_avx2();
+#else
+  const bool avx2 = false;
+#endif
+  const int bw0 = std::min(width, 1024);
+  static thread_local std::vector<int> buf_v;
+  const std::size_t nb = static_cast<std::size_t>(bw0) + 8;  // (room for the last 8 of a block)
+  buf_v.assign(5 * nb, 0);
+  int* ofs = buf_v.data();
+  int* xr = ofs + nb;
+  int* yr = xr + nb;
+  int* fxs = yr + nb;
+  int* fys = fxs + nb;
+  for (int y = 0; y < height; ++y) {
+    uchar* D = out.ptr<uchar>(y);
+    const float* MX = mapx.ptr<float>(y);
+    const float* MY = mapy.ptr<float>(y);
+    for (int xb = 0; xb < width; xb += bw0) {
+      const int bw = std::min(bw0, width - xb);
+      bool all_in = true;
+#if defined(HEXDICE_BILINEAR_AVX2)
+      if (avx2) {
+        remap_positions_avx2(MX + xb, MY + xb, bw, xr, yr);
+        all_in = warp_block_avx2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk);
+      }
+#endif
+      if (!avx2) {
+        int i = 0;
+        const __m128 s = _mm_set1_ps(32.0f);
+        for (; i + 4 <= bw; i += 4) {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + i), _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(MX + xb + i), s)));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(MY + xb + i), s)));
+        }
+        for (; i < bw; ++i) {
+          xr[i] = _mm_cvtss_si32(_mm_set_ss(MX[xb + i] * 32.0f));
+          yr[i] = _mm_cvtss_si32(_mm_set_ss(MY[xb + i] * 32.0f));
+        }
+        // As warp_perspective_linear's SSE2 steps: fractions, (X >> 5, Y >> 5) saturated to
+        // shorts, inside where 0 <= sx < width1 and 0 <= sy < height1, offsets by madd.
+        for (i = 0; i < bw; i += 4) {
+          const __m128i X = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xr + i));
+          const __m128i Y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(yr + i));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(fxs + i), _mm_and_si128(X, v_31));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(fys + i), _mm_and_si128(Y, v_31));
+          const __m128i sxy16 = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_srai_epi32(Y, 5));
+          const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(v_wh1, sxy16));
+          const __m128i in32 = _mm_and_si128(_mm_unpacklo_epi16(in16, in16), _mm_unpackhi_epi16(in16, in16));
+          const unsigned in = static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
+          all_in = all_in && (in & 0xF) == 0xF;
+          const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
+        }
+      }
+      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, all_in, D + xb * 3, xb + bw < width);
+    }
   }
   dst = out;
 #endif

@@ -1733,7 +1733,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
       cv::Mat cores;
-      cv::remap(image, cores, mx, my, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+      remap_linear_8uc3(image, cores, mx, my, cv::BORDER_REPLICATE);  // = cv::remap(..., INTER_LINEAR, ...)
       for (std::size_t k = 0; k < todo.size(); ++k) {
         const cv::Rect r(static_cast<int>(k) * side_px, 0, side_px, side_px);
         const cv::Mat cm = dist_mask(cores(r), papers[todo[k]], params.paper_distance, true);
@@ -1791,7 +1791,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
         }
       }
-      cv::remap(image, out, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));
+      remap_linear_8uc3(image, out, mx, my, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));  // = cv::remap(..., INTER_LINEAR, ...)
       return st;
     };
     if (!todo.empty() && rp > 2) {
