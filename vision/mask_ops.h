@@ -255,6 +255,12 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
 void remap_linear_8uc3(const cv::Mat& src, cv::Mat& dst, const cv::Mat& mapx, const cv::Mat& mapy, int border,
                        const cv::Scalar& value = cv::Scalar());
 
+// (Speed round 24) One row of remap maps through the homography h: for i = 0 .. n - 1, with
+// u = u0 + i ustep (int, as a double), w = 1 / (h20 u + h21 v + h22), px[i] = (float)((h00 u +
+// h01 v + h02) w), py[i] likewise: the same floats as that scalar loop (AVX2 doubles 4 at a
+// time where the CPU has it and HEXDICE_NO_AVX2 is unset, the loop otherwise).
+void homography_row(const cv::Matx33d& h, int u0, int ustep, double v, int n, float* px, float* py);
+
 // (Round 20) The columns x in [0, cols) of row y with (x - cx)^2 + (y - cy)^2 <= r2 as the
 // doubles dx = x - cx, dy = y - cy, dx * dx + dy * dy round it: an interval (the rounded sum
 // grows with |dx|), found from sqrt's estimate and settled by that test; [x0, x1], or x0 > x1

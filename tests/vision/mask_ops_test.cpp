@@ -743,6 +743,37 @@ TEST(MaskOps, RemapLinear8UC3IsOpenCVsRemap) {
   EXPECT_TRUE(same(want, got));
 }
 
+TEST(MaskOps, HomographyRowIsTheScalarLoop) {
+  // (Speed round 24) The reader's remap maps: homography_row against the loop it replaced, bit
+  // for bit: random homographies (the reader's plane -> image ones and wilder: strong
+  // perspective, w through zero, huge and tiny scales), rows of 0 .. 70 and 1000 pixels, steps
+  // 1 .. 5, negative starts; on both paths with HEXDICE_NO_AVX2=1.
+  std::mt19937 rng(2425);
+  std::uniform_real_distribution<double> u(-1, 1);
+  long compared = 0;
+  for (int rep = 0; rep < 2000; ++rep) {
+    const double sc = std::pow(10.0, 3 * u(rng));
+    const double p = rep % 3 == 0 ? 0.0 : (rep % 3 == 1 ? 1e-4 : 0.05) * u(rng);
+    const cv::Matx33d h(sc * u(rng), sc * u(rng), 500 * u(rng), sc * u(rng), sc * u(rng), 500 * u(rng), p * u(rng), p * u(rng),
+                        rep % 17 == 0 ? 0.0 : 1 + 0.5 * u(rng));
+    const int n = rep % 40 == 0 ? 1000 : static_cast<int>((u(rng) + 1) * 35.5);
+    const int u0 = static_cast<int>(300 * u(rng)), step = 1 + rep % 5;
+    const double v = std::round(300 * u(rng));
+    std::vector<float> gx(static_cast<std::size_t>(n) + 1, -7.f), gy(gx), wx(gx), wy(gx);
+    homography_row(h, u0, step, v, n, gx.data(), gy.data());
+    for (int i = 0; i < n; ++i) {
+      const double uu = u0 + i * step;
+      const double w = 1.0 / (h(2, 0) * uu + h(2, 1) * v + h(2, 2));
+      wx[static_cast<std::size_t>(i)] = static_cast<float>((h(0, 0) * uu + h(0, 1) * v + h(0, 2)) * w);
+      wy[static_cast<std::size_t>(i)] = static_cast<float>((h(1, 0) * uu + h(1, 1) * v + h(1, 2)) * w);
+    }
+    ASSERT_EQ(std::memcmp(gx.data(), wx.data(), gx.size() * sizeof(float)), 0) << "rep " << rep << " n " << n;
+    ASSERT_EQ(std::memcmp(gy.data(), wy.data(), gy.size() * sizeof(float)), 0) << "rep " << rep << " n " << n;
+    compared += n;
+  }
+  EXPECT_GT(compared, 60000);
+}
+
 TEST(MaskOps, GaussianBlurF32IsOpenCVsGaussianBlur) {
   // The lattice reader's maps (48 x 48 at sigma 1.9, 24 x 24 at 2.6) and others: random and
   // sparse float maps, several sigmas in turn (the kernels kept per sigma), both borders the
