@@ -1816,8 +1816,10 @@ namespace {
 struct BilinearTabs {
   __m128i wx[32];  // [32 - fx] x 3, [fx] x 3, 0, 0 (16-bit)
   __m128i wy[32];  // (32 - fy, fy) x 4 (16-bit pairs for madd)
+  __m128i wxb[32];  // (32 - fx, fx) x 8 (byte pairs for pmaddubsw)
   BilinearTabs() {
     for (int f = 0; f < 32; ++f) {
+      wxb[f] = _mm_set1_epi16(static_cast<short>((f << 8) | (32 - f)));
       wx[f] = _mm_setr_epi16(static_cast<short>(32 - f), static_cast<short>(32 - f), static_cast<short>(32 - f),
                              static_cast<short>(f), static_cast<short>(f), static_cast<short>(f), 0, 0);
       wy[f] = _mm_set1_epi32((f << 16) | (32 - f));
@@ -1843,8 +1845,8 @@ inline std::uint32_t bilinear3(__m128i top, __m128i bot, int fx, int fy, const B
   return static_cast<std::uint32_t>(_mm_cvtsi128_si32(s));
 }
 // bilinear3 at n pixels whose four taps are all inside: source offsets ofs[i], fractions
-// fxs[i], fys[i]; dst d (3 bytes a pixel). last_may_spill: the byte after the last
-// pixel may be written (it is the next pixel's, written later).
+// fxs[i], fys[i]; dst d (3 bytes a pixel). last_may_spill: the bytes after the last
+// pixel may be written (they are the next pixel's, written later; the AVX2 steps write 2).
 #if defined(HEXDICE_BILINEAR_AVX2)
 // (Speed round 17) bilinear3_run's two-pixel step four pixels at a time in AVX2's two 128-bit
 // lanes (pixels i, i + 2 in the low and high lane of the one register, i + 1, i + 3 of the
@@ -1855,11 +1857,23 @@ inline std::uint32_t bilinear3(__m128i top, __m128i bot, int fx, int fy, const B
 // pixel i + 3 may not spill its 4th byte (i + 3 >= n4); bilinear3_run does the rest.
 // (Round 20) When no pixel of the run is near the image's last bytes (its largest offset is
 // clear), the per-step test cannot stop it: the steps without the test (check = false).
+// (Speed round 24) The same integers in fewer steps: per pixel its top and bottom rows' 8
+// bytes in one 128-bit lane, `pshufb` puts each channel's two horizontal taps side by side
+// (top c0, bottom c0, top c1, ...), `pmaddubsw` with the bytes (32 - fx, fx) gives
+// (32 - fx) p0 + fx p1 per row and channel (unsigned pixels by signed weights of 0..32: at
+// most 8160, no saturation), `pmaddwd` with (32 - fy, fy) the sum that the SSE2 step's
+// madd gives. Each 256-bit register holds two pixels (i and i + 2, or i + 1 and i + 3), as
+// before, so the packs leave pixel i's 3 bytes, a 0, pixel i + 1's 3 bytes, a 0 in the low
+// lane; a `pshufb` drops the 0s and two 8-byte stores write the 12 bytes (the second store's
+// last 2 bytes spill into pixel i + 4, which exists when i + 3 < n4 and is written later).
 template <bool check>
 __attribute__((target("avx2"), always_inline)) inline int bilinear3_steps_avx2(const uchar* S0, std::size_t sstep,
                                                                                const uchar* safe_end, const int* ofs, const int* fxs,
                                                                                const int* fys, int n4, uchar* d, const BilinearTabs& tb) {
-  const __m256i z = _mm256_setzero_si256(), half = _mm256_set1_epi32(512);
+  const __m256i half = _mm256_set1_epi32(512);
+  // Lane bytes 0-7: the top row's 2 pixels (b g r b g r . .), 8-15 the bottom row's.
+  const __m256i pairs = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 3, 8, 11, 1, 4, 9, 12, 2, 5, 10, 13, -1, -1, -1, -1));
+  const __m256i compact = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 1, 2, 4, 5, 6, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
   int i = 0;
   for (; i + 3 < n4; i += 4, d += 12) {
     const uchar* p0 = S0 + ofs[i];
@@ -1867,37 +1881,24 @@ __attribute__((target("avx2"), always_inline)) inline int bilinear3_steps_avx2(c
     const uchar* p2 = S0 + ofs[i + 2];
     const uchar* p3 = S0 + ofs[i + 3];
     if (check && (p0 + sstep > safe_end || p1 + sstep > safe_end || p2 + sstep > safe_end || p3 + sstep > safe_end)) break;
-    auto two = [](const uchar* a, const uchar* b) {
-      return _mm_unpacklo_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a)),
-                                _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b)));
+    auto rows = [sstep](const uchar* p) {
+      return _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))),
+                                           reinterpret_cast<const double*>(p + sstep)));
     };
-    const __m256i T = _mm256_inserti128_si256(_mm256_castsi128_si256(two(p0, p1)), two(p2, p3), 1);
-    const __m256i B = _mm256_inserti128_si256(_mm256_castsi128_si256(two(p0 + sstep, p1 + sstep)), two(p2 + sstep, p3 + sstep), 1);
-    const __m256i wx02 = _mm256_inserti128_si256(_mm256_castsi128_si256(tb.wx[fxs[i]]), tb.wx[fxs[i + 2]], 1);
-    const __m256i wx13 = _mm256_inserti128_si256(_mm256_castsi128_si256(tb.wx[fxs[i + 1]]), tb.wx[fxs[i + 3]], 1);
+    const __m256i q02 = _mm256_inserti128_si256(_mm256_castsi128_si256(rows(p0)), rows(p2), 1);
+    const __m256i q13 = _mm256_inserti128_si256(_mm256_castsi128_si256(rows(p1)), rows(p3), 1);
+    const __m256i wx02 = _mm256_inserti128_si256(_mm256_castsi128_si256(tb.wxb[fxs[i]]), tb.wxb[fxs[i + 2]], 1);
+    const __m256i wx13 = _mm256_inserti128_si256(_mm256_castsi128_si256(tb.wxb[fxs[i + 1]]), tb.wxb[fxs[i + 3]], 1);
     const __m256i wy02 = _mm256_inserti128_si256(_mm256_castsi128_si256(tb.wy[fys[i]]), tb.wy[fys[i + 2]], 1);
     const __m256i wy13 = _mm256_inserti128_si256(_mm256_castsi128_si256(tb.wy[fys[i + 1]]), tb.wy[fys[i + 3]], 1);
-    __m256i t0 = _mm256_mullo_epi16(_mm256_unpacklo_epi8(T, z), wx02), t1 = _mm256_mullo_epi16(_mm256_unpackhi_epi8(T, z), wx13);
-    __m256i b0 = _mm256_mullo_epi16(_mm256_unpacklo_epi8(B, z), wx02), b1 = _mm256_mullo_epi16(_mm256_unpackhi_epi8(B, z), wx13);
-    t0 = _mm256_add_epi16(t0, _mm256_srli_si256(t0, 6));
-    t1 = _mm256_add_epi16(t1, _mm256_srli_si256(t1, 6));
-    b0 = _mm256_add_epi16(b0, _mm256_srli_si256(b0, 6));
-    b1 = _mm256_add_epi16(b1, _mm256_srli_si256(b1, 6));
-    __m256i s0 = _mm256_madd_epi16(_mm256_unpacklo_epi16(t0, b0), wy02);
-    __m256i s1 = _mm256_madd_epi16(_mm256_unpacklo_epi16(t1, b1), wy13);
-    s0 = _mm256_srli_epi32(_mm256_add_epi32(s0, half), 10);
-    s1 = _mm256_srli_epi32(_mm256_add_epi32(s1, half), 10);
+    const __m256i h02 = _mm256_maddubs_epi16(_mm256_shuffle_epi8(q02, pairs), wx02);  // top c0, bottom c0, top c1, ...
+    const __m256i h13 = _mm256_maddubs_epi16(_mm256_shuffle_epi8(q13, pairs), wx13);
+    const __m256i s0 = _mm256_srli_epi32(_mm256_add_epi32(_mm256_madd_epi16(h02, wy02), half), 10);
+    const __m256i s1 = _mm256_srli_epi32(_mm256_add_epi32(_mm256_madd_epi16(h13, wy13), half), 10);
     __m256i s = _mm256_packs_epi32(s0, s1);
-    s = _mm256_packus_epi16(s, s);  // low lane: pixel i's 3 + 1 bytes, i + 1's; high lane: i + 2's, i + 3's
-    const __m128i lo = _mm256_castsi256_si128(s), hi = _mm256_extracti128_si256(s, 1);
-    const std::uint32_t v0 = static_cast<std::uint32_t>(_mm_cvtsi128_si32(lo));
-    const std::uint32_t v1 = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(lo, 4)));
-    const std::uint32_t v2 = static_cast<std::uint32_t>(_mm_cvtsi128_si32(hi));
-    const std::uint32_t v3 = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(hi, 4)));
-    std::memcpy(d, &v0, 4);  // each 4th byte is the next pixel's, written next
-    std::memcpy(d + 3, &v1, 4);
-    std::memcpy(d + 6, &v2, 4);
-    std::memcpy(d + 9, &v3, 4);  // i + 3 < n4: its 4th byte may be written too
+    s = _mm256_shuffle_epi8(_mm256_packus_epi16(s, s), compact);  // low lane: pixels i, i + 1; high: i + 2, i + 3
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(d), _mm256_castsi256_si128(s));  // bytes 6, 7: overwritten next
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(d + 6), _mm256_extracti128_si256(s, 1));  // i + 3 < n4: 2 bytes spill
   }
   return i;
 }
@@ -2034,6 +2035,72 @@ __attribute__((noinline)) void bilinear3_run(const uchar* S0, std::size_t sstep,
     else std::memcpy(d, &v, 3);
   }
 }
+
+// (Speed round 24) remapBilinear's steps for CV_8UC3 after the positions, shared by
+// warp_perspective_linear and remap_linear_8uc3: the source, its border and sizes.
+struct RemapSrc8u3 {
+  const uchar* S0;
+  std::size_t sstep;
+  const uchar* safe_end;  // an 8-byte load from here or before stays inside
+  int sw, sh;
+  unsigned width1, height1;
+  bool replicate, madd_ofs;
+  uchar cval[3];
+};
+RemapSrc8u3 remap_src_8uc3(const cv::Mat& src, int border, const cv::Scalar& value) {
+  RemapSrc8u3 r;
+  r.S0 = src.data;
+  r.sstep = src.step;
+  r.safe_end = src.datalimit - 8;
+  r.sw = src.cols, r.sh = src.rows;
+  r.width1 = static_cast<unsigned>(std::max(r.sw - 1, 0)), r.height1 = static_cast<unsigned>(std::max(r.sh - 1, 0));
+  r.replicate = border == cv::BORDER_REPLICATE;
+  r.madd_ofs = r.sstep < 0x8000;
+  for (int k = 0; k < 3; ++k) r.cval[k] = cv::saturate_cast<uchar>(value[k]);
+  return r;
+}
+// bw dst pixels from d on, their positions xr, yr in 1/32 px, fractions fxs, fys, source
+// offsets ofs (valid where inside); all_in: every one of them inside; more_after: the row
+// has another pixel after them (written later).
+void remap_block_8uc3(const RemapSrc8u3& r, const int* xr, const int* yr, const int* fxs, const int* fys, const int* ofs, int bw,
+                      bool all_in, uchar* d, bool more_after) {
+  const uchar* S0 = r.S0;
+  const std::size_t sstep = r.sstep;
+  const int sw = r.sw, sh = r.sh;
+  if (all_in && r.madd_ofs) {  // the whole block inside (most blocks)
+    bilinear3_run(S0, sstep, r.safe_end, ofs, fxs, fys, bw, d, more_after);
+    return;
+  }
+  for (int i = 0; i < bw; ++i, d += 3) {
+    const int fxi = fxs[i], fyi = fys[i];
+    const int sx = cv::saturate_cast<short>(xr[i] >> 5), sy = cv::saturate_cast<short>(yr[i] >> 5);
+    if (r.madd_ofs && static_cast<unsigned>(sx) < r.width1 && static_cast<unsigned>(sy) < r.height1) {
+      bilinear3_run(S0, sstep, r.safe_end, ofs + i, fxs + i, fys + i, 1, d, i + 1 < bw || more_after);
+      continue;
+    }
+    // remapBilinear's border path.
+    const int w00 = (32 - fxi) * (32 - fyi), w01 = fxi * (32 - fyi), w10 = (32 - fxi) * fyi, w11 = fxi * fyi;
+    if (r.replicate) {
+      const int x0 = sx >= 0 ? (sx < sw ? sx : sw - 1) : 0, x1 = sx + 1 >= 0 ? (sx + 1 < sw ? sx + 1 : sw - 1) : 0;
+      const int y0 = sy >= 0 ? (sy < sh ? sy : sh - 1) : 0, y1 = sy + 1 >= 0 ? (sy + 1 < sh ? sy + 1 : sh - 1) : 0;
+      const uchar* a = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x0) * 3;
+      const uchar* b = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x1) * 3;
+      const uchar* c = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x0) * 3;
+      const uchar* e = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x1) * 3;
+      for (int k = 0; k < 3; ++k) d[k] = static_cast<uchar>((w00 * a[k] + w01 * b[k] + w10 * c[k] + w11 * e[k] + 512) >> 10);
+    } else if (sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0) {
+      d[0] = r.cval[0], d[1] = r.cval[1], d[2] = r.cval[2];
+    } else {
+      auto tap = [&](int tx, int ty, int k) -> int {
+        return tx >= 0 && tx < sw && ty >= 0 && ty < sh ? S0[static_cast<std::size_t>(ty) * sstep + static_cast<std::size_t>(tx) * 3 + k]
+                                                         : r.cval[k];
+      };
+      for (int k = 0; k < 3; ++k)
+        d[k] = static_cast<uchar>((w00 * tap(sx, sy, k) + w01 * tap(sx + 1, sy, k) + w10 * tap(sx, sy + 1, k) +
+                                   w11 * tap(sx + 1, sy + 1, k) + 512) >> 10);
+    }
+  }
+}
 #endif
 
 }  // namespace
@@ -2062,13 +2129,9 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   const int sw = src.cols, sh = src.rows;
   const unsigned width1 = static_cast<unsigned>(std::max(sw - 1, 0)), height1 = static_cast<unsigned>(std::max(sh - 1, 0));
   const std::size_t sstep = src.step;
-  const uchar* S0 = src.data;
-  const uchar* safe_end = src.datalimit - 8;  // an 8-byte load from here or before stays inside
-  const uchar cval[3] = {cv::saturate_cast<uchar>(value[0]), cv::saturate_cast<uchar>(value[1]), cv::saturate_cast<uchar>(value[2])};
-  const bool replicate = border == cv::BORDER_REPLICATE;
   // Per block: each pixel's source offset (sx 3 + sy step, by madd of the 16-bit pair as
   // OpenCV's vector remap does: only for a step under 2^15), position and fractions.
-  const bool madd_ofs = sstep < 0x8000;
+  const RemapSrc8u3 rs = remap_src_8uc3(src, border, value);
   static thread_local std::vector<int> buf_v;
   const std::size_t nb = static_cast<std::size_t>(bw0) + 8;  // (room for warp_block_avx2's last 8)
   buf_v.resize(5 * nb);
@@ -2143,40 +2206,7 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
         const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));  // sx0 sy0 sx1 sy1 ...
         _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
       }
-      uchar* d = D + xb * 3;
-      if ((all_in & 0xF) == 0xF && madd_ofs) {  // the whole block inside (most blocks)
-        bilinear3_run(S0, sstep, safe_end, ofs, fxs, fys, bw, d, xb + bw < width);
-        continue;
-      }
-      for (int i = 0; i < bw; ++i, d += 3) {
-        const int fxi = fxs[i], fyi = fys[i];
-        const int sx = cv::saturate_cast<short>(xr[i] >> 5), sy = cv::saturate_cast<short>(yr[i] >> 5);
-        if (madd_ofs && static_cast<unsigned>(sx) < width1 && static_cast<unsigned>(sy) < height1) {
-          bilinear3_run(S0, sstep, safe_end, ofs + i, fxs + i, fys + i, 1, d, xb + i + 1 < width);
-          continue;
-        }
-        // remapBilinear's border path.
-        const int w00 = (32 - fxi) * (32 - fyi), w01 = fxi * (32 - fyi), w10 = (32 - fxi) * fyi, w11 = fxi * fyi;
-        if (replicate) {
-          const int x0 = sx >= 0 ? (sx < sw ? sx : sw - 1) : 0, x1 = sx + 1 >= 0 ? (sx + 1 < sw ? sx + 1 : sw - 1) : 0;
-          const int y0 = sy >= 0 ? (sy < sh ? sy : sh - 1) : 0, y1 = sy + 1 >= 0 ? (sy + 1 < sh ? sy + 1 : sh - 1) : 0;
-          const uchar* a = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x0) * 3;
-          const uchar* b = S0 + static_cast<std::size_t>(y0) * sstep + static_cast<std::size_t>(x1) * 3;
-          const uchar* c = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x0) * 3;
-          const uchar* e = S0 + static_cast<std::size_t>(y1) * sstep + static_cast<std::size_t>(x1) * 3;
-          for (int k = 0; k < 3; ++k) d[k] = static_cast<uchar>((w00 * a[k] + w01 * b[k] + w10 * c[k] + w11 * e[k] + 512) >> 10);
-        } else if (sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0) {
-          d[0] = cval[0], d[1] = cval[1], d[2] = cval[2];
-        } else {
-          auto tap = [&](int tx, int ty, int k) -> int {
-            return tx >= 0 && tx < sw && ty >= 0 && ty < sh ? S0[static_cast<std::size_t>(ty) * sstep + static_cast<std::size_t>(tx) * 3 + k]
-                                                             : cval[k];
-          };
-          for (int k = 0; k < 3; ++k)
-            d[k] = static_cast<uchar>((w00 * tap(sx, sy, k) + w01 * tap(sx + 1, sy, k) + w10 * tap(sx, sy + 1, k) +
-                                       w11 * tap(sx + 1, sy + 1, k) + 512) >> 10);
-        }
-      }
+      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, (all_in & 0xF) == 0xF, D + xb * 3, xb + bw < width);
     }
   }
   if (_mm_movemask_pd(nan_seen) != 0 || nan_avx2) {
@@ -2185,6 +2215,154 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   }
   dst = out;
 #endif
+}
+
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+// (Speed round 24) remap's positions from float maps, 8 at a time: round(m 32) as
+// _mm256_cvtps_epi32 (the current rounding mode, INT_MIN for NaN or out of range), as
+// OpenCV's v_round(v_scale * v_load(m)) and cvRound(m * 32) give them.
+__attribute__((target("avx2"), noinline)) void remap_positions_avx2(const float* mx, const float* my, int n, int* xr, int* yr) {
+  const __m256 s = _mm256_set1_ps(32.0f);
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(xr + i), _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(mx + i), s)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(yr + i), _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(my + i), s)));
+  }
+  for (; i < n; ++i) {
+    xr[i] = _mm_cvtss_si32(_mm_set_ss(mx[i] * 32.0f));
+    yr[i] = _mm_cvtss_si32(_mm_set_ss(my[i] * 32.0f));
+  }
+}
+}  // namespace
+#endif
+
+void remap_linear_8uc3(const cv::Mat& src, cv::Mat& dst, const cv::Mat& mapx, const cv::Mat& mapy, int border, const cv::Scalar& value) {
+  auto opencv = [&] { cv::remap(src, dst, mapx, mapy, cv::INTER_LINEAR, border, value); };
+#if !defined(__SSE2__)
+  opencv();
+  return;
+#else
+  if (src.type() != CV_8UC3 || src.empty() || (border != cv::BORDER_REPLICATE && border != cv::BORDER_CONSTANT) ||
+      mapx.type() != CV_32FC1 || mapy.type() != CV_32FC1 || mapx.size() != mapy.size() || mapx.empty()) {
+    opencv();
+    return;
+  }
+  const bool shares = !dst.empty() && dst.datastart < src.datalimit && src.datastart < dst.datalimit;
+  cv::Mat out = shares ? cv::Mat() : dst;
+  out.create(mapx.size(), CV_8UC3);
+  const int width = mapx.cols, height = mapx.rows;
+  const RemapSrc8u3 rs = remap_src_8uc3(src, border, value);
+  const std::size_t sstep = src.step;
+  const __m128i v_31 = _mm_set1_epi32(31), v_m1 = _mm_set1_epi16(-1);
+  const __m128i v_wh1 = _mm_unpacklo_epi64(_mm_set1_epi16(static_cast<short>(std::min<unsigned>(rs.width1, 32767))),
+                                           _mm_set1_epi16(static_cast<short>(std::min<unsigned>(rs.height1, 32767))));
+  const __m128i v_ofsk = _mm_set1_epi32(static_cast<int>((static_cast<unsigned>(sstep) << 16) | 3u));
+#if defined(HEXDICE_BILINEAR_AVX2)
+  const bool avx2 = use_avx2();
+#else
+  const bool avx2 = false;
+#endif
+  const int bw0 = std::min(width, 1024);
+  static thread_local std::vector<int> buf_v;
+  const std::size_t nb = static_cast<std::size_t>(bw0) + 8;  // (room for the last 8 of a block)
+  buf_v.assign(5 * nb, 0);
+  int* ofs = buf_v.data();
+  int* xr = ofs + nb;
+  int* yr = xr + nb;
+  int* fxs = yr + nb;
+  int* fys = fxs + nb;
+  for (int y = 0; y < height; ++y) {
+    uchar* D = out.ptr<uchar>(y);
+    const float* MX = mapx.ptr<float>(y);
+    const float* MY = mapy.ptr<float>(y);
+    for (int xb = 0; xb < width; xb += bw0) {
+      const int bw = std::min(bw0, width - xb);
+      bool all_in = true;
+#if defined(HEXDICE_BILINEAR_AVX2)
+      if (avx2) {
+        remap_positions_avx2(MX + xb, MY + xb, bw, xr, yr);
+        all_in = warp_block_avx2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk);
+      }
+#endif
+      if (!avx2) {
+        int i = 0;
+        const __m128 s = _mm_set1_ps(32.0f);
+        for (; i + 4 <= bw; i += 4) {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + i), _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(MX + xb + i), s)));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), _mm_cvtps_epi32(_mm_mul_ps(_mm_loadu_ps(MY + xb + i), s)));
+        }
+        for (; i < bw; ++i) {
+          xr[i] = _mm_cvtss_si32(_mm_set_ss(MX[xb + i] * 32.0f));
+          yr[i] = _mm_cvtss_si32(_mm_set_ss(MY[xb + i] * 32.0f));
+        }
+        // As warp_perspective_linear's SSE2 steps: fractions, (X >> 5, Y >> 5) saturated to
+        // shorts, inside where 0 <= sx < width1 and 0 <= sy < height1, offsets by madd.
+        for (i = 0; i < bw; i += 4) {
+          const __m128i X = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xr + i));
+          const __m128i Y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(yr + i));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(fxs + i), _mm_and_si128(X, v_31));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(fys + i), _mm_and_si128(Y, v_31));
+          const __m128i sxy16 = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_srai_epi32(Y, 5));
+          const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(v_wh1, sxy16));
+          const __m128i in32 = _mm_and_si128(_mm_unpacklo_epi16(in16, in16), _mm_unpackhi_epi16(in16, in16));
+          const unsigned in = static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
+          all_in = all_in && (in & 0xF) == 0xF;
+          const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
+        }
+      }
+      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, all_in, D + xb * 3, xb + bw < width);
+    }
+  }
+  dst = out;
+#endif
+}
+
+namespace {
+void homography_row_scalar(const cv::Matx33d& h, int u0, int ustep, double v, int n, float* px, float* py) {
+  for (int i = 0; i < n; ++i) {
+    const double u = u0 + i * ustep;
+    const double w = 1.0 / (h(2, 0) * u + h(2, 1) * v + h(2, 2));
+    px[i] = static_cast<float>((h(0, 0) * u + h(0, 1) * v + h(0, 2)) * w);
+    py[i] = static_cast<float>((h(1, 0) * u + h(1, 1) * v + h(1, 2)) * w);
+  }
+}
+#if defined(HEXDICE_BILINEAR_AVX2)
+// 4 at a time in AVX doubles: per lane the scalar loop's operations in its order (products,
+// then the sums left to right, the division, the product, the conversion to float in the
+// current rounding mode); no FMA is enabled here, so nothing is fused.
+__attribute__((target("avx2"), noinline)) void homography_row_avx2(const cv::Matx33d& h, int u0, int ustep, double v, int n,
+                                                                   float* px, float* py) {
+  const __m256d h00 = _mm256_set1_pd(h(0, 0)), h10 = _mm256_set1_pd(h(1, 0)), h20 = _mm256_set1_pd(h(2, 0));
+  const __m256d a0 = _mm256_set1_pd(h(0, 1) * v), a1 = _mm256_set1_pd(h(1, 1) * v), a2 = _mm256_set1_pd(h(2, 1) * v);
+  const __m256d h02 = _mm256_set1_pd(h(0, 2)), h12 = _mm256_set1_pd(h(1, 2)), h22 = _mm256_set1_pd(h(2, 2));
+  const __m256d one = _mm256_set1_pd(1.0);
+  const __m128i vstep = _mm_set1_epi32(ustep), vu0 = _mm_set1_epi32(u0);
+  __m128i vi = _mm_setr_epi32(0, 1, 2, 3);
+  const __m128i v4 = _mm_set1_epi32(4);
+  int i = 0;
+  for (; i + 4 <= n; i += 4, vi = _mm_add_epi32(vi, v4)) {
+    const __m256d u = _mm256_cvtepi32_pd(_mm_add_epi32(vu0, _mm_mullo_epi32(vi, vstep)));
+    const __m256d w = _mm256_div_pd(one, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(h20, u), a2), h22));
+    const __m256d x = _mm256_mul_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(h00, u), a0), h02), w);
+    const __m256d y = _mm256_mul_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(h10, u), a1), h12), w);
+    _mm_storeu_ps(px + i, _mm256_cvtpd_ps(x));
+    _mm_storeu_ps(py + i, _mm256_cvtpd_ps(y));
+  }
+  homography_row_scalar(h, u0 + i * ustep, ustep, v, n - i, px + i, py + i);
+}
+#endif
+}  // namespace
+
+void homography_row(const cv::Matx33d& h, int u0, int ustep, double v, int n, float* px, float* py) {
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) {
+    homography_row_avx2(h, u0, ustep, v, n, px, py);
+    return;
+  }
+#endif
+  homography_row_scalar(h, u0, ustep, v, n, px, py);
 }
 
 #if defined(HEXDICE_BILINEAR_AVX2)

@@ -246,6 +246,21 @@ void sep_filter_f32_fast(const cv::Mat& src, cv::Mat& dst, const float* k, int n
 void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
                              const cv::Scalar& value = cv::Scalar());
 
+// (Speed round 24) cv::remap(src, dst, mapx, mapy, cv::INTER_LINEAR, border, value) of a
+// CV_8UC3 image with CV_32FC1 maps, the same bytes: OpenCV 4.6's RemapInvoker rounds each
+// map value to 1/32 px (round(m 32), INT_MIN where not finite or out of int's range), the
+// source pixel (X >> 5, Y >> 5) as shorts, the fraction (X & 31, Y & 31), then remapBilinear
+// as in warp_perspective_linear above (its steps are shared). Other types, borders or map
+// sizes: OpenCV's call.
+void remap_linear_8uc3(const cv::Mat& src, cv::Mat& dst, const cv::Mat& mapx, const cv::Mat& mapy, int border,
+                       const cv::Scalar& value = cv::Scalar());
+
+// (Speed round 24) One row of remap maps through the homography h: for i = 0 .. n - 1, with
+// u = u0 + i ustep (int, as a double), w = 1 / (h20 u + h21 v + h22), px[i] = (float)((h00 u +
+// h01 v + h02) w), py[i] likewise: the same floats as that scalar loop (AVX2 doubles 4 at a
+// time where the CPU has it and HEXDICE_NO_AVX2 is unset, the loop otherwise).
+void homography_row(const cv::Matx33d& h, int u0, int ustep, double v, int n, float* px, float* py);
+
 // (Round 20) The columns x in [0, cols) of row y with (x - cx)^2 + (y - cy)^2 <= r2 as the
 // doubles dx = x - cx, dy = y - cy, dx * dx + dy * dy round it: an interval (the rounded sum
 // grows with |dx|), found from sqrt's estimate and settled by that test; [x0, x1], or x0 > x1

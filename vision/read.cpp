@@ -1724,16 +1724,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (int j = 0; j < side_px; ++j) {
           float* px = mx.ptr<float>(j) + k * static_cast<std::size_t>(side_px);
           float* py = my.ptr<float>(j) + k * static_cast<std::size_t>(side_px);
-          for (int i = 0; i < side_px; ++i) {
-            const double u = cx - q + i, v = cy - q + j;
-            const double w = 1.0 / (to_img(2, 0) * u + to_img(2, 1) * v + to_img(2, 2));
-            px[i] = static_cast<float>((to_img(0, 0) * u + to_img(0, 1) * v + to_img(0, 2)) * w);
-            py[i] = static_cast<float>((to_img(1, 0) * u + to_img(1, 1) * v + to_img(1, 2)) * w);
-          }
+          // u = cx - q + i, v = cy - q + j through to_img (mask_ops.h: the same floats as the loop)
+          homography_row(to_img, cx - q, 1, cy - q + j, side_px, px, py);
         }
       }
       cv::Mat cores;
-      cv::remap(image, cores, mx, my, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+      remap_linear_8uc3(image, cores, mx, my, cv::BORDER_REPLICATE);  // = cv::remap(..., INTER_LINEAR, ...)
       for (std::size_t k = 0; k < todo.size(); ++k) {
         const cv::Rect r(static_cast<int>(k) * side_px, 0, side_px, side_px);
         const cv::Mat cm = dist_mask(cores(r), papers[todo[k]], params.paper_distance, true);
@@ -1782,16 +1778,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (int j = 0; j < n; ++j) {
           float* px = mx.ptr<float>(static_cast<int>(k) * st + j);
           float* py = my.ptr<float>(static_cast<int>(k) * st + j);
-          const double v = origin[k].y + j * step;
-          for (int i = 0; i < n; ++i) {
-            const double u = origin[k].x + i * step;
-            const double w = 1.0 / (to_img(2, 0) * u + to_img(2, 1) * v + to_img(2, 2));
-            px[i] = static_cast<float>((to_img(0, 0) * u + to_img(0, 1) * v + to_img(0, 2)) * w);
-            py[i] = static_cast<float>((to_img(1, 0) * u + to_img(1, 1) * v + to_img(1, 2)) * w);
-          }
+          // u = origin.x + i step, v = origin.y + j step through to_img (mask_ops.h)
+          homography_row(to_img, origin[k].x, step, origin[k].y + j * step, n, px, py);
         }
       }
-      cv::remap(image, out, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));
+      remap_linear_8uc3(image, out, mx, my, cv::BORDER_CONSTANT, cv::Scalar(255, 255, 255));  // = cv::remap(..., INTER_LINEAR, ...)
       return st;
     };
     if (!todo.empty() && rp > 2) {

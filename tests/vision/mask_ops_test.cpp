@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <utility>
 #include <vector>
@@ -677,6 +678,100 @@ TEST(MaskOps, WarpPerspectiveLinearEveryRunLength) {
       }
     }
   EXPECT_GT(compared, 10000);
+}
+
+TEST(MaskOps, RemapLinear8UC3IsOpenCVsRemap) {
+  // (Speed round 24) The reader's two remaps of the cells' squares (float maps, BORDER_REPLICATE
+  // and BORDER_CONSTANT): random maps in and around the source, positions on the 1/64 px ties
+  // (rounded to even as OpenCV does), far outside, NaN and infinities, rows of 1 .. 70 pixels
+  // and wider than a block (1024), ROI views of the source and of the maps, random and smooth
+  // sources of 1 px and more; against cv::remap byte for byte (on both paths with
+  // HEXDICE_NO_AVX2=1).
+  std::mt19937 rng(2424);
+  std::uniform_real_distribution<float> u(0, 1);
+  const cv::Size srcs[] = {{320, 240}, {97, 61}, {1, 1}, {2, 3}, {40, 30}};
+  long compared = 0, inside = 0;
+  for (int rep = 0; rep < 300; ++rep) {
+    const cv::Size ss = srcs[rep % 5];
+    const cv::Size ds = rep % 50 == 7 ? cv::Size(1100 + rep % 13, 3) : cv::Size(1 + (rep * 7) % 70, 1 + (rep * 3) % 23);
+    cv::Mat big(ss.height + 4, ss.width + 6, CV_8UC3);
+    if (rep % 3 == 0) {
+      cv::randu(big, cv::Scalar::all(0), cv::Scalar::all(256));
+    } else {
+      for (int y = 0; y < big.rows; ++y)
+        for (int x = 0; x < big.cols; ++x)
+          big.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>((x * 7 + y) % 256), static_cast<uchar>((x * y) % 256),
+                                              static_cast<uchar>(rep % 2 ? 255 : (y * 3) % 256));
+    }
+    const cv::Mat src = rep % 4 == 1 ? big(cv::Rect(3, 2, ss.width, ss.height)) : big(cv::Rect(6, 4, ss.width, ss.height)).clone();
+    cv::Mat bx(ds.height + 2, ds.width + 3, CV_32F), by(bx.size(), CV_32F);
+    for (int y = 0; y < bx.rows; ++y)
+      for (int x = 0; x < bx.cols; ++x) {
+        const int kind = static_cast<int>(u(rng) * 100);
+        float fx = -2 + u(rng) * (ss.width + 4), fy = -2 + u(rng) * (ss.height + 4);
+        if (kind < 10) fx = std::round(fx * 64) / 64, fy = std::round(fy * 64) / 64;  // ties of the 1/32 rounding
+        else if (kind < 13) fx = -1e4f;
+        else if (kind < 15) fy = 1e9f * (u(rng) - 0.5f);
+        else if (kind < 16) fx = std::numeric_limits<float>::quiet_NaN();
+        else if (kind < 17) fy = std::numeric_limits<float>::infinity() * (u(rng) < 0.5f ? 1 : -1);
+        bx.at<float>(y, x) = fx, by.at<float>(y, x) = fy;
+      }
+    const cv::Mat mx = rep % 2 ? bx(cv::Rect(1, 1, ds.width, ds.height)) : bx(cv::Rect(0, 0, ds.width, ds.height)).clone();
+    const cv::Mat my = rep % 2 ? by(cv::Rect(1, 1, ds.width, ds.height)) : by(cv::Rect(0, 0, ds.width, ds.height)).clone();
+    for (int bt : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
+      const cv::Scalar val(201.4, 17.5, 255.6);
+      cv::Mat want, got;
+      cv::remap(src, want, mx, my, cv::INTER_LINEAR, bt, val);
+      remap_linear_8uc3(src, got, mx, my, bt, val);
+      ASSERT_EQ(got.size(), want.size());
+      ASSERT_EQ(got.type(), want.type());
+      EXPECT_TRUE(same(want, got)) << "rep " << rep << " src " << ss << " dst " << ds << " border " << bt;
+      compared += ds.area();
+    }
+    for (int y = 0; y < ds.height; ++y)
+      for (int x = 0; x < ds.width; ++x)
+        inside += mx.at<float>(y, x) >= 0 && my.at<float>(y, x) >= 0 && mx.at<float>(y, x) < ss.width - 1 && my.at<float>(y, x) < ss.height - 1;
+  }
+  EXPECT_GT(compared, 200000);
+  EXPECT_GT(inside, 50000);
+  // Other types go to cv::remap.
+  cv::Mat g(20, 20, CV_8U), want, got;
+  cv::randu(g, cv::Scalar::all(0), cv::Scalar::all(256));
+  cv::Mat mx(5, 9, CV_32F, cv::Scalar(3.3f)), my(5, 9, CV_32F, cv::Scalar(7.7f));
+  cv::remap(g, want, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+  remap_linear_8uc3(g, got, mx, my, cv::BORDER_CONSTANT);
+  EXPECT_TRUE(same(want, got));
+}
+
+TEST(MaskOps, HomographyRowIsTheScalarLoop) {
+  // (Speed round 24) The reader's remap maps: homography_row against the loop it replaced, bit
+  // for bit: random homographies (the reader's plane -> image ones and wilder: strong
+  // perspective, w through zero, huge and tiny scales), rows of 0 .. 70 and 1000 pixels, steps
+  // 1 .. 5, negative starts; on both paths with HEXDICE_NO_AVX2=1.
+  std::mt19937 rng(2425);
+  std::uniform_real_distribution<double> u(-1, 1);
+  long compared = 0;
+  for (int rep = 0; rep < 2000; ++rep) {
+    const double sc = std::pow(10.0, 3 * u(rng));
+    const double p = rep % 3 == 0 ? 0.0 : (rep % 3 == 1 ? 1e-4 : 0.05) * u(rng);
+    const cv::Matx33d h(sc * u(rng), sc * u(rng), 500 * u(rng), sc * u(rng), sc * u(rng), 500 * u(rng), p * u(rng), p * u(rng),
+                        rep % 17 == 0 ? 0.0 : 1 + 0.5 * u(rng));
+    const int n = rep % 40 == 0 ? 1000 : static_cast<int>((u(rng) + 1) * 35.5);
+    const int u0 = static_cast<int>(300 * u(rng)), step = 1 + rep % 5;
+    const double v = std::round(300 * u(rng));
+    std::vector<float> gx(static_cast<std::size_t>(n) + 1, -7.f), gy(gx), wx(gx), wy(gx);
+    homography_row(h, u0, step, v, n, gx.data(), gy.data());
+    for (int i = 0; i < n; ++i) {
+      const double uu = u0 + i * step;
+      const double w = 1.0 / (h(2, 0) * uu + h(2, 1) * v + h(2, 2));
+      wx[static_cast<std::size_t>(i)] = static_cast<float>((h(0, 0) * uu + h(0, 1) * v + h(0, 2)) * w);
+      wy[static_cast<std::size_t>(i)] = static_cast<float>((h(1, 0) * uu + h(1, 1) * v + h(1, 2)) * w);
+    }
+    ASSERT_EQ(std::memcmp(gx.data(), wx.data(), gx.size() * sizeof(float)), 0) << "rep " << rep << " n " << n;
+    ASSERT_EQ(std::memcmp(gy.data(), wy.data(), gy.size() * sizeof(float)), 0) << "rep " << rep << " n " << n;
+    compared += n;
+  }
+  EXPECT_GT(compared, 60000);
 }
 
 TEST(MaskOps, GaussianBlurF32IsOpenCVsGaussianBlur) {
