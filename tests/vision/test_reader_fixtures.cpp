@@ -1341,4 +1341,36 @@ TEST(ReaderFixtures, LonePipWhereThePrintIsHiddenIsAOne) {
   EXPECT_EQ(now9.seen_cells, now9.matched) << "a false die";
 }
 
+// Round 24's scene (data/fixtures/scenes_round24, docs/reader.md "Round 24"): dev15's 1718 (the
+// held-out set of session 22, re-encoded at JPEG quality 85).
+// 1718 (-1,1): a black die with its blue guard token, both under a finger (the label: the die
+// hidden). The face square, slid onto the finger's edge, took in the token's corner and two
+// glints on the black die's side: a sure "blue 2" under the occluder gate, a false die. Pixels
+// of blue cover 0.13 of that square (occluded_colour_cover_min 0.3): hidden.
+TEST(ReaderFixtures, ColouredReadingWithLittleOfItsColourUnderTheOccluderIsNoDie) {
+  ReadParams off;
+  off.occluded_colour_cover_min = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round24", off);
+  EXPECT_EQ(before.seen_cells, before.matched + 1) << "the false blue 2 with the rule off";
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.face_ok, now.matched);
+  EXPECT_EQ(now.color_ok, now.matched);
+  EXPECT_EQ(now.guard_ok, now.matched);
+}
+
+// 1718 (-1,5): a yellow 2, one corner under a finger (2 of 9 pip places hidden), read yellow 2 at
+// 0.30 under the occluder gate. Its shown places (?..?..?.o: six shown, one pip) allow one face,
+// a 2, but exact22's shown-places look wanted two shown pips. One is enough for a reading of two
+// pips or more on a coloured die with six places or more shown (occluded_shown_one_pip_min_shown).
+TEST(ReaderFixtures, PartCoveredDieWhoseOneShownPipDecidesIsRead) {
+  ReadParams off;
+  off.occluded_shown_one_pip_min_shown = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round24", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.exact_boards, 1);
+  EXPECT_EQ(before.exact_boards, 0);
+}
+
 }  // namespace hexdice::vision
