@@ -613,6 +613,14 @@ struct ReadParams {
   // are shown. dev15 1718 (-1,5): a yellow 2 with one corner under a finger, places ?..?..?.o:
   // only a 2 fits (6 places shown). 0 = off.
   int occluded_shown_one_pip_min_shown = 6;
+  // (exact24) Under the occluder gate a white 1 in the shade (occluded_white_one_fine) is reported
+  // only when its top surrounds its pip: the four pip places beside the pip along the face's axes
+  // (the face's 3x3 grid centred on it, at the face's real size) all show the body's colour. A 2
+  // whose other pip the dark-pip look missed has its one pip at a corner and the top ends a place
+  // beyond it (dev6 717 (3,-2): a white 2 in the shade read a sure 1, places ....o..??; 716
+  // (3,-2) a part-covered white 4, ...~o.??.). All eight places (tried) lost right 1s whose
+  // corner places' rings were 0.66-0.72 body. false = off.
+  bool occluded_white_one_surrounded = true;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off
