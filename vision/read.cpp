@@ -418,7 +418,12 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
                                const Hex* debug_hex) {
   const int pol = co.color == "white" ? -1 : co.color == "black" ? 1 : coloured_pip_polarity(co.color);
   const ShownPlaces sp = count_from_shown_places(crop, fr, pol, 16.0 * params.face_crop_scale, debug_hex != nullptr);
-  const bool agrees = sp.count > 0 && sp.count == co.face && sp.pips >= params.occluded_shown_min_pips;
+  bool agrees = sp.count > 0 && sp.count == co.face && sp.pips >= params.occluded_shown_min_pips;
+  // (exact24) One shown pip: a reading of two pips or more (the grid laid on them), a coloured die (its body unlike the
+  // paper and the grey of a pale die in the shade, which read "black" before the pale path names them white), most places shown.
+  if (!agrees && params.occluded_shown_one_pip_min_shown > 0 && sp.count > 0 && sp.count == co.face && sp.pips == 1 &&
+      fr.face >= 2 && co.color != "white" && co.color != "black" && sp.shown >= params.occluded_shown_one_pip_min_shown)
+    agrees = true;
   if (debug_hex)
     std::fprintf(stderr, "PLACES %d,%d %s conf %.2f %s -> %s\n", debug_hex->q, debug_hex->r, co.color.c_str(), fr.confidence, sp.why.c_str(),
                  agrees ? "agrees" : "no");
@@ -3918,7 +3923,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                  lum >= params.occluded_white_ratio && fr.pip_polarity < 0 && !fine_contradicts;
       // (robust23) ... and not when the camera-resolution look found no dark pip at all there.
       const bool fine_saw_none = params.occluded_white_no_pip && fine_dark_looked && fine_dark_most == 0 && !fine_looked;
-      const bool white_in_shade = pale_in_shade && (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one)) &&
+      // (exact24) ... a 1 only when its top surrounds its pip: the four pip places beside it along
+      // the face's axes (count_from_shown_places, the grid centred on the pip) all show the body, as
+      // round a 1's centre pip (4.3 mm away, their rings inside the face's inscribed circle at any
+      // turn); a 2 whose second pip the dark-pip look missed has that pip at a corner, the top
+      // ending a place beyond it (dev6 717 (3,-2), 716 (3,-2): white dice in the shade read a sure 1).
+      auto one_surrounded = [&]() {
+        if (!params.occluded_white_one_surrounded) return true;
+        FaceReading r = fr;
+        r.pip_polarity = -1;
+        const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, -1, 16.0 * params.face_crop_scale, false);
+        return sp.places[1] != '?' && sp.places[3] != '?' && sp.places[5] != '?' && sp.places[7] != '?';
+      };
+      const bool white_in_shade = pale_in_shade && (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one && one_surrounded())) &&
                                   co.confidence >= params.occluded_white_min_confidence && !fine_saw_none;
       if (white_in_shade && (co.color == "black" || co.color == "white")) co.color = "white";
       // (exact20) The reading's pips at the face's real size: the square is metric (a 16 mm face
@@ -3927,10 +3944,37 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // three as a 3, two corners of a 5 as a 2, at 0.72 of the size; dev11 1202 (3,-4), 1205).
       const double scale = final_scale;
       const bool off_size = params.face_scale_gate && scale > 0 && !face_scale_ok(scale);
-      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade) && !off_size;
+      // (exact24) A coloured reading's colour over its final square (occluded_colour_cover_min): the
+      // share of the square's pixels named the die's colour against the cell's white.
+      double colour_cover = -1;
+      if ((params.occluded_colour_cover_min > 0 || debug) && co.color != "white" && co.color != "black") {
+        cv::Mat sq(patch.size(), CV_8U, cv::Scalar(0));
+        {
+          cv::Point2f v[4];
+          cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), face_rect.angle).points(v);
+          std::vector<cv::Point> pv;
+          for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y));
+          cv::fillConvexPoly(sq, pv, cv::Scalar(255));
+        }
+        const cv::Vec3f& cw = colour_white[ci];
+        int n_sq = 0, n_col = 0;
+        for (int y = 0; y < patch.rows; ++y) {
+          const uchar* in = sq.ptr<uchar>(y);
+          const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+          for (int x = 0; x < patch.cols; ++x) {
+            if (!in[x]) continue;
+            ++n_sq;
+            const cv::Vec3b v = pp[x];
+            n_col += name_color(cv::Vec3f(v[0] / cw[0], v[1] / cw[1], v[2] / cw[2]), samples) == co.color;
+          }
+        }
+        colour_cover = n_sq > 0 ? static_cast<double>(n_col) / n_sq : 0.0;
+      }
+      const bool low_cover = params.occluded_colour_cover_min > 0 && colour_cover >= 0 && colour_cover < params.occluded_colour_cover_min;
+      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade) && !off_size && !low_cover;
       // (exact22) A part-covered face read from the pip places it shows (count_from_shown_places).
       bool shown_count = false;
-      if (!ok && params.occluded_shown_places && !off_size && !skin_hue) {
+      if (!ok && params.occluded_shown_places && !off_size && !skin_hue && !low_cover) {
         // white_in_shade's pale body with dark pips, at any confidence (two pips or more).
         const bool pale = pale_in_shade && !fine_saw_none && co.face >= 2 && (co.color == "black" || co.color == "white");
         if (clean_body || pale) {
@@ -3941,14 +3985,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
       if (debug)
-        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
-                     co.face, co.confidence, lum_paper, beside, sat, square_cover, under_skin_cell[ci], skin_hue, scale,
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f colour %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, lum_paper, beside, sat, square_cover, colour_cover, under_skin_cell[ci], skin_hue, scale,
                      fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : "reported") : "hidden");
       if (!ok) {
-        char why[240];
-        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s%s, not beyond doubt",
+        char why[320];
+        std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s%s%s, not beyond doubt",
                       co.color.c_str(), co.face, co.confidence, lum_paper, sat, skin_hue ? " (skin hue)" : "",
-                      fine_contradicts ? " (its fine pips in no layout)" : "", off_size ? " (its pips not at a face's size)" : "");
+                      fine_contradicts ? " (its fine pips in no layout)" : "", off_size ? " (its pips not at a face's size)" : "",
+                      low_cover ? " (its colour on too little of its square)" : "");
         obs.hidden_why[cell.hex] = why;
         continue;
       }
@@ -4054,7 +4099,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4140,6 +4185,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("edges_read_occluded_hex_mm", p.edges_read_occluded_hex_mm);
     get("lone_pip_print_seen", p.lone_pip_print_seen);
     get("lone_pip_print_ring_mm", p.lone_pip_print_ring_mm);
+    get("occluded_colour_cover_min", p.occluded_colour_cover_min);
+    get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
+    get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
     get("occluded_shown_min_pips", p.occluded_shown_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);

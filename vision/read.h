@@ -599,6 +599,28 @@ struct ReadParams {
   // at the sheet's edge, reported empty). 0 = off (every such pip given up, as before).
   double lone_pip_print_seen = 0.9;
   double lone_pip_print_ring_mm = 2.5;
+  // (exact24) Under the occluder gate, a coloured reading (not white or black) is reported only
+  // when pixels of its colour (named as the die's, against the cell's white) cover at least this
+  // fraction of its final 16 mm square: a die's top is its colour but for its pips. A square
+  // slid onto a finger beside a blue guard token read a "blue 2" from two glints on a black
+  // die's side (dev15 1718 (-1,1): the square 0.13 blue, the rest skin and black). Coloured dice
+  // reported right under the gate on the dev sets: 0.47 (a glared yellow 6) and up. 0 = off.
+  double occluded_colour_cover_min = 0.3;
+  // (exact24) The shown-places look (occluded_shown_places, weak_shown_places) takes a count from
+  // one shown pip (below occluded_shown_min_pips) when the reading has two pips or more (its grid
+  // laid on them), the die is coloured (a white die's paper beside it passes for its body, so a
+  // place off the face could count as shown and empty; a pale die in the shade reads "black" there) and at least this many of the nine places
+  // are shown. dev15 1718 (-1,5): a yellow 2 with one corner under a finger, places ?..?..?.o:
+  // only a 2 fits (6 places shown). 0 = off.
+  int occluded_shown_one_pip_min_shown = 6;
+  // (exact24) Under the occluder gate a white 1 in the shade (occluded_white_one_fine) is reported
+  // only when its top surrounds its pip: the four pip places beside the pip along the face's axes
+  // (the face's 3x3 grid centred on it, at the face's real size) all show the body's colour. A 2
+  // whose other pip the dark-pip look missed has its one pip at a corner and the top ends a place
+  // beyond it (dev6 717 (3,-2): a white 2 in the shade read a sure 1, places ....o..??; 716
+  // (3,-2) a part-covered white 4, ...~o.??.). All eight places (tried) lost right 1s whose
+  // corner places' rings were 0.66-0.72 body. false = off.
+  bool occluded_white_one_surrounded = true;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

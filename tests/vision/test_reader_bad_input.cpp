@@ -426,6 +426,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.edges_read_occluded_hex_mm = 21.5;
   p.lone_pip_print_seen = 0.77;
   p.lone_pip_print_ring_mm = 3.25;
+  p.occluded_colour_cover_min = 0.45;
+  p.occluded_shown_one_pip_min_shown = 7;
+  p.occluded_white_one_surrounded = false;
   p.pip_grid_restore = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
@@ -486,6 +489,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->edges_read_occluded_hex_mm, 21.5);
   EXPECT_EQ(q->lone_pip_print_seen, 0.77);
   EXPECT_EQ(q->lone_pip_print_ring_mm, 3.25);
+  EXPECT_EQ(q->occluded_colour_cover_min, 0.45);
+  EXPECT_EQ(q->occluded_shown_one_pip_min_shown, 7);
+  EXPECT_FALSE(q->occluded_white_one_surrounded);
   EXPECT_FALSE(q->pip_grid_restore);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);
