@@ -488,7 +488,7 @@ def sample_harsh(hrng, W, H):
                        "azimuth_off_deg": round(hrng.uniform(-50, 50), 1),
                        "gap_mm": round(hrng.uniform(10, 60), 1),
                        "light_elevation_deg": round(hrng.uniform(18, 40), 1),
-                       "light_strength": round(hrng.uniform(0.35, 0.75), 3),
+                       "light_share": round(hrng.uniform(0.35, 0.6), 3),
                        "light_side_deg": round(hrng.uniform(-25, 25), 1)}
     if on["vignette"]:
         h["vignette"] = {"corner_gain": round(hrng.uniform(0.45, 0.75), 3)}
@@ -531,7 +531,9 @@ def harsh_scene_pov(sheet, s, cam):
     el = math.radians(sh["light_elevation_deg"])
     dist = 1500.0
     lpos = add(p, (math.sin(la) * dist * math.cos(el), dist * math.sin(el), math.cos(la) * dist * math.cos(el)))
-    k = sh["light_strength"] * s["light_strength"]
+    # It gives light_share of the paper's light (the key and fill lights give the rest, see
+    # build): its shadow is that much darker than the paper around it.
+    k = sh["light_share"] * s["light_strength"] * 1.07 / math.sin(el)
     light = "light_source { %s rgb<%.3f,%.3f,%.3f> }\n" % (vec(lpos), k, k * 0.95, k * 0.88)
     sh["object_mm"] = [round(v, 1) for v in p]
     sh["light_mm"] = [round(v, 1) for v in lpos]
@@ -553,6 +555,8 @@ def build(sheet, s, rng):
 
     lc = LIGHTS[s["light"]]
     k = s["light_strength"]
+    if s.get("harsh", {}).get("shadow"):  # --harsh: the second, hard light takes its share
+        k *= 1.0 - s["harsh"]["shadow"]["light_share"]
     # Key light: an area light above and to one side (glare on the sheet and dice).
     la = rng.uniform(0, 2 * math.pi)
     lpos = (math.cos(la) * rng.uniform(150, 600), rng.uniform(900, 1500), math.sin(la) * rng.uniform(150, 600))
@@ -715,9 +719,11 @@ def harsh_post(label):
     if "vignette" in h:
         # Gain 1 at the centre falling to corner_gain at the corners (square of the radius).
         k = 1.0 - h["vignette"]["corner_gain"]
-        a += ["(", "-size", "%dx%d" % (W, H), "xc:white", "-fx",
-              "1-%.4f*((i-%.1f)^2+(j-%.1f)^2)/%.1f" % (k, (W - 1) / 2.0, (H - 1) / 2.0, ((W / 2.0) ** 2 + (H / 2.0) ** 2)),
-              ")", "-compose", "multiply", "-composite"]
+        # Made on a 1/10 grid and scaled up (-fx on the whole frame takes minutes on a loaded machine).
+        w, hh = W // 10, H // 10
+        a += ["(", "-size", "%dx%d" % (w, hh), "xc:white", "-fx",
+              "1-%.4f*(((i+0.5)/w-0.5)^2*%d+((j+0.5)/h-0.5)^2*%d)/%.1f" % (k, W * W, H * H, (W * W + H * H) / 4.0),
+              "-resize", "%dx%d!" % (W, H), ")", "-compose", "multiply", "-composite"]
     if "blur" in h:
         b = h["blur"]
         if b["kind"] == "defocus":
