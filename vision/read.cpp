@@ -1331,6 +1331,73 @@ static std::vector<uchar> lone_edgeless_cells(const SheetLayout& layout, const s
   return out;
 }
 
+double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm) {
+  if (grey.empty() || grey.type() != CV_8UC1 || marker_size_mm <= 0) return 0.0;
+  std::vector<double> dir_mm[2];
+  auto at = [&](cv::Point2d q, double& v) {
+    const int x0 = static_cast<int>(std::floor(q.x)), y0 = static_cast<int>(std::floor(q.y));
+    if (x0 < 0 || y0 < 0 || x0 + 1 >= grey.cols || y0 + 1 >= grey.rows) return false;
+    const double fx = q.x - x0, fy = q.y - y0;
+    const uchar* r0 = grey.ptr<uchar>(y0);
+    const uchar* r1 = grey.ptr<uchar>(y0 + 1);
+    v = (1 - fy) * ((1 - fx) * r0[x0] + fx * r0[x0 + 1]) + fy * ((1 - fx) * r1[x0] + fx * r1[x0 + 1]);
+    return true;
+  };
+  for (const auto& mc : pose.marker_corners) {
+    cv::Point2d ctr(0, 0);
+    double side = 0;
+    for (int k = 0; k < 4; ++k) {
+      ctr += cv::Point2d(mc[static_cast<std::size_t>(k)]) * 0.25;
+      side += cv::norm(cv::Point2d(mc[static_cast<std::size_t>((k + 1) % 4)]) - cv::Point2d(mc[static_cast<std::size_t>(k)])) / 4.0;
+    }
+    const double ppm = side / marker_size_mm;
+    if (ppm < 0.5) continue;
+    const double reach = 2.0 * ppm;  // px either side of the edge
+    const int n = std::max(8, static_cast<int>(std::lround(2 * reach / 0.5)));
+    const double step = 2 * reach / n;
+    for (int k = 0; k < 4; ++k) {
+      const cv::Point2d a(mc[static_cast<std::size_t>(k)]), b(mc[static_cast<std::size_t>((k + 1) % 4)]);
+      const double len = cv::norm(b - a);
+      if (len < 4) continue;
+      const cv::Point2d dir = (b - a) / len;
+      cv::Point2d nrm(-dir.y, dir.x);
+      if (nrm.dot((a + b) * 0.5 - ctr) < 0) nrm = -nrm;  // outward: black inside, the quiet zone out
+      std::vector<double> prof(static_cast<std::size_t>(n + 1), 0.0);
+      int used = 0;
+      for (const double t : {0.25, 0.375, 0.5, 0.625, 0.75}) {
+        const cv::Point2d p = a + (b - a) * t;
+        std::vector<double> one(static_cast<std::size_t>(n + 1));
+        bool ok = true;
+        for (int s = 0; s <= n && ok; ++s) ok = at(p + nrm * (-reach + s * step), one[static_cast<std::size_t>(s)]);
+        if (!ok) continue;
+        for (int s = 0; s <= n; ++s) prof[static_cast<std::size_t>(s)] += one[static_cast<std::size_t>(s)];
+        ++used;
+      }
+      if (used < 3) continue;
+      for (double& v : prof) v /= used;
+      double in = 0, out = 0;
+      const int q = std::max(2, n / 5);
+      for (int s = 0; s < q; ++s) in += prof[static_cast<std::size_t>(s)] / q, out += prof[static_cast<std::size_t>(n - s)] / q;
+      const double height = out - in;
+      if (height < 20) continue;  // no clear step (glare on the marker, a shadow over its quiet zone)
+      double slope = 0;
+      for (int s = 2; s + 2 <= n; ++s)  // central difference over 2 steps on a [1 2 1] smoothing
+        slope = std::max(slope, ((prof[static_cast<std::size_t>(s + 1)] * 2 + prof[static_cast<std::size_t>(s + 2)] + prof[static_cast<std::size_t>(s)]) -
+                                 (prof[static_cast<std::size_t>(s - 1)] * 2 + prof[static_cast<std::size_t>(s - 2)] + prof[static_cast<std::size_t>(s)])) /
+                                    (4.0 * 2 * step));
+      if (slope <= 0) continue;
+      dir_mm[k % 2].push_back(height / slope / ppm);
+    }
+  }
+  double worst = 0;
+  for (auto& v : dir_mm) {
+    if (v.empty()) continue;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    worst = std::max(worst, v[v.size() / 2]);
+  }
+  return worst;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   StageLaps laps;
@@ -1375,6 +1442,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     return obs;
   }
   const bool debug = std::getenv("HEXDICE_READ_DEBUG") != nullptr;
+  // (robust24) The frame's blur at the markers (blur_edge_mm), measured only when the rule is on.
+  const double frame_blur_mm = params.blur_edge_mm > 0 || debug ? marker_edge_blur_mm(grey, obs.pose, layout.marker_size_mm) : 0.0;
+  if (debug) std::fprintf(stderr, "BLUR %.2f mm at the markers\n", frame_blur_mm);
+  const bool blurred = params.blur_edge_mm > 0 && frame_blur_mm >= params.blur_edge_mm;
   // (exact20) A reading's pips at its face's real size (pip_layout_scale within
   // face_scale_min..face_scale_max); a 1, or no face, has no size and is not.
   auto face_scale_ok = [&](double scale) { return scale > 0 && scale >= params.face_scale_min && scale <= params.face_scale_max; };
@@ -4037,7 +4108,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                                                                          : 0;
     return want != 0 && pol == -want;
   };
-  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check) {
+  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
@@ -4057,8 +4128,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // a face read as a smaller one, or a face with a side face's pip in it.
       const bool off_size = params.face_scale_gate && i >= 0 && reported_scale[static_cast<std::size_t>(i)] > 0 &&
                             !face_scale_ok(reported_scale[static_cast<std::size_t>(i)]);
-      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : "noface";
+      // (robust24) In a blurred frame a reading the lattice could not make sure of.
+      const bool blur_weak = blurred && c.confidence < params.blur_min_confidence;
+      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -4112,6 +4185,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm
        << "small_cell_edgeless_group" << small_cell_edgeless_group << "occluded_white_no_pip" << static_cast<int>(occluded_white_no_pip)
        << "small_cell_paper_own_median" << static_cast<int>(small_cell_paper_own_median);
+    fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4279,6 +4353,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("hand_near_mm", p.hand_near_mm);
     get("hand_near_min_confidence", p.hand_near_min_confidence);
     get("min_die_confidence", p.min_die_confidence);
+    get("blur_edge_mm", p.blur_edge_mm);
+    get("blur_min_confidence", p.blur_min_confidence);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

@@ -700,6 +700,17 @@ struct ReadParams {
   // patch; a fingertip's cells are still judged by the skin and occluder masks. 1 = lone cells
   // only (the rule before).
   int small_cell_edgeless_group = 2;
+  // (robust24) A blurred frame (defocus, motion, a low-resolution stream scaled up): when the
+  // edges of the sheet's markers are spread over this many mm of paper or more
+  // (marker_edge_blur_mm: the median step height / steepest slope across their outer edges, on
+  // the more blurred of a marker's two edge directions), a reading below
+  // blur_min_confidence is hidden (unknown), not reported: where the lattice cannot tell
+  // the layout, the component counter's guess (capped at 0.3) counts pips that blur merged or
+  // lost (harsh renders: red 6 read 2, 3 read 1) and reads a die's long hard shadow as a 1 or a 2.
+  // The 144 dev scenes (dev4n-dev15) measure 0.58-1.62 mm (median 1.00); the harsh renders
+  // 1.20-2.79. 0 = off.
+  double blur_edge_mm = 2.0;
+  double blur_min_confidence = 0.31;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
@@ -725,6 +736,14 @@ struct Observation {
   // starting with a one-word class ("view", "edges", "occluder", "weak", "noface").
   std::map<Hex, std::string> hidden_why;
 };
+
+// (robust24) How blurred the frame is at the sheet's markers, in mm of paper: across each
+// outer edge of each marker used by the pose (black square, white quiet zone beyond), five
+// profiles 2 mm either side averaged, its step height over its steepest slope (a step blurred by
+// a Gaussian of sigma s measures 2.5 s); the median over the markers of each of the two edge
+// directions, the larger of the two (motion blurs one direction). 0 when no edge could be
+// measured (markers too small, under 0.5 px per mm, or without contrast).
+double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm);
 
 // Pixel helpers the reader and colour calibration share (so both take the same white
 // reference): the per-channel median of BGR samples ({0,0,0} when empty), and the pixel

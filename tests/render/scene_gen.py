@@ -15,7 +15,7 @@ Pixel coordinates in labels: x right, y down, the centre of the top-left pixel i
 
 Usage:
   scene_gen.py --board DIR --out DIR --count N [--seed S] [--start K] [--preset P]
-               [--quality fast|normal] [--keep-pov] [--jobs 1]
+               [--quality fast|normal] [--keep-pov] [--jobs 1] [--harsh]
   DIR for --board holds board.png and board.json (from `hexdice board`).
 """
 import argparse
@@ -452,6 +452,94 @@ def sample_scene(rng, sheet, idx, preset, packed=False, small_guards=False):
     return s
 
 
+HARSH_CASTS = {"tungsten": (1.0, 0.74, 0.45), "warm_led": (1.0, 0.82, 0.6), "cold": (0.7, 0.84, 1.0),
+               "shade": (0.78, 0.9, 1.0), "green_fluo": (0.85, 1.0, 0.8)}
+
+
+def sample_harsh(hrng, W, H):
+    """--harsh (robust24): a harsher camera and room than the standard presets draw, from a
+    separate RNG (hrng), so scenes without --harsh stay as they were. Each effect is drawn on
+    or off on its own (at least two on); every value goes into the label's "harsh" object.
+    Post-processing (after POV-Ray), in the order a camera makes them: vignetting and blur
+    (lens), exposure and white balance, sensor noise, a lower-resolution stream scaled back to
+    the frame size, JPEG. In the scene: a second, hard light low over the far side of the
+    table and an object there (a mug, a bottle, a book) whose shadow falls across the sheet."""
+    h = {}
+    names = ["blur", "dim", "cast", "lowres", "shadow", "vignette"]
+    while True:
+        on = {n: hrng.random() < 0.5 for n in names}
+        if sum(on.values()) >= 2:
+            break
+    if on["blur"]:
+        if hrng.random() < 0.5:
+            h["blur"] = {"kind": "defocus", "sigma_px": round(hrng.uniform(0.6, 1.6) * W / 1280.0, 2)}
+        else:
+            h["blur"] = {"kind": "motion", "length_px": round(hrng.uniform(2.0, 6.0) * W / 1280.0, 2),
+                         "angle_deg": round(hrng.uniform(0, 180), 1)}
+    if on["dim"]:
+        h["dim"] = {"exposure": round(hrng.uniform(0.3, 0.6), 3), "noise_attenuate": round(hrng.uniform(0.25, 0.5), 3)}
+    if on["cast"]:
+        name = hrng.choice(sorted(HARSH_CASTS))
+        h["cast"] = {"name": name, "rgb_gain": list(HARSH_CASTS[name])}
+    if on["lowres"]:
+        h["lowres"] = {"stream_width": hrng.choice([640, 800, 960]) if W <= 1280 else hrng.choice([960, 1280])}
+    if on["shadow"]:
+        h["shadow"] = {"object": hrng.choice(["mug", "bottle", "book"]),
+                       "azimuth_off_deg": round(hrng.uniform(-50, 50), 1),
+                       "gap_mm": round(hrng.uniform(10, 60), 1),
+                       "light_elevation_deg": round(hrng.uniform(18, 40), 1),
+                       "light_share": round(hrng.uniform(0.35, 0.6), 3),
+                       "light_side_deg": round(hrng.uniform(-25, 25), 1)}
+    if on["vignette"]:
+        h["vignette"] = {"corner_gain": round(hrng.uniform(0.45, 0.75), 3)}
+    h["jpeg_quality"] = hrng.randint(60, 75)
+    return h
+
+
+def harsh_scene_pov(sheet, s, cam):
+    """The second light and the object whose hard shadow falls across the sheet (--harsh
+    "shadow"). The object stands beyond the sheet's far edge as the camera sees it (further
+    along the camera's facing direction than any point of the sheet), so it hides no part of
+    the sheet or a die from the camera: the labels' visibility is unchanged."""
+    sh = s["harsh"]["shadow"]
+    yaw = math.radians(s["yaw"] + sh["azimuth_off_deg"])
+    d = (math.sin(yaw), 0.0, math.cos(yaw))  # from the sheet centre toward the object
+    hdir = (math.sin(math.radians(s["yaw"])), 0.0, math.cos(math.radians(s["yaw"])))
+    corners = [sheet.world(x, y) for x, y in ((0, 0), (sheet.W, 0), (sheet.W, sheet.H), (0, sheet.H))]
+    far = max(dot(c, hdir) for c in corners)
+    size = {"mug": (42.0, 100.0), "bottle": (34.0, 230.0), "book": (80.0, 230.0)}[sh["object"]]
+    r, hgt = size
+    # Walk out along d until the object's near side is past the sheet's farthest point along
+    # the camera's direction and outside the sheet's rectangle, then add the drawn gap.
+    t = 0.0
+    while True:
+        p = mul(d, t)
+        if dot(p, hdir) - r > far and (abs(p[0]) - r > sheet.W / 2 or abs(p[2]) - r > sheet.H / 2):
+            break
+        t += 5.0
+    t += sh["gap_mm"]
+    p = mul(d, t)
+    if sh["object"] == "book":
+        obj = ("box{<%.1f,0,%.1f>,<%.1f,%.1f,%.1f> pigment{rgb<0.55,0.12,0.1>} finish{specular 0.1} "
+               "rotate y*%.1f translate %s}\n" % (-r, -14.0, r, hgt, 14.0, math.degrees(yaw), vec(p)))
+    else:
+        colour = "rgb<0.85,0.85,0.8>" if sh["object"] == "mug" else "rgb<0.15,0.35,0.2>"
+        obj = "cylinder{<0,0,0>,<0,%.1f,0>,%.1f pigment{%s} finish{specular 0.3 roughness 0.02} translate %s}\n" % (
+            hgt, r, colour, vec(p))
+    # The hard light: behind the object as seen from the sheet, low, its shadow toward the camera.
+    la = yaw + math.radians(sh["light_side_deg"])
+    el = math.radians(sh["light_elevation_deg"])
+    dist = 1500.0
+    lpos = add(p, (math.sin(la) * dist * math.cos(el), dist * math.sin(el), math.cos(la) * dist * math.cos(el)))
+    # It gives light_share of the paper's light (the key and fill lights give the rest, see
+    # build): its shadow is that much darker than the paper around it.
+    k = sh["light_share"] * s["light_strength"] * 1.07 / math.sin(el)
+    light = "light_source { %s rgb<%.3f,%.3f,%.3f> }\n" % (vec(lpos), k, k * 0.95, k * 0.88)
+    sh["object_mm"] = [round(v, 1) for v in p]
+    sh["light_mm"] = [round(v, 1) for v in lpos]
+    return light + obj
+
+
 def build(sheet, s, rng):
     W, H = s["size"]
     cam_args = dict(width=W, height=H, target=s["target"], tilt_deg=s["tilt"], yaw_deg=s["yaw"], hfov_deg=s["hfov"])
@@ -467,6 +555,8 @@ def build(sheet, s, rng):
 
     lc = LIGHTS[s["light"]]
     k = s["light_strength"]
+    if s.get("harsh", {}).get("shadow"):  # --harsh: the second, hard light takes its share
+        k *= 1.0 - s["harsh"]["shadow"]["light_share"]
     # Key light: an area light above and to one side (glare on the sheet and dice).
     la = rng.uniform(0, 2 * math.pi)
     lpos = (math.cos(la) * rng.uniform(150, 600), rng.uniform(900, 1500), math.sin(la) * rng.uniform(150, 600))
@@ -516,6 +606,9 @@ def build(sheet, s, rng):
         skin = rng.choice([(0.85, 0.62, 0.5), (0.62, 0.42, 0.3), (0.4, 0.26, 0.18), (0.92, 0.72, 0.6)])
         tex = "texture{pigment{rgb<%.2f,%.2f,%.2f>} finish{specular 0.2 roughness 0.1}}" % skin
         pov.append("union {\n" + "".join(capsule_pov(a, b, r, "") for a, b, r in hand_caps) + tex + "}\n")
+
+    if s.get("harsh", {}).get("shadow"):
+        pov.append(harsh_scene_pov(sheet, s, cam))
 
     def occluded(p):
         o = cam.location
@@ -608,9 +701,49 @@ def build(sheet, s, rng):
                  "top-left pixel. board_found: sheet in the scene and >= 2 markers fully visible. For a scene "
                  "without the sheet, q/r/cell are null.",
     }
+    if "harsh" in s:
+        label["harsh"] = s["harsh"]
+        label["post"]["jpeg_quality"] = s["harsh"]["jpeg_quality"]
     if s["sheet"]:
         label["board"] = {"paper": sheet.j["paper"], "radius": sheet.radius, "hex_size_mm": sheet.size}
     return "".join(pov), label
+
+
+def harsh_post(label):
+    """ImageMagick arguments for --harsh's post-processing (robust24), in a camera's order:
+    vignetting, blur (lens); exposure, white balance; a lower-resolution stream (noise at that
+    resolution), scaled back to the frame size; JPEG at 60-75."""
+    W, H = label["width"], label["height"]
+    h = label["harsh"]
+    a = []
+    if "vignette" in h:
+        # Gain 1 at the centre falling to corner_gain at the corners (square of the radius).
+        k = 1.0 - h["vignette"]["corner_gain"]
+        # Made on a 1/10 grid and scaled up (-fx on the whole frame takes minutes on a loaded machine).
+        w, hh = W // 10, H // 10
+        a += ["(", "-size", "%dx%d" % (w, hh), "xc:white", "-fx",
+              "1-%.4f*(((i+0.5)/w-0.5)^2*%d+((j+0.5)/h-0.5)^2*%d)/%.1f" % (k, W * W, H * H, (W * W + H * H) / 4.0),
+              "-resize", "%dx%d!" % (W, H), ")", "-compose", "multiply", "-composite"]
+    if "blur" in h:
+        b = h["blur"]
+        if b["kind"] == "defocus":
+            a += ["-blur", "0x%.2f" % b["sigma_px"]]
+        else:
+            a += ["-motion-blur", "0x%.2f+%.1f" % (b["length_px"] / 2.0, b["angle_deg"])]
+    if "dim" in h:
+        a += ["-evaluate", "multiply", "%.3f" % h["dim"]["exposure"]]
+    if "cast" in h:
+        g = h["cast"]["rgb_gain"]
+        a += ["-color-matrix", "%.3f 0 0 0 %.3f 0 0 0 %.3f" % (g[0], g[1], g[2])]
+    noise = h["dim"]["noise_attenuate"] if "dim" in h else label["post"]["gaussian_noise_attenuate"]
+    if "lowres" in h:
+        sw = h["lowres"]["stream_width"]
+        a += ["-resize", "%dx%d!" % (sw, round(sw * H / float(W)))]
+    a += ["-attenuate", "%.3f" % noise, "+noise", "Gaussian"]
+    if "lowres" in h:
+        a += ["-filter", "Triangle", "-resize", "%dx%d!" % (W, H)]
+    a += ["-strip", "-quality", str(h["jpeg_quality"])]
+    return a
 
 
 def render(pov_text, label, out_dir, name, quality, keep_pov):
@@ -631,8 +764,11 @@ def render(pov_text, label, out_dir, name, quality, keep_pov):
             raise RuntimeError("povray failed for " + name)
         dt = time.time() - t0
         jpg = os.path.join(out_dir, name + ".jpg")
-        subprocess.run(["convert", png_path, "-attenuate", "%.3f" % label["post"]["gaussian_noise_attenuate"],
-                        "+noise", "Gaussian", "-strip", "-quality", str(label["post"]["jpeg_quality"]), jpg], check=True)
+        if "harsh" in label:
+            subprocess.run(["convert", png_path] + harsh_post(label) + [jpg], check=True)
+        else:
+            subprocess.run(["convert", png_path, "-attenuate", "%.3f" % label["post"]["gaussian_noise_attenuate"],
+                            "+noise", "Gaussian", "-strip", "-quality", str(label["post"]["jpeg_quality"]), jpg], check=True)
         with open(os.path.join(out_dir, name + ".json"), "w") as f:
             json.dump(label, f, indent=1)
             f.write("\n")
@@ -658,6 +794,10 @@ def main():
     ap.add_argument("--guards", action="store_true",
                     help="hexes under 14 mm only: guard tokens too (beside the die, which overhangs its cell)")
     ap.add_argument("--pov-only", action="store_true", help="write .pov and .json only, no rendering")
+    ap.add_argument("--harsh", action="store_true",
+                    help="a harsher camera and room (robust24): blur, a dim room, a strong colour cast, JPEG 60-75, "
+                         "a low-resolution stream, a second hard light and an object's shadow, vignetting; drawn "
+                         "from a separate RNG, so the scene itself (dice, camera, lights) is the one drawn without it")
     args = ap.parse_args()
     sheet = Sheet(args.board)
     os.makedirs(args.out, exist_ok=True)
@@ -671,6 +811,10 @@ def main():
             elif i % 10 == 9:
                 preset = "normal"
         s = sample_scene(rng, sheet, i, preset, args.packed, args.guards)
+        if args.harsh:
+            s["harsh"] = sample_harsh(random.Random(args.seed * 1000 + i + 0x5eed24), s["size"][0], s["size"][1])
+            if "dim" in s["harsh"]:
+                s["noise"] = s["harsh"]["dim"]["noise_attenuate"]
         pov_text, label = build(sheet, s, rng)
         if args.pov_only:
             with open(os.path.join(args.out, s["name"] + ".pov"), "w") as f:
