@@ -135,6 +135,10 @@ struct DiceCnnTrainArgs {
   // shipped network fused, or without it: pips and forest) is seen this many times as
   // often per epoch (1 = as the others).
   int hard_weight = 1;
+  // Per-source weight: "SOURCE=N[,SOURCE=N]" (e.g. "byler=2"): the dice of the photos of
+  // that source (RealImage::source) are seen N times as often per epoch (their copies x N;
+  // "" = every source alike, draw for draw as before).
+  std::string source_weight;
   unsigned seed = 1;
   CnnArch arch;
   DiceParams params;  // candidate generation (must match the finder's)
@@ -149,5 +153,10 @@ struct DiceCnnTrainReport {
 };
 
 Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& args, std::ostream* log);
+
+// How many times per epoch a training patch is seen: negatives (cls 0) once; a die `copies`
+// times, x hard_weight if hard, x its source's weight in `source_weight`. An error for a
+// malformed source_weight.
+Result<int> cnn_sample_repeats(const DiceCnnTrainArgs& args, const std::string& source, int cls, bool hard);
 
 }  // namespace hexdice::vision

@@ -25,6 +25,7 @@ struct Sample {
   cv::Mat crop;  // CV_8UC3 kCanonSize square
   int cls = 0;
   bool hard = false;  // a finder box the finder read wrong
+  int repeats = 1;    // cnn_sample_repeats
 };
 
 cv::Mat canon_crop(const cv::Mat& bgr, cv::Point2f c, float side) {
@@ -171,8 +172,35 @@ cv::Mat augmented(const Sample& s, Rand& r, int size, bool strong) {
 
 }  // namespace
 
+Result<int> cnn_sample_repeats(const DiceCnnTrainArgs& a, const std::string& source, int cls, bool hard) {
+  if (cls <= 0) return 1;
+  int n = std::max(1, a.copies) * (hard ? std::max(1, a.hard_weight) : 1);
+  if (a.source_weight.empty()) return n;
+  std::size_t at = 0;
+  while (at <= a.source_weight.size()) {  // "a=1," has an empty last item: an error
+    std::size_t end = a.source_weight.find(',', at);
+    if (end == std::string::npos) end = a.source_weight.size();
+    const std::string item = a.source_weight.substr(at, end - at);
+    const std::size_t eq = item.find('=');
+    int w = 0;
+    if (eq == std::string::npos || eq == 0) return Error{"--source-weight: expected SOURCE=N, got \"" + item + "\""};
+    try {
+      std::size_t used = 0;
+      w = std::stoi(item.substr(eq + 1), &used);
+      if (used != item.size() - eq - 1) w = 0;
+    } catch (...) {
+      w = 0;
+    }
+    if (w < 1 || w > 100) return Error{"--source-weight: the weight of \"" + item.substr(0, eq) + "\" must be 1..100"};
+    if (item.substr(0, eq) == source) n *= w;
+    at = end + 1;
+  }
+  return n;
+}
+
 Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostream* log) {
   if (a.out.empty()) return Error{"dice-train --cnn needs --out FILE"};
+  if (auto w = cnn_sample_repeats(a, "", 1, false); !w) return Error{w.error()};
   auto images = load_real_images(a.real, a.split);
   if (!images) return Error{images.error()};
   DiceCnnTrainReport rep;
@@ -194,7 +222,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
       const float side = static_cast<float>(std::max(l.box.width, l.box.height) * scale) * (l.top_face ? kCnnTopFaceScale : 1.0f);
       lc.push_back(c);
       ls.push_back(side);
-      samples.push_back({canon_crop(work, c, side), l.face});
+      samples.push_back({canon_crop(work, c, side), l.face, false, *cnn_sample_repeats(a, im.source, l.face, false)});
       ++rep.positives;
     }
     if (!a.detector_model.empty()) {
@@ -216,7 +244,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
         // Hard: read wrong by the finder, or by its pips and forest alone (the network may
         // have learnt this very box: the finder's own face is then in-sample).
         const bool hard = d.face != face || d.base_face != face;
-        samples.push_back({canon_crop(work, c, side), face, hard});
+        samples.push_back({canon_crop(work, c, side), face, hard, *cnn_sample_repeats(a, im.source, face, hard)});
         ++rep.detector_positives;
         rep.hard_positives += hard;
       }
@@ -293,8 +321,7 @@ Result<DiceCnnTrainReport> train_dice_cnn(const DiceCnnTrainArgs& a, std::ostrea
   std::vector<float> in(static_cast<std::size_t>(net.input_size()));
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < samples.size(); ++i)
-    for (int k = 0; k < (samples[i].cls > 0 ? std::max(1, a.copies) * (samples[i].hard ? std::max(1, a.hard_weight) : 1) : 1); ++k)
-      order.push_back(i);
+    for (int k = 0; k < samples[i].repeats; ++k) order.push_back(i);
   long step = 0;
   const int batch = std::max(1, a.batch);
   const long steps_per_epoch = static_cast<long>((order.size() + static_cast<std::size_t>(batch) - 1) / static_cast<std::size_t>(batch));

@@ -185,6 +185,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   auto merge = std::make_shared<std::string>();
   dt->add_option("--merge", *merge, "--cnn: no training: write the networks \"A,B,...\" as one ensemble file (--out, --half)");
   dt->add_option("--hard-weight", ca->hard_weight, "--cnn: finder boxes the finder read wrong are seen this many times as often");
+  dt->add_option("--source-weight", ca->source_weight, "--cnn: \"SOURCE=N,...\": that source's dice seen N times as often (e.g. byler=2)");
   dt->add_flag("--strong-aug", ca->strong_aug, "--cnn: stronger augmentation (scale, shift, colour jitter, blur, synthetic glints)");
   reg.add(dt, [ta, ca, cnn, merge] {
     if (*cnn && !merge->empty()) {

@@ -225,6 +225,40 @@ fs::path real_dir() { return fs::path(HEXDICE_SHARED_DIR) / "data/real-dice"; }
 
 // A regression floor on the shipped network (trained on three quarters of the even split:
 // these odd boxes, the first 62, all byler, are held out; docs/dice.md rounds 11, 14).
+// dice-train --cnn --source-weight (DiceCnnTrainArgs::source_weight): off, every source's
+// die is seen `copies` (x hard_weight) times an epoch; "byler=3", a byler die 3x as often,
+// the other sources and the negatives as before; malformed lists are errors.
+TEST(DiceCnn, SourceWeightRepeatsThatSourcesDice) {
+  DiceCnnTrainArgs a;
+  a.copies = 2;
+  a.hard_weight = 2;
+  auto rep = [&](const std::string& src, int cls, bool hard) {
+    auto r = cnn_sample_repeats(a, src, cls, hard);
+    EXPECT_TRUE(r.ok()) << r.error();
+    return r.ok() ? *r : -1;
+  };
+  // Off.
+  EXPECT_EQ(rep("byler", 4, false), 2);
+  EXPECT_EQ(rep("penlington", 4, false), 2);
+  EXPECT_EQ(rep("byler", 4, true), 4);
+  EXPECT_EQ(rep("byler", 0, false), 1);
+  const int off = rep("byler", 4, false);
+  // On.
+  a.source_weight = "byler=3";
+  EXPECT_EQ(rep("byler", 4, false), 6);
+  EXPECT_NE(rep("byler", 4, false), off);
+  EXPECT_EQ(rep("byler", 4, true), 12);
+  EXPECT_EQ(rep("penlington", 4, false), 2);
+  EXPECT_EQ(rep("byler", 0, false), 1);  // negatives stay once
+  a.source_weight = "penlington=2,byler=3";
+  EXPECT_EQ(rep("penlington", 1, false), 4);
+  EXPECT_EQ(rep("byler", 1, false), 6);
+  for (const char* bad : {"byler", "byler=0", "=2", "byler=x", "byler=2x", "byler=2,"}) {
+    a.source_weight = bad;
+    EXPECT_FALSE(cnn_sample_repeats(a, "byler", 1, false).ok()) << bad;
+  }
+}
+
 TEST(DiceCnn, ShippedNetworkOnRealBoxes) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   auto net = DiceCnn::load((fs::path(HEXDICE_SOURCE_DIR) / "data/dice_cnn.yml.gz").string());
