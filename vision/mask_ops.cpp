@@ -2430,16 +2430,6 @@ __attribute__((target("avx2,fma"), noinline)) void sep_filter_f32_fast_impl(cons
   for (int y = -c; y < h + c; ++y) ymap[y] = cv::borderInterpolate(y, h, border);
   int xl[64], xr[64];  // the extended row's border columns (n <= 129 here)
   for (int i = 0; i < c; ++i) xl[i] = cv::borderInterpolate(i - c, w, border), xr[i] = cv::borderInterpolate(w + i, w, border);
-  auto row_chunk = [&](const float* e, float* r, int nv) {
-    switch (nv) {
-      case 6: sep_row_steps<6>(e, k, n, r); break;
-      case 5: sep_row_steps<5>(e, k, n, r); break;
-      case 4: sep_row_steps<4>(e, k, n, r); break;
-      case 3: sep_row_steps<3>(e, k, n, r); break;
-      case 2: sep_row_steps<2>(e, k, n, r); break;
-      default: sep_row_steps<1>(e, k, n, r); break;
-    }
-  };
   // Each pixel's sum is over the taps in order whatever the grouping of columns: 48 floats
   // (6 accumulators) at a time, then the rest.
   for (int y = 0; y < h; ++y) {
