@@ -596,6 +596,26 @@ TEST(MaskOps, WarpAffineNearestWindowIsWarpAffineThere) {
   EXPECT_GT(outside, 10000);
 }
 
+namespace {
+
+// The BGR source of the warp and remap tests, size ss: random bytes on every third rep, else
+// a smooth pattern (one channel flat at 255 on odd reps); on reps 1 mod 4 a view into a larger
+// image (so the last row's bytes past the view are there to be misread), else a copy.
+cv::Mat warp_test_source(cv::Size ss, int rep) {
+  cv::Mat big(ss.height + 4, ss.width + 6, CV_8UC3);
+  if (rep % 3 == 0) {
+    cv::randu(big, cv::Scalar::all(0), cv::Scalar::all(256));
+  } else {
+    for (int y = 0; y < big.rows; ++y)
+      for (int x = 0; x < big.cols; ++x)
+        big.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>((x * 7 + y) % 256), static_cast<uchar>((x * y) % 256),
+                                            static_cast<uchar>(rep % 2 ? 255 : (y * 3) % 256));
+  }
+  return rep % 4 == 1 ? big(cv::Rect(3, 2, ss.width, ss.height)) : big(cv::Rect(6, 4, ss.width, ss.height)).clone();
+}
+
+}  // namespace
+
 TEST(MaskOps, WarpPerspectiveLinearIsOpenCVsWarp) {
   // The reader's warps (cell patches, the plane look's disc, face crops, the paper plane):
   // random homographies onto random and smooth BGR images, the dst partly or wholly outside
@@ -608,16 +628,7 @@ TEST(MaskOps, WarpPerspectiveLinearIsOpenCVsWarp) {
   long inside = 0, border = 0;
   for (int rep = 0; rep < 240; ++rep) {
     const cv::Size ss = srcs[rep % 5], ds = dsts[(rep / 5) % 8];
-    cv::Mat big(ss.height + 4, ss.width + 6, CV_8UC3);
-    if (rep % 3 == 0) {
-      cv::randu(big, cv::Scalar::all(0), cv::Scalar::all(256));
-    } else {
-      for (int y = 0; y < big.rows; ++y)
-        for (int x = 0; x < big.cols; ++x)
-          big.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>((x * 7 + y) % 256), static_cast<uchar>((x * y) % 256),
-                                              static_cast<uchar>(rep % 2 ? 255 : (y * 3) % 256));
-    }
-    const cv::Mat src = rep % 4 == 1 ? big(cv::Rect(3, 2, ss.width, ss.height)) : big(cv::Rect(6, 4, ss.width, ss.height)).clone();
+    const cv::Mat src = warp_test_source(ss, rep);
     // dst (x, y) -> src: a scaled turn with a little perspective, centred on the source.
     const double sc = (0.2 + 1.5 * (u(rng) + 1)) * (rep % 7 == 0 ? 10 : 1), ang = 3.2 * u(rng);
     const double p = rep % 5 == 0 ? 0 : 0.002 * u(rng);
@@ -694,16 +705,7 @@ TEST(MaskOps, RemapLinear8UC3IsOpenCVsRemap) {
   for (int rep = 0; rep < 300; ++rep) {
     const cv::Size ss = srcs[rep % 5];
     const cv::Size ds = rep % 50 == 7 ? cv::Size(1100 + rep % 13, 3) : cv::Size(1 + (rep * 7) % 70, 1 + (rep * 3) % 23);
-    cv::Mat big(ss.height + 4, ss.width + 6, CV_8UC3);
-    if (rep % 3 == 0) {
-      cv::randu(big, cv::Scalar::all(0), cv::Scalar::all(256));
-    } else {
-      for (int y = 0; y < big.rows; ++y)
-        for (int x = 0; x < big.cols; ++x)
-          big.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>((x * 7 + y) % 256), static_cast<uchar>((x * y) % 256),
-                                              static_cast<uchar>(rep % 2 ? 255 : (y * 3) % 256));
-    }
-    const cv::Mat src = rep % 4 == 1 ? big(cv::Rect(3, 2, ss.width, ss.height)) : big(cv::Rect(6, 4, ss.width, ss.height)).clone();
+    const cv::Mat src = warp_test_source(ss, rep);
     cv::Mat bx(ds.height + 2, ds.width + 3, CV_32F), by(bx.size(), CV_32F);
     for (int y = 0; y < bx.rows; ++y)
       for (int x = 0; x < bx.cols; ++x) {
