@@ -373,12 +373,15 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst) {
   const int rw = src.cols * cn, pw = (src.cols + 4) * cn;
   const std::size_t stride = static_cast<std::size_t>(pw + 16);
   std::vector<uchar> pad(stride * static_cast<std::size_t>(src.rows + 4), 0);
+  // (speed25) A row copied whole and its end pixels twice on each side: the bytes the per-pixel
+  // clamp gave.
   for (int y = -2; y < src.rows + 2; ++y) {
     const uchar* s = src.ptr<uchar>(std::clamp(y, 0, src.rows - 1));
     uchar* p = pad.data() + static_cast<std::size_t>(y + 2) * stride;
-    for (int x = -2; x < src.cols + 2; ++x) {
-      const uchar* v = s + std::clamp(x, 0, src.cols - 1) * cn;
-      for (int k = 0; k < cn; ++k) p[(x + 2) * cn + k] = v[k];
+    std::memcpy(p + 2 * cn, s, static_cast<std::size_t>(rw));
+    for (int k = 0; k < cn; ++k) {
+      p[k] = p[cn + k] = s[k];
+      p[(src.cols + 2) * cn + k] = p[(src.cols + 3) * cn + k] = s[(src.cols - 1) * cn + k];
     }
   }
   cv::Mat out(src.size(), src.type());
@@ -1541,6 +1544,45 @@ void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hu
   }
 #endif
   if (x < n) skin_row_ref(bgr + 3 * x, n - x, iw, chroma, hue_min, hue_max, out + x);
+}
+
+void blob_response_row_ref(const float* up, const float* r, const float* dn, int n, float gain, float* out) {
+  for (int x = 2; x < n - 2; ++x) {
+    if (!(r[x] > 0)) {
+      out[x] = 0;
+      continue;
+    }
+    const float rxx = r[x - 2] + r[x + 2] - 2 * r[x], ryy = up[x] + dn[x] - 2 * r[x];
+    const float rxy = (dn[x + 2] - dn[x - 2] - up[x + 2] + up[x - 2]) / 4;
+    const float tr = rxx + ryy, det = rxx * ryy - rxy * rxy;
+    const float l2 = tr / 2 + std::sqrt(std::max(0.0f, tr * tr / 4 - det));  // the weaker curvature
+    out[x] = std::max(0.0f, std::min(r[x], gain * -l2));
+  }
+}
+
+void blob_response_row(const float* up, const float* r, const float* dn, int n, float gain, float* out) {
+  int x = 2;
+#if CV_SIMD128
+  // The reference's operations lane by lane in its order (no FMA: nothing is fused here);
+  // std::max(0, v) = (0 < v ? v : 0) is v_max(v, 0) (v > 0 ? v : 0, also for NaN and -0),
+  // std::min(r, q) = (q < r ? q : r) is v_min(q, r); lanes where !(r > 0) are 0 by the mask.
+  using cv::v_float32x4;
+  const v_float32x4 two = cv::v_setall_f32(2.0f), four = cv::v_setall_f32(4.0f), zero = cv::v_setzero_f32();
+  const v_float32x4 vg = cv::v_setall_f32(gain);
+  const cv::v_uint32x4 sign = cv::v_setall_u32(0x80000000u);
+  for (; x + 4 <= n - 2; x += 4) {
+    const v_float32x4 c = cv::v_load(r + x), l = cv::v_load(r + x - 2), rr = cv::v_load(r + x + 2);
+    const v_float32x4 u = cv::v_load(up + x), d = cv::v_load(dn + x);
+    const v_float32x4 rxx = (l + rr) - two * c, ryy = (u + d) - two * c;
+    const v_float32x4 rxy = (((cv::v_load(dn + x + 2) - cv::v_load(dn + x - 2)) - cv::v_load(up + x + 2)) + cv::v_load(up + x - 2)) / four;
+    const v_float32x4 tr = rxx + ryy, det = rxx * ryy - rxy * rxy;
+    const v_float32x4 l2 = tr / two + cv::v_sqrt(cv::v_max(tr * tr / four - det, zero));
+    const v_float32x4 neg_l2 = cv::v_reinterpret_as_f32(cv::v_reinterpret_as_u32(l2) ^ sign);  // -l2, exactly
+    const v_float32x4 v = cv::v_max(cv::v_min(vg * neg_l2, c), zero);
+    cv::v_store(out + x, v & (c > zero));
+  }
+#endif
+  if (x < n - 2) blob_response_row_ref(up + x - 2, r + x - 2, dn + x - 2, n - x + 2, gain, out + x - 2);
 }
 
 void shadow_row_ref(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out) {
