@@ -594,7 +594,21 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     for (int y = 2; y < kN - 2; ++y) {
       const float* r = m.r.ptr<float>(y);
       const float* n = nms.ptr<float>(y);
-      for (int x = 2; x < kN - 2; ++x)
+      int x = 2;
+#if CV_SIMD128
+      // (speed25) The same test on 4 pixels at a time, the passing ones taken in x order: the
+      // same peaks in the same order (most of the map is zero or below its maximum).
+      if (!reference)
+        for (; x + 4 <= kN - 2; x += 4) {
+          const cv::v_float32x4 v = cv::v_load(r + x);
+          int bits = cv::v_signmask((v > cv::v_setzero_f32()) & (v >= cv::v_load(n + x)));
+          for (; bits; bits &= bits - 1) {
+            const int xx = x + __builtin_ctz(static_cast<unsigned>(bits));
+            m.peaks.emplace_back(r[xx], cv::Point2f(static_cast<float>(xx), static_cast<float>(y)));
+          }
+        }
+#endif
+      for (; x < kN - 2; ++x)
         if (r[x] > 0 && r[x] >= n[x]) m.peaks.emplace_back(r[x], cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
     }
     std::sort(m.peaks.begin(), m.peaks.end(), [](const auto& l, const auto& r) { return l.first > r.first; });
