@@ -230,6 +230,11 @@ bool search_top_faces(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_imag
 // `pip_polarity` (FaceReading::pip_polarity), when known, decides white (dark pips) from
 // black (light pips) for a grey body without calibrated samples; else lightness does.
 std::string name_color(cv::Vec3f bgr_rel, const std::vector<ColorSample>& samples = {}, int pip_polarity = 0);
+// (speed25) name_color without samples, as a number (no std::string): name_color(rel, {}, pol)
+// == builtin_color_name(builtin_color(rel, pol)) for every rel and pol (name_color is made so).
+enum class BuiltinColor : unsigned char { black, white, red, yellow, green, blue };
+BuiltinColor builtin_color(cv::Vec3f bgr_rel, int pip_polarity = 0);
+const char* builtin_color_name(BuiltinColor c);
 // Lightness (max channel of bgr_rel) splitting grey bodies into black and white when the
 // pip polarity is unknown: glared black tops reach ~0.71, white tops stay >= ~0.84 on
 // the rendered fixtures.

@@ -556,19 +556,32 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     // edge and paper at the crop's border make ridges of the DoG (one curvature near
     // zero), pips do not: the response is capped by the weaker curvature (scaled so a
     // pip-sized Gaussian blob keeps about its DoG value).
-    m.r = cv::Mat(kN, kN, CV_32F, cv::Scalar(0));
-    for (int y = 2; y < kN - 2; ++y) {
-      const float* r = dog.ptr<float>(y);
-      const float* up = dog.ptr<float>(y - 2);
-      const float* dn = dog.ptr<float>(y + 2);
-      float* o = m.r.ptr<float>(y);
-      for (int x = 2; x < kN - 2; ++x) {
-        if (!(r[x] > 0)) continue;
-        const float rxx = r[x - 2] + r[x + 2] - 2 * r[x], ryy = up[x] + dn[x] - 2 * r[x];
-        const float rxy = (dn[x + 2] - dn[x - 2] - up[x + 2] + up[x - 2]) / 4;
-        const float tr = rxx + ryy, det = rxx * ryy - rxy * rxy;
-        const float l2 = tr / 2 + std::sqrt(std::max(0.0f, tr * tr / 4 - det));  // the weaker curvature
-        o[x] = std::max(0.0f, std::min(r[x], static_cast<float>(params.lattice_blob_gain) * -l2));
+    if (reference) {
+      m.r = cv::Mat(kN, kN, CV_32F, cv::Scalar(0));
+      for (int y = 2; y < kN - 2; ++y) {
+        const float* r = dog.ptr<float>(y);
+        const float* up = dog.ptr<float>(y - 2);
+        const float* dn = dog.ptr<float>(y + 2);
+        float* o = m.r.ptr<float>(y);
+        for (int x = 2; x < kN - 2; ++x) {
+          if (!(r[x] > 0)) continue;
+          const float rxx = r[x - 2] + r[x + 2] - 2 * r[x], ryy = up[x] + dn[x] - 2 * r[x];
+          const float rxy = (dn[x + 2] - dn[x - 2] - up[x + 2] + up[x - 2]) / 4;
+          const float tr = rxx + ryy, det = rxx * ryy - rxy * rxy;
+          const float l2 = tr / 2 + std::sqrt(std::max(0.0f, tr * tr / 4 - det));  // the weaker curvature
+          o[x] = std::max(0.0f, std::min(r[x], static_cast<float>(params.lattice_blob_gain) * -l2));
+        }
+      }
+    } else {
+      // (speed25) The same floats: each row by blob_response_row (4 pixels a step, 0 where the
+      // DoG is not positive, mask_ops.h), the two-pixel border zeroed as the zeros above left it.
+      m.r.create(kN, kN, CV_32F);
+      const float gain = static_cast<float>(params.lattice_blob_gain);
+      for (int y : {0, 1, kN - 2, kN - 1}) std::fill_n(m.r.ptr<float>(y), kN, 0.0f);
+      for (int y = 2; y < kN - 2; ++y) {
+        float* o = m.r.ptr<float>(y);
+        o[0] = o[1] = o[kN - 2] = o[kN - 1] = 0.0f;
+        blob_response_row(dog.ptr<float>(y - 2), dog.ptr<float>(y), dog.ptr<float>(y + 2), kN, gain, o);
       }
     }
     if (reference) cv::dilate(m.r, m.rmax, cv::Mat());
@@ -581,7 +594,21 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     for (int y = 2; y < kN - 2; ++y) {
       const float* r = m.r.ptr<float>(y);
       const float* n = nms.ptr<float>(y);
-      for (int x = 2; x < kN - 2; ++x)
+      int x = 2;
+#if CV_SIMD128
+      // (speed25) The same test on 4 pixels at a time, the passing ones taken in x order: the
+      // same peaks in the same order (most of the map is zero or below its maximum).
+      if (!reference)
+        for (; x + 4 <= kN - 2; x += 4) {
+          const cv::v_float32x4 v = cv::v_load(r + x);
+          int bits = cv::v_signmask((v > cv::v_setzero_f32()) & (v >= cv::v_load(n + x)));
+          for (; bits; bits &= bits - 1) {
+            const int xx = x + __builtin_ctz(static_cast<unsigned>(bits));
+            m.peaks.emplace_back(r[xx], cv::Point2f(static_cast<float>(xx), static_cast<float>(y)));
+          }
+        }
+#endif
+      for (; x < kN - 2; ++x)
         if (r[x] > 0 && r[x] >= n[x]) m.peaks.emplace_back(r[x], cv::Point2f(static_cast<float>(x), static_cast<float>(y)));
     }
     std::sort(m.peaks.begin(), m.peaks.end(), [](const auto& l, const auto& r) { return l.first > r.first; });

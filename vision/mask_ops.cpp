@@ -313,34 +313,44 @@ namespace {
 
 // Batcher's odd-even merge sort of 32 wires, cut to the first 25 (the rest would be +inf:
 // their comparators do nothing) and pruned to what decides wire 12, the median.
-std::vector<std::pair<int, int>> median25_network() {
-  std::vector<std::pair<int, int>> net;
+// (speed25) Made at compile time, so that the vector steps' loops over it unroll to constant
+// wires (the 25 vectors then live in registers instead of an array indexed at run time): the
+// same comparators in the same order.
+struct Median25Net {
+  std::array<std::pair<int, int>, 256> c{};
+  int n = 0;
+};
+constexpr Median25Net median25_network_fixed() {
+  std::array<std::pair<int, int>, 512> net{};
+  int nn = 0;
   const int n = 32;
   for (int p = 1; p < n; p *= 2)
     for (int k = p; k >= 1; k /= 2)
       for (int j = k % p; j + k < n; j += 2 * k)
         for (int i = 0; i < std::min(k, n - j - k); ++i)
-          if ((i + j) / (p * 2) == (i + j + k) / (p * 2)) net.emplace_back(i + j, i + j + k);
-  std::vector<std::pair<int, int>> used;
-  std::vector<bool> need(static_cast<std::size_t>(n), false);
+          if ((i + j) / (p * 2) == (i + j + k) / (p * 2)) net[static_cast<std::size_t>(nn++)] = {i + j, i + j + k};
+  Median25Net used;
+  std::array<bool, 32> need{};
   need[12] = true;
-  for (auto it = net.rbegin(); it != net.rend(); ++it) {
-    const auto [a, b] = *it;
+  for (int q = nn - 1; q >= 0; --q) {
+    const auto [a, b] = net[static_cast<std::size_t>(q)];
     if (b >= 25 || !(need[static_cast<std::size_t>(a)] || need[static_cast<std::size_t>(b)])) continue;
     need[static_cast<std::size_t>(a)] = need[static_cast<std::size_t>(b)] = true;
-    used.push_back(*it);
+    used.c[static_cast<std::size_t>(used.n++)] = net[static_cast<std::size_t>(q)];
   }
-  std::reverse(used.begin(), used.end());
+  for (int l = 0, r = used.n - 1; l < r; ++l, --r) std::swap(used.c[static_cast<std::size_t>(l)], used.c[static_cast<std::size_t>(r)]);
   return used;
 }
+constexpr Median25Net kMedian25 = median25_network_fixed();
+constexpr int kMedian25Size = kMedian25.n;
+static_assert(kMedian25Size == 113, "the pruned network of rounds 20-24");
 
 #if defined(HEXDICE_BILINEAR_AVX2)
 bool use_avx2();
 // (Round 20) median_blur5's network on 32 bytes of an output row at a time in AVX2 (bytes b..
 // b + 31 while b + 32 <= rw; each byte's median is its own, whatever the vector's width): the
 // same comparators, the same medians. Returns the first byte not done.
-__attribute__((target("avx2"), noinline)) int median5_row_avx2(const uchar* pad, std::size_t stride, int y, int cn, int rw,
-                                                               const std::pair<int, int>* net, std::size_t n_net, uchar* o) {
+__attribute__((target("avx2"), noinline)) int median5_row_avx2(const uchar* pad, std::size_t stride, int y, int cn, int rw, uchar* o) {
   int b = 0;
   for (; b + 32 <= rw; b += 32) {
     __m256i w[25];
@@ -348,8 +358,9 @@ __attribute__((target("avx2"), noinline)) int median5_row_avx2(const uchar* pad,
       for (int dx = 0; dx < 5; ++dx)
         w[dy * 5 + dx] = _mm256_loadu_si256(
             reinterpret_cast<const __m256i*>(pad + static_cast<std::size_t>(y + dy) * stride + static_cast<std::size_t>(b + dx * cn)));
-    for (std::size_t c = 0; c < n_net; ++c) {
-      const auto [i, j] = net[c];
+#pragma GCC unroll 128
+    for (int c = 0; c < kMedian25Size; ++c) {
+      const int i = kMedian25.c[static_cast<std::size_t>(c)].first, j = kMedian25.c[static_cast<std::size_t>(c)].second;
       const __m256i lo = _mm256_min_epu8(w[i], w[j]), hi = _mm256_max_epu8(w[i], w[j]);
       w[i] = lo;
       w[j] = hi;
@@ -368,17 +379,19 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst) {
     cv::medianBlur(src, dst, 5);
     return;
   }
-  static const std::vector<std::pair<int, int>> net = median25_network();
   // The source with 2 replicated pixels round it, and a vector's room past each row.
   const int rw = src.cols * cn, pw = (src.cols + 4) * cn;
   const std::size_t stride = static_cast<std::size_t>(pw + 16);
   std::vector<uchar> pad(stride * static_cast<std::size_t>(src.rows + 4), 0);
+  // (speed25) A row copied whole and its end pixels twice on each side: the bytes the per-pixel
+  // clamp gave.
   for (int y = -2; y < src.rows + 2; ++y) {
     const uchar* s = src.ptr<uchar>(std::clamp(y, 0, src.rows - 1));
     uchar* p = pad.data() + static_cast<std::size_t>(y + 2) * stride;
-    for (int x = -2; x < src.cols + 2; ++x) {
-      const uchar* v = s + std::clamp(x, 0, src.cols - 1) * cn;
-      for (int k = 0; k < cn; ++k) p[(x + 2) * cn + k] = v[k];
+    std::memcpy(p + 2 * cn, s, static_cast<std::size_t>(rw));
+    for (int k = 0; k < cn; ++k) {
+      p[k] = p[cn + k] = s[k];
+      p[(src.cols + 2) * cn + k] = p[(src.cols + 3) * cn + k] = s[(src.cols - 1) * cn + k];
     }
   }
   cv::Mat out(src.size(), src.type());
@@ -386,7 +399,7 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst) {
     uchar* o = out.ptr<uchar>(y);
     int b = 0;
 #if defined(HEXDICE_BILINEAR_AVX2)
-    if (use_avx2()) b = median5_row_avx2(pad.data(), stride, y, cn, rw, net.data(), net.size(), o);
+    if (use_avx2()) b = median5_row_avx2(pad.data(), stride, y, cn, rw, o);
 #endif
 #if CV_SIMD128
     for (; b < rw; b += 16) {
@@ -395,7 +408,9 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst) {
       for (int dy = 0; dy < 5; ++dy)
         for (int dx = 0; dx < 5; ++dx)
           w[dy * 5 + dx] = cv::v_load(pad.data() + static_cast<std::size_t>(y + dy) * stride + static_cast<std::size_t>(b + dx * cn));
-      for (const auto& [i, j] : net) {
+#pragma GCC unroll 128
+      for (int c = 0; c < kMedian25Size; ++c) {
+        const int i = kMedian25.c[static_cast<std::size_t>(c)].first, j = kMedian25.c[static_cast<std::size_t>(c)].second;
         const cv::v_uint8x16 lo = cv::v_min(w[i], w[j]), hi = cv::v_max(w[i], w[j]);
         w[i] = lo;
         w[j] = hi;
@@ -1541,6 +1556,78 @@ void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hu
   }
 #endif
   if (x < n) skin_row_ref(bgr + 3 * x, n - x, iw, chroma, hue_min, hue_max, out + x);
+}
+
+void blob_response_row_ref(const float* up, const float* r, const float* dn, int n, float gain, float* out) {
+  for (int x = 2; x < n - 2; ++x) {
+    if (!(r[x] > 0)) {
+      out[x] = 0;
+      continue;
+    }
+    const float rxx = r[x - 2] + r[x + 2] - 2 * r[x], ryy = up[x] + dn[x] - 2 * r[x];
+    const float rxy = (dn[x + 2] - dn[x - 2] - up[x + 2] + up[x - 2]) / 4;
+    const float tr = rxx + ryy, det = rxx * ryy - rxy * rxy;
+    const float l2 = tr / 2 + std::sqrt(std::max(0.0f, tr * tr / 4 - det));  // the weaker curvature
+    out[x] = std::max(0.0f, std::min(r[x], gain * -l2));
+  }
+}
+
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+bool use_avx2();
+// (speed25) blob_response_row's step on 8 pixels in AVX (no FMA is enabled here, so nothing is
+// fused): the SSE step's operations lane by lane in its order. Returns the first pixel not done.
+__attribute__((target("avx2"), noinline)) int blob_response_row_avx2(const float* up, const float* r, const float* dn, int n, float gain,
+                                                                     float* out) {
+  const __m256 two = _mm256_set1_ps(2.0f), four = _mm256_set1_ps(4.0f), zero = _mm256_setzero_ps(), vg = _mm256_set1_ps(gain);
+  const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(0x80000000u)));
+  int x = 2;
+  for (; x + 8 <= n - 2; x += 8) {
+    const __m256 c = _mm256_loadu_ps(r + x), l = _mm256_loadu_ps(r + x - 2), rr = _mm256_loadu_ps(r + x + 2);
+    const __m256 u = _mm256_loadu_ps(up + x), d = _mm256_loadu_ps(dn + x);
+    const __m256 rxx = _mm256_sub_ps(_mm256_add_ps(l, rr), _mm256_mul_ps(two, c));
+    const __m256 ryy = _mm256_sub_ps(_mm256_add_ps(u, d), _mm256_mul_ps(two, c));
+    const __m256 rxy = _mm256_div_ps(
+        _mm256_add_ps(_mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(dn + x + 2), _mm256_loadu_ps(dn + x - 2)), _mm256_loadu_ps(up + x + 2)),
+                      _mm256_loadu_ps(up + x - 2)),
+        four);
+    const __m256 tr = _mm256_add_ps(rxx, ryy), det = _mm256_sub_ps(_mm256_mul_ps(rxx, ryy), _mm256_mul_ps(rxy, rxy));
+    const __m256 l2 = _mm256_add_ps(_mm256_div_ps(tr, two),
+                                    _mm256_sqrt_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_div_ps(_mm256_mul_ps(tr, tr), four), det), zero)));
+    const __m256 v = _mm256_max_ps(_mm256_min_ps(_mm256_mul_ps(vg, _mm256_xor_ps(l2, sign)), c), zero);
+    _mm256_storeu_ps(out + x, _mm256_and_ps(v, _mm256_cmp_ps(c, zero, _CMP_GT_OQ)));
+  }
+  return x;
+}
+}  // namespace
+#endif
+
+void blob_response_row(const float* up, const float* r, const float* dn, int n, float gain, float* out) {
+  int x = 2;
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) x = blob_response_row_avx2(up, r, dn, n, gain, out);
+#endif
+#if CV_SIMD128
+  // The reference's operations lane by lane in its order (no FMA: nothing is fused here);
+  // std::max(0, v) = (0 < v ? v : 0) is v_max(v, 0) (v > 0 ? v : 0, also for NaN and -0),
+  // std::min(r, q) = (q < r ? q : r) is v_min(q, r); lanes where !(r > 0) are 0 by the mask.
+  using cv::v_float32x4;
+  const v_float32x4 two = cv::v_setall_f32(2.0f), four = cv::v_setall_f32(4.0f), zero = cv::v_setzero_f32();
+  const v_float32x4 vg = cv::v_setall_f32(gain);
+  const cv::v_uint32x4 sign = cv::v_setall_u32(0x80000000u);
+  for (; x + 4 <= n - 2; x += 4) {
+    const v_float32x4 c = cv::v_load(r + x), l = cv::v_load(r + x - 2), rr = cv::v_load(r + x + 2);
+    const v_float32x4 u = cv::v_load(up + x), d = cv::v_load(dn + x);
+    const v_float32x4 rxx = (l + rr) - two * c, ryy = (u + d) - two * c;
+    const v_float32x4 rxy = (((cv::v_load(dn + x + 2) - cv::v_load(dn + x - 2)) - cv::v_load(up + x + 2)) + cv::v_load(up + x - 2)) / four;
+    const v_float32x4 tr = rxx + ryy, det = rxx * ryy - rxy * rxy;
+    const v_float32x4 l2 = tr / two + cv::v_sqrt(cv::v_max(tr * tr / four - det, zero));
+    const v_float32x4 neg_l2 = cv::v_reinterpret_as_f32(cv::v_reinterpret_as_u32(l2) ^ sign);  // -l2, exactly
+    const v_float32x4 v = cv::v_max(cv::v_min(vg * neg_l2, c), zero);
+    cv::v_store(out + x, v & (c > zero));
+  }
+#endif
+  if (x < n - 2) blob_response_row_ref(up + x - 2, r + x - 2, dn + x - 2, n - x + 2, gain, out + x - 2);
 }
 
 void shadow_row_ref(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out) {

@@ -167,6 +167,15 @@ void light_grid(const std::vector<double>& ex, const std::vector<double>& ey, co
 void skin_row_ref(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
 void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
 
+// (speed25) One row of the lattice reader's blob response (face_lattice.cpp), for x in
+// [2, n - 2): with the DoG rows up (y - 2), r (y) and dn (y + 2), where r[x] > 0 the response
+// max(0, min(r[x], gain x -l2)), l2 the weaker curvature of r's 5-point second differences
+// (rxx, ryy, rxy), else 0. blob_response_row_ref is the loop it replaces; blob_response_row
+// does the same float operations 4 pixels at a time (the same floats:
+// tests/vision/mask_ops_test.cpp). Needs n >= 4.
+void blob_response_row_ref(const float* up, const float* r, const float* dn, int n, float gain, float* out);
+void blob_response_row(const float* up, const float* r, const float* dn, int n, float gain, float* out);
+
 // One row of read.cpp's shadow mask (the paper colour scaled down, same chromaticity):
 // where where[x] != 0, out[x] = 255 when the pixel's chromaticity is within 0.04 of the
 // paper's and its brightness over the paper's is within kmin..kmax, else 0; out[x] is left

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <utility>
@@ -485,6 +486,57 @@ TEST(MaskOps, SkinRowMatchesThePerPixelLoop) {
   }
   EXPECT_GT(skin, 200);
   EXPECT_GT(other, 200);
+}
+
+// (speed25) blob_response_row against the loop it replaced (blob_response_row_ref), bit for bit:
+// DoG-like rows (smooth bumps of both signs, the lattice reader's maps), random signed values,
+// zeros and -0, a few NaN and infinities; every width from 4 to 21 and 47, 48, 100; the
+// pixels outside [2, n - 2) left as they were.
+TEST(MaskOps, BlobResponseRowIsThePerPixelLoop) {
+  std::mt19937 rng(25);
+  std::uniform_real_distribution<float> uni(-1.0f, 1.0f), pos(0.0f, 40.0f), ctr(0.0f, 100.0f), wid(1.0f, 6.0f);
+  std::uniform_int_distribution<int> kind(0, 3), pick(0, 99);
+  const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(), 1e-30f, -1e-30f, 3e38f};
+  std::vector<int> widths;
+  for (int n = 4; n <= 21; ++n) widths.push_back(n);
+  for (int n : {47, 48, 100}) widths.push_back(n);
+  int positive = 0, capped = 0, zero = 0;
+  for (int n : widths)
+    for (int rep = 0; rep < 200; ++rep) {
+      std::vector<float> rows[3];
+      const int k = kind(rng);
+      for (int j = 0; j < 3; ++j) {
+        rows[j].resize(static_cast<std::size_t>(n));
+        for (int x = 0; x < n; ++x) {
+          float v;
+          if (k <= 1) {  // a sum of Gaussian bumps of both signs, as a DoG
+            v = 0;
+            for (int b = 0; b < 3; ++b) {
+              const float c = ctr(rng) * n / 100.0f, w = wid(rng), a = (b == 2 ? -0.5f : 1.0f) * pos(rng);
+              v += a * std::exp(-(x - c) * (x - c) / (2 * w * w)) * (1.0f + 0.1f * j);
+            }
+          } else {
+            v = 20.0f * uni(rng);
+          }
+          if (k == 3 && pick(rng) < 8) v = specials[static_cast<std::size_t>(pick(rng)) % std::size(specials)];
+          rows[j][static_cast<std::size_t>(x)] = v;
+        }
+      }
+      const float gain = rep % 5 == 0 ? 1.0f : 0.25f + 4.0f * std::abs(uni(rng));
+      std::vector<float> want(static_cast<std::size_t>(n), 7.0f), got(static_cast<std::size_t>(n), 7.0f);
+      blob_response_row_ref(rows[0].data(), rows[1].data(), rows[2].data(), n, gain, want.data());
+      blob_response_row(rows[0].data(), rows[1].data(), rows[2].data(), n, gain, got.data());
+      ASSERT_EQ(0, std::memcmp(want.data(), got.data(), want.size() * sizeof(float))) << "n " << n << " rep " << rep;
+      for (int x = 2; x < n - 2; ++x) {
+        const float o = want[static_cast<std::size_t>(x)], r = rows[1][static_cast<std::size_t>(x)];
+        if (o > 0) ++positive, capped += o < r;
+        else ++zero;
+      }
+    }
+  EXPECT_GT(positive, 2000);
+  EXPECT_GT(capped, 1000);  // the curvature's cap below the DoG
+  EXPECT_GT(zero, 2000);
 }
 
 // read.cpp's fill_holes as it was: a padded copy flood-filled from its corner.

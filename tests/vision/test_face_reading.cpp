@@ -5,8 +5,13 @@
 // reader measures (docs/reader.md), so a regression fails here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <random>
+#include <string>
+
+#include <opencv2/imgproc.hpp>
 
 #include "tests/vision/face_synth.h"
 #include "vision/die_face.h"
@@ -146,6 +151,60 @@ TEST(FaceReading, ColourOfSyntheticFacesUnderTintedLight) {
         EXPECT_EQ(name, c) << "face " << face << " light " << light;
       }
   EXPECT_EQ(ok, n);
+}
+
+// name_color without samples as it was before speed25 (a std::string built in place), kept to
+// check builtin_color against.
+std::string name_color_before_speed25(cv::Vec3f rel, int pip_polarity) {
+  const float bl = rel[0], g = rel[1], r = rel[2];
+  const float mx = std::max({bl, g, r}), mn = std::min({bl, g, r});
+  const float sat = mx > 1e-3f ? (mx - mn) / mx : 0.0f;
+  if (mx < 0.30f && sat < 0.55f) return "black";
+  if (sat < 0.125f) {
+    if (pip_polarity != 0) return pip_polarity > 0 ? "black" : "white";
+    return mx < kGreySplit ? "black" : "white";
+  }
+  float h;
+  if (mx == r) h = 60.0f * (g - bl) / (mx - mn);
+  else if (mx == g) h = 60.0f * (bl - r) / (mx - mn) + 120.0f;
+  else h = 60.0f * (r - g) / (mx - mn) + 240.0f;
+  if (h < 0) h += 360.0f;
+  if (h < 35.0f || h >= 300.0f) return "red";
+  if (h < 80.0f) return "yellow";
+  if (h < 175.0f) return "green";
+  return "blue";
+}
+
+// (speed25) builtin_color (the guard token's per-pixel blue test, the cover's per-pixel name)
+// names every colour as name_color without samples did: random colours relative to the
+// white, colours of 8-bit pixels over a white (ties between channels, greys), the hue and
+// saturation bounds' neighbourhoods, zeros; each pip polarity.
+TEST(FaceReading, BuiltinColorIsNameColorsBuiltInColours) {
+  std::mt19937 rng(25);
+  std::uniform_real_distribution<float> u(0.0f, 1.3f);
+  std::uniform_int_distribution<int> byte(0, 255), coarse(0, 8);
+  std::vector<cv::Vec3f> rels = {{0, 0, 0}, {1, 1, 1}, {0.3f, 0.3f, 0.3f}, {1e-3f, 0, 0}, {0.5f, 0.5f, 0.0f}, {0.0f, 0.5f, 0.5f}};
+  const cv::Vec3f white(228, 235, 240);
+  for (int i = 0; i < 20000; ++i) rels.emplace_back(u(rng), u(rng), u(rng));
+  for (int i = 0; i < 20000; ++i) rels.emplace_back(byte(rng) / white[0], byte(rng) / white[1], byte(rng) / white[2]);
+  for (int i = 0; i < 5000; ++i) rels.emplace_back(coarse(rng) / 8.0f, coarse(rng) / 8.0f, coarse(rng) / 8.0f);
+  // Along the hue circle at saturations round 0.125 and 0.55 and lightness round 0.30.
+  for (float mx : {0.29f, 0.30f, 0.31f, 0.76f, 0.77f, 0.78f, 1.0f})
+    for (float sat : {0.12f, 0.125f, 0.13f, 0.54f, 0.55f, 0.56f})
+      for (int hd = 0; hd < 3600; hd += 7) {
+        cv::Mat hsv(1, 1, CV_32FC3, cv::Scalar(hd / 10.0f, sat, mx)), bgr;
+        cv::cvtColor(hsv, bgr, cv::COLOR_HSV2BGR);
+        rels.push_back(bgr.at<cv::Vec3f>(0, 0));
+      }
+  std::map<std::string, int> seen;
+  for (const cv::Vec3f& rel : rels)
+    for (int pol : {-1, 0, 1}) {
+      const std::string want = name_color_before_speed25(rel, pol);
+      ASSERT_EQ(want, builtin_color_name(builtin_color(rel, pol))) << rel << " pol " << pol;
+      ASSERT_EQ(want, name_color(rel, {}, pol)) << rel << " pol " << pol;
+      ++seen[want];
+    }
+  for (const char* c : kColours) EXPECT_GT(seen[c], 1000) << c;
 }
 
 // Grey bodies: a glared black top (0.7 of paper white) is black by lightness, and the
