@@ -383,7 +383,17 @@ FaceReading read_face_components_reference(const cv::Mat& crop_bgr, const FacePa
 FaceReader::FaceReader(cv::Mat crop_bgr, const FaceParams& params) : crop_(std::move(crop_bgr)), params_(params) {}
 
 const FaceReading& FaceReader::lattice() {
-  if (!lattice_done_) lattice_ = read_face_lattice(crop_, params_), lattice_done_ = 1;
+  if (!lattice_done_) {
+    lattice_ = read_face_lattice(crop_, params_), lattice_done_ = 1;
+    // (robust25) lattice_agreed_min_response: a faint face the component counter agrees with.
+    if (params_.lattice && lattice_.face == 0 && params_.lattice_agreed_min_response > 0 &&
+        params_.lattice_agreed_min_response < params_.lattice_min_response) {
+      FaceParams low = params_;
+      low.lattice_min_response = params_.lattice_agreed_min_response;
+      const FaceReading faint = read_face_lattice(crop_, low);
+      if (faint.face > 0 && components().face == faint.face) lattice_ = faint;
+    }
+  }
   return lattice_;
 }
 const FaceReading& FaceReader::components() {

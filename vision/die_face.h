@@ -71,6 +71,13 @@ struct FaceParams {
   bool lattice_coarse5 = false;       // speed: coarse search on a 5x5 maximum
   // Pip polarity is reported when the pips differ from the body by this many grey levels.
   double polarity_min_difference = 12.0;
+  // (robust25) A second look for a face whose lattice found no layout whose weakest pip
+  // reaches lattice_min_response (face 0): the lattice again with this lower bar, its face
+  // taken (at its own confidence) only when the component counter reads the same count.
+  // Two readers that agree on a faint face (a dim, blurred frame: the pips' contrast falls
+  // with the exposure and spreads with the blur) are believed; one alone is not.
+  // 0 = off (read_board sets it in a frame its markers say is blurred).
+  double lattice_agreed_min_response = 0.0;
 };
 
 struct FaceReading {

@@ -1447,6 +1447,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const double frame_blur_mm = params.blur_edge_mm > 0 || debug ? marker_edge_blur_mm(grey, obs.pose, layout.marker_size_mm) : 0.0;
   if (debug) std::fprintf(stderr, "BLUR %.2f mm at the markers\n", frame_blur_mm);
   const bool blurred = params.blur_edge_mm > 0 && frame_blur_mm >= params.blur_edge_mm;
+  // (robust25) The face reader's parameters for this frame: in a blurred one a faint face two
+  // readers agree on is read (blur_agreed_min_response).
+  FaceParams face_params = params.face;
+  if (blurred && params.blur_agreed_min_response > 0) face_params.lattice_agreed_min_response = params.blur_agreed_min_response;
   // (exact20) A reading's pips at its face's real size (pip_layout_scale within
   // face_scale_min..face_scale_max); a 1, or no face, has no size and is not.
   auto face_scale_ok = [&](double scale) { return scale > 0 && scale >= params.face_scale_min && scale <= params.face_scale_max; };
@@ -2518,7 +2522,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const double f0 = laps.now();
           // Kept only at white_pip_unit_confidence or more (read_face's `useful`: the
           // component fallback, capped below it, is not run; the same decisions).
-          const FaceReading fr = read_face(crop, params.face, params.white_pip_unit_confidence);
+          const FaceReading fr = read_face(crop, face_params, params.white_pip_unit_confidence);
           laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
@@ -2672,7 +2676,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const cv::Point2d m_mm = apply_h(patch_to_mm, m);
           const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
           const double f0 = laps.now();
-          const FaceReading fr = read_face(crop, params.face, params.white_pip_unit_confidence);  // (as above)
+          const FaceReading fr = read_face(crop, face_params, params.white_pip_unit_confidence);  // (as above)
           laps.face(f0);
           const cv::Vec3f rel(fr.body_bgr[0] / cwhite[0], fr.body_bgr[1] / cwhite[1], fr.body_bgr[2] / cwhite[2]);
           const std::string colour = name_color(rel, calib ? calib->colors : std::vector<ColorSample>{}, fr.pip_polarity);
@@ -3015,7 +3019,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           static int n_crop = 0;
           cv::imwrite("/tmp/rd_crop" + std::to_string(n_crop++) + ".png", crop);
         }
-        squares.push_back({kx, ky, ka, FaceReader(std::move(crop), params.face), 0, cv::Vec3f(), std::nullopt});
+        squares.push_back({kx, ky, ka, FaceReader(std::move(crop), face_params), 0, cv::Vec3f(), std::nullopt});
       }
       return squares[si];
     };
@@ -3026,7 +3030,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const cv::Mat& crop = sq.plain.crop();
       const double f0 = laps.now();
       const int pc0 = sq.plain.component_reads();
-      FaceReading r = read_above_bar(sq.plain, useful, above);  // = read_face(crop, params.face, useful) where it counts
+      FaceReading r = read_above_bar(sq.plain, useful, above);  // = read_face(crop, face_params, useful) where it counts
       laps.face(f0);
       laps.counts().component_reads += sq.plain.component_reads() - pc0;
       plain_confidence = r.confidence;
@@ -3042,7 +3046,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (pol != 0) {
           const double f1 = laps.now();
           if (!sq.one_pol || sq.pol != pol || sq.pol_body != r.body_bgr) {
-            sq.one_pol.emplace(one_pip_polarity(crop, r.body_bgr, pol), params.face);
+            sq.one_pol.emplace(one_pip_polarity(crop, r.body_bgr, pol), face_params);
             sq.pol = pol;
             sq.pol_body = r.body_bgr;
           }
@@ -3676,7 +3680,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const double ang_deg = cv::minAreaRect(hp_pts).angle;
             const cv::Point2d m_mm = apply_h(patch_to_mm, pips[0]);
             const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
-            const FaceReading r1 = read_face(crop, params.face, params.white_one_in_hole);
+            const FaceReading r1 = read_face(crop, face_params, params.white_one_in_hole);
             const std::string colour = name_color(rel_of(r1.body_bgr), samples, r1.pip_polarity);
             if (debug)
               std::fprintf(stderr, "HOLE1 %d,%d hole %.2f units, pip %.1f mm off its centre: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r,
@@ -4190,6 +4194,7 @@ Status ReadParams::save(const std::string& path) const {
        << "small_cell_edgeless_group" << small_cell_edgeless_group << "occluded_white_no_pip" << static_cast<int>(occluded_white_no_pip)
        << "small_cell_paper_own_median" << static_cast<int>(small_cell_paper_own_median);
     fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
+    fs << "blur_agreed_min_response" << blur_agreed_min_response;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4359,6 +4364,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("min_die_confidence", p.min_die_confidence);
     get("blur_edge_mm", p.blur_edge_mm);
     get("blur_min_confidence", p.blur_min_confidence);
+    get("blur_agreed_min_response", p.blur_agreed_min_response);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

@@ -711,6 +711,11 @@ struct ReadParams {
   // 1.20-2.79. 0 = off.
   double blur_edge_mm = 2.0;
   double blur_min_confidence = 0.31;
+  // (robust25) In such a frame a face the lattice finds too faint (its weakest pip under
+  // FaceParams::lattice_min_response, 8) is looked at again with this bar, and read when the
+  // component counter reads the same count (FaceParams::lattice_agreed_min_response): a dim,
+  // blurred frame's pips stand out less than the sharp frames' the bar was set on. 0 = off.
+  double blur_agreed_min_response = 5.0;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
