@@ -2009,6 +2009,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // where that is not known.
   std::vector<cv::Vec3f> paper_light(papers.begin(), papers.end());
   cv::Vec3f colour_base = white;  // the sheet's white or light, without the cells' shade (the guard search)
+  // (exact25) The lit paper of each cell's tint (0 0 0: untinted, or too few cells of it in view): guard_print_tint.
+  std::vector<cv::Vec3f> tint_paper(layout.cells.size(), cv::Vec3f(0, 0, 0));
   if (params.colour_shade_below > 0 || params.colour_white_check > 0) {
     const double s = params.hand_px_per_mm;
     const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
@@ -2073,6 +2075,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     colour_base = base;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
       if (lum(light[ci]) > 0) paper_light[ci] = light[ci];
+    if (params.guard_print_tint)
+      for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
+        if (tint[ci] > 0 && !lit_paper(tint[ci], 3, tint_paper[ci]))  // (too few cells of it: its print in the sheet's light)
+          for (int k = 0; k < 3; ++k) tint_paper[ci][k] = print[ci][k] * base[k] / 255.0f;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
       colour_white[ci] = base;
       // (exact20) Under the occluder too, but only the light's brightness: a white die in an arm's
@@ -3872,10 +3878,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // Or the paper less lit than its estimate (the brightest quarter of the ring): of its
         // chromaticity, shadow_min..1.05 of its brightness (guard_print_chroma).
         if (print_chroma <= 0) return false;
-        const float sv = static_cast<float>(v[0] + v[1] + v[2]) + 1e-3f, sp = pp[0] + pp[1] + pp[2] + 1e-3f;
-        const float k = sv / sp;
-        if (k < params.shadow_min || k > 1.05f) return false;
-        return std::max({std::abs(v[0] / sv - pp[0] / sp), std::abs(v[1] / sv - pp[1] / sp), std::abs(v[2] / sv - pp[2] / sp)}) <= print_chroma;
+        const float sv = static_cast<float>(v[0] + v[1] + v[2]) + 1e-3f;
+        auto of_paper = [&](const cv::Vec3f& q) {
+          const float sp = q[0] + q[1] + q[2] + 1e-3f;
+          const float k = sv / sp;
+          if (k < params.shadow_min || k > 1.05f) return false;
+          return std::max({std::abs(v[0] / sv - q[0] / sp), std::abs(v[1] / sv - q[1] / sp), std::abs(v[2] / sv - q[2] / sp)}) <= print_chroma;
+        };
+        if (of_paper(pp)) return true;
+        // (exact25) Or of the lit paper of its cell's tint (guard_print_tint): the cell's own
+        // estimate may be a die's lit top.
+        const cv::Vec3f& tp = tint_paper[under];
+        return tp[0] + tp[1] + tp[2] > 0 && of_paper(tp);
       };
       // Looked for in the rest and on the grid lines outside the footprint (a printed line is
       // grey: only a token there is blue), so a line across the token does not cut it in two.
@@ -3945,9 +3959,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                static_cast<float>(mc[2] / colour_base[2]));
             const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
             const cv::Vec3f pc = papers[ci];
-            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f\n", cell.hex.q, cell.hex.r,
+            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", cell.hex.q, cell.hex.r,
                          area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
-                         displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2]);
+                         displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2],
+                         tint_paper[ci][0], tint_paper[ci][1], tint_paper[ci][2]);
           }
           co.guard = co.guard || ok;
         }
@@ -4172,7 +4187,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "guard_print_tint" << static_cast<int>(guard_print_tint) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4262,6 +4277,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_colour_cover_min", p.occluded_colour_cover_min);
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
+    get_bool("guard_print_tint", p.guard_print_tint);
     get("occluded_shown_min_pips", p.occluded_shown_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);

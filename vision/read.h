@@ -621,6 +621,14 @@ struct ReadParams {
   // (3,-2) a part-covered white 4, ...~o.??.). All eight places (tried) lost right 1s whose
   // corner places' rings were 0.66-0.72 body. false = off.
   bool occluded_white_one_surrounded = true;
+  // (exact25) The guard test's print test (guard_print_test, guard_print_chroma) also takes a pixel
+  // of the lit paper of its cell's tint (the upper quartile of the papers of the cells printed in
+  // that tint, three or more in view) for print: a cell's own paper estimate (the brightest
+  // quarter of a ring inside its border) is a white die's lit top where the die covers most of the
+  // ring, and the deep-tinted base cell's blue round the die then passed for a token's, joined
+  // to the token into a blob over the 2.5 cap (dev17 1904 (0,4), dev6 717 (0,4): white dice whose
+  // guard was missed). false = off (the cell's own paper only).
+  bool guard_print_tint = true;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

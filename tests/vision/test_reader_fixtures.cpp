@@ -1395,4 +1395,19 @@ TEST(ReaderFixtures, WhiteOneInTheShadeNeedsItsTopRoundItsPip) {
   EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
 }
 
+// Round 25 (docs/reader.md "Round 25 (exact25)"). dev6's 717 (0,4) (scenes_round24b): a white 1
+// with its blue guard token on the deep-tinted base cell. The white die's lit top covers most of
+// the ring its cell's paper is estimated on, so that estimate is white and the tint's blue round
+// the die passed the guard test's print test as a token's: one blob with the token, 2.57 token
+// faces, over the 2.5 cap: the guard missed. The lit paper of its tint (guard_print_tint) is print.
+TEST(ReaderFixtures, DeepTintRoundAWhiteDieIsPrintNotAGuard) {
+  ReadParams off;
+  off.guard_print_tint = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round24b", off);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "the guard found with the rule on";
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
 }  // namespace hexdice::vision
