@@ -429,7 +429,11 @@ struct ReadParams {
   // unit looked for again (restored when none is found). A blue die with its blue token
   // is one blue component of a die's size: left alone. dev4 505: a red 3 read as its
   // token's blue 1 (docs/reader.md "Exact round 12"). 0 = off.
-  double token_in_blob_area = 1.3;
+  // (exact25) 1.1, was 1.3: a die seen small and steep (a 1280 px frame, tilt 30) with its token
+  // against its side measured 1.29 (dev17 1907 (2,-1): a green 4, its guard missed: the token
+  // inside the unit's blob, out of the guard search). The token-sized blue part and the
+  // coloured rest of a unit's size decide; 1.0 changed no other die on the dev sets.
+  double token_in_blob_area = 1.1;
   // With no unit blob, a deep-blue foreground component of a token's size standing in the
   // cell is the token (a white die found by its pips then has its guard; docs/reader.md
   // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.

@@ -1410,4 +1410,19 @@ TEST(ReaderFixtures, DeepTintRoundAWhiteDieIsPrintNotAGuard) {
   EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
 }
 
+// dev17's 1907 (data/fixtures/scenes_round25, as rendered). (2,-1): a green 4 seen small and
+// steep (a 1280 px frame, tilt 30) with its blue guard token against its side: one blob of 1.29
+// unit faces, under token_in_blob_area's old 1.3, so the token stayed in the unit's blob, out of
+// the guard search: the guard missed. At 1.1 the token-sized blue part is taken out (the rest a
+// green die of a unit's size) and found as the guard.
+TEST(ReaderFixtures, TokenAgainstASmallSteepDieIsTakenOutOfItsBlob) {
+  ReadParams off;
+  off.token_in_blob_area = 1.3;
+  const auto [before, now] = ab_fixture_dir("scenes_round25", off);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "the guard found with 1.1";
+  EXPECT_EQ(now.face_ok, before.face_ok);
+  EXPECT_EQ(now.color_ok, before.color_ok);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
 }  // namespace hexdice::vision
