@@ -3192,6 +3192,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     bool fine_dark_pips = false, fine_dark_layout = false;
     // (exact15) ... and it read the face as one dark pip, a layout of one, there (occluded_white_one_fine).
     bool fine_dark_one = false;
+    // (exact25) The count of the face that look found in light pips (occluded_black_fine_min_pips); 0: none.
+    int fine_light_count = 0;
     // (exact18) The dark-pip look was made, and the most pips any of its thresholds found.
     bool fine_dark_looked = false;
     std::size_t fine_dark_most = 0;
@@ -3265,6 +3267,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, want.c_str(), h.count, fr.face, fr.confidence);
             fine_looked = true;
             fine_dark_one = dark_polarity && h.count == 1;
+            fine_light_count = dark_polarity ? 0 : static_cast<int>(h.count);
             return true;
           }
           if (cv::norm(at - fc) < 0.5 * ppm) return false;  // already read there
@@ -3362,6 +3365,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (!agree) return false;
           fr = r2, fc = at, fine_looked = true;
           fine_dark_one = dark_polarity && h.count == 1;
+          fine_light_count = dark_polarity ? 0 : static_cast<int>(h.count);
           return true;
         }, no_face);
         if (fine_looked) break;
@@ -4057,7 +4061,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         colour_cover = n_sq > 0 ? static_cast<double>(n_col) / n_sq : 0.0;
       }
       const bool low_cover = params.occluded_colour_cover_min > 0 && colour_cover >= 0 && colour_cover < params.occluded_colour_cover_min;
-      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade) && !off_size && !low_cover;
+      // (exact25) A black top lit grey: its face found in light pips at the camera's resolution.
+      const bool black_fine = params.occluded_black_fine_min_pips > 0 && co.color == "black" && fine_light_count == co.face &&
+                              co.face >= params.occluded_black_fine_min_pips && fr.pip_polarity > 0 && !skin_hue &&
+                              sat <= params.occluded_saturation && lum_paper < params.occluded_black_fine_lum &&
+                              co.confidence >= params.occluded_min_confidence;
+      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade || black_fine) && !off_size && !low_cover;
       // (exact22) A part-covered face read from the pip places it shows (count_from_shown_places).
       bool shown_count = false;
       if (!ok && params.occluded_shown_places && !off_size && !skin_hue && !low_cover) {
@@ -4073,7 +4082,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (debug)
         std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f colour %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
                      co.face, co.confidence, lum_paper, beside, sat, square_cover, colour_cover, under_skin_cell[ci], skin_hue, scale,
-                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : "reported") : "hidden");
+                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : black_fine && !clean_body ? "reported (black, fine pips)" : "reported") : "hidden");
       if (!ok) {
         char why[320];
         std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s%s%s, not beyond doubt",
@@ -4187,7 +4196,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "guard_print_tint" << static_cast<int>(guard_print_tint) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "guard_print_tint" << static_cast<int>(guard_print_tint) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4278,6 +4287,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
     get_bool("guard_print_tint", p.guard_print_tint);
+    get("occluded_black_fine_min_pips", p.occluded_black_fine_min_pips);
+    get("occluded_black_fine_lum", p.occluded_black_fine_lum);
     get("occluded_shown_min_pips", p.occluded_shown_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);

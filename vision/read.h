@@ -633,6 +633,15 @@ struct ReadParams {
   // to the token into a blob over the 2.5 cap (dev17 1904 (0,4), dev6 717 (0,4): white dice whose
   // guard was missed). false = off (the cell's own paper only).
   bool guard_print_tint = true;
+  // (exact25) Under the occluder gate a black die's reading is reported when the camera-resolution
+  // look (fine_pip_look) found its face in light pips, at least this many, in a standard layout
+  // and the square read there agreed (the same count, the die's colour), its body unsaturated, not
+  // of skin's hue and darker than occluded_black_fine_lum x its cell's paper: a black top lit
+  // grey (0.50 of the paper in dev17 1916 (-3,3), a black 6 in an arm's half-shadow, read right
+  // at 1.00 and hidden: over occluded_dark_ratio). Light pips in a standard layout of several
+  // are no shadow's or skin's. 0 = off.
+  int occluded_black_fine_min_pips = 4;
+  double occluded_black_fine_lum = 0.75;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

@@ -1425,4 +1425,19 @@ TEST(ReaderFixtures, TokenAgainstASmallSteepDieIsTakenOutOfItsBlob) {
   EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
 }
 
+// dev17's 1916 (scenes_round25, as rendered). (-3,3): a black 6 in an arm's half-shadow, under the
+// occluder mask, its top lit grey (0.50 of its cell's paper, over occluded_dark_ratio 0.36): read
+// right at 1.00 and hidden, not beyond doubt. The camera-resolution look found its six light pips
+// in a 6's layout (fit 0.007) and the square there agreed: reported (occluded_black_fine_min_pips).
+// (At 2 pips, tried, scenes_round11 418 (2,1), a black 2 beside its token, was reported without
+// its guard: the default asks for 4.)
+TEST(ReaderFixtures, BlackTopLitGreyUnderTheOccluderIsReadByItsLightPips) {
+  ReadParams off;
+  off.occluded_black_fine_min_pips = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round25", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
 }  // namespace hexdice::vision
