@@ -595,6 +595,15 @@ struct ReadParams {
   // session 22: on the held-out dev15 (scored totals only) it turned one hidden part-covered
   // die into a wrong face (face 100 -> 99.4%, exact unchanged); set 13 to use it.
   double edges_read_occluded_hex_mm = 0.0;
+  // (exact25) ... and with no hand in the frame (the skin and occluder masks both empty; the skin
+  // mask alone missed the hands of fixture 026 and dev6 717, where this read two part-covered
+  // dice as red and kept them hidden only by the gate), on maps of standard cells
+  // (hexes of small_cell_lone_edges_hex_mm and more), such a cell is read under the occluder gate
+  // whatever edges_read_occluded_hex_mm says: with no hand, what hides a cell's printed edges is
+  // dice, its own with its token and its neighbours, seen from a low camera (dev17 1907 (-3,0): a
+  // green 3 with its token between three dice at tilt 30, hidden "edges"). The die that rule
+  // misread (dev15 1716 (0,-3)) lay between two fingers. false = off.
+  bool edges_read_no_hand = true;
   // (exact23) The camera-resolution look gives a lone pip where the printed lines would be
   // seen to the patch look (where lines meet, a dark round spot reads as a white 1). It keeps
   // it when the print is not seen there: the darkest sample of a ring round the spot

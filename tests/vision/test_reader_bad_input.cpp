@@ -430,6 +430,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_shown_one_pip_min_shown = 7;
   p.occluded_white_one_surrounded = false;
   p.guard_print_tint = false;
+  p.edges_read_no_hand = false;
   p.occluded_black_fine_min_pips = 3;
   p.occluded_black_fine_lum = 0.6;
   p.pip_grid_restore = false;
@@ -496,6 +497,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->occluded_shown_one_pip_min_shown, 7);
   EXPECT_FALSE(q->occluded_white_one_surrounded);
   EXPECT_FALSE(q->guard_print_tint);
+  EXPECT_FALSE(q->edges_read_no_hand);
   EXPECT_EQ(q->occluded_black_fine_min_pips, 3);
   EXPECT_EQ(q->occluded_black_fine_lum, 0.6);
   EXPECT_FALSE(q->pip_grid_restore);

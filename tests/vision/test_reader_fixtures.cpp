@@ -1440,4 +1440,19 @@ TEST(ReaderFixtures, BlackTopLitGreyUnderTheOccluderIsReadByItsLightPips) {
   EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
+// dev17's 1907 (scenes_round25). (-3,0): a green 3 with its token, between three dice, at tilt 30,
+// no hand in the frame: the dice hide 5 of its cell's 6 printed edges, so it was hidden "edges"
+// unread. With no hand anywhere (skin and occluder masks empty) it is read under the occluder
+// gate (edges_read_no_hand): green 3 with its guard, reported beyond doubt.
+TEST(ReaderFixtures, CellWhoseEdgesDiceHideWithNoHandIsRead) {
+  ReadParams off;
+  off.edges_read_no_hand = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round25", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(before.hidden_visible_why.count("edges") ? before.hidden_visible_why.at("edges") : 0, 1);
+  EXPECT_EQ(now.hidden_visible_why.count("edges") ? now.hidden_visible_why.at("edges") : 0, 0);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
 }  // namespace hexdice::vision
