@@ -1682,7 +1682,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     // (exact25) No hand in the frame: a cell whose printed edges dice hide is read under the
     // occluder gate (edges_read_no_hand).
-    if (params.edges_read_no_hand && params.occluded_min_confidence > 0 && layout.hex_size_mm >= params.small_cell_lone_edges_hex_mm &&
+    // (Maps of standard cells only: hexes of 13 mm and more, small_cell_lone_edges_hex_mm's default; on smaller
+    // ones a die hides its own cell's edges anyway and the small-cell rules decide, whatever their switches say.)
+    if (params.edges_read_no_hand && params.occluded_min_confidence > 0 && layout.hex_size_mm >= 13.0 &&
         (hm.empty() || cv::countNonZero(hm) == 0))
       for (std::size_t i = 0; i < layout.cells.size(); ++i)
         if (edges_covered[i] && covered[i] == 1) {

@@ -598,7 +598,7 @@ struct ReadParams {
   // (exact25) ... and with no hand in the frame (the skin and occluder masks both empty; the skin
   // mask alone missed the hands of fixture 026 and dev6 717, where this read two part-covered
   // dice as red and kept them hidden only by the gate), on maps of standard cells
-  // (hexes of small_cell_lone_edges_hex_mm and more), such a cell is read under the occluder gate
+  // (hexes of 13 mm and more), such a cell is read under the occluder gate
   // whatever edges_read_occluded_hex_mm says: with no hand, what hides a cell's printed edges is
   // dice, its own with its token and its neighbours, seen from a low camera (dev17 1907 (-3,0): a
   // green 3 with its token between three dice at tilt 30, hidden "edges"). The die that rule

@@ -441,6 +441,7 @@ TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
   ReadParams hide_all;
   hide_all.hand_max_edges = 6;  // every cell counts as covered
   hide_all.edges_read_occluded_hex_mm = 0;  // (exact23) and hidden unread, not read under the occluder gate
+  hide_all.edges_read_no_hand = false;  // (exact25) nor where no hand is in the frame
   auto s = eval_scenes(dir.string(), hide_all, 0, nullptr);
   auto normal = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
   ASSERT_TRUE(s.ok() && normal.ok());
