@@ -1622,6 +1622,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   cv::Mat hm, skin;  // hm: every cue's mask (skin, occluder); skin: the skin cue's alone
   std::vector<int> edges;
   if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = edges_first;
+  std::vector<uchar> edges_covered(layout.cells.size(), 0);  // (exact25) hidden "edges" (edges_read_no_hand)
   if (params.hand_max_edges >= 0) {
     // The cells whose print is not found where the pose puts it are looked at again with
     // slack (edge_slack_mm); only the covered decision takes the second count.
@@ -1642,6 +1643,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
+        edges_covered[i] = 1;
         // (exact23) On a map of standard cells, read all the same under the occluder gate
         // (reported only beyond doubt); small cells are the lone-edge rule's (above).
         if (params.edges_read_occluded_hex_mm > 0 && layout.hex_size_mm >= params.edges_read_occluded_hex_mm &&
@@ -1683,6 +1685,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         else hm = cv::Mat(hm | om);
       }
     }
+    // (exact25) No hand in the frame: a cell whose printed edges dice hide is read under the
+    // occluder gate (edges_read_no_hand).
+    // (Maps of standard cells only: hexes of 13 mm and more, small_cell_lone_edges_hex_mm's default; on smaller
+    // ones a die hides its own cell's edges anyway and the small-cell rules decide, whatever their switches say.)
+    if (params.edges_read_no_hand && params.occluded_min_confidence > 0 && layout.hex_size_mm >= 13.0 &&
+        (hm.empty() || cv::countNonZero(hm) == 0))
+      for (std::size_t i = 0; i < layout.cells.size(); ++i)
+        if (edges_covered[i] && covered[i] == 1) {
+          covered[i] = 2;
+          if (debug) std::fprintf(stderr, "NOHAND %d,%d edges hidden, no hand in the frame: read under the occluder gate\n", layout.cells[i].hex.q, layout.cells[i].hex.r);
+        }
     if (!hm.empty()) {
       const double s = params.hand_px_per_mm;
       const cv::Matx33d paper_inv = hp.inv();
@@ -2014,6 +2027,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // where that is not known.
   std::vector<cv::Vec3f> paper_light(papers.begin(), papers.end());
   cv::Vec3f colour_base = white;  // the sheet's white or light, without the cells' shade (the guard search)
+  // (exact25) The lit paper of each cell's tint (0 0 0: untinted, or too few cells of it in view): guard_print_tint.
+  std::vector<cv::Vec3f> tint_paper(layout.cells.size(), cv::Vec3f(0, 0, 0));
   if (params.colour_shade_below > 0 || params.colour_white_check > 0) {
     const double s = params.hand_px_per_mm;
     const cv::Size size(cvCeil(layout.width_mm * s), cvCeil(layout.height_mm * s));
@@ -2078,6 +2093,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     colour_base = base;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
       if (lum(light[ci]) > 0) paper_light[ci] = light[ci];
+    if (params.guard_print_tint)
+      for (std::size_t ci = 0; ci < layout.cells.size(); ++ci)
+        if (tint[ci] > 0 && !lit_paper(tint[ci], 3, tint_paper[ci]))  // (too few cells of it: its print in the sheet's light)
+          for (int k = 0; k < 3; ++k) tint_paper[ci][k] = print[ci][k] * base[k] / 255.0f;
     for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
       colour_white[ci] = base;
       // (exact20) Under the occluder too, but only the light's brightness: a white die in an arm's
@@ -3191,6 +3210,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     bool fine_dark_pips = false, fine_dark_layout = false;
     // (exact15) ... and it read the face as one dark pip, a layout of one, there (occluded_white_one_fine).
     bool fine_dark_one = false;
+    // (exact25) The count of the face that look found in light pips (occluded_black_fine_min_pips); 0: none.
+    int fine_light_count = 0;
     // (exact18) The dark-pip look was made, and the most pips any of its thresholds found.
     bool fine_dark_looked = false;
     std::size_t fine_dark_most = 0;
@@ -3264,6 +3285,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (debug) std::fprintf(stderr, "FINEPIP %d,%d %s face of %d: the first reading (face %d conf %.2f) stands\n", cell.hex.q, cell.hex.r, want.c_str(), h.count, fr.face, fr.confidence);
             fine_looked = true;
             fine_dark_one = dark_polarity && h.count == 1;
+            fine_light_count = dark_polarity ? 0 : static_cast<int>(h.count);
             return true;
           }
           if (cv::norm(at - fc) < 0.5 * ppm) return false;  // already read there
@@ -3361,6 +3383,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (!agree) return false;
           fr = r2, fc = at, fine_looked = true;
           fine_dark_one = dark_polarity && h.count == 1;
+          fine_light_count = dark_polarity ? 0 : static_cast<int>(h.count);
           return true;
         }, no_face);
         if (fine_looked) break;
@@ -3880,10 +3903,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // Or the paper less lit than its estimate (the brightest quarter of the ring): of its
         // chromaticity, shadow_min..1.05 of its brightness (guard_print_chroma).
         if (print_chroma <= 0) return false;
-        const float sv = static_cast<float>(v[0] + v[1] + v[2]) + 1e-3f, sp = pp[0] + pp[1] + pp[2] + 1e-3f;
-        const float k = sv / sp;
-        if (k < params.shadow_min || k > 1.05f) return false;
-        return std::max({std::abs(v[0] / sv - pp[0] / sp), std::abs(v[1] / sv - pp[1] / sp), std::abs(v[2] / sv - pp[2] / sp)}) <= print_chroma;
+        const float sv = static_cast<float>(v[0] + v[1] + v[2]) + 1e-3f;
+        auto of_paper = [&](const cv::Vec3f& q) {
+          const float sp = q[0] + q[1] + q[2] + 1e-3f;
+          const float k = sv / sp;
+          if (k < params.shadow_min || k > 1.05f) return false;
+          return std::max({std::abs(v[0] / sv - q[0] / sp), std::abs(v[1] / sv - q[1] / sp), std::abs(v[2] / sv - q[2] / sp)}) <= print_chroma;
+        };
+        if (of_paper(pp)) return true;
+        // (exact25) Or of the lit paper of its cell's tint (guard_print_tint): the cell's own
+        // estimate may be a die's lit top.
+        const cv::Vec3f& tp = tint_paper[under];
+        return tp[0] + tp[1] + tp[2] > 0 && of_paper(tp);
       };
       // Looked for in the rest and on the grid lines outside the footprint (a printed line is
       // grey: only a token there is blue), so a line across the token does not cut it in two.
@@ -3953,9 +3984,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                static_cast<float>(mc[2] / colour_base[2]));
             const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
             const cv::Vec3f pc = papers[ci];
-            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f\n", cell.hex.q, cell.hex.r,
+            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", cell.hex.q, cell.hex.r,
                          area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
-                         displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2]);
+                         displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2],
+                         tint_paper[ci][0], tint_paper[ci][1], tint_paper[ci][2]);
           }
           co.guard = co.guard || ok;
         }
@@ -4050,7 +4082,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         colour_cover = n_sq > 0 ? static_cast<double>(n_col) / n_sq : 0.0;
       }
       const bool low_cover = params.occluded_colour_cover_min > 0 && colour_cover >= 0 && colour_cover < params.occluded_colour_cover_min;
-      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade) && !off_size && !low_cover;
+      // (exact25) A black top lit grey: its face found in light pips at the camera's resolution.
+      const bool black_fine = params.occluded_black_fine_min_pips > 0 && co.color == "black" && fine_light_count == co.face &&
+                              co.face >= params.occluded_black_fine_min_pips && fr.pip_polarity > 0 && !skin_hue &&
+                              sat <= params.occluded_saturation && lum_paper < params.occluded_black_fine_lum &&
+                              co.confidence >= params.occluded_min_confidence;
+      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade || black_fine) && !off_size && !low_cover;
       // (exact22) A part-covered face read from the pip places it shows (count_from_shown_places).
       bool shown_count = false;
       if (!ok && params.occluded_shown_places && !off_size && !skin_hue && !low_cover) {
@@ -4066,7 +4103,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (debug)
         std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f colour %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
                      co.face, co.confidence, lum_paper, beside, sat, square_cover, colour_cover, under_skin_cell[ci], skin_hue, scale,
-                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : "reported") : "hidden");
+                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : black_fine && !clean_body ? "reported (black, fine pips)" : "reported") : "hidden");
       if (!ok) {
         char why[320];
         std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s%s%s, not beyond doubt",
@@ -4180,7 +4217,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4271,6 +4308,10 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_colour_cover_min", p.occluded_colour_cover_min);
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
+    get_bool("guard_print_tint", p.guard_print_tint);
+    get_bool("edges_read_no_hand", p.edges_read_no_hand);
+    get("occluded_black_fine_min_pips", p.occluded_black_fine_min_pips);
+    get("occluded_black_fine_lum", p.occluded_black_fine_lum);
     get("occluded_shown_min_pips", p.occluded_shown_min_pips);
     get_bool("face_other_paper", p.face_other_paper);
     get("unit_area_min", p.unit_area_min);

@@ -429,7 +429,11 @@ struct ReadParams {
   // unit looked for again (restored when none is found). A blue die with its blue token
   // is one blue component of a die's size: left alone. dev4 505: a red 3 read as its
   // token's blue 1 (docs/reader.md "Exact round 12"). 0 = off.
-  double token_in_blob_area = 1.3;
+  // (exact25) 1.1, was 1.3: a die seen small and steep (a 1280 px frame, tilt 30) with its token
+  // against its side measured 1.29 (dev17 1907 (2,-1): a green 4, its guard missed: the token
+  // inside the unit's blob, out of the guard search). The token-sized blue part and the
+  // coloured rest of a unit's size decide; 1.0 changed no other die on the dev sets.
+  double token_in_blob_area = 1.1;
   // With no unit blob, a deep-blue foreground component of a token's size standing in the
   // cell is the token (a white die found by its pips then has its guard; docs/reader.md
   // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.
@@ -591,6 +595,15 @@ struct ReadParams {
   // session 22: on the held-out dev15 (scored totals only) it turned one hidden part-covered
   // die into a wrong face (face 100 -> 99.4%, exact unchanged); set 13 to use it.
   double edges_read_occluded_hex_mm = 0.0;
+  // (exact25) ... and with no hand in the frame (the skin and occluder masks both empty; the skin
+  // mask alone missed the hands of fixture 026 and dev6 717, where this read two part-covered
+  // dice as red and kept them hidden only by the gate), on maps of standard cells
+  // (hexes of 13 mm and more), such a cell is read under the occluder gate
+  // whatever edges_read_occluded_hex_mm says: with no hand, what hides a cell's printed edges is
+  // dice, its own with its token and its neighbours, seen from a low camera (dev17 1907 (-3,0): a
+  // green 3 with its token between three dice at tilt 30, hidden "edges"). The die that rule
+  // misread (dev15 1716 (0,-3)) lay between two fingers. false = off.
+  bool edges_read_no_hand = true;
   // (exact23) The camera-resolution look gives a lone pip where the printed lines would be
   // seen to the patch look (where lines meet, a dark round spot reads as a white 1). It keeps
   // it when the print is not seen there: the darkest sample of a ring round the spot
@@ -621,6 +634,23 @@ struct ReadParams {
   // (3,-2) a part-covered white 4, ...~o.??.). All eight places (tried) lost right 1s whose
   // corner places' rings were 0.66-0.72 body. false = off.
   bool occluded_white_one_surrounded = true;
+  // (exact25) The guard test's print test (guard_print_test, guard_print_chroma) also takes a pixel
+  // of the lit paper of its cell's tint (the upper quartile of the papers of the cells printed in
+  // that tint, three or more in view) for print: a cell's own paper estimate (the brightest
+  // quarter of a ring inside its border) is a white die's lit top where the die covers most of the
+  // ring, and the deep-tinted base cell's blue round the die then passed for a token's, joined
+  // to the token into a blob over the 2.5 cap (dev17 1904 (0,4), dev6 717 (0,4): white dice whose
+  // guard was missed). false = off (the cell's own paper only).
+  bool guard_print_tint = true;
+  // (exact25) Under the occluder gate a black die's reading is reported when the camera-resolution
+  // look (fine_pip_look) found its face in light pips, at least this many, in a standard layout
+  // and the square read there agreed (the same count, the die's colour), its body unsaturated, not
+  // of skin's hue and darker than occluded_black_fine_lum x its cell's paper: a black top lit
+  // grey (0.50 of the paper in dev17 1916 (-3,3), a black 6 in an arm's half-shadow, read right
+  // at 1.00 and hidden: over occluded_dark_ratio). Light pips in a standard layout of several
+  // are no shadow's or skin's. 0 = off.
+  int occluded_black_fine_min_pips = 4;
+  double occluded_black_fine_lum = 0.75;
   // A die read in a cell whose centre is within hand_near_mm of a hand, an arm or its
   // shadow is reported only when its face reads with at least hand_near_min_confidence;
   // weaker, the cell is hidden (unknown): the grain of a half-shadow and reflections off

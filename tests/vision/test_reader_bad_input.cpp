@@ -429,6 +429,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_colour_cover_min = 0.45;
   p.occluded_shown_one_pip_min_shown = 7;
   p.occluded_white_one_surrounded = false;
+  p.guard_print_tint = false;
+  p.edges_read_no_hand = false;
+  p.occluded_black_fine_min_pips = 3;
+  p.occluded_black_fine_lum = 0.6;
   p.pip_grid_restore = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
@@ -492,6 +496,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->occluded_colour_cover_min, 0.45);
   EXPECT_EQ(q->occluded_shown_one_pip_min_shown, 7);
   EXPECT_FALSE(q->occluded_white_one_surrounded);
+  EXPECT_FALSE(q->guard_print_tint);
+  EXPECT_FALSE(q->edges_read_no_hand);
+  EXPECT_EQ(q->occluded_black_fine_min_pips, 3);
+  EXPECT_EQ(q->occluded_black_fine_lum, 0.6);
   EXPECT_FALSE(q->pip_grid_restore);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);

@@ -441,6 +441,7 @@ TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
   ReadParams hide_all;
   hide_all.hand_max_edges = 6;  // every cell counts as covered
   hide_all.edges_read_occluded_hex_mm = 0;  // (exact23) and hidden unread, not read under the occluder gate
+  hide_all.edges_read_no_hand = false;  // (exact25) nor where no hand is in the frame
   auto s = eval_scenes(dir.string(), hide_all, 0, nullptr);
   auto normal = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
   ASSERT_TRUE(s.ok() && normal.ok());
@@ -1393,6 +1394,66 @@ TEST(ReaderFixtures, WhiteOneInTheShadeNeedsItsTopRoundItsPip) {
   EXPECT_EQ(now.matched, before.matched - 1);
   EXPECT_EQ(now.hidden_visible, before.hidden_visible + 1);
   EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
+// Round 25 (docs/reader.md "Round 25 (exact25)"). dev6's 717 (0,4) (scenes_round24b): a white 1
+// with its blue guard token on the deep-tinted base cell. The white die's lit top covers most of
+// the ring its cell's paper is estimated on, so that estimate is white and the tint's blue round
+// the die passed the guard test's print test as a token's: one blob with the token, 2.57 token
+// faces, over the 2.5 cap: the guard missed. The lit paper of its tint (guard_print_tint) is print.
+TEST(ReaderFixtures, DeepTintRoundAWhiteDieIsPrintNotAGuard) {
+  ReadParams off;
+  off.guard_print_tint = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round24b", off);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "the guard found with the rule on";
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
+// dev17's 1907 (data/fixtures/scenes_round25, as rendered). (2,-1): a green 4 seen small and
+// steep (a 1280 px frame, tilt 30) with its blue guard token against its side: one blob of 1.29
+// unit faces, under token_in_blob_area's old 1.3, so the token stayed in the unit's blob, out of
+// the guard search: the guard missed. At 1.1 the token-sized blue part is taken out (the rest a
+// green die of a unit's size) and found as the guard.
+TEST(ReaderFixtures, TokenAgainstASmallSteepDieIsTakenOutOfItsBlob) {
+  ReadParams off;
+  off.token_in_blob_area = 1.3;
+  const auto [before, now] = ab_fixture_dir("scenes_round25", off);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "the guard found with 1.1";
+  EXPECT_EQ(now.face_ok, before.face_ok);
+  EXPECT_EQ(now.color_ok, before.color_ok);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
+// dev17's 1916 (scenes_round25, as rendered). (-3,3): a black 6 in an arm's half-shadow, under the
+// occluder mask, its top lit grey (0.50 of its cell's paper, over occluded_dark_ratio 0.36): read
+// right at 1.00 and hidden, not beyond doubt. The camera-resolution look found its six light pips
+// in a 6's layout (fit 0.007) and the square there agreed: reported (occluded_black_fine_min_pips).
+// (At 2 pips, tried, scenes_round11 418 (2,1), a black 2 beside its token, was reported without
+// its guard: the default asks for 4.)
+TEST(ReaderFixtures, BlackTopLitGreyUnderTheOccluderIsReadByItsLightPips) {
+  ReadParams off;
+  off.occluded_black_fine_min_pips = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round25", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
+// dev17's 1907 (scenes_round25). (-3,0): a green 3 with its token, between three dice, at tilt 30,
+// no hand in the frame: the dice hide 5 of its cell's 6 printed edges, so it was hidden "edges"
+// unread. With no hand anywhere (skin and occluder masks empty) it is read under the occluder
+// gate (edges_read_no_hand): green 3 with its guard, reported beyond doubt.
+TEST(ReaderFixtures, CellWhoseEdgesDiceHideWithNoHandIsRead) {
+  ReadParams off;
+  off.edges_read_no_hand = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round25", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(before.hidden_visible_why.count("edges") ? before.hidden_visible_why.at("edges") : 0, 1);
+  EXPECT_EQ(now.hidden_visible_why.count("edges") ? now.hidden_visible_why.at("edges") : 0, 0);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
 }  // namespace hexdice::vision
