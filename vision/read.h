@@ -640,8 +640,10 @@ struct ReadParams {
   // quarter of a ring inside its border) is a white die's lit top where the die covers most of the
   // ring, and the deep-tinted base cell's blue round the die then passed for a token's, joined
   // to the token into a blob over the 2.5 cap (dev17 1904 (0,4), dev6 717 (0,4): white dice whose
-  // guard was missed). false = off (the cell's own paper only).
-  bool guard_print_tint = true;
+  // guard was missed). false = off (the cell's own paper only). Off by default since session 24:
+  // on the held-out dev16 (totals only) it cost one right guard (guard 143 -> 142/144, nothing
+  // else changed), so what it fixes on dev17 and dev6 does not carry to unseen scenes.
+  bool guard_print_tint = false;
   // (exact25) Under the occluder gate a black die's reading is reported when the camera-resolution
   // look (fine_pip_look) found its face in light pips, at least this many, in a standard layout
   // and the square read there agreed (the same count, the die's colour), its body unsaturated, not

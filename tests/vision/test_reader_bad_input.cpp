@@ -429,7 +429,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_colour_cover_min = 0.45;
   p.occluded_shown_one_pip_min_shown = 7;
   p.occluded_white_one_surrounded = false;
-  p.guard_print_tint = false;
+  p.guard_print_tint = true;
   p.edges_read_no_hand = false;
   p.occluded_black_fine_min_pips = 3;
   p.occluded_black_fine_lum = 0.6;
@@ -496,7 +496,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->occluded_colour_cover_min, 0.45);
   EXPECT_EQ(q->occluded_shown_one_pip_min_shown, 7);
   EXPECT_FALSE(q->occluded_white_one_surrounded);
-  EXPECT_FALSE(q->guard_print_tint);
+  EXPECT_TRUE(q->guard_print_tint);
   EXPECT_FALSE(q->edges_read_no_hand);
   EXPECT_EQ(q->occluded_black_fine_min_pips, 3);
   EXPECT_EQ(q->occluded_black_fine_lum, 0.6);

@@ -1402,9 +1402,10 @@ TEST(ReaderFixtures, WhiteOneInTheShadeNeedsItsTopRoundItsPip) {
 // the die passed the guard test's print test as a token's: one blob with the token, 2.57 token
 // faces, over the 2.5 cap: the guard missed. The lit paper of its tint (guard_print_tint) is print.
 TEST(ReaderFixtures, DeepTintRoundAWhiteDieIsPrintNotAGuard) {
-  ReadParams off;
-  off.guard_print_tint = false;
-  const auto [before, now] = ab_fixture_dir("scenes_round24b", off);
+  // (Off by default since session 24: the rule run on explicitly.)
+  ReadParams on;
+  on.guard_print_tint = true;
+  const auto [before, now] = ab_fixture_dir("scenes_round24b", ReadParams{}, on);
   EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "the guard found with the rule on";
   EXPECT_EQ(now.guard_ok, now.matched);
   EXPECT_EQ(now.matched, before.matched);
