@@ -2064,6 +2064,30 @@ __attribute__((target("avx2"), noinline)) bool warp_block_avx2(const int* xr, co
 }
 #endif
 
+// The SSE2 block steps after the positions (warp_block_avx2's twin, 4 pixels at a time): the
+// 1/32 px fractions, (X >> 5, Y >> 5) saturated to shorts, inside where 0 <= sx < width1 and
+// 0 <= sy < height1 (16-bit compares; the sizes are under 2^15 here or the offsets are not by
+// madd and every pixel takes the per-pixel path), the offsets by madd. Reads xr, yr and writes
+// fxs, fys, ofs up to bw rounded up to 4 (the lanes past bw are left out of the flag). Returns
+// whether every pixel below bw is inside.
+bool warp_block_sse2(const int* xr, const int* yr, int bw, int* fxs, int* fys, int* ofs, __m128i wh1, __m128i ofsk) {
+  const __m128i v_31 = _mm_set1_epi32(31), v_m1 = _mm_set1_epi16(-1);
+  unsigned all_in = 0xF;
+  for (int i = 0; i < bw; i += 4) {
+    const __m128i X = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xr + i));
+    const __m128i Y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(yr + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(fxs + i), _mm_and_si128(X, v_31));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(fys + i), _mm_and_si128(Y, v_31));
+    const __m128i sxy16 = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_srai_epi32(Y, 5));  // [sx0..3, sy0..3]
+    const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(wh1, sxy16));
+    const __m128i in32 = _mm_and_si128(_mm_unpacklo_epi16(in16, in16), _mm_unpackhi_epi16(in16, in16));
+    all_in &= static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
+    const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));  // sx0 sy0 sx1 sy1 ...
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, ofsk));
+  }
+  return (all_in & 0xF) == 0xF;
+}
+
 __attribute__((noinline)) void bilinear3_run(const uchar* S0, std::size_t sstep, const uchar* safe_end, const int* ofs,
                                              const int* fxs, const int* fys, int n, uchar* d, bool last_may_spill) {
   const BilinearTabs& tb = bilinear_tabs();
@@ -2230,7 +2254,6 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   const __m128d v_M0 = _mm_set1_pd(M[0]), v_M3 = _mm_set1_pd(M[3]), v_M6 = _mm_set1_pd(M[6]);
   const __m128d v_intmax = _mm_set1_pd(static_cast<double>(INT_MAX)), v_intmin = _mm_set1_pd(static_cast<double>(INT_MIN));
   const __m128d v_zero = _mm_setzero_pd(), v_its = _mm_set1_pd(32.0), v_2 = _mm_set1_pd(2.0);
-  const __m128i v_31 = _mm_set1_epi32(31), v_m1 = _mm_set1_epi16(-1);
   const __m128i v_wh1 = _mm_unpacklo_epi64(_mm_set1_epi16(static_cast<short>(std::min<unsigned>(width1, 32767))),
                                            _mm_set1_epi16(static_cast<short>(std::min<unsigned>(height1, 32767))));
   const __m128i v_ofsk = _mm_set1_epi32(static_cast<int>((static_cast<unsigned>(sstep) << 16) | 3u));
@@ -2269,30 +2292,13 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
           yo = _mm_cvtpd_epi32(_mm_max_pd(v_intmin, _mm_min_pd(v_intmax, fy)));
           v_x1 = _mm_add_pd(v_x1, v_2);
         };
-        __m128i X, Y;
-        if (avx2) {  // (computed above for the whole block)
-          X = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xr + i));
-          Y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(yr + i));
-        } else {
-          __m128i xa, ya, xb2, yb2;
-          two(xa, ya);
-          two(xb2, yb2);
-          X = _mm_unpacklo_epi64(xa, xb2), Y = _mm_unpacklo_epi64(ya, yb2);
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + i), X);
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), Y);
-        }
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(fxs + i), _mm_and_si128(X, v_31));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(fys + i), _mm_and_si128(Y, v_31));
-        // (X >> 5, Y >> 5) saturated to shorts: [sx0..3, sy0..3]. Inside: 0 <= sx < width1 and
-        // 0 <= sy < height1 (16-bit compares; the sizes are under 2^15 here or the offsets are
-        // not by madd and every pixel takes the per-pixel path below).
-        const __m128i sxy16 = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_srai_epi32(Y, 5));
-        const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(v_wh1, sxy16));
-        const __m128i in32 = _mm_and_si128(_mm_unpacklo_epi16(in16, in16), _mm_unpackhi_epi16(in16, in16));
-        all_in &= static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
-        const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));  // sx0 sy0 sx1 sy1 ...
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
+        __m128i xa, ya, xb2, yb2;
+        two(xa, ya);
+        two(xb2, yb2);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + i), _mm_unpacklo_epi64(xa, xb2));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), _mm_unpacklo_epi64(ya, yb2));
       }
+      if (!avx2) all_in = warp_block_sse2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
       remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, (all_in & 0xF) == 0xF, D + xb * 3, xb + bw < width);
     }
   }
@@ -2341,7 +2347,6 @@ void remap_linear_8uc3(const cv::Mat& src, cv::Mat& dst, const cv::Mat& mapx, co
   const int width = mapx.cols, height = mapx.rows;
   const RemapSrc8u3 rs = remap_src_8uc3(src, border, value);
   const std::size_t sstep = src.step;
-  const __m128i v_31 = _mm_set1_epi32(31), v_m1 = _mm_set1_epi16(-1);
   const __m128i v_wh1 = _mm_unpacklo_epi64(_mm_set1_epi16(static_cast<short>(std::min<unsigned>(rs.width1, 32767))),
                                            _mm_set1_epi16(static_cast<short>(std::min<unsigned>(rs.height1, 32767))));
   const __m128i v_ofsk = _mm_set1_epi32(static_cast<int>((static_cast<unsigned>(sstep) << 16) | 3u));
@@ -2383,21 +2388,7 @@ void remap_linear_8uc3(const cv::Mat& src, cv::Mat& dst, const cv::Mat& mapx, co
           xr[i] = _mm_cvtss_si32(_mm_set_ss(MX[xb + i] * 32.0f));
           yr[i] = _mm_cvtss_si32(_mm_set_ss(MY[xb + i] * 32.0f));
         }
-        // As warp_perspective_linear's SSE2 steps: fractions, (X >> 5, Y >> 5) saturated to
-        // shorts, inside where 0 <= sx < width1 and 0 <= sy < height1, offsets by madd.
-        for (i = 0; i < bw; i += 4) {
-          const __m128i X = _mm_loadu_si128(reinterpret_cast<const __m128i*>(xr + i));
-          const __m128i Y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(yr + i));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(fxs + i), _mm_and_si128(X, v_31));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(fys + i), _mm_and_si128(Y, v_31));
-          const __m128i sxy16 = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_srai_epi32(Y, 5));
-          const __m128i in16 = _mm_and_si128(_mm_cmpgt_epi16(sxy16, v_m1), _mm_cmpgt_epi16(v_wh1, sxy16));
-          const __m128i in32 = _mm_and_si128(_mm_unpacklo_epi16(in16, in16), _mm_unpackhi_epi16(in16, in16));
-          const unsigned in = static_cast<unsigned>(_mm_movemask_ps(_mm_castsi128_ps(in32))) | (i + 4 > bw ? 0xFu << (bw - i) : 0u);
-          all_in = all_in && (in & 0xF) == 0xF;
-          const __m128i pairs = _mm_unpacklo_epi16(sxy16, _mm_srli_si128(sxy16, 8));
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(ofs + i), _mm_madd_epi16(pairs, v_ofsk));
-        }
+        all_in = warp_block_sse2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk);  // (as warp_perspective_linear's)
       }
       remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, all_in, D + xb * 3, xb + bw < width);
     }
