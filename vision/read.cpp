@@ -1580,6 +1580,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<cv::Vec3f> die_free_papers;  // the cells' paper without a die's lit top (per-cell look only)
   const cv::Vec3f white = white_reference(image, layout, hp, &papers, params.paper_chroma_tolerance > 0 ? &die_free_papers : nullptr,
                                           params.paper_chroma_tolerance);
+  // (robust26) A dim frame: the sheet's white darker than dim_white_level (dim_min_confidence).
+  const double white_lum = (white[0] + 2.0 * white[1] + white[2]) / 4.0;
+  const bool dim = params.dim_white_level > 0 && params.dim_min_confidence > 0 && white_lum < params.dim_white_level;
+  if (debug) std::fprintf(stderr, "DIM white %.1f%s\n", white_lum, dim ? ": a dim frame" : "");
   // (robust23) The cells' own papers, for the sheet's paper (their median) that the hand and
   // occluder masks judge darkness against (small_cell_paper_own_median).
   std::vector<cv::Vec3f> own_papers;
@@ -2010,6 +2014,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
+  // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
+  std::vector<char> dim_agreed(layout.cells.size(), 0);
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -4120,6 +4126,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (params.weak_shown_places && params.hand_near_min_confidence > 0 && near_hand[ci] && !shown_agreed[ci] &&
         co.confidence < params.hand_near_min_confidence && co.face >= params.occluded_shown_min_pips)
       shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
+    // (robust26) In a dim frame a weak reading stands only when the lattice (its faint faces at
+    // the agreed bar) and the component counter both read its count on its square (not the
+    // fallback's reading, capped at fallback_below: the counter's own guess).
+    if (dim && co.confidence < params.dim_min_confidence && co.confidence > face_params.fallback_below) {
+      const cv::Mat& crop = crop_at(fc);
+      int lattice_face = read_face_lattice(crop, face_params).face;
+      if (lattice_face == 0 && params.blur_agreed_min_response > 0) {
+        FaceParams faint = face_params;
+        faint.lattice_min_response = params.blur_agreed_min_response;
+        lattice_face = read_face_lattice(crop, faint).face;
+      }
+      const int counter_face = read_face_components(crop, face_params).face;
+      dim_agreed[ci] = lattice_face == co.face && counter_face == co.face;
+      if (debug)
+        std::fprintf(stderr, "DIMREAD %d,%d %s %d conf %.2f: lattice %d counter %d%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
+                     co.confidence, lattice_face, counter_face, dim_agreed[ci] ? ": agreed" : "");
+    }
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = final_scale;
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
@@ -4153,7 +4176,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                                                                          : 0;
     return want != 0 && pol == -want;
   };
-  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred) {
+  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
@@ -4175,8 +4198,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                             !face_scale_ok(reported_scale[static_cast<std::size_t>(i)]);
       // (robust24) In a blurred frame a reading the lattice could not make sure of.
       const bool blur_weak = blurred && c.confidence < params.blur_min_confidence;
-      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : "noface";
+      // (robust26) In a dim frame a weak reading only one reader makes.
+      const bool dim_weak = dim && c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]);
+      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : dim_weak ? "dim" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -4232,6 +4257,7 @@ Status ReadParams::save(const std::string& path) const {
        << "small_cell_paper_own_median" << static_cast<int>(small_cell_paper_own_median);
     fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
     fs << "blur_agreed_min_response" << blur_agreed_min_response;
+    fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4406,6 +4432,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("blur_edge_mm", p.blur_edge_mm);
     get("blur_min_confidence", p.blur_min_confidence);
     get("blur_agreed_min_response", p.blur_agreed_min_response);
+    get("dim_white_level", p.dim_white_level);
+    get("dim_min_confidence", p.dim_min_confidence);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

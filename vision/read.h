@@ -748,6 +748,18 @@ struct ReadParams {
   // component counter reads the same count (FaceParams::lattice_agreed_min_response): a dim,
   // blurred frame's pips stand out less than the sharp frames' the bar was set on. 0 = off.
   double blur_agreed_min_response = 5.0;
+  // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
+  // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
+  // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4
+  // at 0.23, a white 1 read black 4 by the component counter's fallback at 0.30). When the
+  // sheet's white reference (white_reference; luminance (B + 2G + R) / 4, 0..255) is darker
+  // than dim_white_level, a reading below dim_min_confidence is hidden (unknown), not
+  // reported, unless two readers read its count on its square: the lattice (its faint faces
+  // at blur_agreed_min_response's bar, as in a blurred frame) and the component counter, the
+  // reading above the fallback's cap (FaceParams::fallback_below: that is the counter's own
+  // guess). The standard renders' white is 133 or more. 0 (either) = off.
+  double dim_white_level = 100.0;
+  double dim_min_confidence = 0.36;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);

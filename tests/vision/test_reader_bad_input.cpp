@@ -440,6 +440,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_white_ratio = 0.71;
   p.occluded_light_beside_mm = 11.5;
   p.core_light_ratio = 1.4;
+  p.dim_white_level = 120;
+  p.dim_min_confidence = 0.33;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -507,6 +509,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->occluded_white_ratio, 0.71);
   EXPECT_DOUBLE_EQ(q->occluded_light_beside_mm, 11.5);
   EXPECT_DOUBLE_EQ(q->core_light_ratio, 1.4);
+  EXPECT_DOUBLE_EQ(q->dim_white_level, 120);
+  EXPECT_DOUBLE_EQ(q->dim_min_confidence, 0.33);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }

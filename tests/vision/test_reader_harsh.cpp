@@ -16,12 +16,14 @@
 namespace hexdice::vision {
 namespace {
 
-SceneScore harsh_score(const ReadParams& p) {
-  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures/scenes_harsh";
+SceneScore fixture_score(const char* set, const ReadParams& p) {
+  const std::filesystem::path dir = std::filesystem::path(HEXDICE_SOURCE_DIR) / "data/fixtures" / set;
   auto s = eval_scenes(dir.string(), p, 0, nullptr);
   if (!s.ok()) ADD_FAILURE() << s.error();
   return s.ok() ? *s : SceneScore{};
 }
+SceneScore harsh_score(const ReadParams& p) { return fixture_score("scenes_harsh", p); }
+int hidden_for(const SceneScore& s, const char* why) { return s.hidden_visible_why.count(why) ? s.hidden_visible_why.at(why) : 0; }
 
 // In a blurred frame the lattice cannot tell the layout and the component counter's guess
 // (capped at 0.3) counted merged or lost pips (a red 6 read 2, a red 3 read 1) and read long
@@ -29,15 +31,19 @@ SceneScore harsh_score(const ReadParams& p) {
 // paper or more) such readings are hidden (unknown): without it 6 false dice and 8 wrong faces,
 // with it at most 1 false die and no wrong face.
 TEST(ReaderHarsh, ABlurredFramesUnsureReadingsAreHiddenNotGuessed) {
-  ReadParams off;
+  // (robust26) The blur rule alone: the dim-frame rule (dim_white_level; 2404 and 2406 are dim)
+  // off in both runs.
+  ReadParams on;
+  on.dim_white_level = 0;
+  ReadParams off = on;
   off.blur_edge_mm = 0;
-  const SceneScore before = harsh_score(off), after = harsh_score(ReadParams{});
+  const SceneScore before = harsh_score(off), after = harsh_score(on);
   EXPECT_GE(before.seen_cells - before.matched, 5) << "false dice without the rule";
   EXPECT_GE(before.matched - before.face_ok, 6) << "wrong faces without the rule";
   EXPECT_LE(after.seen_cells - after.matched, 1) << "false dice with the rule";
   EXPECT_EQ(after.face_ok, after.matched) << "a wrong face with the rule";
   EXPECT_EQ(after.color_ok, after.matched);
-  EXPECT_GE(after.hidden_visible_why.count("blur") ? after.hidden_visible_why.at("blur") : 0, 15);
+  EXPECT_GE(hidden_for(after, "blur"), 15);
   EXPECT_EQ(before.hidden_visible_why.count("blur"), 0u);
 }
 
@@ -50,12 +56,36 @@ TEST(ReaderHarsh, ABlurredFramesFaintFaceIsReadWhenTwoReadersAgree) {
   ReadParams off;
   off.blur_agreed_min_response = 0;
   const SceneScore before = harsh_score(off), after = harsh_score(ReadParams{});
-  auto blur_hidden = [](const SceneScore& s) { return s.hidden_visible_why.count("blur") ? s.hidden_visible_why.at("blur") : 0; };
+  auto blur_hidden = [](const SceneScore& s) { return hidden_for(s, "blur"); };
   EXPECT_GE(after.face_ok, before.face_ok + 3) << "faces read right: " << before.face_ok << " -> " << after.face_ok;
   EXPECT_EQ(after.face_ok, after.matched) << "a wrong face with the rule";
   EXPECT_EQ(after.color_ok, after.matched);
   EXPECT_LE(after.seen_cells - after.matched, before.seen_cells - before.matched) << "false dice";
   EXPECT_LE(blur_hidden(after), blur_hidden(before) - 3);
+}
+
+// (robust26) In a dim frame (the sheet's white under dim_white_level: a dim room) a weak reading
+// only one reader makes is hidden, not reported: scenes 2602, 2607 and 2616 of a --harsh render
+// (seeds 26001 and 26002; exposure x0.39, x0.37 and x0.40 with sensor noise;
+// data/fixtures/scenes_round26): on 2602 (not blurred) a blue 6 read 2 by the component
+// counter's fallback at 0.30, on 2607 a green 6 read 1 at 0.35 (the lattice reads 1, the counter
+// 2). Off: reported wrong; on: hidden "dim", no right reading lost, no false die. The rule is
+// off with dim_min_confidence 0 too.
+TEST(ReaderHarsh, ADimFramesWeakReadingIsHiddenUnlessTwoReadersAgree) {
+  ReadParams off;
+  off.dim_white_level = 0;
+  ReadParams off2;
+  off2.dim_min_confidence = 0;
+  const SceneScore before = fixture_score("scenes_round26", off), after = fixture_score("scenes_round26", ReadParams{});
+  const SceneScore before2 = fixture_score("scenes_round26", off2);
+  EXPECT_GE(before.matched - before.face_ok, 3) << "wrong faces without the rule";
+  EXPECT_EQ(hidden_for(before, "dim"), 0);
+  EXPECT_LE(after.matched - after.face_ok, before.matched - before.face_ok - 2) << "wrong faces with the rule";
+  EXPECT_EQ(after.face_ok, before.face_ok) << "a right reading lost";
+  EXPECT_GE(hidden_for(after, "dim"), 2);
+  EXPECT_LE(after.seen_cells - after.matched, before.seen_cells - before.matched) << "false dice";
+  EXPECT_EQ(before2.matched, before.matched);
+  EXPECT_EQ(before2.face_ok, before.face_ok);
 }
 
 // The blur measure itself: the harsh scene 2404 (motion blur, a 960 px stream) measures 2 mm or
