@@ -323,6 +323,7 @@ TEST(DiceReal, GapCandidatesFindMissedDiceAndKeepTheOthers) {
   on.gap_candidates = true;
   off.gap_candidates = false;
   on.gap_residual_seeds = false;  // round 22's seeds only (round 23's find one more die in 111718)
+  on.small_die_reread = off.small_die_reread = 0;  // round 27's re-read takes the median side after the gap stage
   // the main path's dice, unchanged: every one of them is in the gap run, same box and face
   const FoundAB r = find_ab({{"byler_IMG_20191208_111718.jpg", {342, 361, 33, 45}, 6},
                              {"byler_IMG_20191208_112251.jpg", {430, 325, 34, 33}, 2},
@@ -368,6 +369,7 @@ TEST(DiceReal, ResidualSeedsFindDiceInClusters) {
   on.use_model = off.use_model = true;
   on.gap_residual_seeds = true;
   off.gap_residual_seeds = false;
+  on.small_die_reread = off.small_die_reread = 0;  // round 27's re-read takes the median side after the gap stage
   const FoundAB r = find_ab({{"byler_IMG_20191208_111642.jpg", {324, 374, 34, 34}, 6},
                              {"byler_IMG_20191208_111718.jpg", {276, 294, 42, 42}, 5}},
                             on, off, /*main_path_only=*/false);
