@@ -265,6 +265,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: PipParams::six_missing_pair (a four with pips where a six's other pair would be keeps the six in the fusion; 0 = off)");
   ev->add_option("--small-die-reread", ea->small_die_reread,
                  "--real: DiceParams::small_die_reread (a kept die narrower than this x the photo's median die is read again on a square of that size; 0 = off)");
+  ev->add_option("--hue-channel-min-body", ea->hue_channel_min_body,
+                 "--real: PipParams::hue_channel_min_body (light pips also off the body's hue on a coloured body; 0 = off)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");
