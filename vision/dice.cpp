@@ -1014,6 +1014,36 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       from_gap.push_back(true);
     }
   }
+  // A kept die much narrower than the photo's dice (DiceParams::small_die_reread) is read
+  // again on a square of their median side about its centre.
+  if (params.small_die_reread > 0 && params.use_pips) {
+    std::vector<float> sides;
+    for (const auto& k : kept)
+      if (k.pips.face > 0) sides.push_back(k.s.c.side);
+    if (sides.size() >= 3) {
+      std::nth_element(sides.begin(), sides.begin() + static_cast<long>(sides.size() / 2), sides.end());
+      const float mks = sides[sides.size() / 2];
+      for (std::size_t i = 0; i < kept.size(); ++i) {
+        if (kept[i].s.c.side >= params.small_die_reread * mks) continue;
+        Scored s = kept[i].s;
+        s.c.side = mks;
+        Read r = read_one(s, max_pip_used);
+        if (r.own_too_big || r.pips.face < 1) continue;
+        bool on_other = false;
+        for (std::size_t j = 0; j < kept.size(); ++j)
+          on_other = on_other || (j != i && cv::norm(r.s.c.centre - kept[j].s.c.centre) <
+                                                params.nms_radius * std::max(r.s.c.side, kept[j].s.c.side));
+        if (debug)
+          std::cerr << "dice: small die " << kept[i].s.c.centre << " side " << kept[i].s.c.side << " face " << kept[i].face
+                    << " read again at side " << mks << ": face " << r.face << " at " << r.s.c.centre << " side " << r.s.c.side
+                    << (on_other ? " (on another die: not taken)" : "") << '\n';
+        if (on_other) continue;
+        kept[i] = r;
+        if (i < kept_cnn.size())
+          kept_cnn[i] = cnn->scores(work, r.s.c.centre, r.s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
+      }
+    }
+  }
   const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
   std::vector<DieDetection> out;
   for (std::size_t ki = 0; ki < kept.size(); ++ki) {

@@ -116,6 +116,14 @@ struct DiceParams {
   double gap_residual_side = 0.75;
   double gap_seed_repeat = 0.15;  // pip_face_repeat of the gap stage's seed windows (cost)
   bool gap_seed_on_fg = false;  // gap seeds only on the foreground (within 0.15 x the median side; cost)
+  // A kept die whose square is narrower than small_die_reread x the photo's median side of
+  // the kept dice that read a layout is read again (the lattice reader, then the network)
+  // on a square of that median side about its centre: the dice of one photo are of one
+  // size, and such a square is a candidate round part of a face (one or two pips of a
+  // four, five or six, a marbling spot beside a pip), whose read and whose network crop
+  // see only that part. The re-read is taken when it reads a layout and its face centre
+  // is on no other kept die. 0 = off. (docs/dice.md round 27.)
+  double small_die_reread = 0.7;
   // A candidate is a die when the classifier's best face score beats the not-a-die score
   // by more than this margin (scores are fractions of the trees voting, -1..1 apart; 40
   // trees: steps of 0.025, so thresholds sit between steps). 0.0625: at least three trees

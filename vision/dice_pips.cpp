@@ -14,7 +14,7 @@ namespace {
 
 // Pip kinds: dark / light on grey, off the body colour, chroma, light on the brightest
 // channel (Blob::kind).
-constexpr int kKinds = 5;
+constexpr int kKinds = 6;
 
 // Ring test directions (16, every 22.5 degrees).
 const std::array<float, 16> kRingCos = [] {
@@ -34,7 +34,7 @@ struct Blob {
   float resp = 0;
   bool dark = true;
   int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour, 3: chroma,
-                 // 4: light on the brightest channel (max of B, G, R)
+                 // 4: light on the brightest channel (max of B, G, R), 5: off the body's hue
   cv::Vec3f colour{0, 0, 0};  // BGR (or grey) at the centre, lightly smoothed
   float diameter() const { return 2.83f * sigma; }
 };
@@ -406,7 +406,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
     dist = body_distance(cpatch);
     if (!dist.empty()) {
       std::vector<cv::Mat> ch;  // B, G, R
-      if (p.chroma_channel || p.value_channel_max_body > 0) cv::split(cpatch, ch);
+      if (p.chroma_channel || p.value_channel_max_body > 0 || p.hue_channel_min_body > 0) cv::split(cpatch, ch);
       const std::vector<Blob> more = log_blobs(dist, p, -1, 2);
       blobs.insert(blobs.end(), more.begin(), more.end());
       if (p.chroma_channel) {
@@ -426,6 +426,24 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           if (sm.at<float>(y, x) - body >= p.chroma_min_excess) {
             blobs.push_back(b);
             blobs.back().resp *= static_cast<float>(p.chroma_weight);
+          }
+        }
+      }
+      if (p.hue_channel_min_body > 0) {
+        // Off the body's hue: the opponent chroma (a, b) = (R - G, (R + G) / 2 - B) of each
+        // pixel less its part along the body's (the median of the middle), halved: 0 on the
+        // body's hue at any lightness or saturation (light marbling, glints fade towards
+        // grey), |ab| for a pip of the opposite hue (red pips on a blue die).
+        const cv::Mat a = ch[2] - ch[1], bb = (ch[2] + ch[1]) * 0.5 - ch[0];
+        const std::optional<float> ma = middle_median(a), mb = middle_median(bb);
+        const float len = ma && mb ? std::hypot(*ma, *mb) : 0.0f;
+        if (len >= p.hue_channel_min_body) {
+          cv::Mat mag;
+          cv::magnitude(a, bb, mag);
+          const cv::Mat off = (mag - (a * (*ma / len) + bb * (*mb / len))) * 0.5;
+          for (Blob b : log_blobs(off, p, -1, 5)) {
+            b.resp *= static_cast<float>(p.chroma_weight);
+            blobs.push_back(b);
           }
         }
       }

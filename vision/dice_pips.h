@@ -174,6 +174,15 @@ struct PipParams {
   // 558, 557 of 618; penlington 392 / 402 in all; odd, 130: end to end 907 -> 906 / 1017,
   // labelled byler boxes 525 -> 528 / 599).
   double value_channel_max_body = 0.0;
+  // Hue channel (BGR input, with colour_channel): on a die whose body is coloured (the
+  // opponent chroma (R - G, (R + G) / 2 - B) of the middle of the region at least this
+  // long), light pips are also searched on each pixel's chroma off the body's hue (its
+  // opponent chroma less the part along the body's, halved), as a sixth pip kind, its
+  // responses times chroma_weight. The red pips of a blue-marbled die are dark on grey like
+  // the blue, while its light marbling is the pips' size and brighter: the grey and
+  // body-distance channels read the marbling's spots; on this channel the marbling (the
+  // body's hue, paler) is dark and the red pips bright. 0 = off. (Round 27 of docs/dice.md.)
+  double hue_channel_min_body = 10.0;
 };
 
 struct PipRead {

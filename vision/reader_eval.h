@@ -51,6 +51,8 @@ struct EvalArgs {
   double gap_residual_sure_die = -1;  // --real: DiceParams::gap_residual_sure_die (< 0 = its default)
   double gap_seed_repeat = -1;  // --real: DiceParams::gap_seed_repeat (< 0 = its default)
   int gap_seed_on_fg = -1;  // --real: DiceParams::gap_seed_on_fg (1 on, 0 off, < 0 = its default)
+  double hue_channel_min_body = -1;  // --real: PipParams::hue_channel_min_body (0 = off, < 0 = its default; round 27)
+  double small_die_reread = -1;  // --real: DiceParams::small_die_reread (0 = off, < 0 = its default; round 27)
   double six_missing_pair = -1;  // --real: PipParams::six_missing_pair (0 = off, < 0 = its default; round 24)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults

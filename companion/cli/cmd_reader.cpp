@@ -64,6 +64,7 @@ struct DiceArgs {
   bool json = false, no_model = false, no_cnn = false, pip_face_candidates = false;
   double cnn_fuse = -1;
   int gap_candidates = -1;  // 1 on, 0 off, < 0 = DiceParams' default
+  double small_die_reread = -1;  // < 0 = DiceParams' default
   int gap_residual_seeds = -1;  // 1 on, 0 off, < 0 = DiceParams' default
 };
 
@@ -77,6 +78,7 @@ int run_dice(const DiceArgs& a) {
   params.use_cnn = !a.no_cnn;
   params.pip_face_candidates = a.pip_face_candidates;
   if (a.gap_candidates >= 0) params.gap_candidates = a.gap_candidates > 0;
+  if (a.small_die_reread >= 0) params.small_die_reread = a.small_die_reread;
   if (a.gap_residual_seeds >= 0) params.gap_residual_seeds = a.gap_residual_seeds > 0;
   if (a.cnn_fuse >= 0) params.cnn_fuse_weight = a.cnn_fuse;
   auto found = vision::find_dice_checked(*img, params);
@@ -152,6 +154,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                    "1 / 0: DiceParams::gap_candidates (face-centred candidates in the places left without a die; docs/dice.md round 22)");
   dice->add_option("--gap-residual-seeds", da->gap_residual_seeds,
                    "1 / 0: DiceParams::gap_residual_seeds (gap seeds in the foreground the kept dice leave; docs/dice.md round 23)");
+  dice->add_option("--small-die-reread", da->small_die_reread,
+                   "DiceParams::small_die_reread (a kept die narrower than this x the photo's median die is read again on a square of that size; 0 = off)");
   dice->add_option("--cnn-fuse", da->cnn_fuse, "weight of the face network fused with the pip scores (0 = off; default DiceParams)");
   reg.add(dice, [da] { return run_dice(*da); });
 
@@ -259,6 +263,10 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--gap-seed-on-fg", ea->gap_seed_on_fg, "--real: DiceParams::gap_seed_on_fg (1 on, 0 off: gap seeds on the foreground only)");
   ev->add_option("--six-missing-pair", ea->six_missing_pair,
                  "--real: PipParams::six_missing_pair (a four with pips where a six's other pair would be keeps the six in the fusion; 0 = off)");
+  ev->add_option("--small-die-reread", ea->small_die_reread,
+                 "--real: DiceParams::small_die_reread (a kept die narrower than this x the photo's median die is read again on a square of that size; 0 = off)");
+  ev->add_option("--hue-channel-min-body", ea->hue_channel_min_body,
+                 "--real: PipParams::hue_channel_min_body (light pips also off the body's hue on a coloured body; 0 = off)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");

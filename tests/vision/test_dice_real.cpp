@@ -323,6 +323,7 @@ TEST(DiceReal, GapCandidatesFindMissedDiceAndKeepTheOthers) {
   on.gap_candidates = true;
   off.gap_candidates = false;
   on.gap_residual_seeds = false;  // round 22's seeds only (round 23's find one more die in 111718)
+  on.small_die_reread = off.small_die_reread = 0;  // round 27's re-read takes the median side after the gap stage
   // the main path's dice, unchanged: every one of them is in the gap run, same box and face
   const FoundAB r = find_ab({{"byler_IMG_20191208_111718.jpg", {342, 361, 33, 45}, 6},
                              {"byler_IMG_20191208_112251.jpg", {430, 325, 34, 33}, 2},
@@ -368,6 +369,7 @@ TEST(DiceReal, ResidualSeedsFindDiceInClusters) {
   on.use_model = off.use_model = true;
   on.gap_residual_seeds = true;
   off.gap_residual_seeds = false;
+  on.small_die_reread = off.small_die_reread = 0;  // round 27's re-read takes the median side after the gap stage
   const FoundAB r = find_ab({{"byler_IMG_20191208_111642.jpg", {324, 374, 34, 34}, 6},
                              {"byler_IMG_20191208_111718.jpg", {276, 294, 42, 42}, 5}},
                             on, off, /*main_path_only=*/false);
@@ -402,6 +404,30 @@ TEST(DiceReal, ResidualSeedsOnlyBesideDiceTheNetworkIsSureOf) {
   }
   EXPECT_GT(gap_any, gap_none);
   EXPECT_EQ(gap_sure, gap_none);
+}
+
+// Round 27 (DiceParams::small_die_reread): a kept die whose square is much narrower than
+// the photo's dice is a candidate round part of a face (one pip of a four, read as a "1");
+// read again on a square of the photo's median die side about its centre it reads the whole
+// face. Two byler fours read 1 without the re-read, 4 with it; no detection is added or lost.
+TEST(DiceReal, SmallDieIsReadAgainAtThePhotosDieSize) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  DiceParams on, off;
+  on.model_path = off.model_path = shipped_model();
+  on.use_model = off.use_model = true;
+  on.small_die_reread = 0.7;
+  off.small_die_reread = 0;
+  const LabelledDie dice[] = {{"byler_IMG_20191208_111411.jpg", {315, 113, 37, 45}, 4},
+                              {"byler_IMG_20191208_112251.jpg", {300, 118, 27, 30}, 4}};
+  for (const auto& d : dice) {
+    const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
+    ASSERT_FALSE(img.empty()) << d.image;
+    const auto a = find_dice_checked(img, on), b = find_dice_checked(img, off);
+    ASSERT_TRUE(a.ok() && b.ok()) << d.image;
+    EXPECT_EQ(found_at(*a, d.box), d.face) << d.image;
+    EXPECT_EQ(found_at(*b, d.box), 1) << d.image;
+    EXPECT_EQ(a->size(), b->size()) << d.image;
+  }
 }
 
 TEST(DiceReal, SplitsArePartitionOfLabels) {
