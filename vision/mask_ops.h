@@ -276,6 +276,21 @@ void homography_row(const cv::Matx33d& h, int u0, int ustep, double v, int n, fl
 // when no column is within.
 void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1);
 
+// (Speed round 26) The thick grid lines of a patch: for each segment (p0, p1) in plane
+// pixels, a = p0 - origin, b = p1 - origin; a segment whose ends both lie more than
+// `thickness` left of, above, right of or below `mask` is skipped; the others are drawn as
+// cv::line(mask, round(4 a), round(4 b), 255, thickness, cv::LINE_8, 2) (quarter pixels).
+// The same pixels as drawing them one by one (draw_thick_segments_ref): a line whose rounded
+// ends are another's, in either order, is drawn once (the reader's shared hex edges are in
+// the list twice, once per cell, reversed). OpenCV 4.6's thick line is the parallelogram
+// (p0 +- d, p1 -+ d) with d rounded from the direction (round half to even, so -d for the
+// reversed line: the same corners in a rotated order, the same outline edges, scanlines
+// and end discs). `mask` is CV_8UC1; 255s are only added.
+void draw_thick_segments(cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
+                         cv::Point2d origin, int thickness);
+void draw_thick_segments_ref(cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
+                             cv::Point2d origin, int thickness);
+
 // true when the run-time chosen AVX2 steps run (round 20: for the lattice reader's coarse
 // search too): the CPU has AVX2 and HEXDICE_NO_AVX2 is unset, empty or 0.
 bool avx2_steps_on();
