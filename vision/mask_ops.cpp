@@ -2663,4 +2663,29 @@ void draw_thick_segments(cv::Mat& mask, const std::vector<std::pair<cv::Point2d,
     cv::line(mask, cv::Point(l[0], l[1]), cv::Point(l[2], l[3]), cv::Scalar(255), thickness, cv::LINE_8, 2);
 }
 
+cv::Point max_loc_masked(const cv::Mat& src, const cv::Mat& mask) {
+  CV_Assert(src.type() == CV_32FC1 && mask.type() == CV_8UC1 && src.size() == mask.size());
+  float best = -std::numeric_limits<float>::infinity();
+  cv::Point at(-1, -1);
+  for (int y = 0; y < src.rows; ++y) {
+    const float* s = src.ptr<float>(y);
+    const uchar* m = mask.ptr<uchar>(y);
+    int x = 0;
+    while (x < src.cols) {
+      if (x + 8 <= src.cols) {  // 8 mask bytes at a time past the unmasked pixels
+        std::uint64_t w;
+        std::memcpy(&w, m + x, 8);
+        if (w == 0) {
+          x += 8;
+          continue;
+        }
+      }
+      const int end = std::min(src.cols, x + 8);
+      for (; x < end; ++x)
+        if (m[x] && s[x] > best) best = s[x], at = cv::Point(x, y);
+    }
+  }
+  return at;
+}
+
 }  // namespace hexdice::vision

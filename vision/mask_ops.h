@@ -207,6 +207,16 @@ void box_sum(const cv::Mat& src, int k, cv::Mat& dst);
 // only where the face's centre may be (a ~29 px disc of a ~90 px patch).
 void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst);
 
+// (Speed round 26) cv::minMaxLoc(src, nullptr, nullptr, nullptr, &at, mask)'s `at` for a
+// CV_32FC1 src and a CV_8UC1 mask of its size: the first pixel in row-major order, among
+// those where the mask is set, whose value is greater than every earlier one's, starting
+// from -inf (OpenCV 4.6's minMaxIdx, scalar or SIMD: within a lane the first greater
+// value, across lanes the lowest index of the greatest); (-1, -1) when there is none (NaN
+// and -inf never count). The unset mask is skipped 8 bytes at a time (the face square's
+// slide: a ~33 px disc of a ~90 px map). (Not limited to cv::boundingRect(mask): OpenCV
+// 4.6's box of a mask can leave out set pixels, e.g. a 3-column mask's last column.)
+cv::Point max_loc_masked(const cv::Mat& src, const cv::Mat& mask);
+
 // cv::warpAffine(src, dst, m, dsize, cv::INTER_NEAREST, cv::BORDER_CONSTANT, border) of a
 // CV_32FC1 image (m maps src to dst, as without WARP_INVERSE_MAP), computed only at the
 // pixels of `window` (the same bits there; `border` at every other pixel). OpenCV 4.6's own

@@ -2910,7 +2910,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         box_sum_roi(srot, k, allowed_box, sum);
         // (Over the whole patch: OpenCV's minMaxLoc of a sub-rectangle picks another of
         // equal maxima now and then, 2 in 20000 random tries.)
-        cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, allowed);
+        best_at = max_loc_masked(sum, allowed);  // = cv::minMaxLoc's
       } else {
         cv::Mat srot;
         cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));

@@ -1,5 +1,6 @@
 // vision/mask_ops.h: each replacement gives exactly what the OpenCV call it replaces gives.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -1235,4 +1236,54 @@ TEST(MaskOps, DrawThickSegmentsIsEveryLineDrawn) {
   }
   EXPECT_GT(lines_ref, 0);
   EXPECT_EQ(lines_ref, lines_fast);
+}
+
+TEST(MaskOps, MaxLocMaskedIsMinMaxLocs) {
+  // (Speed round 26) The face square's slide: max_loc_masked against cv::minMaxLoc's maximum's
+  // location with the mask, on maps of a few integer values (ties everywhere, as the sums of
+  // +-1 are), wide-ranging floats, NaN, -inf and -FLT_MAX; masks: filled discs (the reader's),
+  // random pixels in a rectangle, a full rectangle, none; maps 1 .. 110 pixels a side.
+  std::mt19937 rng(2603);
+  std::uniform_real_distribution<double> u(0, 1);
+  int found = 0, ties = 0;
+  for (int t = 0; t < 30000; ++t) {
+    const cv::Size size(1 + static_cast<int>(u(rng) * 110), 1 + static_cast<int>(u(rng) * 110));
+    cv::Mat src(size, CV_32F);
+    const int kind = t % 4;
+    for (int y = 0; y < size.height; ++y)
+      for (int x = 0; x < size.width; ++x) {
+        float v = kind == 3 ? static_cast<float>((u(rng) - 0.5) * 1e6) : static_cast<float>(static_cast<int>(u(rng) * (2 + kind * 3)) - 2);
+        const double r = u(rng);
+        if (t % 5 == 0 && r < 0.05) v = std::numeric_limits<float>::quiet_NaN();
+        else if (t % 5 == 1 && r < 0.05) v = -std::numeric_limits<float>::infinity();
+        else if (t % 5 == 2 && r < 0.3) v = -FLT_MAX;
+        src.at<float>(y, x) = v;
+      }
+    if (t % 9 == 0) src.setTo(-FLT_MAX);
+    cv::Mat mask(size, CV_8U, cv::Scalar(0));
+    const int mk = t % 3;
+    if (mk == 0) {
+      cv::circle(mask, cv::Point(static_cast<int>(u(rng) * size.width), static_cast<int>(u(rng) * size.height)),
+                 1 + static_cast<int>(u(rng) * 40), cv::Scalar(255), cv::FILLED);
+    } else {
+      const cv::Rect r(static_cast<int>(u(rng) * size.width), static_cast<int>(u(rng) * size.height), 1 + static_cast<int>(u(rng) * 60),
+                       1 + static_cast<int>(u(rng) * 60));
+      const cv::Rect rr = r & cv::Rect(0, 0, size.width, size.height);
+      for (int y = rr.y; y < rr.y + rr.height; ++y)
+        for (int x = rr.x; x < rr.x + rr.width; ++x)
+          if (mk == 2 || u(rng) < 0.5) mask.at<uchar>(y, x) = static_cast<uchar>(1 + u(rng) * 254);
+      if (t % 17 == 0) mask.setTo(0);
+    }
+    cv::Point at_cv;
+    cv::minMaxLoc(src, nullptr, nullptr, nullptr, &at_cv, mask);
+    const cv::Point at = max_loc_masked(src, mask);
+    ASSERT_EQ(at, at_cv) << t << " " << size;
+    if (at.x >= 0) {
+      ++found;
+      cv::Mat eq = (src == src.at<float>(at)) & (mask != 0);
+      ties += cv::countNonZero(eq) > 1;
+    }
+  }
+  EXPECT_GT(found, 20000);
+  EXPECT_GT(ties, 15000);
 }
