@@ -2624,4 +2624,68 @@ bool avx2_steps_on() {
 #endif
 }
 
+namespace {
+
+// The quarter-pixel ends of the segments draw_thick_segments draws (none when culled).
+template <class Draw>
+void for_drawn_segments(const cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
+                        cv::Point2d origin, int thickness, Draw&& draw) {
+  for (const auto& [p0, p1] : segments) {
+    const cv::Point2d a = p0 - origin, b = p1 - origin;
+    if (std::max(a.x, b.x) < -thickness || std::max(a.y, b.y) < -thickness ||
+        std::min(a.x, b.x) > mask.cols + thickness || std::min(a.y, b.y) > mask.rows + thickness)
+      continue;
+    draw(cv::Point(cvRound(a.x * 4), cvRound(a.y * 4)), cv::Point(cvRound(b.x * 4), cvRound(b.y * 4)));
+  }
+}
+
+}  // namespace
+
+void draw_thick_segments_ref(cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
+                             cv::Point2d origin, int thickness) {
+  for_drawn_segments(mask, segments, origin, thickness, [&](cv::Point a, cv::Point b) {
+    cv::line(mask, a, b, cv::Scalar(255), thickness, cv::LINE_8, 2);
+  });
+}
+
+void draw_thick_segments(cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
+                         cv::Point2d origin, int thickness) {
+  // Each line's ends in a fixed order (the smaller (x, y) first), then each distinct line once.
+  std::vector<std::array<int, 4>> lines;
+  lines.reserve(segments.size());
+  for_drawn_segments(mask, segments, origin, thickness, [&](cv::Point a, cv::Point b) {
+    if (std::make_pair(b.x, b.y) < std::make_pair(a.x, a.y)) std::swap(a, b);
+    lines.push_back({a.x, a.y, b.x, b.y});
+  });
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  for (const auto& l : lines)
+    cv::line(mask, cv::Point(l[0], l[1]), cv::Point(l[2], l[3]), cv::Scalar(255), thickness, cv::LINE_8, 2);
+}
+
+cv::Point max_loc_masked(const cv::Mat& src, const cv::Mat& mask) {
+  CV_Assert(src.type() == CV_32FC1 && mask.type() == CV_8UC1 && src.size() == mask.size());
+  float best = -std::numeric_limits<float>::infinity();
+  cv::Point at(-1, -1);
+  for (int y = 0; y < src.rows; ++y) {
+    const float* s = src.ptr<float>(y);
+    const uchar* m = mask.ptr<uchar>(y);
+    int x = 0;
+    while (x < src.cols) {
+      if (x + 8 <= src.cols) {  // 8 mask bytes at a time past the unmasked pixels
+        std::uint64_t w;
+        std::memcpy(&w, m + x, 8);
+        if (w == 0) {
+          x += 8;
+          continue;
+        }
+      }
+      const int end = std::min(src.cols, x + 8);
+      for (; x < end; ++x)
+        if (m[x] && s[x] > best) best = s[x], at = cv::Point(x, y);
+    }
+  }
+  return at;
+}
+
 }  // namespace hexdice::vision

@@ -207,6 +207,16 @@ void box_sum(const cv::Mat& src, int k, cv::Mat& dst);
 // only where the face's centre may be (a ~29 px disc of a ~90 px patch).
 void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst);
 
+// (Speed round 26) cv::minMaxLoc(src, nullptr, nullptr, nullptr, &at, mask)'s `at` for a
+// CV_32FC1 src and a CV_8UC1 mask of its size: the first pixel in row-major order, among
+// those where the mask is set, whose value is greater than every earlier one's, starting
+// from -inf (OpenCV 4.6's minMaxIdx, scalar or SIMD: within a lane the first greater
+// value, across lanes the lowest index of the greatest); (-1, -1) when there is none (NaN
+// and -inf never count). The unset mask is skipped 8 bytes at a time (the face square's
+// slide: a ~33 px disc of a ~90 px map). (Not limited to cv::boundingRect(mask): OpenCV
+// 4.6's box of a mask can leave out set pixels, e.g. a 3-column mask's last column.)
+cv::Point max_loc_masked(const cv::Mat& src, const cv::Mat& mask);
+
 // cv::warpAffine(src, dst, m, dsize, cv::INTER_NEAREST, cv::BORDER_CONSTANT, border) of a
 // CV_32FC1 image (m maps src to dst, as without WARP_INVERSE_MAP), computed only at the
 // pixels of `window` (the same bits there; `border` at every other pixel). OpenCV 4.6's own
@@ -275,6 +285,21 @@ void homography_row(const cv::Matx33d& h, int u0, int ustep, double v, int n, fl
 // grows with |dx|), found from sqrt's estimate and settled by that test; [x0, x1], or x0 > x1
 // when no column is within.
 void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1);
+
+// (Speed round 26) The thick grid lines of a patch: for each segment (p0, p1) in plane
+// pixels, a = p0 - origin, b = p1 - origin; a segment whose ends both lie more than
+// `thickness` left of, above, right of or below `mask` is skipped; the others are drawn as
+// cv::line(mask, round(4 a), round(4 b), 255, thickness, cv::LINE_8, 2) (quarter pixels).
+// The same pixels as drawing them one by one (draw_thick_segments_ref): a line whose rounded
+// ends are another's, in either order, is drawn once (the reader's shared hex edges are in
+// the list twice, once per cell, reversed). OpenCV 4.6's thick line is the parallelogram
+// (p0 +- d, p1 -+ d) with d rounded from the direction (round half to even, so -d for the
+// reversed line: the same corners in a rotated order, the same outline edges, scanlines
+// and end discs). `mask` is CV_8UC1; 255s are only added.
+void draw_thick_segments(cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
+                         cv::Point2d origin, int thickness);
+void draw_thick_segments_ref(cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
+                             cv::Point2d origin, int thickness);
 
 // true when the run-time chosen AVX2 steps run (round 20: for the lattice reader's coarse
 // search too): the CPU has AVX2 and HEXDICE_NO_AVX2 is unset, empty or 0.

@@ -2150,15 +2150,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (laps.on()) ++laps.counts().cells_examined;
     const cv::Mat patch = warp_patch(roi);
     cv::Mat grid(patch.size(), CV_8U, cv::Scalar(0));
-    for (const auto& [p0, p1] : grid_segments) {
-      const cv::Point2d o(roi.x, roi.y);
-      const cv::Point2d a = p0 - o, b = p1 - o;
-      if (std::max(a.x, b.x) < -grid_thick || std::max(a.y, b.y) < -grid_thick ||
-          std::min(a.x, b.x) > roi.width + grid_thick || std::min(a.y, b.y) > roi.height + grid_thick)
-        continue;
-      cv::line(grid, cv::Point(cvRound(a.x * 4), cvRound(a.y * 4)), cv::Point(cvRound(b.x * 4), cvRound(b.y * 4)),
-               cv::Scalar(255), grid_thick, cv::LINE_8, 2);
-    }
+    draw_thick_segments(grid, grid_segments, cv::Point2d(roi.x, roi.y), grid_thick);  // each shared edge once
     const cv::Point2d centre(cc.x - roi.x, cc.y - roi.y);
     cv::Mat fg = dist_mask(patch, papers[ci], params.paper_distance, true);
     // Only this cell: pixels inside its inscribed circle (+ a little, dice may overhang).
@@ -2924,7 +2916,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         box_sum_roi(srot, k, allowed_box, sum);
         // (Over the whole patch: OpenCV's minMaxLoc of a sub-rectangle picks another of
         // equal maxima now and then, 2 in 20000 random tries.)
-        cv::minMaxLoc(sum, nullptr, nullptr, nullptr, &best_at, allowed);
+        best_at = max_loc_masked(sum, allowed);  // = cv::minMaxLoc's
       } else {
         cv::Mat srot;
         cv::warpAffine(score, srot, rot, patch.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(-1));

@@ -1,5 +1,6 @@
 // vision/mask_ops.h: each replacement gives exactly what the OpenCV call it replaces gives.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -1163,3 +1164,126 @@ TEST(MaskOps, LightGridMatchesTheLoop) {
 }
 
 }  // namespace
+
+TEST(MaskOps, ThickLineReversedIsTheSameLine) {
+  // (Speed round 26) draw_thick_segments draws a line whose rounded ends are another's in the
+  // reverse order once: OpenCV's thick line (LINE_8, 2 fractional bits) must then give the same
+  // pixels either way. Random quarter-pixel ends in and round small masks (clipped at every
+  // side), every direction, short, long and zero-length lines, thicknesses 1 .. 14.
+  std::mt19937 rng(2601);
+  std::uniform_real_distribution<double> u(0, 1);
+  int drawn = 0;
+  for (int t = 0; t < 20000; ++t) {
+    const cv::Size size(1 + static_cast<int>(u(rng) * 120), 1 + static_cast<int>(u(rng) * 120));
+    const int thick = 1 + static_cast<int>(u(rng) * 14);
+    auto end = [&] {
+      return cv::Point(static_cast<int>((u(rng) * 1.6 - 0.3) * size.width * 4), static_cast<int>((u(rng) * 1.6 - 0.3) * size.height * 4));
+    };
+    const cv::Point a = end();
+    cv::Point b = t % 7 == 0 ? a + cv::Point(static_cast<int>(u(rng) * 5) - 2, static_cast<int>(u(rng) * 5) - 2) : end();
+    if (t % 11 == 0) b.y = a.y;  // horizontal
+    if (t % 13 == 0) b.x = a.x;  // vertical
+    cv::Mat m1(size, CV_8U, cv::Scalar(0)), m2(size, CV_8U, cv::Scalar(0));
+    cv::line(m1, a, b, cv::Scalar(255), thick, cv::LINE_8, 2);
+    cv::line(m2, b, a, cv::Scalar(255), thick, cv::LINE_8, 2);
+    ASSERT_EQ(cv::norm(m1, m2, cv::NORM_INF), 0) << a << " " << b << " " << thick << " " << size;
+    drawn += cv::countNonZero(m1) > 0;
+  }
+  EXPECT_GT(drawn, 12000);
+}
+
+TEST(MaskOps, DrawThickSegmentsIsEveryLineDrawn) {
+  // (Speed round 26) The reader's grid masks: a hex sheet's cell edges (each shared edge twice,
+  // reversed, as read_board lists them) through random perspectives into plane pixels, cut into
+  // random patches round the cells and beyond the sheet: draw_thick_segments (each distinct
+  // line once) against draw_thick_segments_ref (every segment), byte for byte.
+  std::mt19937 rng(2602);
+  std::uniform_real_distribution<double> u(0, 1);
+  long lines_ref = 0, lines_fast = 0;
+  for (int t = 0; t < 400; ++t) {
+    const double hs = 8 + 10 * u(rng), ppm = 2 + 5 * u(rng);
+    const cv::Matx33d h(ppm * (0.9 + 0.2 * u(rng)), 0.1 * (u(rng) - 0.5), 10 * u(rng), 0.1 * (u(rng) - 0.5),
+                        ppm * (0.9 + 0.2 * u(rng)), 10 * u(rng), 1e-4 * (u(rng) - 0.5), 1e-4 * (u(rng) - 0.5), 1);
+    std::vector<std::pair<cv::Point2d, cv::Point2d>> segs;
+    std::vector<cv::Point2d> centres;
+    for (int q = -3; q <= 3; ++q)
+      for (int r = -3; r <= 3; ++r) {
+        if (std::abs(q + r) > 3) continue;
+        const cv::Point2d c(60 + hs * 1.5 * q, 60 + hs * std::sqrt(3.0) * (r + q / 2.0));
+        centres.push_back(c);
+        for (int i = 0; i < 6; ++i) {
+          const double a0 = CV_PI / 3 * i, a1 = CV_PI / 3 * (i + 1);
+          const cv::Point2d e0(c.x + hs * std::cos(a0), c.y + hs * std::sin(a0)), e1(c.x + hs * std::cos(a1), c.y + hs * std::sin(a1));
+          const cv::Point3d w0 = h * cv::Point3d(e0.x, e0.y, 1), w1 = h * cv::Point3d(e1.x, e1.y, 1);
+          segs.emplace_back(cv::Point2d(w0.x / w0.z, w0.y / w0.z), cv::Point2d(w1.x / w1.z, w1.y / w1.z));
+        }
+      }
+    const int thick = std::max(1, cvRound((1 + 2 * u(rng)) * ppm));
+    for (int k = 0; k < 20; ++k) {
+      const cv::Point2d& c = centres[static_cast<std::size_t>(u(rng) * centres.size())];
+      const cv::Point3d w = h * cv::Point3d(c.x, c.y, 1);
+      const int rad = static_cast<int>(hs * ppm * (0.5 + u(rng)));
+      const cv::Rect roi(static_cast<int>(w.x / w.z) - rad + static_cast<int>(u(rng) * 9) - 4,
+                         static_cast<int>(w.y / w.z) - rad + static_cast<int>(u(rng) * 9) - 4, 2 * rad + 1 + static_cast<int>(u(rng) * 30),
+                         2 * rad + 1 + static_cast<int>(u(rng) * 30));
+      cv::Mat ref(roi.size(), CV_8U, cv::Scalar(0)), fast(roi.size(), CV_8U, cv::Scalar(0));
+      draw_thick_segments_ref(ref, segs, cv::Point2d(roi.x, roi.y), thick);
+      draw_thick_segments(fast, segs, cv::Point2d(roi.x, roi.y), thick);
+      ASSERT_EQ(cv::norm(ref, fast, cv::NORM_INF), 0) << t << " " << k << " " << roi;
+      lines_ref += cv::countNonZero(ref);
+      lines_fast += cv::countNonZero(fast);
+    }
+  }
+  EXPECT_GT(lines_ref, 0);
+  EXPECT_EQ(lines_ref, lines_fast);
+}
+
+TEST(MaskOps, MaxLocMaskedIsMinMaxLocs) {
+  // (Speed round 26) The face square's slide: max_loc_masked against cv::minMaxLoc's maximum's
+  // location with the mask, on maps of a few integer values (ties everywhere, as the sums of
+  // +-1 are), wide-ranging floats, NaN, -inf and -FLT_MAX; masks: filled discs (the reader's),
+  // random pixels in a rectangle, a full rectangle, none; maps 1 .. 110 pixels a side.
+  std::mt19937 rng(2603);
+  std::uniform_real_distribution<double> u(0, 1);
+  int found = 0, ties = 0;
+  for (int t = 0; t < 30000; ++t) {
+    const cv::Size size(1 + static_cast<int>(u(rng) * 110), 1 + static_cast<int>(u(rng) * 110));
+    cv::Mat src(size, CV_32F);
+    const int kind = t % 4;
+    for (int y = 0; y < size.height; ++y)
+      for (int x = 0; x < size.width; ++x) {
+        float v = kind == 3 ? static_cast<float>((u(rng) - 0.5) * 1e6) : static_cast<float>(static_cast<int>(u(rng) * (2 + kind * 3)) - 2);
+        const double r = u(rng);
+        if (t % 5 == 0 && r < 0.05) v = std::numeric_limits<float>::quiet_NaN();
+        else if (t % 5 == 1 && r < 0.05) v = -std::numeric_limits<float>::infinity();
+        else if (t % 5 == 2 && r < 0.3) v = -FLT_MAX;
+        src.at<float>(y, x) = v;
+      }
+    if (t % 9 == 0) src.setTo(-FLT_MAX);
+    cv::Mat mask(size, CV_8U, cv::Scalar(0));
+    const int mk = t % 3;
+    if (mk == 0) {
+      cv::circle(mask, cv::Point(static_cast<int>(u(rng) * size.width), static_cast<int>(u(rng) * size.height)),
+                 1 + static_cast<int>(u(rng) * 40), cv::Scalar(255), cv::FILLED);
+    } else {
+      const cv::Rect r(static_cast<int>(u(rng) * size.width), static_cast<int>(u(rng) * size.height), 1 + static_cast<int>(u(rng) * 60),
+                       1 + static_cast<int>(u(rng) * 60));
+      const cv::Rect rr = r & cv::Rect(0, 0, size.width, size.height);
+      for (int y = rr.y; y < rr.y + rr.height; ++y)
+        for (int x = rr.x; x < rr.x + rr.width; ++x)
+          if (mk == 2 || u(rng) < 0.5) mask.at<uchar>(y, x) = static_cast<uchar>(1 + u(rng) * 254);
+      if (t % 17 == 0) mask.setTo(0);
+    }
+    cv::Point at_cv;
+    cv::minMaxLoc(src, nullptr, nullptr, nullptr, &at_cv, mask);
+    const cv::Point at = max_loc_masked(src, mask);
+    ASSERT_EQ(at, at_cv) << t << " " << size;
+    if (at.x >= 0) {
+      ++found;
+      cv::Mat eq = (src == src.at<float>(at)) & (mask != 0);
+      ties += cv::countNonZero(eq) > 1;
+    }
+  }
+  EXPECT_GT(found, 20000);
+  EXPECT_GT(ties, 15000);
+}
