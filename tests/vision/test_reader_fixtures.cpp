@@ -1457,4 +1457,20 @@ TEST(ReaderFixtures, CellWhoseEdgesDiceHideWithNoHandIsRead) {
   EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
+// Round 26 (docs/reader.md "Round 26 (exact26)"). scenes_round21's 1319 (2,-3): a yellow die with
+// its guard, 0.53 of its top under the arm (its centre hidden: the label has it occluded). The
+// occluder gate read a 1 at 0.71 from the spot at the skin's edge and reported it, a false die to
+// the scorer; every pip place round that "pip" is off the top (rings 0.22 or less of the body's
+// colour, mean 0.10). A 1 needs its top seen round its pip (one_top_shown: the eight rings on
+// average half the body's colour or more; the right 1s on every set 0.64 and more).
+TEST(ReaderFixtures, OneUnderTheOccluderNeedsItsTopSeenRoundItsPip) {
+  ReadParams off;
+  off.one_top_shown = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round21", off);
+  EXPECT_EQ(before.seen_cells, before.matched + 1) << "the covered die read as a 1 with the rule off";
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.face_ok, before.face_ok);
+}
+
 }  // namespace hexdice::vision
