@@ -689,7 +689,14 @@ struct ReadParams {
   // dark pip at any threshold: the pips the reading counts are not there. dev9 1004 (-1,3):
   // an empty cell under glare, its paper estimated from the glared border, the rest of it
   // "not paper", its printed name read as a white 2 at 0.19. 0 = off.
-  double white_no_pip_below = 0.5;
+  // (exact26) 0.5 -> 1.01: at any confidence (above 1: every such reading). A white die's pips
+  // are dark; a white reading of the printed marks of an empty cell can be surer than 0.5: dev18
+  // 2005 (1,-1), an empty cell beside the sheet's shaded edge, its printed name read as a white 1
+  // at 0.63; scenes_harsh 2407 (-1,-1), a white 1 at 0.65; both reported, each its board's one
+  // error. On every set no right white die lacks a dark pip in that look, and every white reading
+  // that does (the two above, dev17 1918 (1,2) at 0.60, dev9 1016 (3,-1) at 0.59, and the weaker
+  // ones) is on an empty cell.
+  double white_no_pip_below = 1.01;
   // (robust23) Under the occluder, a white die "in the shade" (occluded_white_min_confidence) is
   // not reported when that same dark-pip look found not one dark pip at any threshold, however
   // sure the reading: hand8 scene_103 (-3,-1), a fingertip's shade over an empty small cell, its

@@ -1473,4 +1473,18 @@ TEST(ReaderFixtures, OneUnderTheOccluderNeedsItsTopSeenRoundItsPip) {
   EXPECT_EQ(now.face_ok, before.face_ok);
 }
 
+// scenes_harsh 2407 (-1,-1): an empty cell whose printed marks read as a white 1 at 0.65, its
+// board's one error; the camera-resolution dark-pip look found no dark pip there at any
+// threshold. Hidden now at any confidence (white_no_pip_below 1.01; it was 0.5): the false die
+// gone, that board exact, nothing else changes.
+TEST(ReaderFixtures, WhiteReadingWithoutAnyDarkPipIsNoDieHoweverSure) {
+  ReadParams off;
+  off.white_no_pip_below = 0.5;
+  const auto [before, now] = ab_fixture_dir("scenes_harsh", off);
+  EXPECT_EQ(before.seen_cells, before.matched + 1) << "the false white 1 with the old bound";
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
 }  // namespace hexdice::vision
