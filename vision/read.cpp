@@ -292,6 +292,7 @@ struct ShownPlaces {
   int count = 0;           // the one count the shown places allow (0: none or several)
   int shown = 0, pips = 0;  // places showing the face, of them holding a pip
   char places[10] = "?????????";  // row by row: 'o' pip, '.' none, '?' not shown, '~' neither
+  std::array<double, 9> ring{};   // each place's ring: the fraction of it of the body's colour
   std::string why;                // (debug) the places' rings and contrasts
 };
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
@@ -363,6 +364,7 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
       con[k] = n_con > 0 ? sc / n_con / blum : 0;
       ring[k] = static_cast<double>(n_body) / n_ring;
     }
+  out.ring = ring;
   // The reading's own pips' places (nearest).
   for (const auto& q : pips) {
     const double u = std::clamp(std::round((q - c).dot(ax) / pitch), -1.0, 1.0), v = std::clamp(std::round((q - c).dot(ay) / pitch), -1.0, 1.0);
@@ -2010,6 +2012,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<uchar> reread_ok(layout.cells.size(), 0);  // covered == 2, its die reported
   std::vector<int> reported_polarity(layout.cells.size(), 0);  // the final reading's pip polarity (polarity_check)
   std::vector<double> reported_scale(layout.cells.size(), 0.0);  // (exact20) its pips' size (pip_layout_scale; face_scale_gate)
+  std::vector<double> one_top(layout.cells.size(), -1.0);  // (exact26) a 1's top seen round its pip (one_top_shown); -1: not looked at
   std::vector<uchar> shown_agreed(layout.cells.size(), 0);  // (exact22) its count the one its shown pip places allow
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
@@ -4137,6 +4140,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = final_scale;
+    // (exact26) A 1: how much of its top is seen round its pip, the mean over the eight pip places
+    // round it of their rings' share of the body's colour (one_top_shown).
+    if (fr.face == 1 && (params.one_top_shown > 0 || debug)) {
+      FaceReading r = fr;
+      if (r.pip_polarity == 0) r.pip_polarity = co.color == "white" ? -1 : co.color == "black" ? 1 : coloured_pip_polarity(co.color);
+      const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, r.pip_polarity, 16.0 * params.face_crop_scale, false);
+      double mean = 0;
+      for (std::size_t k = 0; k < 9; ++k)
+        if (k != 4) mean += sp.ring[k] / 8;
+      one_top[ci] = mean;
+      if (debug) std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.confidence, mean);
+    }
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
     obs.cells.push_back(co);
   }
@@ -4192,8 +4207,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool blur_weak = blurred && c.confidence < params.blur_min_confidence;
       // (robust26) In a dim frame a weak reading only one reader makes.
       const bool dim_weak = dim && c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]);
-      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : dim_weak ? "dim" : "noface";
+      // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
+      const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
+                           one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
+      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : dim_weak ? "dim" : one_cut ? "cut" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -4234,7 +4252,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4326,6 +4344,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_colour_cover_min", p.occluded_colour_cover_min);
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
+    get("one_top_shown", p.one_top_shown);
     get_bool("guard_print_tint", p.guard_print_tint);
     get_bool("edges_read_no_hand", p.edges_read_no_hand);
     get("occluded_black_fine_min_pips", p.occluded_black_fine_min_pips);

@@ -634,6 +634,21 @@ struct ReadParams {
   // (3,-2) a part-covered white 4, ...~o.??.). All eight places (tried) lost right 1s whose
   // corner places' rings were 0.66-0.72 body. false = off.
   bool occluded_white_one_surrounded = true;
+  // (exact26) A reading of a 1, of any colour, is reported only when its top is seen round its
+  // pip: the eight pip places round it (the face's 3x3 grid at its real size, as
+  // count_from_shown_places lays it, with the reading's pip polarity or its colour's dice's) have
+  // on average at least this fraction of their rings of the body's colour; else the cell is hidden
+  // ("cut"). A die half or more under a hand or an arm, its top's centre hidden (the renderer's
+  // label: occluded), reads as a sure 1 from a spot at the skin's edge, with or without the
+  // occluder mask over it: dev18 2017 (-1,-4), a red die 0.55 covered, rings 0.53 0.72 0.59 /
+  // 0.69 0.25 / 0.19 0.00 0.00 (mean 0.37); scenes_round21 1319 (2,-3), a yellow die 0.53
+  // covered, every ring 0.22 or less (0.10); dev8 917 (1,-3), a yellow 3 0.69 covered, no mask
+  // over it (0.10). The right 1s on the standard sets: 0.64 and more (a black 1 in an arm's shade,
+  // its rings split by the shade's grain; dev8 900 (1,-4), a blue 1 a fifth covered, one corner's
+  // ring 0.19, mean 0.76), but dev12 1317 (3,1), a red 1 half under an arm, 0.30, hidden (its
+  // corners not shown: a 3 or a 5 fits as well); in the harsh sets (blur, dim light) 0.51 and more. Tried and not kept: every ring at least 0.2 (lost 900 (1,-4)); the four
+  // places beside the pip shown, as occluded_white_one_surrounded (lost six right 1s). 0 = off.
+  double one_top_shown = 0.5;
   // (exact25) The guard test's print test (guard_print_test, guard_print_chroma) also takes a pixel
   // of the lit paper of its cell's tint (the upper quartile of the papers of the cells printed in
   // that tint, three or more in view) for print: a cell's own paper estimate (the brightest
@@ -675,7 +690,14 @@ struct ReadParams {
   // dark pip at any threshold: the pips the reading counts are not there. dev9 1004 (-1,3):
   // an empty cell under glare, its paper estimated from the glared border, the rest of it
   // "not paper", its printed name read as a white 2 at 0.19. 0 = off.
-  double white_no_pip_below = 0.5;
+  // (exact26) 0.5 -> 1.01: at any confidence (above 1: every such reading). A white die's pips
+  // are dark; a white reading of the printed marks of an empty cell can be surer than 0.5: dev18
+  // 2005 (1,-1), an empty cell beside the sheet's shaded edge, its printed name read as a white 1
+  // at 0.63; scenes_harsh 2407 (-1,-1), a white 1 at 0.65; both reported, each its board's one
+  // error. On every set no right white die lacks a dark pip in that look, and every white reading
+  // that does (the two above, dev17 1918 (1,2) at 0.60, dev9 1016 (3,-1) at 0.59, and the weaker
+  // ones) is on an empty cell.
+  double white_no_pip_below = 1.01;
   // (robust23) Under the occluder, a white die "in the shade" (occluded_white_min_confidence) is
   // not reported when that same dark-pip look found not one dark pip at any threshold, however
   // sure the reading: hand8 scene_103 (-3,-1), a fingertip's shade over an empty small cell, its

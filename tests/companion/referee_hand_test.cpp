@@ -65,6 +65,7 @@ TEST(RefereeHand, RestingHandOverTheRealSheetIsNeverCommittedNorAlerted) {
   blind.polarity_check = false;  // readings against their colour's pips (an arm's grain) hidden: one too
   blind.white_no_pip_below = 0;  // weak white readings without any dark pip (an arm's grain) hidden: one too (round 18)
   blind.face_scale_gate = false;  // readings whose pips are not at a face's size (an arm's grain) hidden: one too (round 20)
+  blind.one_top_shown = 0;  // 1s whose top is not seen round their pip (a die at an arm's edge) hidden: one too (round 26)
   int hand_scenes = 0, blind_alerts = 0;
   for (const char* name : {"scene_001", "scene_002", "scene_005", "scene_015", "scene_025", "scene_026", "scene_035"}) {
     std::ifstream in(scenes / (std::string(name) + ".json"));

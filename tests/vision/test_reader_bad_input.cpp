@@ -433,6 +433,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.edges_read_no_hand = false;
   p.occluded_black_fine_min_pips = 3;
   p.occluded_black_fine_lum = 0.6;
+  p.one_top_shown = 0.45;
   p.pip_grid_restore = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
@@ -502,6 +503,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->edges_read_no_hand);
   EXPECT_EQ(q->occluded_black_fine_min_pips, 3);
   EXPECT_EQ(q->occluded_black_fine_lum, 0.6);
+  EXPECT_DOUBLE_EQ(q->one_top_shown, 0.45);
   EXPECT_FALSE(q->pip_grid_restore);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);

@@ -28,7 +28,8 @@ int hidden_for(const SceneScore& s, const char* why) { return s.hidden_visible_w
 // In a blurred frame the lattice cannot tell the layout and the component counter's guess
 // (capped at 0.3) counted merged or lost pips (a red 6 read 2, a red 3 read 1) and read long
 // hard shadows of dice as 1s and 2s. With blur_edge_mm (the markers' edges spread over 2 mm of
-// paper or more) such readings are hidden (unknown): without it 6 false dice and 8 wrong faces,
+// paper or more) such readings are hidden (unknown): without it 6 false dice (5 since exact26's
+// white_no_pip_below) and 8 wrong faces,
 // with it at most 1 false die and no wrong face.
 TEST(ReaderHarsh, ABlurredFramesUnsureReadingsAreHiddenNotGuessed) {
   // (robust26) The blur rule alone: the dim-frame rule (dim_white_level; 2404 and 2406 are dim)

@@ -56,7 +56,9 @@ TEST(ReadSynth, StraightDown720p) {
   SynthOptions o;
   const Score s = run(o, 20, 100, 3);
   EXPECT_EQ(s.found, 3);
-  expect_at_least(s, 0.97, 0.93, 0.97, 0.93);
+  // (exact26) 0.97 -> 0.96: one_top_shown hides a die these scenes read as a wrong 1 (without it
+  // 59 of 60 found, 58 faces right; with it 58 found, 58 right): a wrong face now unknown.
+  expect_at_least(s, 0.96, 0.93, 0.97, 0.93);
 }
 
 TEST(ReadSynth, Tilted35DegreesTopFacesMapToTheirCells) {
