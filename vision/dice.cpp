@@ -17,6 +17,22 @@ namespace hexdice::vision {
 
 namespace {
 
+// The median (the upper one of an even count) of v; 0 when v is empty.
+float median_of(std::vector<float> v) {
+  if (v.empty()) return 0.0f;
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// The sides of the kept dice that read a pip layout: the photo's dice are of about one size.
+template <class Kept>
+std::vector<float> layout_sides(const std::vector<Kept>& kept) {
+  std::vector<float> sides;
+  for (const auto& k : kept)
+    if (k.pips.face > 0) sides.push_back(k.s.c.side);
+  return sides;
+}
+
 cv::Mat distance_map(const cv::Mat& a, const cv::Mat& b) {
   cv::Mat d(a.size(), CV_8U);
   for (int y = 0; y < a.rows; ++y) {
@@ -869,18 +885,10 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     };
     // The dice of one photo are of about one size and one pip size (the medians of the
     // kept dice that read a layout): a gap die is of that size and pip size.
-    auto median = [](std::vector<float> v) {
-      if (v.empty()) return 0.0f;
-      std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-      return v[v.size() / 2];
-    };
-    std::vector<float> kept_side, kept_pip;
+    std::vector<float> kept_pip;
     for (const auto& k : kept)
-      if (k.pips.face > 0) {
-        kept_side.push_back(k.s.c.side);
-        kept_pip.push_back(k.pips.pip_diameter);
-      }
-    const float mks = median(kept_side), mkp = median(kept_pip);
+      if (k.pips.face > 0) kept_pip.push_back(k.pips.pip_diameter);
+    const float mks = median_of(layout_sides(kept)), mkp = median_of(kept_pip);
     std::vector<DieCandidate> seeds;
     const cv::Mat& fg = places_fg;
     for (const auto& c : (mks > 0 ? places : std::vector<DieCandidate>{})) {
@@ -996,7 +1004,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     {
       std::vector<float> fs;
       for (const auto& k : kept) fs.push_back(face_size(FaceSpot{k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin}));
-      die_face = median(fs);
+      die_face = median_of(fs);
     }
     std::vector<Read> gap_kept;
     for (auto& r : suppress(gap_reads, debug)) {
@@ -1017,12 +1025,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   // A kept die much narrower than the photo's dice (DiceParams::small_die_reread) is read
   // again on a square of their median side about its centre.
   if (params.small_die_reread > 0 && params.use_pips) {
-    std::vector<float> sides;
-    for (const auto& k : kept)
-      if (k.pips.face > 0) sides.push_back(k.s.c.side);
+    const std::vector<float> sides = layout_sides(kept);
     if (sides.size() >= 3) {
-      std::nth_element(sides.begin(), sides.begin() + static_cast<long>(sides.size() / 2), sides.end());
-      const float mks = sides[sides.size() / 2];
+      const float mks = median_of(sides);
       for (std::size_t i = 0; i < kept.size(); ++i) {
         if (kept[i].s.c.side >= params.small_die_reread * mks) continue;
         Scored s = kept[i].s;
