@@ -145,6 +145,12 @@ static int coloured_pip_polarity(const std::string& colour) {
   return 0;
 }
 
+// The pips' polarity of a die of this colour: dark on white and yellow (-1), light on black and
+// red, green, blue (1); 0 for an unknown name.
+static int die_pip_polarity(const std::string& colour) {
+  return colour == "white" ? -1 : colour == "black" ? 1 : coloured_pip_polarity(colour);
+}
+
 // A die body against its cell's own paper (each channel over the paper's): the tests for a
 // die under the occluder judge it by the light on its cell, not by the lit sheet's white.
 struct BodyOnPaper {
@@ -419,8 +425,7 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
 // read, from at least occluded_shown_min_pips shown pips. `debug_hex`: a PLACES line.
 static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
                                const Hex* debug_hex) {
-  const int pol = co.color == "white" ? -1 : co.color == "black" ? 1 : coloured_pip_polarity(co.color);
-  const ShownPlaces sp = count_from_shown_places(crop, fr, pol, 16.0 * params.face_crop_scale, debug_hex != nullptr);
+  const ShownPlaces sp = count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug_hex != nullptr);
   bool agrees = sp.count > 0 && sp.count == co.face && sp.pips >= params.occluded_shown_min_pips;
   // (exact24) One shown pip: a reading of two pips or more (the grid laid on them), a coloured die (its body unlike the
   // paper and the grey of a pale die in the shade, which read "black" before the pale path names them white), most places shown.
@@ -4143,9 +4148,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (exact26) A 1: how much of its top is seen round its pip, the mean over the eight pip places
     // round it of their rings' share of the body's colour (one_top_shown).
     if (fr.face == 1 && (params.one_top_shown > 0 || debug)) {
-      FaceReading r = fr;
-      if (r.pip_polarity == 0) r.pip_polarity = co.color == "white" ? -1 : co.color == "black" ? 1 : coloured_pip_polarity(co.color);
-      const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, r.pip_polarity, 16.0 * params.face_crop_scale, false);
+      // (count_from_shown_places takes the reading's polarity, or else its colour's.)
+      const ShownPlaces sp = count_from_shown_places(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
       double mean = 0;
       for (std::size_t k = 0; k < 9; ++k)
         if (k != 4) mean += sp.ring[k] / 8;
@@ -4178,9 +4182,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   auto polarity_contradicts = [&](const CellObservation& c, int i) {
     if (!params.polarity_check || i < 0) return false;
     const int pol = reported_polarity[static_cast<std::size_t>(i)];
-    const int want = c.color == "white" || c.color == "yellow" ? -1
-                     : c.color == "black" || c.color == "red" || c.color == "green" || c.color == "blue" ? 1
-                                                                                                         : 0;
+    const int want = die_pip_polarity(c.color);
     return want != 0 && pol == -want;
   };
   if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim) {
