@@ -2243,14 +2243,18 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   // Per block: each pixel's source offset (sx 3 + sy step, by madd of the 16-bit pair as
   // OpenCV's vector remap does: only for a step under 2^15), position and fractions.
   const RemapSrc8u3 rs = remap_src_8uc3(src, border, value);
+  // (Speed round 27) For the whole row: each block's positions are OpenCV's (from the block's
+  // own X0, Y0, W0), but the blocks wholly inside are sampled by one bilinear3_run per run of
+  // them (the same bytes: each pixel's sum is its own, written left to right), not one call
+  // and one ragged tail a block.
   static thread_local std::vector<int> buf_v;
-  const std::size_t nb = static_cast<std::size_t>(bw0) + 8;  // (room for warp_block_avx2's last 8)
+  const std::size_t nb = static_cast<std::size_t>(width) + 8;  // (room for warp_block_avx2's last 8)
   buf_v.resize(5 * nb);
-  int* ofs = buf_v.data();  // source offsets (inside pixels)
-  int* xr = ofs + nb;       // X, Y: the positions in 1/32 px
-  int* yr = xr + nb;
-  int* fxs = yr + nb;       // X & 31, Y & 31
-  int* fys = fxs + nb;
+  int* const ofs_row = buf_v.data();  // source offsets (inside pixels)
+  int* const xr_row = ofs_row + nb;   // X, Y: the positions in 1/32 px
+  int* const yr_row = xr_row + nb;
+  int* const fxs_row = yr_row + nb;   // X & 31, Y & 31
+  int* const fys_row = fxs_row + nb;
   const __m128d v_M0 = _mm_set1_pd(M[0]), v_M3 = _mm_set1_pd(M[3]), v_M6 = _mm_set1_pd(M[6]);
   const __m128d v_intmax = _mm_set1_pd(static_cast<double>(INT_MAX)), v_intmin = _mm_set1_pd(static_cast<double>(INT_MIN));
   const __m128d v_zero = _mm_setzero_pd(), v_its = _mm_set1_pd(32.0), v_2 = _mm_set1_pd(2.0);
@@ -2266,8 +2270,14 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   bool nan_avx2 = false;
   for (int y = 0; y < height; ++y) {
     uchar* D = out.ptr<uchar>(y);
+    int run0 = -1;  // the first pixel of the blocks inside not yet sampled
     for (int xb = 0; xb < width; xb += bw0) {
       const int bw = std::min(bw0, width - xb);
+      int* const xr = xr_row + xb;
+      int* const yr = yr_row + xb;
+      int* const fxs = fxs_row + xb;
+      int* const fys = fys_row + xb;
+      int* const ofs = ofs_row + xb;
       const double X0 = M[0] * xb + M[1] * y + M[2];
       const double Y0 = M[3] * xb + M[4] * y + M[5];
       const double W0 = M[6] * xb + M[7] * y + M[8];
@@ -2299,8 +2309,18 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
         _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), _mm_unpacklo_epi64(ya, yb2));
       }
       if (!avx2) all_in = warp_block_sse2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
-      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, (all_in & 0xF) == 0xF, D + xb * 3, xb + bw < width);
+      if ((all_in & 0xF) == 0xF && rs.madd_ofs) {  // (remap_block_8uc3's fast case) sampled with the run
+        if (run0 < 0) run0 = xb;
+        continue;
+      }
+      if (run0 >= 0) {
+        bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, xb - run0, D + run0 * 3, true);
+        run0 = -1;
+      }
+      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, false, D + xb * 3, xb + bw < width);
     }
+    if (run0 >= 0)
+      bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, width - run0, D + run0 * 3, false);
   }
   if (_mm_movemask_pd(nan_seen) != 0 || nan_avx2) {
     opencv();

@@ -1287,3 +1287,44 @@ TEST(MaskOps, MaxLocMaskedIsMinMaxLocs) {
   EXPECT_GT(found, 20000);
   EXPECT_GT(ties, 15000);
 }
+
+TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
+  // (Speed round 27) A row's blocks wholly inside the source are sampled by one call per run of
+  // them (each block's positions still its own, as OpenCV's): rows of many blocks (widths to
+  // 400; block widths 1024 / height for heights under 16, not multiples of 4 or 8), runs of
+  // inside blocks broken by blocks that reach past the source's sides or last rows (and by
+  // NaN-free strong perspective), against cv::warpPerspective byte for byte, both borders.
+  std::mt19937 rng(2703);
+  std::uniform_real_distribution<double> u(-1, 1);
+  long compared = 0, rows_mixed = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    const cv::Size ss(120 + rep % 37 * 9, 40 + rep % 23 * 5);
+    const cv::Size ds(60 + (rep * 53) % 341, 1 + rep % 20);
+    const cv::Mat src = warp_test_source(ss, rep);
+    // Mostly a shrink onto the source, sliding along x so a row's ends fall outside now and then.
+    const double sc = 0.15 + 0.35 * (u(rng) + 1), ang = 0.3 * u(rng);
+    const double cx = ss.width * (0.5 + 0.45 * u(rng)), cy = rep % 3 == 0 ? ss.height - 1.5 : ss.height * (0.5 + 0.4 * u(rng));
+    const double p = rep % 4 == 0 ? 0 : 0.0015 * u(rng);
+    const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), cx, sc * std::sin(ang), sc * std::cos(ang), cy, p * u(rng), p * u(rng), 1);
+    const cv::Matx33d m = a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+    for (int bt : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
+      cv::Mat want, got;
+      cv::warpPerspective(src, want, cv::Mat(m), ds, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, bt, cv::Scalar(3, 130, 250));
+      warp_perspective_linear(src, got, m, ds, bt, cv::Scalar(3, 130, 250));
+      ASSERT_EQ(got.size(), want.size());
+      ASSERT_EQ(cv::norm(want, got, cv::NORM_INF), 0.0) << "rep " << rep << " src " << ss << " dst " << ds << " border " << bt;
+      compared += ds.area();
+    }
+    // Rows whose first or last pixel maps outside the source while the middle is inside.
+    for (int y = 0; y < ds.height; ++y) {
+      auto in = [&](int x) {
+        const cv::Vec3d q = m * cv::Vec3d(x, y, 1);
+        const double sx = q[0] / q[2], sy = q[1] / q[2];
+        return sx >= 0 && sy >= 0 && sx < ss.width - 1 && sy < ss.height - 1;
+      };
+      rows_mixed += in(ds.width / 2) && (!in(0) || !in(ds.width - 1));
+    }
+  }
+  EXPECT_GT(compared, 1000000);
+  EXPECT_GT(rows_mixed, 500);
+}
