@@ -99,8 +99,7 @@ int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& sta
 
 namespace {
 
-// The first x' in [x, end) with (s[x'] == 0) == zero, or end: 16 pixels at a time, the
-// transition found from the 16 comparisons' bits (the lowest set bit), not pixel by pixel.
+// mask_row_next (mask_ops.h): the transition found from the 16 comparisons' bits.
 inline int next_where(const uchar* s, int x, int end, bool zero) {
 #if CV_SIMD128
   const cv::v_uint8x16 z = cv::v_setzero_u8();
@@ -237,6 +236,8 @@ int label_image(const cv::Mat& mask, cv::Mat& labels, int connectivity, RunLabel
 }
 
 }  // namespace
+
+int mask_row_next(const uchar* s, int x, int end, bool zero) { return next_where(s, x, end, zero); }
 
 int label_components(const cv::Mat& mask, cv::Mat& labels, int connectivity) {
   if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
@@ -2612,6 +2613,23 @@ void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int borde
     return;
   }
   cv::sepFilter2D(src, dst, CV_32F, *k, *k, cv::Point(-1, -1), 0, border);
+}
+
+void bgr_lum_row(const uchar* bgr, int n, ushort* out) {
+  int x = 0;
+#if CV_SIMD128
+  for (; x + 16 <= n; x += 16) {
+    cv::v_uint8x16 b, g, r;
+    cv::v_load_deinterleave(bgr + 3 * x, b, g, r);
+    cv::v_uint16x8 b0, b1, g0, g1, r0, r1;
+    cv::v_expand(b, b0, b1);
+    cv::v_expand(g, g0, g1);
+    cv::v_expand(r, r0, r1);
+    cv::v_store(out + x, b0 + (g0 + g0) + r0);
+    cv::v_store(out + x + 8, b1 + (g1 + g1) + r1);
+  }
+#endif
+  for (; x < n; ++x) out[x] = static_cast<ushort>(bgr[3 * x] + 2 * bgr[3 * x + 1] + bgr[3 * x + 2]);
 }
 
 void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1) {

@@ -1288,6 +1288,74 @@ TEST(MaskOps, MaxLocMaskedIsMinMaxLocs) {
   EXPECT_GT(ties, 15000);
 }
 
+TEST(MaskOps, ForEachSetIsThePerPixelLoop) {
+  // (Speed round 27) for_each_set (the reader's loops over a die's pixels in a patch) visits
+  // the set pixels of a row in increasing x, as `for (x = 0; x < n; ++x) if (s[x]) f(x);`
+  // does: rows of every width 1 .. 140 (under and over 16, the last part under 16 read as
+  // the row's last 16), runs of set and zero pixels of random lengths, single pixels, empty
+  // and full rows, values other than 255, and ROI views (a row not starting at the image's
+  // first column); and mask_row_next's both kinds against its loop.
+  std::mt19937 rng(2701);
+  std::uniform_int_distribution<int> len(1, 40), val(1, 255);
+  std::uniform_real_distribution<double> u(0, 1);
+  long visited = 0, rows = 0;
+  for (int t = 0; t < 6000; ++t) {
+    const int w = 1 + t % 140;
+    cv::Mat big(3, w + 9, CV_8U, cv::Scalar(0));
+    cv::randu(big, 0, 256);  // bytes round the view that must not be visited
+    cv::Mat row = big(cv::Rect(t % 9, 1, w, 1));
+    const int kind = t % 5;
+    for (int x = 0; x < w;) {
+      const int l = kind == 0 ? 1 : len(rng);
+      const bool on = kind == 3 ? true : kind == 4 ? false : u(rng) < 0.5;
+      for (int k = 0; k < l && x < w; ++k, ++x) row.at<uchar>(0, x) = on ? static_cast<uchar>(kind == 2 ? val(rng) : 255) : 0;
+    }
+    const uchar* s = row.ptr<uchar>(0);
+    std::vector<int> want, got;
+    for (int x = 0; x < w; ++x)
+      if (s[x]) want.push_back(x);
+    for_each_set(s, w, [&](int x) { got.push_back(x); });
+    ASSERT_EQ(got, want) << "width " << w << " kind " << kind;
+    for (int x0 = 0; x0 <= w; ++x0)
+      for (const bool zero : {false, true}) {
+        int x = x0;
+        while (x < w && ((s[x] == 0) != zero)) ++x;
+        ASSERT_EQ(mask_row_next(s, x0, w, zero), x) << "width " << w << " from " << x0 << " zero " << zero;
+      }
+    visited += static_cast<long>(got.size());
+    ++rows;
+  }
+  EXPECT_GT(visited, 100000);
+  EXPECT_EQ(rows, 6000);
+}
+
+TEST(MaskOps, BgrLumRowIsThePerPixelSum) {
+  // (Speed round 27) bgr_lum_row (16 pixels at a time) against b + 2 g + r per pixel: rows of
+  // 0 .. 100 pixels at every offset in a wider image (the SIMD part, the tail and their seam),
+  // random bytes and the extremes (0 and 255 in every channel: 0 and 1020).
+  std::mt19937 rng(2702);
+  int checked = 0, extremes = 0;
+  for (int t = 0; t < 3000; ++t) {
+    const int n = t % 101, off = (t / 101) % 7;
+    cv::Mat img(1, n + off + 3, CV_8UC3);
+    cv::randu(img, 0, 256);
+    if (t % 5 == 0) img.setTo(cv::Scalar(255, 255, 255));
+    if (t % 5 == 1) img.setTo(cv::Scalar(0, 0, 0));
+    const uchar* p = img.ptr<uchar>(0) + 3 * off;
+    std::vector<ushort> got(static_cast<std::size_t>(n) + 4, 7777);
+    bgr_lum_row(p, n, got.data());
+    for (int x = 0; x < n; ++x) {
+      const int want = p[3 * x] + 2 * p[3 * x + 1] + p[3 * x + 2];
+      ASSERT_EQ(got[static_cast<std::size_t>(x)], want) << "n " << n << " offset " << off << " x " << x;
+      extremes += want == 0 || want == 1020;
+      ++checked;
+    }
+    for (int x = n; x < n + 4; ++x) ASSERT_EQ(got[static_cast<std::size_t>(x)], 7777) << "written past n " << n;
+  }
+  EXPECT_GT(checked, 100000);
+  EXPECT_GT(extremes, 40000);
+}
+
 TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
   // (Speed round 27) A row's blocks wholly inside the source are sampled by one call per run of
   // them (each block's positions still its own, as OpenCV's): rows of many blocks (widths to
