@@ -533,13 +533,22 @@ cv::Vec3f relative_to_white(cv::Vec3f body, cv::Vec3f white, double clip) {
 }
 
 cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size, double tol = 0, cv::Vec3f* die_free = nullptr) {
-  std::vector<cv::Vec3b> s;
-  const double inscribed = hex_size * kSqrt3 / 2;
-  for (double rad : {0.8 * inscribed, 0.9 * inscribed})
+  // (speed27) The 18 directions' cosines and sines once (the same doubles for every cell).
+  static const std::array<std::pair<double, double>, 18> dirs = [] {
+    std::array<std::pair<double, double>, 18> d{};
     for (int i = 0; i < 18; ++i) {
       const double a = CV_PI / 9 * i + 0.17;
+      d[static_cast<std::size_t>(i)] = {std::cos(a), std::sin(a)};
+    }
+    return d;
+  }();
+  std::vector<cv::Vec3b> s;
+  s.reserve(2 * dirs.size());
+  const double inscribed = hex_size * kSqrt3 / 2;
+  for (double rad : {0.8 * inscribed, 0.9 * inscribed})
+    for (const auto& [ca, sa] : dirs) {
       cv::Vec3b v;
-      if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
+      if (sample(img, apply_h(h, {c.x + rad * ca, c.y + rad * sa}), v)) s.push_back(v);
     }
   // A die's lit top in the ring may be brighter than the paper (a glared yellow top): the
   // brightest quarter is then the die. Without the samples far (> tol) from the median
