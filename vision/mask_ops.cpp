@@ -794,8 +794,8 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
 
 #if defined(HEXDICE_BILINEAR_AVX2)
 namespace {
-// (Speed round 17) color_distance_mask's exact path for one row's first 16 * (cols / 16)
-// pixels with SSSE3: the three channels split by pshufb (not OpenCV's SSE2 deinterleave), the
+// (Speed round 17) color_distance_mask's exact path for one row of n >= 16 pixels (speed27:
+// the last part under 16 as the row's last 16; none when n < 16) with SSSE3: the three channels split by pshufb (not OpenCV's SSE2 deinterleave), the
 // differences to the reference as 16-bit, b^2 + g^2 and r^2 by pmaddwd of (b, g) and (r, 0)
 // pairs into 32-bit: the same integer sums (<= 3 * 255^2), compared with lim as before.
 __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const uchar* p, uchar* o, int n, int r0, int r1, int r2,
@@ -818,7 +818,9 @@ __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const u
   for (int k = 0; k < 3; ++k)
     for (int v = 0; v < 3; ++v) mk[k][v] = _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[k][v]));
   const __m128i flip = greater ? z : _mm_set1_epi8(-1);
-  for (int x = 0; x + 16 <= n; x += 16) {
+  // (Speed round 27) The last part under 16 pixels as the row's last 16 (the bytes before
+  // it written again with the same values): the whole row when n >= 16.
+  for (int x = 0; x + 16 <= n; x = x + 32 <= n || x + 16 == n ? x + 16 : n - 16) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * x));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * x + 16));
     const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * x + 32));
@@ -880,23 +882,28 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
   // Integer squares summed (<= 3 * 255^2): d2 > t2 <=> d2 > floor(t2).
   const int lim = static_cast<int>(std::floor(t2));
   const int r0 = static_cast<int>(ref[0]), r1 = static_cast<int>(ref[1]), r2 = static_cast<int>(ref[2]);
+  // (Speed round 27) A row's last part under 16 pixels: its last 16 pixels again by the same
+  // vector step (the bytes before it rewritten with the same values), not pixel by pixel.
   for (int y = 0; y < bgr.rows; ++y) {
     const uchar* p = bgr.ptr<uchar>(y);
     uchar* o = m.ptr<uchar>(y);
     int x = 0;
 #if defined(HEXDICE_BILINEAR_AVX2)
-    if (use_ssse3()) {
+    const bool ssse3 = use_ssse3();
+    if (ssse3) {
       color_distance_row_ssse3(p, o, bgr.cols, r0, r1, r2, lim, greater);
-      x = bgr.cols / 16 * 16;
+      x = bgr.cols >= 16 ? bgr.cols : 0;
     }
+#else
+    const bool ssse3 = false;
 #endif
 #if CV_SIMD128
     const cv::v_int16x8 vr[3] = {cv::v_setall_s16(static_cast<short>(r0)), cv::v_setall_s16(static_cast<short>(r1)),
                                  cv::v_setall_s16(static_cast<short>(r2))};
     const cv::v_int32x4 vlim = cv::v_setall_s32(lim);
-    for (; x + 16 <= bgr.cols; x += 16) {
+    auto step = [&](int at) {  // pixels at .. at + 15
       cv::v_uint8x16 ch[3];
-      cv::v_load_deinterleave(p + 3 * x, ch[0], ch[1], ch[2]);
+      cv::v_load_deinterleave(p + 3 * at, ch[0], ch[1], ch[2]);
       cv::v_int32x4 s[4] = {cv::v_setzero_s32(), cv::v_setzero_s32(), cv::v_setzero_s32(), cv::v_setzero_s32()};
       for (int k = 0; k < 3; ++k) {
         cv::v_uint16x8 lo, hi;
@@ -913,9 +920,15 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
       const cv::v_int8x16 g = cv::v_pack(cv::v_pack(cv::v_reinterpret_as_s32(s[0] > vlim), cv::v_reinterpret_as_s32(s[1] > vlim)),
                                          cv::v_pack(cv::v_reinterpret_as_s32(s[2] > vlim), cv::v_reinterpret_as_s32(s[3] > vlim)));
       const cv::v_uint8x16 u = cv::v_reinterpret_as_u8(g);  // 255 where above, 0 elsewhere
-      cv::v_store(o + x, greater ? u : ~u);
+      cv::v_store(o + at, greater ? u : ~u);
+    };
+    for (; x + 16 <= bgr.cols; x += 16) step(x);
+    if (x < bgr.cols && bgr.cols >= 16) {
+      step(bgr.cols - 16);
+      x = bgr.cols;
     }
 #endif
+    (void)ssse3;
     for (; x < bgr.cols; ++x) {
       const int d0 = p[3 * x] - r0, d1 = p[3 * x + 1] - r1, d2 = p[3 * x + 2] - r2;
       o[x] = ((d0 * d0 + d1 * d1 + d2 * d2 > lim) == greater) ? 255 : 0;

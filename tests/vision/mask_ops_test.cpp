@@ -1396,3 +1396,36 @@ TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
   EXPECT_GT(compared, 1000000);
   EXPECT_GT(rows_mixed, 500);
 }
+
+TEST(MaskOps, ColorDistanceMaskEveryWidth) {
+  // (Speed round 27) color_distance_mask's exact path takes a row's last part under 16 pixels
+  // as its last 16 again (the vector step, SSSE3 or SSE2 with HEXDICE_NO_AVX2=1): every width
+  // 1 .. 100, ROI views (rows not continuous, not starting at the image's first column),
+  // thresholds at and round the squared distances, both senses; against the float test.
+  std::mt19937 rng(2704);
+  std::uniform_int_distribution<int> byte(0, 255);
+  long compared = 0, above = 0;
+  for (int w = 1; w <= 100; ++w)
+    for (int rep = 0; rep < 3; ++rep) {
+      cv::Mat img(1 + (w * 5 + rep) % 13, w + 5, CV_8UC3);
+      cv::randu(img, 0, 256);
+      const cv::Mat roi = img(cv::Rect(rep, 0, w, img.rows));
+      const cv::Vec3f ref(static_cast<float>(byte(rng)), static_cast<float>(byte(rng)), static_cast<float>(byte(rng)));
+      for (double thr : {0.0, 60.0, 100.0, 141.5, 200.0})
+        for (bool greater : {true, false}) {
+          const cv::Mat got = color_distance_mask(roi, ref, thr, greater);
+          const float t2 = static_cast<float>(thr * thr);
+          for (int y = 0; y < roi.rows; ++y)
+            for (int x = 0; x < roi.cols; ++x) {
+              const cv::Vec3b p = roi.at<cv::Vec3b>(y, x);
+              const float d0 = p[0] - ref[0], d1 = p[1] - ref[1], d2 = p[2] - ref[2];
+              const uchar want = ((d0 * d0 + d1 * d1 + d2 * d2 > t2) == greater) ? 255 : 0;
+              ASSERT_EQ(got.at<uchar>(y, x), want) << "width " << w << " rep " << rep << " thr " << thr << " at " << x << "," << y;
+              above += want != 0;
+              ++compared;
+            }
+        }
+    }
+  EXPECT_GT(compared, 100000);
+  EXPECT_GT(above, 30000);
+}
