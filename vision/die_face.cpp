@@ -641,22 +641,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     x0[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::max(0, static_cast<int>(std::ceil(mid - w)));
     x1[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::min(n, static_cast<int>(std::floor(mid + w)) + 1);
     if (reuse) continue;
-    const uchar* row = plane.ptr<uchar>(y);
-    ushort* l = lum_img.ptr<ushort>(y);
-    int x = 0;
-#if CV_SIMD128
-    for (; x + 16 <= n; x += 16) {  // b + 2g + r, 16 at a time (the same integers)
-      cv::v_uint8x16 b, g, r;
-      cv::v_load_deinterleave(row + 3 * x, b, g, r);
-      cv::v_uint16x8 b0, b1, g0, g1, r0, r1;
-      cv::v_expand(b, b0, b1);
-      cv::v_expand(g, g0, g1);
-      cv::v_expand(r, r0, r1);
-      cv::v_store(l + x, b0 + (g0 + g0) + r0);
-      cv::v_store(l + x + 8, b1 + (g1 + g1) + r1);
-    }
-#endif
-    for (; x < n; ++x) l[x] = static_cast<ushort>(row[3 * x] + 2 * row[3 * x + 1] + row[3 * x + 2]);
+    bgr_lum_row(plane.ptr<uchar>(y), n, lum_img.ptr<ushort>(y));  // b + 2g + r, 16 at a time (mask_ops.h)
   }
   if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
   const auto [pip_area, du, k, squeeze_test, ring, ring_k] = blob_tests_at(params, parallax_mm, s);

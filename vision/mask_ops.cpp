@@ -99,8 +99,7 @@ int components_with_stats_ref(const cv::Mat& mask, cv::Mat& labels, cv::Mat& sta
 
 namespace {
 
-// The first x' in [x, end) with (s[x'] == 0) == zero, or end: 16 pixels at a time, the
-// transition found from the 16 comparisons' bits (the lowest set bit), not pixel by pixel.
+// mask_row_next (mask_ops.h): the transition found from the 16 comparisons' bits.
 inline int next_where(const uchar* s, int x, int end, bool zero) {
 #if CV_SIMD128
   const cv::v_uint8x16 z = cv::v_setzero_u8();
@@ -237,6 +236,8 @@ int label_image(const cv::Mat& mask, cv::Mat& labels, int connectivity, RunLabel
 }
 
 }  // namespace
+
+int mask_row_next(const uchar* s, int x, int end, bool zero) { return next_where(s, x, end, zero); }
 
 int label_components(const cv::Mat& mask, cv::Mat& labels, int connectivity) {
   if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
@@ -793,8 +794,8 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
 
 #if defined(HEXDICE_BILINEAR_AVX2)
 namespace {
-// (Speed round 17) color_distance_mask's exact path for one row's first 16 * (cols / 16)
-// pixels with SSSE3: the three channels split by pshufb (not OpenCV's SSE2 deinterleave), the
+// (Speed round 17) color_distance_mask's exact path for one row of n >= 16 pixels (speed27:
+// the last part under 16 as the row's last 16; none when n < 16) with SSSE3: the three channels split by pshufb (not OpenCV's SSE2 deinterleave), the
 // differences to the reference as 16-bit, b^2 + g^2 and r^2 by pmaddwd of (b, g) and (r, 0)
 // pairs into 32-bit: the same integer sums (<= 3 * 255^2), compared with lim as before.
 __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const uchar* p, uchar* o, int n, int r0, int r1, int r2,
@@ -817,7 +818,9 @@ __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const u
   for (int k = 0; k < 3; ++k)
     for (int v = 0; v < 3; ++v) mk[k][v] = _mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[k][v]));
   const __m128i flip = greater ? z : _mm_set1_epi8(-1);
-  for (int x = 0; x + 16 <= n; x += 16) {
+  // (Speed round 27) The last part under 16 pixels as the row's last 16 (the bytes before
+  // it written again with the same values): the whole row when n >= 16.
+  for (int x = 0; x + 16 <= n; x = x + 32 <= n || x + 16 == n ? x + 16 : n - 16) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * x));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * x + 16));
     const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 3 * x + 32));
@@ -879,23 +882,28 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
   // Integer squares summed (<= 3 * 255^2): d2 > t2 <=> d2 > floor(t2).
   const int lim = static_cast<int>(std::floor(t2));
   const int r0 = static_cast<int>(ref[0]), r1 = static_cast<int>(ref[1]), r2 = static_cast<int>(ref[2]);
+  // (Speed round 27) A row's last part under 16 pixels: its last 16 pixels again by the same
+  // vector step (the bytes before it rewritten with the same values), not pixel by pixel.
   for (int y = 0; y < bgr.rows; ++y) {
     const uchar* p = bgr.ptr<uchar>(y);
     uchar* o = m.ptr<uchar>(y);
     int x = 0;
 #if defined(HEXDICE_BILINEAR_AVX2)
-    if (use_ssse3()) {
+    const bool ssse3 = use_ssse3();
+    if (ssse3) {
       color_distance_row_ssse3(p, o, bgr.cols, r0, r1, r2, lim, greater);
-      x = bgr.cols / 16 * 16;
+      x = bgr.cols >= 16 ? bgr.cols : 0;
     }
+#else
+    const bool ssse3 = false;
 #endif
 #if CV_SIMD128
     const cv::v_int16x8 vr[3] = {cv::v_setall_s16(static_cast<short>(r0)), cv::v_setall_s16(static_cast<short>(r1)),
                                  cv::v_setall_s16(static_cast<short>(r2))};
     const cv::v_int32x4 vlim = cv::v_setall_s32(lim);
-    for (; x + 16 <= bgr.cols; x += 16) {
+    auto step = [&](int at) {  // pixels at .. at + 15
       cv::v_uint8x16 ch[3];
-      cv::v_load_deinterleave(p + 3 * x, ch[0], ch[1], ch[2]);
+      cv::v_load_deinterleave(p + 3 * at, ch[0], ch[1], ch[2]);
       cv::v_int32x4 s[4] = {cv::v_setzero_s32(), cv::v_setzero_s32(), cv::v_setzero_s32(), cv::v_setzero_s32()};
       for (int k = 0; k < 3; ++k) {
         cv::v_uint16x8 lo, hi;
@@ -912,9 +920,15 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
       const cv::v_int8x16 g = cv::v_pack(cv::v_pack(cv::v_reinterpret_as_s32(s[0] > vlim), cv::v_reinterpret_as_s32(s[1] > vlim)),
                                          cv::v_pack(cv::v_reinterpret_as_s32(s[2] > vlim), cv::v_reinterpret_as_s32(s[3] > vlim)));
       const cv::v_uint8x16 u = cv::v_reinterpret_as_u8(g);  // 255 where above, 0 elsewhere
-      cv::v_store(o + x, greater ? u : ~u);
+      cv::v_store(o + at, greater ? u : ~u);
+    };
+    for (; x + 16 <= bgr.cols; x += 16) step(x);
+    if (x < bgr.cols && bgr.cols >= 16) {
+      step(bgr.cols - 16);
+      x = bgr.cols;
     }
 #endif
+    (void)ssse3;
     for (; x < bgr.cols; ++x) {
       const int d0 = p[3 * x] - r0, d1 = p[3 * x + 1] - r1, d2 = p[3 * x + 2] - r2;
       o[x] = ((d0 * d0 + d1 * d1 + d2 * d2 > lim) == greater) ? 255 : 0;
@@ -936,19 +950,24 @@ bool pack_rows(const cv::Mat& src, std::vector<Row128>& rows) {
     Row128 r = 0;
     int x = 0;
 #if CV_SIMD128
+    // (Speed round 27) Each 16 pixels' bits into their 16-bit word of the row (x is a multiple
+    // of 16 here, the row little-endian), not a 128-bit shift and OR per step.
+    std::uint16_t words[8] = {};
     const cv::v_uint8x16 zero = cv::v_setzero_u8(), full = cv::v_setall_u8(255);
     for (; x + 16 <= src.cols; x += 16) {
       const cv::v_uint8x16 v = cv::v_load(s + x);
       if (!cv::v_check_all((v == zero) | (v == full))) return false;
-      r |= static_cast<Row128>(static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) << x;
+      words[x / 16] = static_cast<std::uint16_t>(static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu);
     }
     if (x < src.cols && src.cols >= 16) {  // the tail: the row's last 16 pixels, those from x kept
       const int b = src.cols - 16;
       const cv::v_uint8x16 v = cv::v_load(s + b);
       if (!cv::v_check_all((v == zero) | (v == full))) return false;  // (pixels before x passed already)
-      r |= static_cast<Row128>((static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) >> (x - b)) << x;
+      words[x / 16] = static_cast<std::uint16_t>((static_cast<unsigned>(cv::v_signmask(v)) & 0xFFFFu) >> (x - b));
       x = src.cols;
     }
+    static_assert(sizeof(words) == sizeof(Row128));
+    std::memcpy(&r, words, sizeof(r));
 #endif
     for (; x < src.cols; ++x) {
       if (s[x] != 0 && s[x] != 255) return false;
@@ -972,15 +991,18 @@ void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
   // after it): all but the last row are written 8 at a time to their end.
   const bool spill = dst.isContinuous();
   for (int y = 0; y < dst.rows; ++y) {
-    Row128 r = rows[static_cast<std::size_t>(y)];
+    // (Speed round 27) The row's bytes (little-endian: byte k = pixels 8k .. 8k + 7), not a
+    // 128-bit shift per 8 pixels.
+    std::uint8_t rb[sizeof(Row128)];
+    std::memcpy(rb, &rows[static_cast<std::size_t>(y)], sizeof(rb));
     uchar* o = dst.ptr<uchar>(y);
     int x = 0;
     const int w8 = spill && y + 1 < dst.rows ? w : w - 7;
-    for (; x < w8; x += 8, r >>= 8) {
-      const std::uint64_t v = bytes[static_cast<std::size_t>(r & 0xFF)];
+    for (; x < w8; x += 8) {
+      const std::uint64_t v = bytes[rb[x / 8]];
       std::memcpy(o + x, &v, 8);
     }
-    for (; x < w; ++x, r >>= 1) o[x] = (r & 1) ? 255 : 0;
+    for (; x < w; ++x) o[x] = (rb[x / 8] >> (x % 8)) & 1 ? 255 : 0;
   }
 }
 
@@ -2046,7 +2068,10 @@ __attribute__((target("avx2"), noinline)) bool warp_block_avx2(const int* xr, co
                                                                int* ofs, __m128i wh1, __m128i ofsk) {
   const __m256i v_31 = _mm256_set1_epi32(31), v_m1 = _mm256_set1_epi16(-1);
   const __m256i v_wh1 = _mm256_broadcastsi128_si256(wh1), v_ofsk = _mm256_broadcastsi128_si256(ofsk);
-  bool all_in = true;
+  // (Speed round 27) The inside flags of the full steps ANDed in a register, the last step's
+  // lanes below bw tested alone (the same answer as testing every step's lanes below bw).
+  __m256i in_all = _mm256_set1_epi32(-1);
+  bool last_in = true;
   for (int i = 0; i < bw; i += 8) {
     const __m256i X = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr + i));
     const __m256i Y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(yr + i));
@@ -2055,12 +2080,16 @@ __attribute__((target("avx2"), noinline)) bool warp_block_avx2(const int* xr, co
     const __m256i sxy16 = _mm256_packs_epi32(_mm256_srai_epi32(X, 5), _mm256_srai_epi32(Y, 5));
     const __m256i in16 = _mm256_and_si256(_mm256_cmpgt_epi16(sxy16, v_m1), _mm256_cmpgt_epi16(v_wh1, sxy16));
     const __m256i in32 = _mm256_and_si256(_mm256_unpacklo_epi16(in16, in16), _mm256_unpackhi_epi16(in16, in16));
-    const unsigned valid = bw - i >= 8 ? 0xFFu : (1u << (bw - i)) - 1u;
-    all_in = all_in && (static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in32))) & valid) == valid;
+    if (bw - i >= 8) {
+      in_all = _mm256_and_si256(in_all, in32);
+    } else {
+      const unsigned valid = (1u << (bw - i)) - 1u;
+      last_in = (static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in32))) & valid) == valid;
+    }
     const __m256i pairs = _mm256_unpacklo_epi16(sxy16, _mm256_srli_si256(sxy16, 8));  // per lane: sx0 sy0 sx1 sy1 ...
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(ofs + i), _mm256_madd_epi16(pairs, v_ofsk));
   }
-  return all_in;
+  return last_in && _mm256_movemask_ps(_mm256_castsi256_ps(in_all)) == 0xFF;
 }
 #endif
 
@@ -2243,14 +2272,18 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   // Per block: each pixel's source offset (sx 3 + sy step, by madd of the 16-bit pair as
   // OpenCV's vector remap does: only for a step under 2^15), position and fractions.
   const RemapSrc8u3 rs = remap_src_8uc3(src, border, value);
+  // (Speed round 27) For the whole row: each block's positions are OpenCV's (from the block's
+  // own X0, Y0, W0), but the blocks wholly inside are sampled by one bilinear3_run per run of
+  // them (the same bytes: each pixel's sum is its own, written left to right), not one call
+  // and one ragged tail a block.
   static thread_local std::vector<int> buf_v;
-  const std::size_t nb = static_cast<std::size_t>(bw0) + 8;  // (room for warp_block_avx2's last 8)
+  const std::size_t nb = static_cast<std::size_t>(width) + 8;  // (room for warp_block_avx2's last 8)
   buf_v.resize(5 * nb);
-  int* ofs = buf_v.data();  // source offsets (inside pixels)
-  int* xr = ofs + nb;       // X, Y: the positions in 1/32 px
-  int* yr = xr + nb;
-  int* fxs = yr + nb;       // X & 31, Y & 31
-  int* fys = fxs + nb;
+  int* const ofs_row = buf_v.data();  // source offsets (inside pixels)
+  int* const xr_row = ofs_row + nb;   // X, Y: the positions in 1/32 px
+  int* const yr_row = xr_row + nb;
+  int* const fxs_row = yr_row + nb;   // X & 31, Y & 31
+  int* const fys_row = fxs_row + nb;
   const __m128d v_M0 = _mm_set1_pd(M[0]), v_M3 = _mm_set1_pd(M[3]), v_M6 = _mm_set1_pd(M[6]);
   const __m128d v_intmax = _mm_set1_pd(static_cast<double>(INT_MAX)), v_intmin = _mm_set1_pd(static_cast<double>(INT_MIN));
   const __m128d v_zero = _mm_setzero_pd(), v_its = _mm_set1_pd(32.0), v_2 = _mm_set1_pd(2.0);
@@ -2266,8 +2299,14 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   bool nan_avx2 = false;
   for (int y = 0; y < height; ++y) {
     uchar* D = out.ptr<uchar>(y);
+    int run0 = -1;  // the first pixel of the blocks inside not yet sampled
     for (int xb = 0; xb < width; xb += bw0) {
       const int bw = std::min(bw0, width - xb);
+      int* const xr = xr_row + xb;
+      int* const yr = yr_row + xb;
+      int* const fxs = fxs_row + xb;
+      int* const fys = fys_row + xb;
+      int* const ofs = ofs_row + xb;
       const double X0 = M[0] * xb + M[1] * y + M[2];
       const double Y0 = M[3] * xb + M[4] * y + M[5];
       const double W0 = M[6] * xb + M[7] * y + M[8];
@@ -2299,8 +2338,18 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
         _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), _mm_unpacklo_epi64(ya, yb2));
       }
       if (!avx2) all_in = warp_block_sse2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
-      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, (all_in & 0xF) == 0xF, D + xb * 3, xb + bw < width);
+      if ((all_in & 0xF) == 0xF && rs.madd_ofs) {  // (remap_block_8uc3's fast case) sampled with the run
+        if (run0 < 0) run0 = xb;
+        continue;
+      }
+      if (run0 >= 0) {
+        bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, xb - run0, D + run0 * 3, true);
+        run0 = -1;
+      }
+      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, false, D + xb * 3, xb + bw < width);
     }
+    if (run0 >= 0)
+      bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, width - run0, D + run0 * 3, false);
   }
   if (_mm_movemask_pd(nan_seen) != 0 || nan_avx2) {
     opencv();
@@ -2592,6 +2641,23 @@ void gaussian_blur_f32(const cv::Mat& src, cv::Mat& dst, double sigma, int borde
     return;
   }
   cv::sepFilter2D(src, dst, CV_32F, *k, *k, cv::Point(-1, -1), 0, border);
+}
+
+void bgr_lum_row(const uchar* bgr, int n, ushort* out) {
+  int x = 0;
+#if CV_SIMD128
+  for (; x + 16 <= n; x += 16) {
+    cv::v_uint8x16 b, g, r;
+    cv::v_load_deinterleave(bgr + 3 * x, b, g, r);
+    cv::v_uint16x8 b0, b1, g0, g1, r0, r1;
+    cv::v_expand(b, b0, b1);
+    cv::v_expand(g, g0, g1);
+    cv::v_expand(r, r0, r1);
+    cv::v_store(out + x, b0 + (g0 + g0) + r0);
+    cv::v_store(out + x + 8, b1 + (g1 + g1) + r1);
+  }
+#endif
+  for (; x < n; ++x) out[x] = static_cast<ushort>(bgr[3 * x] + 2 * bgr[3 * x + 1] + bgr[3 * x + 2]);
 }
 
 void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1) {

@@ -301,6 +301,26 @@ void draw_thick_segments(cv::Mat& mask, const std::vector<std::pair<cv::Point2d,
 void draw_thick_segments_ref(cv::Mat& mask, const std::vector<std::pair<cv::Point2d, cv::Point2d>>& segments,
                              cv::Point2d origin, int thickness);
 
+// (Speed round 27) The first x' in [x, end) of a mask row with (s[x'] == 0) == zero, or end:
+// 16 pixels at a time (the lowest bit of the 16 comparisons), not pixel by pixel. s is the
+// row's first pixel: a last part under 16 is read as the row's last 16 when end >= 16.
+int mask_row_next(const uchar* s, int x, int end, bool zero = false);
+// Calls f(x) for every x in [0, end) with s[x] != 0, in increasing x (as
+// `for (x = 0; x < end; ++x) if (s[x]) f(x);` does), skipping the row's runs of zeros 16
+// pixels at a time: for the reader's per-pixel loops over a mask (a die's pixels in a patch).
+template <class F>
+inline void for_each_set(const uchar* s, int end, F&& f) {
+  for (int x = mask_row_next(s, 0, end); x < end; x = mask_row_next(s, x, end)) {
+    const int e = mask_row_next(s, x, end, true);
+    for (; x < e; ++x) f(x);
+  }
+}
+
+// (Speed round 27) out[x] = b + 2 g + r of the BGR pixel x (0 .. 1020) for x in [0, n): 16
+// pixels at a time (the same integers as the per-pixel sum): the reader's luminance of a
+// patch row (the face plane's, the pip masks').
+void bgr_lum_row(const uchar* bgr, int n, ushort* out);
+
 // true when the run-time chosen AVX2 steps run (round 20: for the lattice reader's coarse
 // search too): the CPU has AVX2 and HEXDICE_NO_AVX2 is unset, empty or 0.
 bool avx2_steps_on();

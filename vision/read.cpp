@@ -533,13 +533,22 @@ cv::Vec3f relative_to_white(cv::Vec3f body, cv::Vec3f white, double clip) {
 }
 
 cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size, double tol = 0, cv::Vec3f* die_free = nullptr) {
-  std::vector<cv::Vec3b> s;
-  const double inscribed = hex_size * kSqrt3 / 2;
-  for (double rad : {0.8 * inscribed, 0.9 * inscribed})
+  // (speed27) The 18 directions' cosines and sines once (the same doubles for every cell).
+  static const std::array<std::pair<double, double>, 18> dirs = [] {
+    std::array<std::pair<double, double>, 18> d{};
     for (int i = 0; i < 18; ++i) {
       const double a = CV_PI / 9 * i + 0.17;
+      d[static_cast<std::size_t>(i)] = {std::cos(a), std::sin(a)};
+    }
+    return d;
+  }();
+  std::vector<cv::Vec3b> s;
+  s.reserve(2 * dirs.size());
+  const double inscribed = hex_size * kSqrt3 / 2;
+  for (double rad : {0.8 * inscribed, 0.9 * inscribed})
+    for (const auto& [ca, sa] : dirs) {
       cv::Vec3b v;
-      if (sample(img, apply_h(h, {c.x + rad * std::cos(a), c.y + rad * std::sin(a)}), v)) s.push_back(v);
+      if (sample(img, apply_h(h, {c.x + rad * ca, c.y + rad * sa}), v)) s.push_back(v);
     }
   // A die's lit top in the ring may be brighter than the paper (a glared yellow top): the
   // brightest quarter is then the die. Without the samples far (> tol) from the median
@@ -2290,13 +2299,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     auto near_centre_mask = [&](const cv::Mat& where, auto&& take) {
       const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
       cv::Mat out(patch.size(), CV_8U, cv::Scalar(0));
+      thread_local std::vector<ushort> lum;  // the span's b + 2g + r (speed27: 16 at a time)
+      lum.resize(static_cast<std::size_t>(patch.cols));
       for (int y = 0; y < patch.rows; ++y) {
-        const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
         const uchar* w = where.ptr<uchar>(y);
         uchar* o = out.ptr<uchar>(y);
         int span_x0 = 0, span_x1 = -1;  // the row's pixels within reach (round 20: not tested pixel by pixel)
         disc_row_span(centre.x, centre.y, reach2, y, patch.cols, span_x0, span_x1);
-        for (int x = span_x0; x <= span_x1; ++x) o[x] = take(w[x], row[x][0] + 2 * row[x][1] + row[x][2]) ? 255 : 0;
+        if (span_x1 < span_x0) continue;
+        bgr_lum_row(patch.ptr<uchar>(y) + 3 * span_x0, span_x1 - span_x0 + 1, lum.data());
+        for (int x = span_x0; x <= span_x1; ++x) o[x] = take(w[x], lum[static_cast<std::size_t>(x - span_x0)]) ? 255 : 0;
       }
       return out;
     };
@@ -2424,12 +2436,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const uchar* bb = b.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
         uchar* o = blue.ptr<uchar>(y);
-        for (int x = 0; x < patch.cols; ++x) {
-          if (!bb[x]) continue;
+        for_each_set(bb, patch.cols, [&](int x) {
           const cv::Vec3f rel_px(pp[x][0] / cwhite[0], pp[x][1] / cwhite[1], pp[x][2] / cwhite[2]);
-          if (!(rel_px[0] > rel_px[2])) continue;
+          if (!(rel_px[0] > rel_px[2])) return;
           if (saturated_blue(rel_px, min_sat)) o[x] = 255;
-        }
+        });
       }
       morph(blue, blue, cv::MORPH_OPEN, open_k);
       cv::Mat bl, bs, bc;
@@ -2789,8 +2800,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const uchar* in = inner.ptr<uchar>(y);
         const uchar* sh = shadow.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
-        for (int x = 0; x < patch.cols; ++x)
-          if (in[x] && !sh[x]) ++lum_hist[static_cast<std::size_t>(pp[x][0] + 2 * pp[x][1] + pp[x][2])], ++n_px;
+        for_each_set(in, patch.cols, [&](int x) {
+          if (!sh[x]) ++lum_hist[static_cast<std::size_t>(pp[x][0] + 2 * pp[x][1] + pp[x][2])], ++n_px;
+        });
       }
       // Ranks [lo, hi) of the sorted order, as the sort-based band took them; ties at the
       // bounds are split by order of appearance (row-major), a stable sort's order.
@@ -2815,15 +2827,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const uchar* in = inner.ptr<uchar>(y);
         const uchar* sh = shadow.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
-        for (int x = 0; x < patch.cols; ++x) {
-          if (!in[x] || sh[x]) continue;
+        for_each_set(in, patch.cols, [&](int x) {
+          if (sh[x]) return;
           const std::size_t l = static_cast<std::size_t>(pp[x][0] + 2 * pp[x][1] + pp[x][2]);
-          if (take[l] <= 0) continue;
-          if (skip[l] > 0) { --skip[l]; continue; }
+          if (take[l] <= 0) return;
+          if (skip[l] > 0) { --skip[l]; return; }
           --take[l];
           for (int k = 0; k < 3; ++k) ++ch[static_cast<std::size_t>(k)][pp[x][k]];
           ++n_band;
-        }
+        });
       }
       body = cv::Vec3f(0, 0, 0);
       if (n_band > 0)
@@ -3506,20 +3518,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const uchar* in = where.ptr<uchar>(y);
             const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
             uchar* o = cm.ptr<uchar>(y);
-            for (int x = 0; x < patch.cols; ++x) {
-              if (!in[x]) continue;
+            for_each_set(in, patch.cols, [&](int x) {
               const cv::Vec3b v = pp[x];
               const cv::Vec3f rel_px(v[0] / cwhite[0], v[1] / cwhite[1], v[2] / cwhite[2]);
               if (samples.empty()) {
                 // name_color's grey test first (most of a blob's rim and shadow): cheap.
                 const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
-                if (mx <= 1e-3f || mx - mn < 0.125f * mx) continue;
+                if (mx <= 1e-3f || mx - mn < 0.125f * mx) return;
               }
               // (speed25) Without samples nf is builtin_color's name of the body: the same test
               // on the number, no std::string a pixel.
-              if (samples.empty() ? builtin_color(rel_px) != nf_builtin : name_color(rel_px, samples) != nf) continue;
+              if (samples.empty() ? builtin_color(rel_px) != nf_builtin : name_color(rel_px, samples) != nf) return;
               o[x] = 255, ++n_named, ++lum_hist[static_cast<std::size_t>(v[0] + 2 * v[1] + v[2])];
-            }
+            });
           }
           if (n_named > 0) {
             int l80 = 0;
@@ -3528,8 +3539,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             for (int y = 0; y < patch.rows; ++y) {
               const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
               uchar* o = cm.ptr<uchar>(y);
-              for (int x = 0; x < patch.cols; ++x)
-                if (o[x] && pp[x][0] + 2 * pp[x][1] + pp[x][2] < lmin) o[x] = 0;
+              for_each_set(o, patch.cols, [&](int x) {
+                if (pp[x][0] + 2 * pp[x][1] + pp[x][2] < lmin) o[x] = 0;
+              });
             }
             morph(cm, cm, cv::MORPH_OPEN, open_k);
             fill_holes(cm);
@@ -3929,17 +3941,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const uchar* rs = rest_blue.ptr<uchar>(y);
         const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
         uchar* bl = blue.ptr<uchar>(y);
-        for (int x = 0; x < patch.cols; ++x) {
-          if (!rs[x]) continue;
+        for_each_set(rs, patch.cols, [&](int x) {
           const cv::Vec3b v = pp[x];
           // Blue (hue 175..300) needs blue above red: most pixels stop here, before
           // name_color (which decides).
           // Against the sheet's light, not the cell's shade: a blue die's dark sides in deep shade are
           // no token (own scene 804: two phantom guards against the shade).
           const cv::Vec3f rel_px(v[0] / colour_base[0], v[1] / colour_base[1], v[2] / colour_base[2]);
-          if (!(rel_px[0] > rel_px[2])) continue;
+          if (!(rel_px[0] > rel_px[2])) return;
           if (saturated_blue(rel_px, min_sat) && !(params.guard_print_test && is_print(x, y, v))) bl[x] = 255, ++n_blue;
-        }
+        });
       }
       if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump)
         cv::imwrite("/tmp/rd_blue.png", blue), cv::imwrite("/tmp/rd_rest.png", rest_blue);

@@ -1287,3 +1287,145 @@ TEST(MaskOps, MaxLocMaskedIsMinMaxLocs) {
   EXPECT_GT(found, 20000);
   EXPECT_GT(ties, 15000);
 }
+
+TEST(MaskOps, ForEachSetIsThePerPixelLoop) {
+  // (Speed round 27) for_each_set (the reader's loops over a die's pixels in a patch) visits
+  // the set pixels of a row in increasing x, as `for (x = 0; x < n; ++x) if (s[x]) f(x);`
+  // does: rows of every width 1 .. 140 (under and over 16, the last part under 16 read as
+  // the row's last 16), runs of set and zero pixels of random lengths, single pixels, empty
+  // and full rows, values other than 255, and ROI views (a row not starting at the image's
+  // first column); and mask_row_next's both kinds against its loop.
+  std::mt19937 rng(2701);
+  std::uniform_int_distribution<int> len(1, 40), val(1, 255);
+  std::uniform_real_distribution<double> u(0, 1);
+  long visited = 0, rows = 0;
+  for (int t = 0; t < 6000; ++t) {
+    const int w = 1 + t % 140;
+    cv::Mat big(3, w + 9, CV_8U, cv::Scalar(0));
+    cv::randu(big, 0, 256);  // bytes round the view that must not be visited
+    cv::Mat row = big(cv::Rect(t % 9, 1, w, 1));
+    const int kind = t % 5;
+    for (int x = 0; x < w;) {
+      const int l = kind == 0 ? 1 : len(rng);
+      const bool on = kind == 3 ? true : kind == 4 ? false : u(rng) < 0.5;
+      for (int k = 0; k < l && x < w; ++k, ++x) row.at<uchar>(0, x) = on ? static_cast<uchar>(kind == 2 ? val(rng) : 255) : 0;
+    }
+    const uchar* s = row.ptr<uchar>(0);
+    std::vector<int> want, got;
+    for (int x = 0; x < w; ++x)
+      if (s[x]) want.push_back(x);
+    for_each_set(s, w, [&](int x) { got.push_back(x); });
+    ASSERT_EQ(got, want) << "width " << w << " kind " << kind;
+    for (int x0 = 0; x0 <= w; ++x0)
+      for (const bool zero : {false, true}) {
+        int x = x0;
+        while (x < w && ((s[x] == 0) != zero)) ++x;
+        ASSERT_EQ(mask_row_next(s, x0, w, zero), x) << "width " << w << " from " << x0 << " zero " << zero;
+      }
+    visited += static_cast<long>(got.size());
+    ++rows;
+  }
+  EXPECT_GT(visited, 100000);
+  EXPECT_EQ(rows, 6000);
+}
+
+TEST(MaskOps, BgrLumRowIsThePerPixelSum) {
+  // (Speed round 27) bgr_lum_row (16 pixels at a time) against b + 2 g + r per pixel: rows of
+  // 0 .. 100 pixels at every offset in a wider image (the SIMD part, the tail and their seam),
+  // random bytes and the extremes (0 and 255 in every channel: 0 and 1020).
+  std::mt19937 rng(2702);
+  int checked = 0, extremes = 0;
+  for (int t = 0; t < 3000; ++t) {
+    const int n = t % 101, off = (t / 101) % 7;
+    cv::Mat img(1, n + off + 3, CV_8UC3);
+    cv::randu(img, 0, 256);
+    if (t % 5 == 0) img.setTo(cv::Scalar(255, 255, 255));
+    if (t % 5 == 1) img.setTo(cv::Scalar(0, 0, 0));
+    const uchar* p = img.ptr<uchar>(0) + 3 * off;
+    std::vector<ushort> got(static_cast<std::size_t>(n) + 4, 7777);
+    bgr_lum_row(p, n, got.data());
+    for (int x = 0; x < n; ++x) {
+      const int want = p[3 * x] + 2 * p[3 * x + 1] + p[3 * x + 2];
+      ASSERT_EQ(got[static_cast<std::size_t>(x)], want) << "n " << n << " offset " << off << " x " << x;
+      extremes += want == 0 || want == 1020;
+      ++checked;
+    }
+    for (int x = n; x < n + 4; ++x) ASSERT_EQ(got[static_cast<std::size_t>(x)], 7777) << "written past n " << n;
+  }
+  EXPECT_GT(checked, 100000);
+  EXPECT_GT(extremes, 40000);
+}
+
+TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
+  // (Speed round 27) A row's blocks wholly inside the source are sampled by one call per run of
+  // them (each block's positions still its own, as OpenCV's): rows of many blocks (widths to
+  // 400; block widths 1024 / height for heights under 16, not multiples of 4 or 8), runs of
+  // inside blocks broken by blocks that reach past the source's sides or last rows (and by
+  // NaN-free strong perspective), against cv::warpPerspective byte for byte, both borders.
+  std::mt19937 rng(2703);
+  std::uniform_real_distribution<double> u(-1, 1);
+  long compared = 0, rows_mixed = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    const cv::Size ss(120 + rep % 37 * 9, 40 + rep % 23 * 5);
+    const cv::Size ds(60 + (rep * 53) % 341, 1 + rep % 20);
+    const cv::Mat src = warp_test_source(ss, rep);
+    // Mostly a shrink onto the source, sliding along x so a row's ends fall outside now and then.
+    const double sc = 0.15 + 0.35 * (u(rng) + 1), ang = 0.3 * u(rng);
+    const double cx = ss.width * (0.5 + 0.45 * u(rng)), cy = rep % 3 == 0 ? ss.height - 1.5 : ss.height * (0.5 + 0.4 * u(rng));
+    const double p = rep % 4 == 0 ? 0 : 0.0015 * u(rng);
+    const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), cx, sc * std::sin(ang), sc * std::cos(ang), cy, p * u(rng), p * u(rng), 1);
+    const cv::Matx33d m = a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+    for (int bt : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
+      cv::Mat want, got;
+      cv::warpPerspective(src, want, cv::Mat(m), ds, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, bt, cv::Scalar(3, 130, 250));
+      warp_perspective_linear(src, got, m, ds, bt, cv::Scalar(3, 130, 250));
+      ASSERT_EQ(got.size(), want.size());
+      ASSERT_EQ(cv::norm(want, got, cv::NORM_INF), 0.0) << "rep " << rep << " src " << ss << " dst " << ds << " border " << bt;
+      compared += ds.area();
+    }
+    // Rows whose first or last pixel maps outside the source while the middle is inside.
+    for (int y = 0; y < ds.height; ++y) {
+      auto in = [&](int x) {
+        const cv::Vec3d q = m * cv::Vec3d(x, y, 1);
+        const double sx = q[0] / q[2], sy = q[1] / q[2];
+        return sx >= 0 && sy >= 0 && sx < ss.width - 1 && sy < ss.height - 1;
+      };
+      rows_mixed += in(ds.width / 2) && (!in(0) || !in(ds.width - 1));
+    }
+  }
+  EXPECT_GT(compared, 1000000);
+  EXPECT_GT(rows_mixed, 500);
+}
+
+TEST(MaskOps, ColorDistanceMaskEveryWidth) {
+  // (Speed round 27) color_distance_mask's exact path takes a row's last part under 16 pixels
+  // as its last 16 again (the vector step, SSSE3 or SSE2 with HEXDICE_NO_AVX2=1): every width
+  // 1 .. 100, ROI views (rows not continuous, not starting at the image's first column),
+  // thresholds at and round the squared distances, both senses; against the float test.
+  std::mt19937 rng(2704);
+  std::uniform_int_distribution<int> byte(0, 255);
+  long compared = 0, above = 0;
+  for (int w = 1; w <= 100; ++w)
+    for (int rep = 0; rep < 3; ++rep) {
+      cv::Mat img(1 + (w * 5 + rep) % 13, w + 5, CV_8UC3);
+      cv::randu(img, 0, 256);
+      const cv::Mat roi = img(cv::Rect(rep, 0, w, img.rows));
+      const cv::Vec3f ref(static_cast<float>(byte(rng)), static_cast<float>(byte(rng)), static_cast<float>(byte(rng)));
+      for (double thr : {0.0, 60.0, 100.0, 141.5, 200.0})
+        for (bool greater : {true, false}) {
+          const cv::Mat got = color_distance_mask(roi, ref, thr, greater);
+          const float t2 = static_cast<float>(thr * thr);
+          for (int y = 0; y < roi.rows; ++y)
+            for (int x = 0; x < roi.cols; ++x) {
+              const cv::Vec3b p = roi.at<cv::Vec3b>(y, x);
+              const float d0 = p[0] - ref[0], d1 = p[1] - ref[1], d2 = p[2] - ref[2];
+              const uchar want = ((d0 * d0 + d1 * d1 + d2 * d2 > t2) == greater) ? 255 : 0;
+              ASSERT_EQ(got.at<uchar>(y, x), want) << "width " << w << " rep " << rep << " thr " << thr << " at " << x << "," << y;
+              above += want != 0;
+              ++compared;
+            }
+        }
+    }
+  EXPECT_GT(compared, 100000);
+  EXPECT_GT(above, 30000);
+}
