@@ -3949,12 +3949,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         morph(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
         const int gn = components_with_stats(blue, gl, gs, gc);
-        for (int i = 1; i < gn; ++i) {
-          const double area = gs.at<int>(i, cv::CC_STAT_AREA);
+        // One blob's test: a token's size, standing in this cell, solid.
+        auto token_blob = [&](const cv::Mat& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag) {
+          const double area = st.at<int>(i, cv::CC_STAT_AREA);
           // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
           // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
           // point of that range to the cell centre.
-          const cv::Point2d raw = apply_h(rect_to_mm, {gc.at<double>(i, 0) + roi.x, gc.at<double>(i, 1) + roi.y}) -
+          const cv::Point2d raw = apply_h(rect_to_mm, {cen.at<double>(i, 0) + roi.x, cen.at<double>(i, 1) + roi.y}) -
                                   cv::Point2d(cell.centre.x, cell.centre.y);
           const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
           const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
@@ -3972,11 +3973,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           double core = -1;  // (only measured for a blob that passes the rest)
           if (ok && params.guard_core_ratio > 0) {
             // The blob's thickest point: its largest inscribed disc (distance to its edge).
-            const cv::Rect bb(gs.at<int>(i, cv::CC_STAT_LEFT) - 1, gs.at<int>(i, cv::CC_STAT_TOP) - 1,
-                              gs.at<int>(i, cv::CC_STAT_WIDTH) + 2, gs.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
+            const cv::Rect bb(st.at<int>(i, cv::CC_STAT_LEFT) - 1, st.at<int>(i, cv::CC_STAT_TOP) - 1,
+                              st.at<int>(i, cv::CC_STAT_WIDTH) + 2, st.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
             cv::Mat one(bb.size(), CV_8U, cv::Scalar(0));
-            const cv::Rect in = bb & cv::Rect(0, 0, gl.cols, gl.rows);
-            one(in - bb.tl()).setTo(255, gl(in) == i);
+            const cv::Rect in = bb & cv::Rect(0, 0, lab.cols, lab.rows);
+            one(in - bb.tl()).setTo(255, lab(in) == i);
             cv::Mat dist;
             cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
             double dmax = 0;
@@ -3985,15 +3986,42 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             ok = core >= params.guard_core_ratio;
           }
           if (debug) {
-            const cv::Scalar mc = cv::mean(patch, gl == i);
+            const cv::Scalar mc = cv::mean(patch, lab == i);
             const cv::Vec3f rb(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
                                static_cast<float>(mc[2] / colour_base[2]));
             const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
             const cv::Vec3f pc = papers[ci];
-            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", cell.hex.q, cell.hex.r,
+            std::fprintf(stderr, "GUARD%s %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", tag, cell.hex.q, cell.hex.r,
                          area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
                          displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2],
                          tint_paper[ci][0], tint_paper[ci][1], tint_paper[ci][2]);
+          }
+          return ok;
+        };
+        for (int i = 1; i < gn; ++i) {
+          bool ok = token_blob(gl, gs, gc, i, "");
+          // (exact27) A blob over the cap may be the token joined to the band of its cell's tinted
+          // print round a white die, or to a blue die's side: the token is a die's deep blue and a
+          // solid 10 mm square, the print pale and the bands thin. The blob's deep pixels
+          // (guard_core_saturation), closed, opened with a disc of guard_core_open x the token's
+          // side, are tested again.
+          if (!ok && params.guard_core_open > 0 && gs.at<int>(i, cv::CC_STAT_AREA) > 2.5 * guard_area) {
+            const int k_px = std::max(3, cvRound(params.guard_core_open * params.guard_side_mm * ppm)) | 1;
+            const cv::Mat blob = gl == i;
+            cv::Mat one = blob.clone(), sl, ss, sc;
+            if (params.guard_core_saturation > 0) {
+              const float deep = static_cast<float>(params.guard_core_saturation);
+              for (int y = 0; y < one.rows; ++y) {
+                uchar* o = one.ptr<uchar>(y);
+                const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+                for (int x = 0; x < one.cols; ++x)
+                  if (o[x] && !saturated_blue(cv::Vec3f(pp[x][0] / colour_base[0], pp[x][1] / colour_base[1], pp[x][2] / colour_base[2]), deep)) o[x] = 0;
+              }
+              morph(one, one, cv::MORPH_CLOSE, close_k);
+            }
+            morph(one, one, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k_px, k_px)));
+            const int sn = components_with_stats(one, sl, ss, sc);
+            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(sl, ss, sc, j, " (opened)");
           }
           co.guard = co.guard || ok;
         }
@@ -4258,7 +4286,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -4379,6 +4407,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("guard_core_ratio", p.guard_core_ratio);
+    get("guard_core_open", p.guard_core_open);
+    get("guard_core_saturation", p.guard_core_saturation);
     get("guard_print_chroma", p.guard_print_chroma);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);

@@ -403,6 +403,20 @@ struct ReadParams {
   // into one blob of a token's area, is a band (dev4 516: 0.56; docs/reader.md "Exact round
   // 12"). 0 = off.
   double guard_core_ratio = 0.6;
+  // (exact27) A blue blob over the 2.5 guard-face cap may be the token joined to what is not a
+  // token: the band of its cell's deep-tinted print round a white die (dev17 1904 (0,4), dev6 717
+  // (0,4): 2.6-2.8 guard faces, the die's lit top taken for the cell's paper so the print passed
+  // the print test) or a blue die's side (dev4n 507 (-1,3): 2.70). A token is a die's deep blue
+  // and a solid 10 mm square; the print is pale, the bands thin. Such a blob's pixels of at least
+  // guard_core_saturation (saturated_blue, against the sheet's light), closed, then opened with a
+  // disc of guard_core_open x the token's side, are tested again as blobs (area, offset, own cell,
+  // core). Over-cap blobs on the dev sets: tinted print round white dice without a token
+  // (dev5 603 (0,4), scenes_round20 604 (0,4)) 0.26-0.41 saturation at their 10th-90th
+  // percentiles, nothing of it left; the tokens' upper quarter 0.47-0.73 (717's glared top 0.39
+  // at its 75th). guard_core_open 0 = off (the test before); guard_core_saturation 0 = every pixel
+  // of the blob (opening alone: 603's and 604's print then passed as guards).
+  double guard_core_open = 0.5;
+  double guard_core_saturation = 0.38;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
   // deep blue is a guard token (beside a white or black die that barely differs from the
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:

@@ -1403,14 +1403,45 @@ TEST(ReaderFixtures, WhiteOneInTheShadeNeedsItsTopRoundItsPip) {
 // the die passed the guard test's print test as a token's: one blob with the token, 2.57 token
 // faces, over the 2.5 cap: the guard missed. The lit paper of its tint (guard_print_tint) is print.
 TEST(ReaderFixtures, DeepTintRoundAWhiteDieIsPrintNotAGuard) {
-  // (Off by default since session 24: the rule run on explicitly.)
-  ReadParams on;
+  // (Off by default since session 24: the rule run on explicitly; round 27's over-cap retry,
+  // guard_core_open, which finds this guard too, off in both runs.)
+  ReadParams off;
+  off.guard_core_open = 0;
+  ReadParams on = off;
   on.guard_print_tint = true;
-  const auto [before, now] = ab_fixture_dir("scenes_round24b", ReadParams{}, on);
+  const auto [before, now] = ab_fixture_dir("scenes_round24b", off, on);
   EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "the guard found with the rule on";
   EXPECT_EQ(now.guard_ok, now.matched);
   EXPECT_EQ(now.matched, before.matched);
   EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
+// Round 27 (docs/reader.md "Round 27 (exact27)"). A blue blob over the 2.5 guard-face cap is
+// retried on its deep-blue pixels (guard_core_saturation), closed and opened with a disc of
+// guard_core_open x the token's side. dev6's 717 (0,4) (scenes_round24b): a white 1 with its
+// token on the deep-tinted base cell, the tint's band round the die joined to the token (2.59
+// guard faces): its guard found. scenes_round13's 603 (0,4) and scenes_round20's 604 (0,4): white
+// dice without a token on that cell, the tint's band alone over the cap: no guard; opening alone
+// (every pixel of the blob, a 6 mm disc) passes a token-sized piece of 603's pale print as a
+// guard, the deep pixels leave none.
+TEST(ReaderFixtures, OverCapBlueBlobsDeepSolidPartIsTheToken) {
+  ReadParams off;
+  off.guard_core_open = 0;
+  const ReadParams on;
+  const auto [before, now] = ab_fixture_dir("scenes_round24b", off, on);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "717's guard found with the retry";
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+  for (const char* set : {"scenes_round13", "scenes_round20"}) {
+    const auto [b, n] = ab_fixture_dir(set, off, on);
+    EXPECT_EQ(n.guard_ok, b.guard_ok) << set << ": no false guard from the print";
+  }
+  ReadParams open_only = on;
+  open_only.guard_core_saturation = 0;
+  open_only.guard_core_open = 0.6;
+  const SceneScore b13 = score_fixture_dir("scenes_round13", off), pale = score_fixture_dir("scenes_round13", open_only);
+  EXPECT_EQ(pale.guard_ok, b13.guard_ok - 1) << "opening alone passes 603's pale print as a guard";
 }
 
 // dev17's 1907 (data/fixtures/scenes_round25, as rendered). (2,-1): a green 4 seen small and
