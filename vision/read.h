@@ -336,6 +336,14 @@ struct ReadParams {
   // off read 2 at 0.31 (hidden); read at the layout's centre: 3 at 0.98. Not under the
   // occluder. 0 = off (the reading must count as many as the layout, as before).
   double coloured_pip_more_sure = 0.95;
+  // (exact27) A guard token is a blue cube with one pip on top: a first reading of a blue 1 in a
+  // cell where the coloured pip look finds a standard layout of two or more light pips, read
+  // there surely (at this confidence or more) as that count on a grey body (a black die), is
+  // that die with its token beside it (one die a cell): the layout's reading replaces the
+  // token's. dev19 2100 (-4,3): a glared black 6 beside its token, the token's blob taken for the
+  // unit and read blue 1 (hidden, cut); the layout look found the 6 12.8 mm off at 1.00, named
+  // black, and was refused for naming another colour. 0 = off (the same colour needed, as before).
+  double token_one_other_die = 0.9;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the

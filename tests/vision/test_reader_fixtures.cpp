@@ -1444,6 +1444,23 @@ TEST(ReaderFixtures, OverCapBlueBlobsDeepSolidPartIsTheToken) {
   EXPECT_EQ(pale.guard_ok, b13.guard_ok - 1) << "opening alone passes 603's pale print as a guard";
 }
 
+// Round 27. dev19's 2100 (data/fixtures/scenes_round27, as rendered; 1920x1080, tilt 13): (-4,3)
+// a glared black 6 (its top grey) with its guard token beside it. The token's blob was taken for
+// the unit and read a blue 1 (a token is a blue cube with one pip), hidden by one_top_shown; the
+// coloured pip look found the 6's layout 12.8 mm off, read it 6 at 1.00 on a black body, and was
+// refused for naming another colour than the first reading. With token_one_other_die the sure
+// other die's face replaces the token's 1 (one die a cell): the black 6 read, with its guard.
+TEST(ReaderFixtures, TokensBlueOneYieldsToASureDieBesideIt) {
+  ReadParams off;
+  off.token_one_other_die = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round27", off);
+  EXPECT_EQ(now.matched, before.matched + 1) << "the black 6 read";
+  EXPECT_EQ(now.color_ok, before.color_ok + 1);
+  EXPECT_EQ(now.face_ok, before.face_ok + 1);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
 // dev17's 1907 (data/fixtures/scenes_round25, as rendered). (2,-1): a green 4 seen small and
 // steep (a 1280 px frame, tilt 30) with its blue guard token against its side: one blob of 1.29
 // unit faces, under token_in_blob_area's old 1.3, so the token stayed in the unit's blob, out of
