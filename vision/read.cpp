@@ -299,6 +299,7 @@ struct ShownPlaces {
   int shown = 0, pips = 0;  // places showing the face, of them holding a pip
   char places[10] = "?????????";  // row by row: 'o' pip, '.' none, '?' not shown, '~' neither
   std::array<double, 9> ring{};   // each place's ring: the fraction of it of the body's colour
+  double top_round = -1;          // the mean ring over the places without the reading's pips (-1: not looked at)
   std::string why;                // (debug) the places' rings and contrasts
 };
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
@@ -375,6 +376,13 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   for (const auto& q : pips) {
     const double u = std::clamp(std::round((q - c).dot(ax) / pitch), -1.0, 1.0), v = std::clamp(std::round((q - c).dot(ay) / pitch), -1.0, 1.0);
     read_pip[static_cast<std::size_t>(v + 1) * 3 + static_cast<std::size_t>(u + 1)] = 1;
+  }
+  {
+    double sum = 0;
+    int n = 0;
+    for (std::size_t k = 0; k < 9; ++k)
+      if (!read_pip[k]) sum += ring[k], ++n;
+    out.top_round = n > 0 ? sum / n : -1;
   }
   // The pips' contrast: the median over the reading's pips on shown places.
   std::vector<double> ref_c;
@@ -2500,6 +2508,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // empty paper.)
     laps.enter(&ReadProfile::cell_white_ms);
     std::vector<cv::Point2d> fine_unit_pips;  // the look below's pips, every threshold it reached (top plane, mm)
+    std::string fine_side_why;  // (fine_unit_top_shown) a layout that look refused: the cell is hidden if nothing else is read
     bool fine_unit_looked = false;
     // (exact19) Under the occluder too (an arm's shade: the white top as dark as the shaded
     // paper, no blob), with occluded_pip_unit_confidence and the shade gate's tests below.
@@ -2615,10 +2624,24 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               std::fprintf(stderr, "FINEUNIT %d,%d under the occluder: body lum %.2f sat %.2f of its paper, polarity %d%s\n", cell.hex.q,
                            cell.hex.r, lum, sat, fr.pip_polarity, ok ? ": a white die in the shade" : "");
           }
+          // (exact27) Its top seen round its pips (fine_unit_top_shown): a pip of a side face, in
+          // that side's shade, is no place of a top.
+          const double top_round = ok && (params.fine_unit_top_shown > 0 || debug)
+                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false).top_round
+                                       : -1;
+          const bool side_pip = params.fine_unit_top_shown > 0 && top_round >= 0 && top_round < params.fine_unit_top_shown;
+          ok = ok && !side_pip;
+          if (side_pip && fine_side_why.empty()) {
+            char why[160];
+            std::snprintf(why, sizeof why, "side: read %s %d conf %.2f, its top not seen round its pips (%.2f)", colour.c_str(), fr.face,
+                          fr.confidence, top_round);
+            fine_side_why = why;
+          }
           if (debug)
           {
-            std::fprintf(stderr, "FINEUNIT %d,%d thr %.2f face of %d at %.1f %.1f mm: face %d conf %.2f %s%s pips", cell.hex.q, cell.hex.r,
-                         thr[ti] / paper_lum, h.count, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence, colour.c_str(), ok ? " ok" : "");
+            std::fprintf(stderr, "FINEUNIT %d,%d thr %.2f face of %d at %.1f %.1f mm: face %d conf %.2f %s%s top %.2f%s pips", cell.hex.q, cell.hex.r,
+                         thr[ti] / paper_lum, h.count, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence, colour.c_str(), ok ? " ok" : "",
+                         top_round, side_pip ? " (its top not seen round its pips)" : "");
             for (const auto& q : members) std::fprintf(stderr, " (%.1f %.1f)", q.x, q.y);
             std::fprintf(stderr, "\n");
           }
@@ -2752,6 +2775,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (unit_label < 0) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d unit\n", cell.hex.q, cell.hex.r);
       note_occluded(ci, "no blob of a unit's size");
+      if (covered[ci] != 2 && !fine_side_why.empty()) {
+        // A die is there (the fine look saw a face's pips), its face not read: hidden, not empty.
+        obs.hidden.push_back(cell.hex);
+        obs.hidden_why[cell.hex] = fine_side_why;
+      }
       continue;
     }
     laps.enter(&ReadProfile::cell_locate_ms);
@@ -4181,9 +4209,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (fr.face == 1 && (params.one_top_shown > 0 || debug)) {
       // (count_from_shown_places takes the reading's polarity, or else its colour's.)
       const ShownPlaces sp = count_from_shown_places(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
-      double mean = 0;
-      for (std::size_t k = 0; k < 9; ++k)
-        if (k != 4) mean += sp.ring[k] / 8;
+      const double mean = sp.top_round;
       one_top[ci] = mean;
       if (debug) std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.confidence, mean);
     }
@@ -4287,7 +4313,7 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
@@ -4400,6 +4426,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("coloured_pip_agree_confidence", p.coloured_pip_agree_confidence);
     get("coloured_pip_more_sure", p.coloured_pip_more_sure);
     get("token_one_other_die", p.token_one_other_die);
+    get("fine_unit_top_shown", p.fine_unit_top_shown);
     get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("colour_shade_below", p.colour_shade_below);

@@ -202,6 +202,14 @@ struct ReadParams {
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
   double white_pip_unit_confidence = 0.5;
+  // (exact27) ... and its top is seen round its pips: the mean, over the face's pip places
+  // without the reading's pips, of their rings' share of the body's colour
+  // (count_from_shown_places at the face's real size) is at least this. A pip on a side face lies
+  // beyond the top's edge along the parallax and, with the top's own pip, can make a layout (dev19
+  // 2106 (4,-5): a white 1 at the sheet's margin, no blob, its pip and a pip of its shaded side read
+  // as a sure 2 centred 5.8 mm off: 0.73). Every right reading of this look on every set: 0.90 and
+  // more (1s), 0.99 and more (2-6), harsh sets too. 0 = off.
+  double fine_unit_top_shown = 0.8;
   // (exact15) ... and when that face is a lone pip (a white 1) and the camera-resolution
   // look at this cell (find_plane_pips, the no-blob look before it) ran, its spot must be one
   // of that look's pips (any threshold it reached) within this many mm: a blurred dark spot of

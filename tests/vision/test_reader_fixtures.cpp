@@ -1444,7 +1444,7 @@ TEST(ReaderFixtures, OverCapBlueBlobsDeepSolidPartIsTheToken) {
   EXPECT_EQ(pale.guard_ok, b13.guard_ok - 1) << "opening alone passes 603's pale print as a guard";
 }
 
-// Round 27. dev19's 2100 (data/fixtures/scenes_round27, as rendered; 1920x1080, tilt 13): (-4,3)
+// Round 27. dev19's 2100 (data/fixtures/scenes_round27 with 2106, as rendered; 1920x1080, tilt 13): (-4,3)
 // a glared black 6 (its top grey) with its guard token beside it. The token's blob was taken for
 // the unit and read a blue 1 (a token is a blue cube with one pip), hidden by one_top_shown; the
 // coloured pip look found the 6's layout 12.8 mm off, read it 6 at 1.00 on a black body, and was
@@ -1458,6 +1458,23 @@ TEST(ReaderFixtures, TokensBlueOneYieldsToASureDieBesideIt) {
   EXPECT_EQ(now.color_ok, before.color_ok + 1);
   EXPECT_EQ(now.face_ok, before.face_ok + 1);
   EXPECT_EQ(now.guard_ok, before.guard_ok + 1);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
+// Round 27. dev19's 2106 (data/fixtures/scenes_round27, as rendered; 1280x720, tilt 27): (4,-5) a
+// white 1 at the sheet's margin, no blob (white on white): the camera-resolution pip look found its
+// pip and a pip of its shaded side face, a layout of 2 centred 5.8 mm off, read as a sure white 2.
+// fine_unit_top_shown: the top is seen round a reading's pips (0.73 there; every right reading of
+// that look on every set 0.90 and more): the wrong 2 is hidden, nothing else changes.
+TEST(ReaderFixtures, FineUnitLayoutWithASidesPipIsNoTop) {
+  ReadParams off;
+  off.fine_unit_top_shown = 0;
+  const SceneScore before = score_fixture_dir("scenes_round27", off), now = score_fixture_dir("scenes_round27", ReadParams{});
+  EXPECT_EQ(before.matched - before.face_ok, 1) << "the white 1 read 2 with the rule off";
+  EXPECT_EQ(now.face_ok, now.matched) << "no wrong face with it on";
+  EXPECT_EQ(now.face_ok, before.face_ok);
+  EXPECT_EQ(now.matched, before.matched - 1);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible + 1);
   EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
 }
 
