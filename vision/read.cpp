@@ -2509,6 +2509,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     laps.enter(&ReadProfile::cell_white_ms);
     std::vector<cv::Point2d> fine_unit_pips;  // the look below's pips, every threshold it reached (top plane, mm)
     std::string fine_side_why;  // (fine_unit_top_shown) a layout that look refused: the cell is hidden if nothing else is read
+    std::vector<cv::Point2d> fine_side_pips;  // ... that layout's pips (top plane, mm)
     bool fine_unit_looked = false;
     // (exact19) Under the occluder too (an arm's shade: the white top as dark as the shaded
     // paper, no blob), with occluded_pip_unit_confidence and the shade gate's tests below.
@@ -2631,6 +2632,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                        : -1;
           const bool side_pip = params.fine_unit_top_shown > 0 && top_round >= 0 && top_round < params.fine_unit_top_shown;
           ok = ok && !side_pip;
+          if (side_pip)
+            for (const auto& q : members) fine_side_pips.emplace_back(q.x, q.y);
           if (side_pip && fine_side_why.empty()) {
             char why[160];
             std::snprintf(why, sizeof why, "side: read %s %d conf %.2f, its top not seen round its pips (%.2f)", colour.c_str(), fr.face,
@@ -2699,7 +2702,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
       if (!found && lone_pending) {
         bool one_place = true;
-        for (const auto& q : fine_unit_pips) one_place = one_place && cv::norm(q - lone_pending_at) <= params.pip_unit_fine_mm;
+        for (const auto& q : fine_unit_pips) {
+          // (exact27) A pip of a layout refused for its top not seen round it (fine_unit_top_shown)
+          // is a side face's, not another top pip: it does not count against the lone pip.
+          bool side = false;
+          for (const auto& o : fine_side_pips) side = side || cv::norm(q - o) <= params.pip_unit_fine_mm;
+          if (side && cv::norm(q - lone_pending_at) > params.pip_unit_fine_mm) continue;
+          one_place = one_place && cv::norm(q - lone_pending_at) <= params.pip_unit_fine_mm;
+        }
         if (debug)
           std::fprintf(stderr, "FINEUNIT %d,%d lone pip where the print is hidden: %s\n", cell.hex.q, cell.hex.r,
                        one_place ? "every threshold's pips there, a 1" : "pips elsewhere too, not taken");

@@ -208,7 +208,9 @@ struct ReadParams {
   // beyond the top's edge along the parallax and, with the top's own pip, can make a layout (dev19
   // 2106 (4,-5): a white 1 at the sheet's margin, no blob, its pip and a pip of its shaded side read
   // as a sure 2 centred 5.8 mm off: 0.73). Every right reading of this look on every set: 0.90 and
-  // more (1s), 0.99 and more (2-6), harsh sets too. 0 = off.
+  // more (1s), 0.99 and more (2-6), harsh sets too. A refused layout's pips are a side's: they do
+  // not count against a lone pip another threshold finds (2106's 1 is then read). A refused cell
+  // with nothing read is hidden ("side"). 0 = off.
   double fine_unit_top_shown = 0.8;
   // (exact15) ... and when that face is a lone pip (a white 1) and the camera-resolution
   // look at this cell (find_plane_pips, the no-blob look before it) ran, its spot must be one
