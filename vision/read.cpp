@@ -299,6 +299,7 @@ struct ShownPlaces {
   int shown = 0, pips = 0;  // places showing the face, of them holding a pip
   char places[10] = "?????????";  // row by row: 'o' pip, '.' none, '?' not shown, '~' neither
   std::array<double, 9> ring{};   // each place's ring: the fraction of it of the body's colour
+  double top_round = -1;          // the mean ring over the places without the reading's pips (-1: not looked at)
   std::string why;                // (debug) the places' rings and contrasts
 };
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
@@ -375,6 +376,13 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   for (const auto& q : pips) {
     const double u = std::clamp(std::round((q - c).dot(ax) / pitch), -1.0, 1.0), v = std::clamp(std::round((q - c).dot(ay) / pitch), -1.0, 1.0);
     read_pip[static_cast<std::size_t>(v + 1) * 3 + static_cast<std::size_t>(u + 1)] = 1;
+  }
+  {
+    double sum = 0;
+    int n = 0;
+    for (std::size_t k = 0; k < 9; ++k)
+      if (!read_pip[k]) sum += ring[k], ++n;
+    out.top_round = n > 0 ? sum / n : -1;
   }
   // The pips' contrast: the median over the reading's pips on shown places.
   std::vector<double> ref_c;
@@ -2511,6 +2519,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // empty paper.)
     laps.enter(&ReadProfile::cell_white_ms);
     std::vector<cv::Point2d> fine_unit_pips;  // the look below's pips, every threshold it reached (top plane, mm)
+    std::string fine_side_why;  // (fine_unit_top_shown) a layout that look refused: the cell is hidden if nothing else is read
+    std::vector<cv::Point2d> fine_side_pips;  // ... that layout's pips (top plane, mm)
     bool fine_unit_looked = false;
     // (exact19) Under the occluder too (an arm's shade: the white top as dark as the shaded
     // paper, no blob), with occluded_pip_unit_confidence and the shade gate's tests below.
@@ -2626,10 +2636,26 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               std::fprintf(stderr, "FINEUNIT %d,%d under the occluder: body lum %.2f sat %.2f of its paper, polarity %d%s\n", cell.hex.q,
                            cell.hex.r, lum, sat, fr.pip_polarity, ok ? ": a white die in the shade" : "");
           }
+          // (exact27) Its top seen round its pips (fine_unit_top_shown): a pip of a side face, in
+          // that side's shade, is no place of a top.
+          const double top_round = ok && (params.fine_unit_top_shown > 0 || debug)
+                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false).top_round
+                                       : -1;
+          const bool side_pip = params.fine_unit_top_shown > 0 && top_round >= 0 && top_round < params.fine_unit_top_shown;
+          ok = ok && !side_pip;
+          if (side_pip)
+            for (const auto& q : members) fine_side_pips.emplace_back(q.x, q.y);
+          if (side_pip && fine_side_why.empty()) {
+            char why[160];
+            std::snprintf(why, sizeof why, "side: read %s %d conf %.2f, its top not seen round its pips (%.2f)", colour.c_str(), fr.face,
+                          fr.confidence, top_round);
+            fine_side_why = why;
+          }
           if (debug)
           {
-            std::fprintf(stderr, "FINEUNIT %d,%d thr %.2f face of %d at %.1f %.1f mm: face %d conf %.2f %s%s pips", cell.hex.q, cell.hex.r,
-                         thr[ti] / paper_lum, h.count, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence, colour.c_str(), ok ? " ok" : "");
+            std::fprintf(stderr, "FINEUNIT %d,%d thr %.2f face of %d at %.1f %.1f mm: face %d conf %.2f %s%s top %.2f%s pips", cell.hex.q, cell.hex.r,
+                         thr[ti] / paper_lum, h.count, h.centre_mm.x, h.centre_mm.y, fr.face, fr.confidence, colour.c_str(), ok ? " ok" : "",
+                         top_round, side_pip ? " (its top not seen round its pips)" : "");
             for (const auto& q : members) std::fprintf(stderr, " (%.1f %.1f)", q.x, q.y);
             std::fprintf(stderr, "\n");
           }
@@ -2687,7 +2713,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
       if (!found && lone_pending) {
         bool one_place = true;
-        for (const auto& q : fine_unit_pips) one_place = one_place && cv::norm(q - lone_pending_at) <= params.pip_unit_fine_mm;
+        for (const auto& q : fine_unit_pips) {
+          // (exact27) A pip of a layout refused for its top not seen round it (fine_unit_top_shown)
+          // is a side face's, not another top pip: it does not count against the lone pip.
+          bool side = false;
+          for (const auto& o : fine_side_pips) side = side || cv::norm(q - o) <= params.pip_unit_fine_mm;
+          if (side && cv::norm(q - lone_pending_at) > params.pip_unit_fine_mm) continue;
+          one_place = one_place && cv::norm(q - lone_pending_at) <= params.pip_unit_fine_mm;
+        }
         if (debug)
           std::fprintf(stderr, "FINEUNIT %d,%d lone pip where the print is hidden: %s\n", cell.hex.q, cell.hex.r,
                        one_place ? "every threshold's pips there, a 1" : "pips elsewhere too, not taken");
@@ -2763,6 +2796,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (unit_label < 0) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d unit\n", cell.hex.q, cell.hex.r);
       note_occluded(ci, "no blob of a unit's size");
+      if (covered[ci] != 2 && !fine_side_why.empty()) {
+        // A die is there (the fine look saw a face's pips), its face not read: hidden, not empty.
+        obs.hidden.push_back(cell.hex);
+        obs.hidden_why[cell.hex] = fine_side_why;
+      }
       continue;
     }
     laps.enter(&ReadProfile::cell_locate_ms);
@@ -3664,7 +3702,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // a layout of one never replaces a reading here. A layout of as many pips or fewer
           // replaces only an unsure first reading (a sure 4 whose square merely covered little
           // of its colour was moved 4.9 mm onto its guard token and read as that token's 1).
-          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == nf &&
+          // (exact27) ... or the first reading is a token's blue 1 and this a sure other die's face.
+          const bool token_one = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face == 1 && nf == "blue" &&
+                                 (colour == "black" || colour == "white") && r2.confidence >= params.token_one_other_die;
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && (colour == nf || token_one) &&
                              h.count > 1 &&
                              (h.count > fr.face ||
                               (r2.confidence > fr.confidence && fr.confidence < params.coloured_pip_look_below));
@@ -3960,12 +4001,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         morph(blue, blue, cv::MORPH_OPEN, open_k);
         cv::Mat gl, gs, gc;
         const int gn = components_with_stats(blue, gl, gs, gc);
-        for (int i = 1; i < gn; ++i) {
-          const double area = gs.at<int>(i, cv::CC_STAT_AREA);
+        // One blob's test: a token's size, standing in this cell, solid.
+        auto token_blob = [&](const cv::Mat& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag) {
+          const double area = st.at<int>(i, cv::CC_STAT_AREA);
           // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
           // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
           // point of that range to the cell centre.
-          const cv::Point2d raw = apply_h(rect_to_mm, {gc.at<double>(i, 0) + roi.x, gc.at<double>(i, 1) + roi.y}) -
+          const cv::Point2d raw = apply_h(rect_to_mm, {cen.at<double>(i, 0) + roi.x, cen.at<double>(i, 1) + roi.y}) -
                                   cv::Point2d(cell.centre.x, cell.centre.y);
           const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
           const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
@@ -3983,11 +4025,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           double core = -1;  // (only measured for a blob that passes the rest)
           if (ok && params.guard_core_ratio > 0) {
             // The blob's thickest point: its largest inscribed disc (distance to its edge).
-            const cv::Rect bb(gs.at<int>(i, cv::CC_STAT_LEFT) - 1, gs.at<int>(i, cv::CC_STAT_TOP) - 1,
-                              gs.at<int>(i, cv::CC_STAT_WIDTH) + 2, gs.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
+            const cv::Rect bb(st.at<int>(i, cv::CC_STAT_LEFT) - 1, st.at<int>(i, cv::CC_STAT_TOP) - 1,
+                              st.at<int>(i, cv::CC_STAT_WIDTH) + 2, st.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
             cv::Mat one(bb.size(), CV_8U, cv::Scalar(0));
-            const cv::Rect in = bb & cv::Rect(0, 0, gl.cols, gl.rows);
-            one(in - bb.tl()).setTo(255, gl(in) == i);
+            const cv::Rect in = bb & cv::Rect(0, 0, lab.cols, lab.rows);
+            one(in - bb.tl()).setTo(255, lab(in) == i);
             cv::Mat dist;
             cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
             double dmax = 0;
@@ -3996,15 +4038,42 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             ok = core >= params.guard_core_ratio;
           }
           if (debug) {
-            const cv::Scalar mc = cv::mean(patch, gl == i);
+            const cv::Scalar mc = cv::mean(patch, lab == i);
             const cv::Vec3f rb(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
                                static_cast<float>(mc[2] / colour_base[2]));
             const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
             const cv::Vec3f pc = papers[ci];
-            std::fprintf(stderr, "GUARD %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", cell.hex.q, cell.hex.r,
+            std::fprintf(stderr, "GUARD%s %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", tag, cell.hex.q, cell.hex.r,
                          area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
                          displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2],
                          tint_paper[ci][0], tint_paper[ci][1], tint_paper[ci][2]);
+          }
+          return ok;
+        };
+        for (int i = 1; i < gn; ++i) {
+          bool ok = token_blob(gl, gs, gc, i, "");
+          // (exact27) A blob over the cap may be the token joined to the band of its cell's tinted
+          // print round a white die, or to a blue die's side: the token is a die's deep blue and a
+          // solid 10 mm square, the print pale and the bands thin. The blob's deep pixels
+          // (guard_core_saturation), closed, opened with a disc of guard_core_open x the token's
+          // side, are tested again.
+          if (!ok && params.guard_core_open > 0 && gs.at<int>(i, cv::CC_STAT_AREA) > 2.5 * guard_area) {
+            const int k_px = std::max(3, cvRound(params.guard_core_open * params.guard_side_mm * ppm)) | 1;
+            const cv::Mat blob = gl == i;
+            cv::Mat one = blob.clone(), sl, ss, sc;
+            if (params.guard_core_saturation > 0) {
+              const float deep = static_cast<float>(params.guard_core_saturation);
+              for (int y = 0; y < one.rows; ++y) {
+                uchar* o = one.ptr<uchar>(y);
+                const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
+                for (int x = 0; x < one.cols; ++x)
+                  if (o[x] && !saturated_blue(cv::Vec3f(pp[x][0] / colour_base[0], pp[x][1] / colour_base[1], pp[x][2] / colour_base[2]), deep)) o[x] = 0;
+              }
+              morph(one, one, cv::MORPH_CLOSE, close_k);
+            }
+            morph(one, one, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k_px, k_px)));
+            const int sn = components_with_stats(one, sl, ss, sc);
+            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(sl, ss, sc, j, " (opened)");
           }
           co.guard = co.guard || ok;
         }
@@ -4161,9 +4230,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (fr.face == 1 && (params.one_top_shown > 0 || debug)) {
       // (count_from_shown_places takes the reading's polarity, or else its colour's.)
       const ShownPlaces sp = count_from_shown_places(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
-      double mean = 0;
-      for (std::size_t k = 0; k < 9; ++k)
-        if (k != 4) mean += sp.ring[k] / 8;
+      const double mean = sp.top_round;
       one_top[ci] = mean;
       if (debug) std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.confidence, mean);
     }
@@ -4267,9 +4334,9 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -4379,6 +4446,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("coloured_pip_look_body_max", p.coloured_pip_look_body_max);
     get("coloured_pip_agree_confidence", p.coloured_pip_agree_confidence);
     get("coloured_pip_more_sure", p.coloured_pip_more_sure);
+    get("token_one_other_die", p.token_one_other_die);
+    get("fine_unit_top_shown", p.fine_unit_top_shown);
     get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
     get("colour_shade_below", p.colour_shade_below);
@@ -4390,6 +4459,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("guard_core_ratio", p.guard_core_ratio);
+    get("guard_core_open", p.guard_core_open);
+    get("guard_core_saturation", p.guard_core_saturation);
     get("guard_print_chroma", p.guard_print_chroma);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);

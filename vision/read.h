@@ -202,6 +202,16 @@ struct ReadParams {
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
   double white_pip_unit_confidence = 0.5;
+  // (exact27) ... and its top is seen round its pips: the mean, over the face's pip places
+  // without the reading's pips, of their rings' share of the body's colour
+  // (count_from_shown_places at the face's real size) is at least this. A pip on a side face lies
+  // beyond the top's edge along the parallax and, with the top's own pip, can make a layout (dev19
+  // 2106 (4,-5): a white 1 at the sheet's margin, no blob, its pip and a pip of its shaded side read
+  // as a sure 2 centred 5.8 mm off: 0.73). Every right reading of this look on every set: 0.90 and
+  // more (1s), 0.99 and more (2-6), harsh sets too. A refused layout's pips are a side's: they do
+  // not count against a lone pip another threshold finds (2106's 1 is then read). A refused cell
+  // with nothing read is hidden ("side"). 0 = off.
+  double fine_unit_top_shown = 0.8;
   // (exact15) ... and when that face is a lone pip (a white 1) and the camera-resolution
   // look at this cell (find_plane_pips, the no-blob look before it) ran, its spot must be one
   // of that look's pips (any threshold it reached) within this many mm: a blurred dark spot of
@@ -336,6 +346,14 @@ struct ReadParams {
   // off read 2 at 0.31 (hidden); read at the layout's centre: 3 at 0.98. Not under the
   // occluder. 0 = off (the reading must count as many as the layout, as before).
   double coloured_pip_more_sure = 0.95;
+  // (exact27) A guard token is a blue cube with one pip on top: a first reading of a blue 1 in a
+  // cell where the coloured pip look finds a standard layout of two or more light pips, read
+  // there surely (at this confidence or more) as that count on a grey body (a black die), is
+  // that die with its token beside it (one die a cell): the layout's reading replaces the
+  // token's. dev19 2100 (-4,3): a glared black 6 beside its token, the token's blob taken for the
+  // unit and read blue 1 (hidden, cut); the layout look found the 6 12.8 mm off at 1.00, named
+  // black, and was refused for naming another colour. 0 = off (the same colour needed, as before).
+  double token_one_other_die = 0.9;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the
@@ -403,6 +421,20 @@ struct ReadParams {
   // into one blob of a token's area, is a band (dev4 516: 0.56; docs/reader.md "Exact round
   // 12"). 0 = off.
   double guard_core_ratio = 0.6;
+  // (exact27) A blue blob over the 2.5 guard-face cap may be the token joined to what is not a
+  // token: the band of its cell's deep-tinted print round a white die (dev17 1904 (0,4), dev6 717
+  // (0,4): 2.6-2.8 guard faces, the die's lit top taken for the cell's paper so the print passed
+  // the print test) or a blue die's side (dev4n 507 (-1,3): 2.70). A token is a die's deep blue
+  // and a solid 10 mm square; the print is pale, the bands thin. Such a blob's pixels of at least
+  // guard_core_saturation (saturated_blue, against the sheet's light), closed, then opened with a
+  // disc of guard_core_open x the token's side, are tested again as blobs (area, offset, own cell,
+  // core). Over-cap blobs on the dev sets: tinted print round white dice without a token
+  // (dev5 603 (0,4), scenes_round20 604 (0,4)) 0.26-0.41 saturation at their 10th-90th
+  // percentiles, nothing of it left; the tokens' upper quarter 0.47-0.73 (717's glared top 0.39
+  // at its 75th). guard_core_open 0 = off (the test before); guard_core_saturation 0 = every pixel
+  // of the blob (opening alone: 603's and 604's print then passed as guards).
+  double guard_core_open = 0.5;
+  double guard_core_saturation = 0.38;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
   // deep blue is a guard token (beside a white or black die that barely differs from the
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:

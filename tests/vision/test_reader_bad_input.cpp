@@ -389,6 +389,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.coloured_pip_look_body_max = 0.8;
   p.coloured_pip_agree_confidence = 0.45;
   p.guard_core_ratio = 0.5;
+  p.guard_core_open = 0.7;
+  p.guard_core_saturation = 0.42;
+  p.token_one_other_die = 0.8;
+  p.fine_unit_top_shown = 0.7;
   p.token_in_blob_area = 1.7;
   p.reg.focal_min_tilt_deg = 4.5;
   p.grid_refine_all_shift_mm = 2.5;
@@ -459,6 +463,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->coloured_pip_look_body_max, 0.8);
   EXPECT_DOUBLE_EQ(q->coloured_pip_agree_confidence, 0.45);
   EXPECT_DOUBLE_EQ(q->guard_core_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(q->guard_core_open, 0.7);
+  EXPECT_DOUBLE_EQ(q->guard_core_saturation, 0.42);
+  EXPECT_DOUBLE_EQ(q->token_one_other_die, 0.8);
+  EXPECT_DOUBLE_EQ(q->fine_unit_top_shown, 0.7);
   EXPECT_DOUBLE_EQ(q->token_in_blob_area, 1.7);
   EXPECT_DOUBLE_EQ(q->reg.focal_min_tilt_deg, 4.5);
   EXPECT_DOUBLE_EQ(q->grid_refine_all_shift_mm, 2.5);

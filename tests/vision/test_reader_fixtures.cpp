@@ -1403,12 +1403,77 @@ TEST(ReaderFixtures, WhiteOneInTheShadeNeedsItsTopRoundItsPip) {
 // the die passed the guard test's print test as a token's: one blob with the token, 2.57 token
 // faces, over the 2.5 cap: the guard missed. The lit paper of its tint (guard_print_tint) is print.
 TEST(ReaderFixtures, DeepTintRoundAWhiteDieIsPrintNotAGuard) {
-  // (Off by default since session 24: the rule run on explicitly.)
-  ReadParams on;
+  // (Off by default since session 24: the rule run on explicitly; round 27's over-cap retry,
+  // guard_core_open, which finds this guard too, off in both runs.)
+  ReadParams off;
+  off.guard_core_open = 0;
+  ReadParams on = off;
   on.guard_print_tint = true;
-  const auto [before, now] = ab_fixture_dir("scenes_round24b", ReadParams{}, on);
+  const auto [before, now] = ab_fixture_dir("scenes_round24b", off, on);
   EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "the guard found with the rule on";
   EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
+// Round 27 (docs/reader.md "Round 27 (exact27)"). A blue blob over the 2.5 guard-face cap is
+// retried on its deep-blue pixels (guard_core_saturation), closed and opened with a disc of
+// guard_core_open x the token's side. dev6's 717 (0,4) (scenes_round24b): a white 1 with its
+// token on the deep-tinted base cell, the tint's band round the die joined to the token (2.59
+// guard faces): its guard found. scenes_round13's 603 (0,4) and scenes_round20's 604 (0,4): white
+// dice without a token on that cell, the tint's band alone over the cap: no guard; opening alone
+// (every pixel of the blob, a 6 mm disc) passes a token-sized piece of 603's pale print as a
+// guard, the deep pixels leave none.
+TEST(ReaderFixtures, OverCapBlueBlobsDeepSolidPartIsTheToken) {
+  ReadParams off;
+  off.guard_core_open = 0;
+  const ReadParams on;
+  const auto [before, now] = ab_fixture_dir("scenes_round24b", off, on);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1) << "717's guard found with the retry";
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+  for (const char* set : {"scenes_round13", "scenes_round20"}) {
+    const auto [b, n] = ab_fixture_dir(set, off, on);
+    EXPECT_EQ(n.guard_ok, b.guard_ok) << set << ": no false guard from the print";
+  }
+  ReadParams open_only = on;
+  open_only.guard_core_saturation = 0;
+  open_only.guard_core_open = 0.6;
+  const SceneScore b13 = score_fixture_dir("scenes_round13", off), pale = score_fixture_dir("scenes_round13", open_only);
+  EXPECT_EQ(pale.guard_ok, b13.guard_ok - 1) << "opening alone passes 603's pale print as a guard";
+}
+
+// Round 27. dev19's 2100 (data/fixtures/scenes_round27 with 2106, as rendered; 1920x1080, tilt 13): (-4,3)
+// a glared black 6 (its top grey) with its guard token beside it. The token's blob was taken for
+// the unit and read a blue 1 (a token is a blue cube with one pip), hidden by one_top_shown; the
+// coloured pip look found the 6's layout 12.8 mm off, read it 6 at 1.00 on a black body, and was
+// refused for naming another colour than the first reading. With token_one_other_die the sure
+// other die's face replaces the token's 1 (one die a cell): the black 6 read, with its guard.
+TEST(ReaderFixtures, TokensBlueOneYieldsToASureDieBesideIt) {
+  ReadParams off;
+  off.token_one_other_die = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round27", off);
+  EXPECT_EQ(now.matched, before.matched + 1) << "the black 6 read";
+  EXPECT_EQ(now.color_ok, before.color_ok + 1);
+  EXPECT_EQ(now.face_ok, before.face_ok + 1);
+  EXPECT_EQ(now.guard_ok, before.guard_ok + 1);
+  EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
+}
+
+// Round 27. dev19's 2106 (data/fixtures/scenes_round27, as rendered; 1280x720, tilt 27): (4,-5) a
+// white 1 at the sheet's margin, no blob (white on white): the camera-resolution pip look found its
+// pip and a pip of its shaded side face, a layout of 2 centred 5.8 mm off, read as a sure white 2.
+// fine_unit_top_shown: the top is seen round a reading's pips (0.73 there; every right reading of
+// that look on every set 0.90 and more): the 2 is refused, and its side pip no longer counts
+// against the lone pip the second threshold finds: read white 1, right.
+TEST(ReaderFixtures, FineUnitLayoutWithASidesPipIsNoTop) {
+  ReadParams off;
+  off.fine_unit_top_shown = 0;
+  const SceneScore before = score_fixture_dir("scenes_round27", off), now = score_fixture_dir("scenes_round27", ReadParams{});
+  EXPECT_EQ(before.matched - before.face_ok, 1) << "the white 1 read 2 with the rule off";
+  EXPECT_EQ(now.face_ok, now.matched) << "no wrong face with it on";
+  EXPECT_EQ(now.face_ok, before.face_ok + 1);
   EXPECT_EQ(now.matched, before.matched);
   EXPECT_EQ(now.seen_cells, now.matched) << "a false die";
 }
