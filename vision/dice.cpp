@@ -1076,6 +1076,12 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
         cv::Point at;
         cv::minMaxLoc(dt(win), nullptr, &depth, nullptr, &at);
         if (depth < params.body_reread * mks) continue;  // no die-sized body here
+        // ... and a deepest point on the window's edge (inside the image) is the slope of
+        // another body: a neighbour's, or a blob of touching dice whose peak lies beyond
+        const bool edge = (at.x == 0 && win.x > 0) || (at.y == 0 && win.y > 0) ||
+                          (at.x == win.width - 1 && win.x + win.width < dt.cols) ||
+                          (at.y == win.height - 1 && win.y + win.height < dt.rows);
+        if (edge) continue;
         Scored s = kept[i].s;
         s.c.centre = cv::Point2f(static_cast<float>(win.x + at.x), static_cast<float>(win.y + at.y));
         s.c.side = mks;

@@ -422,9 +422,6 @@ TEST(DiceReal, SmallDieIsReadAgainAtThePhotosDieSize) {
   // The hue channel (round 27's second change) reads 112251's blue four right on its part
   // square too, so both runs go without it: this test is the re-read's alone.
   on.pips.hue_channel_min_body = off.pips.hue_channel_min_body = 0;
-  // Round 28's body re-read after it reads 111411's four 3 with the shipped forest (4 with
-  // the even forest of docs/dice.md): off in both runs, this test is the small re-read's.
-  on.body_reread = off.body_reread = 0;
   const LabelledDie dice[] = {{"byler_IMG_20191208_111411.jpg", {315, 113, 37, 45}, 4},
                               {"byler_IMG_20191208_112251.jpg", {300, 118, 27, 30}, 4}};
   for (const auto& d : dice) {
