@@ -1022,6 +1022,11 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       from_gap.push_back(true);
     }
   }
+  // A kept die's box in working pixels (the output's, before scaling).
+  auto box_of = [](const Read& k) {
+    const int h = std::max(2, cvRound(k.s.c.side / 2));
+    return cv::Rect(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
+  };
   // Kept die i read again by read_one on square `s`: the read, when it reads a layout and
   // its face centre is on no other kept die (the re-reads below).
   auto read_again = [&](std::size_t i, const Scored& s, const char* why) -> std::optional<Read> {
@@ -1068,7 +1073,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       const int h = std::max(1, cvRound(params.body_reread_window * mks));
       for (std::size_t i = 0; i < kept.size(); ++i) {
         const std::array<float, 7> own = cnn_of(i);
-        if (own[0] >= (from_gap[i] ? params.gap_max_not_die : params.cnn_max_not_die)) continue;  // dropped below anyway
+        // a die dropped below anyway (the network's not-a-die, cut by the photo's edge) is not re-read
+        if (own[0] >= (from_gap[i] ? params.gap_max_not_die : params.cnn_max_not_die)) continue;
+        if (cut_by_edge(box_of(kept[i]), work.size(), params)) continue;
         const cv::Point2f c = kept[i].s.c.centre;
         const cv::Rect win = cv::Rect(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h + 1, 2 * h + 1) & cv::Rect(0, 0, dt.cols, dt.rows);
         if (win.area() <= 0) continue;
@@ -1103,8 +1110,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   std::vector<DieDetection> out;
   for (std::size_t ki = 0; ki < kept.size(); ++ki) {
     const Read& k = kept[ki];
-    const int h = std::max(2, cvRound(k.s.c.side / 2));
-    const cv::Rect r(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
+    const cv::Rect r = box_of(k);
     if (cut_by_edge(r, work.size(), params)) continue;
     const double conf = std::clamp(static_cast<double>(k.s.margin), 0.0, 1.0);
     int face = k.face;

@@ -132,8 +132,10 @@ struct DiceParams {
   // one pip of a face, half on a neighbour, on a side face's pips), where the labelled box,
   // the whole die, reads those dice right; the re-read replaces the die when it reads a
   // layout, its face centre is on no other kept die, and the network is surer of the fused
-  // face (fuse_face) on the new square than on the die's own. A die the network drops
-  // (cnn_max_not_die) is not re-read. 0 = off. (docs/dice.md round 28.)
+  // face (fuse_face) on the new square than on the die's own. A deepest point on the
+  // window's edge (the slope of a neighbour) is no body; a die dropped below anyway (the
+  // network's cnn_max_not_die, cut by the photo's edge) is not re-read. 0 = off.
+  // (docs/dice.md round 28.)
   double body_reread = 0.3;
   double body_reread_window = 0.5;
   // A candidate is a die when the classifier's best face score beats the not-a-die score
