@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
-
 #include <map>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -1022,6 +1022,27 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       from_gap.push_back(true);
     }
   }
+  // A kept die's box in working pixels (the output's, before scaling).
+  auto box_of = [](const Read& k) {
+    const int h = std::max(2, cvRound(k.s.c.side / 2));
+    return cv::Rect(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
+  };
+  // Kept die i read again by read_one on square `s`: the read, when it reads a layout and
+  // its face centre is on no other kept die (the re-reads below).
+  auto read_again = [&](std::size_t i, const Scored& s, const char* why) -> std::optional<Read> {
+    Read r = read_one(s, max_pip_used);
+    if (r.own_too_big || r.pips.face < 1) return std::nullopt;
+    bool on_other = false;
+    for (std::size_t j = 0; j < kept.size(); ++j)
+      on_other = on_other || (j != i && cv::norm(r.s.c.centre - kept[j].s.c.centre) <
+                                            params.nms_radius * std::max(r.s.c.side, kept[j].s.c.side));
+    if (debug)
+      std::cerr << "dice: " << why << ' ' << kept[i].s.c.centre << " side " << kept[i].s.c.side << " face " << kept[i].face
+                << " read again at " << s.c.centre << " side " << s.c.side << ": face " << r.face << " at " << r.s.c.centre
+                << " side " << r.s.c.side << (on_other ? " (on another die: not taken)" : "") << '\n';
+    if (on_other) return std::nullopt;
+    return r;
+  };
   // A kept die much narrower than the photo's dice (DiceParams::small_die_reread) is read
   // again on a square of their median side about its centre.
   if (params.small_die_reread > 0 && params.use_pips) {
@@ -1032,20 +1053,56 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
         if (kept[i].s.c.side >= params.small_die_reread * mks) continue;
         Scored s = kept[i].s;
         s.c.side = mks;
-        Read r = read_one(s, max_pip_used);
-        if (r.own_too_big || r.pips.face < 1) continue;
-        bool on_other = false;
-        for (std::size_t j = 0; j < kept.size(); ++j)
-          on_other = on_other || (j != i && cv::norm(r.s.c.centre - kept[j].s.c.centre) <
-                                                params.nms_radius * std::max(r.s.c.side, kept[j].s.c.side));
-        if (debug)
-          std::cerr << "dice: small die " << kept[i].s.c.centre << " side " << kept[i].s.c.side << " face " << kept[i].face
-                    << " read again at side " << mks << ": face " << r.face << " at " << r.s.c.centre << " side " << r.s.c.side
-                    << (on_other ? " (on another die: not taken)" : "") << '\n';
-        if (on_other) continue;
-        kept[i] = r;
+        const auto r = read_again(i, s, "small die");
+        if (!r) continue;
+        kept[i] = *r;
         if (i < kept_cnn.size())
-          kept_cnn[i] = cnn->scores(work, r.s.c.centre, r.s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
+          kept_cnn[i] = cnn->scores(work, r->s.c.centre, r->s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
+      }
+    }
+  }
+  // Each kept die read again on its body (DiceParams::body_reread): a square of the photo's
+  // median die side on the deepest point of the foreground near the die, taken when the
+  // network is surer of the fused face there than on the die's own square.
+  if (params.body_reread > 0 && params.use_pips && cnn && !places_fg.empty()) {
+    const std::vector<float> sides = layout_sides(kept);
+    if (sides.size() >= 3) {
+      const float mks = median_of(sides);
+      cv::Mat dt;
+      cv::distanceTransform(places_fg, dt, cv::DIST_L2, 3);
+      const int h = std::max(1, cvRound(params.body_reread_window * mks));
+      for (std::size_t i = 0; i < kept.size(); ++i) {
+        const std::array<float, 7> own = cnn_of(i);
+        // a die dropped below anyway (the network's not-a-die, cut by the photo's edge) is not re-read
+        if (own[0] >= (from_gap[i] ? params.gap_max_not_die : params.cnn_max_not_die)) continue;
+        if (cut_by_edge(box_of(kept[i]), work.size(), params)) continue;
+        const cv::Point2f c = kept[i].s.c.centre;
+        const cv::Rect win = cv::Rect(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h + 1, 2 * h + 1) & cv::Rect(0, 0, dt.cols, dt.rows);
+        if (win.area() <= 0) continue;
+        double depth = 0;
+        cv::Point at;
+        cv::minMaxLoc(dt(win), nullptr, &depth, nullptr, &at);
+        if (depth < params.body_reread * mks) continue;  // no die-sized body here
+        // ... and a deepest point on the window's edge (inside the image) is the slope of
+        // another body: a neighbour's, or a blob of touching dice whose peak lies beyond
+        const bool edge = (at.x == 0 && win.x > 0) || (at.y == 0 && win.y > 0) ||
+                          (at.x == win.width - 1 && win.x + win.width < dt.cols) ||
+                          (at.y == win.height - 1 && win.y + win.height < dt.rows);
+        if (edge) continue;
+        Scored s = kept[i].s;
+        s.c.centre = cv::Point2f(static_cast<float>(win.x + at.x), static_cast<float>(win.y + at.y));
+        s.c.side = mks;
+        const auto r = read_again(i, s, "body");
+        if (!r) continue;
+        const std::array<float, 7> there =
+            cnn->scores(work, r->s.c.centre, r->s.c.side * static_cast<float>(params.cnn_finder_scale), params.cnn_views);
+        auto sure = [&](const Read& k, const std::array<float, 7>& cs) {
+          return cs[static_cast<std::size_t>(fuse_face(k.pips.face_score, cs, k.face, params.cnn_fuse_weight, params.cnn_fuse_floor))];
+        };
+        if (debug) std::cerr << "dice: body read's network " << sure(*r, there) << " against " << sure(kept[i], own) << '\n';
+        if (sure(*r, there) <= sure(kept[i], own)) continue;
+        kept[i] = *r;
+        kept_cnn[i] = there;
       }
     }
   }
@@ -1053,8 +1110,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   std::vector<DieDetection> out;
   for (std::size_t ki = 0; ki < kept.size(); ++ki) {
     const Read& k = kept[ki];
-    const int h = std::max(2, cvRound(k.s.c.side / 2));
-    const cv::Rect r(cvRound(k.s.c.centre.x) - h, cvRound(k.s.c.centre.y) - h, 2 * h, 2 * h);
+    const cv::Rect r = box_of(k);
     if (cut_by_edge(r, work.size(), params)) continue;
     const double conf = std::clamp(static_cast<double>(k.s.margin), 0.0, 1.0);
     int face = k.face;

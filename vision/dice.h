@@ -124,6 +124,20 @@ struct DiceParams {
   // see only that part. The re-read is taken when it reads a layout and its face centre
   // is on no other kept die. 0 = off. (docs/dice.md round 27.)
   double small_die_reread = 0.7;
+  // Each kept die is read again on its body (with the network only): the deepest point of
+  // the foreground (its distance to the background) within body_reread_window x the median
+  // side above of the die's centre, when at least body_reread x that side deep (a die-sized
+  // body; white dice on a pale floor are often not foreground), centres a square of the
+  // median side that read_one reads. The finder's square of a die is often off its body (on
+  // one pip of a face, half on a neighbour, on a side face's pips), where the labelled box,
+  // the whole die, reads those dice right; the re-read replaces the die when it reads a
+  // layout, its face centre is on no other kept die, and the network is surer of the fused
+  // face (fuse_face) on the new square than on the die's own. A deepest point on the
+  // window's edge (the slope of a neighbour) is no body; a die dropped below anyway (the
+  // network's cnn_max_not_die, cut by the photo's edge) is not re-read. 0 = off.
+  // (docs/dice.md round 28.)
+  double body_reread = 0.3;
+  double body_reread_window = 0.5;
   // A candidate is a die when the classifier's best face score beats the not-a-die score
   // by more than this margin (scores are fractions of the trees voting, -1..1 apart; 40
   // trees: steps of 0.025, so thresholds sit between steps). 0.0625: at least three trees

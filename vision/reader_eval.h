@@ -53,6 +53,8 @@ struct EvalArgs {
   int gap_seed_on_fg = -1;  // --real: DiceParams::gap_seed_on_fg (1 on, 0 off, < 0 = its default)
   double hue_channel_min_body = -1;  // --real: PipParams::hue_channel_min_body (0 = off, < 0 = its default; round 27)
   double small_die_reread = -1;  // --real: DiceParams::small_die_reread (0 = off, < 0 = its default; round 27)
+  double body_reread = -1;         // --real: DiceParams::body_reread (0 = off, < 0 = its default; round 28)
+  double body_reread_window = -1;  // --real: DiceParams::body_reread_window (< 0 = its default)
   double six_missing_pair = -1;  // --real: PipParams::six_missing_pair (0 = off, < 0 = its default; round 24)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults
