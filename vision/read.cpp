@@ -1497,12 +1497,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp) : 0.0;
   const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && white_noise >= params.noise_white_level;
   if (debug) std::fprintf(stderr, "NOISE %.4f of the grey patch, %.4f of the white%s\n", grey_noise, white_noise, noisy ? ": a noisy frame" : "");
-  if (noisy && params.noise_smooth_px > 0) {
-    cv::Mat smooth;
-    cv::GaussianBlur(image, smooth, cv::Size(0, 0), params.noise_smooth_px);
-    image = smooth;
-    cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
-  }
   // (robust25) The face reader's parameters for this frame: in a blurred one a faint face two
   // readers agree on is read (blur_agreed_min_response).
   FaceParams face_params = params.face;
@@ -4322,7 +4316,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
     fs << "blur_agreed_min_response" << blur_agreed_min_response;
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
-    fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level << "noise_smooth_px" << noise_smooth_px;
+    fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4502,7 +4496,6 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("dim_min_confidence", p.dim_min_confidence);
     get("noise_grey_level", p.noise_grey_level);
     get("noise_white_level", p.noise_white_level);
-    get("noise_smooth_px", p.noise_smooth_px);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

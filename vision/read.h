@@ -796,9 +796,6 @@ struct ReadParams {
   // 0 (either) = off.
   double noise_grey_level = 0.05;
   double noise_white_level = 0.02;
-  // ... and such a frame is smoothed (a Gaussian of this sigma, px) before it is read: the
-  // paper tests' colour distances were set on clean frames. 0 = off.
-  double noise_smooth_px = 0.0;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
