@@ -1423,6 +1423,42 @@ double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double ma
   return worst;
 }
 
+double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv::Matx33d& hp, double inset_mm) {
+  if (grey.empty() || grey.type() != CV_8UC1 || wp[1].x - wp[0].x <= 2 * inset_mm || wp[1].y - wp[0].y <= 2 * inset_mm) return 0.0;
+  const double x0 = wp[0].x + inset_mm, x1 = wp[1].x - inset_mm, y0 = wp[0].y + inset_mm, y1 = wp[1].y - inset_mm;
+  std::vector<cv::Point> quad;
+  for (const cv::Point2d c : {cv::Point2d(x0, y0), cv::Point2d(x1, y0), cv::Point2d(x1, y1), cv::Point2d(x0, y1)}) {
+    const cv::Point2d q = apply_h(hp, c);
+    quad.emplace_back(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
+  }
+  const cv::Rect box = cv::boundingRect(quad) & cv::Rect(0, 0, grey.cols, grey.rows);
+  if (box.width < 16 || box.height < 16) return 0.0;
+  for (auto& q : quad) q -= box.tl();
+  cv::Mat mask = cv::Mat::zeros(box.size(), CV_8U);
+  cv::fillConvexPoly(mask, quad, cv::Scalar(255));
+  cv::erode(mask, mask, cv::Mat(), cv::Point(-1, -1), 2);  // the 5x5 mean's window inside the patch
+  cv::Mat f, local;
+  grey(box).convertTo(f, CV_32F);
+  cv::blur(f, local, cv::Size(5, 5), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+  std::vector<float> dev, level;
+  for (int y = 0; y < f.rows; ++y) {
+    const uchar* m = mask.ptr<uchar>(y);
+    const float* a = f.ptr<float>(y);
+    const float* b = local.ptr<float>(y);
+    for (int x = 0; x < f.cols; ++x)
+      if (m[x]) dev.push_back(std::abs(a[x] - b[x])), level.push_back(a[x]);
+  }
+  if (dev.size() < 100) return 0.0;
+  auto median = [](std::vector<float>& v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return static_cast<double>(v[v.size() / 2]);
+  };
+  const double lum = median(level);
+  // 1.4826 x the median absolute deviation is a Gaussian's sigma; x 5/sqrt(24): the pixel's own
+  // share of its 5x5 mean taken back.
+  return lum > 8 ? 1.4826 * 5.0 / std::sqrt(24.0) * median(dev) / lum : 0.0;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   StageLaps laps;
@@ -1471,6 +1507,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const double frame_blur_mm = params.blur_edge_mm > 0 || debug ? marker_edge_blur_mm(grey, obs.pose, layout.marker_size_mm) : 0.0;
   if (debug) std::fprintf(stderr, "BLUR %.2f mm at the markers\n", frame_blur_mm);
   const bool blurred = params.blur_edge_mm > 0 && frame_blur_mm >= params.blur_edge_mm;
+  // (robust27) A noisy frame (noise_grey_level, noise_white_level): the sensor's noise a large
+  // share of the light on both of the sheet's blank patches, measured only when the rule is on.
+  const bool noise_rule = params.noise_grey_level > 0 && params.noise_white_level > 0;
+  const double grey_noise = noise_rule || debug ? patch_noise(grey, layout.grey_patch, hp) : 0.0;
+  const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp) : 0.0;
+  const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && white_noise >= params.noise_white_level;
+  if (debug) std::fprintf(stderr, "NOISE %.4f of the grey patch, %.4f of the white%s\n", grey_noise, white_noise, noisy ? ": a noisy frame" : "");
   // (robust25) The face reader's parameters for this frame: in a blurred one a faint face two
   // readers agree on is read (blur_agreed_min_response).
   FaceParams face_params = params.face;
@@ -1606,7 +1649,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                           params.paper_chroma_tolerance);
   // (robust26) A dim frame: the sheet's white darker than dim_white_level (dim_min_confidence).
   const double white_lum = (white[0] + 2.0 * white[1] + white[2]) / 4.0;
-  const bool dim = params.dim_white_level > 0 && params.dim_min_confidence > 0 && white_lum < params.dim_white_level;
+  const bool dark = params.dim_white_level > 0 && params.dim_min_confidence > 0 && white_lum < params.dim_white_level;
+  // (robust27) ... or a noisy one: a webcam in a dim room raises its gain, and its frame is not
+  // dark but noisy; the weak readings are as much the noise's (noise_grey_level).
+  const bool dim = dark || (noisy && params.dim_min_confidence > 0);
   if (debug) std::fprintf(stderr, "DIM white %.1f%s\n", white_lum, dim ? ": a dim frame" : "");
   // (robust23) The cells' own papers, for the sheet's paper (their median) that the hand and
   // occluder masks judge darkness against (small_cell_paper_own_median).
@@ -4291,7 +4337,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
       if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : dim_weak ? "dim" : one_cut ? "cut" : "noface";
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : dim_weak ? (dark ? "dim" : "noise") : one_cut ? "cut" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -4348,6 +4394,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
     fs << "blur_agreed_min_response" << blur_agreed_min_response;
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
+    fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4529,6 +4576,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("blur_agreed_min_response", p.blur_agreed_min_response);
     get("dim_white_level", p.dim_white_level);
     get("dim_min_confidence", p.dim_min_confidence);
+    get("noise_grey_level", p.noise_grey_level);
+    get("noise_white_level", p.noise_white_level);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

@@ -814,6 +814,22 @@ struct ReadParams {
   // guess). The standard renders' white is 133 or more. 0 (either) = off.
   double dim_white_level = 100.0;
   double dim_min_confidence = 0.36;
+  // (robust27) A noisy frame: a webcam in a dim room raises its gain instead, and gives a frame
+  // that is not dark but noisy (the sensor's noise amplified with the light); dim_white_level
+  // does not see it. patch_noise measures the noise relative to the level on the sheet's two
+  // blank patches; when the grey patch's (mid-grey: never clipped) is at least noise_grey_level
+  // and the white patch's at least noise_white_level (both: a hand's or a shadow's edge over one
+  // patch is no noise), the dim rule's test applies (a reading below dim_min_confidence hidden,
+  // reason "noise", unless the lattice and the component counter both read its count). Dim
+  // harsh renders measure 0.025-0.09 (grey) and 0.02-0.07 (white); copies of the standard
+  // scenes at exposure x0.4 with the dim room's noise and a x2.5 gain 0.076-0.21 and 0.026-0.09
+  // (there main reported 22% false dice, most of them at the counter's 0.30); the standard
+  // renders (fixtures, dev4n-dev19) 0.02 or less on the grey patch in 95% of frames; both
+  // levels passed only by dev5 605 and dev15 1717 (grainy hand-preset renders; no reading of
+  // theirs changes). Every dim harsh render so called is also under dim_white_level.
+  // 0 (either) = off.
+  double noise_grey_level = 0.05;
+  double noise_white_level = 0.02;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
@@ -847,6 +863,15 @@ struct Observation {
 // directions, the larger of the two (motion blurs one direction). 0 when no edge could be
 // measured (markers too small, under 0.5 px per mm, or without contrast).
 double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm);
+
+// (robust27) The frame's pixel noise on one of the sheet's blank patches (`patch`: the layout's
+// white_patch or grey_patch, paper mm; inset by inset_mm; hp: paper mm -> image), relative to its
+// level: the robust spread (1.4826 x the median absolute deviation) of each pixel's luminance
+// from its 5x5 neighbourhood's mean, over the patch's median luminance. A dim room seen by a
+// webcam that raises its gain gives a frame that is not dark but noisy: the sensor's noise is a
+// larger share of the light, whatever the gain made of the level. 0 when the patch is not in the
+// frame (under 16 px a side) or darker than 8 of 255.
+double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& patch, const cv::Matx33d& hp, double inset_mm = 4.0);
 
 // Pixel helpers the reader and colour calibration share (so both take the same white
 // reference): the per-channel median of BGR samples ({0,0,0} when empty), and the pixel

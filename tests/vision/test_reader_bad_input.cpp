@@ -447,6 +447,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.core_light_ratio = 1.4;
   p.dim_white_level = 120;
   p.dim_min_confidence = 0.33;
+  p.noise_grey_level = 0.07;
+  p.noise_white_level = 0.03;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -521,6 +523,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->core_light_ratio, 1.4);
   EXPECT_DOUBLE_EQ(q->dim_white_level, 120);
   EXPECT_DOUBLE_EQ(q->dim_min_confidence, 0.33);
+  EXPECT_DOUBLE_EQ(q->noise_grey_level, 0.07);
+  EXPECT_DOUBLE_EQ(q->noise_white_level, 0.03);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
