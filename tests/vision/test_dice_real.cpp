@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <span>
 
 #include <unistd.h>
 
@@ -282,6 +283,20 @@ struct LabelledDie {
   int face;
 };
 
+// A re-read's A/B on each die's photo: `on` reads the labelled face at its box, `off` reads
+// `off_face` there, and both find the same number of dice (the re-read adds and drops none).
+void expect_read_again(std::span<const LabelledDie> dice, const DiceParams& on, const DiceParams& off, int off_face) {
+  for (const auto& d : dice) {
+    const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
+    ASSERT_FALSE(img.empty()) << d.image;
+    const auto a = find_dice_checked(img, on), b = find_dice_checked(img, off);
+    ASSERT_TRUE(a.ok() && b.ok()) << d.image;
+    EXPECT_EQ(found_at(*a, d.box), d.face) << d.image;
+    EXPECT_EQ(found_at(*b, d.box), off_face) << d.image;
+    EXPECT_EQ(a->size(), b->size()) << d.image;
+  }
+}
+
 // The finder run on each die's photo with `on` and with `off`: how many labelled dice `on`
 // reads right, how many `off` finds at all, and how many of `off`'s detections `on` keeps
 // (same box and face; only its main path's detections when main_path_only), with, per photo,
@@ -424,15 +439,7 @@ TEST(DiceReal, SmallDieIsReadAgainAtThePhotosDieSize) {
   on.pips.hue_channel_min_body = off.pips.hue_channel_min_body = 0;
   const LabelledDie dice[] = {{"byler_IMG_20191208_111411.jpg", {315, 113, 37, 45}, 4},
                               {"byler_IMG_20191208_112251.jpg", {300, 118, 27, 30}, 4}};
-  for (const auto& d : dice) {
-    const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
-    ASSERT_FALSE(img.empty()) << d.image;
-    const auto a = find_dice_checked(img, on), b = find_dice_checked(img, off);
-    ASSERT_TRUE(a.ok() && b.ok()) << d.image;
-    EXPECT_EQ(found_at(*a, d.box), d.face) << d.image;
-    EXPECT_EQ(found_at(*b, d.box), 1) << d.image;
-    EXPECT_EQ(a->size(), b->size()) << d.image;
-  }
+  expect_read_again(dice, on, off, 1);
 }
 
 // Round 28 (DiceParams::body_reread): the finder's square of a die is often off its body
@@ -451,15 +458,7 @@ TEST(DiceReal, DieIsReadAgainOnItsBody) {
   const LabelledDie dice[] = {{"byler_IMG_20191208_112020.jpg", {242, 212, 45, 42}, 3},
                               {"byler_IMG_20191209_100300.jpg", {344, 276, 46, 49}, 1},
                               {"penlington_train_dice_45.jpg", {201, 231, 17, 18}, 1}};
-  for (const auto& d : dice) {
-    const cv::Mat img = cv::imread((real_dir() / "images" / d.image).string());
-    ASSERT_FALSE(img.empty()) << d.image;
-    const auto a = find_dice_checked(img, on), b = find_dice_checked(img, off);
-    ASSERT_TRUE(a.ok() && b.ok()) << d.image;
-    EXPECT_EQ(found_at(*a, d.box), d.face) << d.image;
-    EXPECT_EQ(found_at(*b, d.box), 2) << d.image;
-    EXPECT_EQ(a->size(), b->size()) << d.image;
-  }
+  expect_read_again(dice, on, off, 2);
 }
 
 TEST(DiceReal, SplitsArePartitionOfLabels) {
