@@ -496,6 +496,21 @@ def sample_harsh(hrng, W, H):
     return h
 
 
+def sample_gain(grng, h):
+    """--gain (session 26): a webcam in a dim room that raises its gain instead of leaving the
+    frame dark (robust27's gain copies, drawn in the renderer): exposure 0.3-0.5, the sensor's
+    noise at that light, then the gain that brings the frame back to its level (1/exposure,
+    +-10%), so the noise is amplified with the signal. From its own RNG (grng), so the scene and
+    any --harsh draw stay as they were; replaces --harsh's "dim" (a camera that raises its gain
+    does not also leave the frame dark). Adds h["gain"] (and a JPEG quality if --harsh did not)."""
+    exposure = round(grng.uniform(0.3, 0.5), 3)
+    h["gain"] = {"exposure": exposure, "noise_attenuate": round(grng.uniform(0.3, 0.5), 3),
+                 "gain": round(grng.uniform(0.9, 1.1) / exposure, 3)}
+    h.pop("dim", None)
+    h.setdefault("jpeg_quality", grng.randint(60, 75))
+    return h
+
+
 def harsh_scene_pov(sheet, s, cam):
     """The second light and the object whose hard shadow falls across the sheet (--harsh
     "shadow"). The object stands beyond the sheet's far edge as the camera sees it (further
@@ -732,16 +747,22 @@ def harsh_post(label):
             a += ["-motion-blur", "0x%.2f+%.1f" % (b["length_px"] / 2.0, b["angle_deg"])]
     if "dim" in h:
         a += ["-evaluate", "multiply", "%.3f" % h["dim"]["exposure"]]
+    if "gain" in h:
+        a += ["-evaluate", "multiply", "%.3f" % h["gain"]["exposure"]]
     if "cast" in h:
         g = h["cast"]["rgb_gain"]
         a += ["-color-matrix", "%.3f 0 0 0 %.3f 0 0 0 %.3f" % (g[0], g[1], g[2])]
     noise = h["dim"]["noise_attenuate"] if "dim" in h else label["post"]["gaussian_noise_attenuate"]
+    if "gain" in h:
+        noise = h["gain"]["noise_attenuate"]
     if "lowres" in h:
         sw = h["lowres"]["stream_width"]
         a += ["-resize", "%dx%d!" % (sw, round(sw * H / float(W)))]
     a += ["-attenuate", "%.3f" % noise, "+noise", "Gaussian"]
     if "lowres" in h:
         a += ["-filter", "Triangle", "-resize", "%dx%d!" % (W, H)]
+    if "gain" in h:  # the camera's gain, after the sensor's noise: it amplifies both
+        a += ["-evaluate", "multiply", "%.3f" % h["gain"]["gain"]]
     a += ["-strip", "-quality", str(h["jpeg_quality"])]
     return a
 
@@ -798,6 +819,9 @@ def main():
                     help="a harsher camera and room (robust24): blur, a dim room, a strong colour cast, JPEG 60-75, "
                          "a low-resolution stream, a second hard light and an object's shadow, vignetting; drawn "
                          "from a separate RNG, so the scene itself (dice, camera, lights) is the one drawn without it")
+    ap.add_argument("--gain", action="store_true",
+                    help="a webcam in a dim room that raises its gain (session 26): exposure 0.3-0.5, the sensor's "
+                         "noise, then x1/exposure; from its own RNG; with --harsh it replaces the dim room")
     args = ap.parse_args()
     sheet = Sheet(args.board)
     os.makedirs(args.out, exist_ok=True)
@@ -815,6 +839,9 @@ def main():
             s["harsh"] = sample_harsh(random.Random(args.seed * 1000 + i + 0x5eed24), s["size"][0], s["size"][1])
             if "dim" in s["harsh"]:
                 s["noise"] = s["harsh"]["dim"]["noise_attenuate"]
+        if args.gain:
+            s["harsh"] = sample_gain(random.Random(args.seed * 1000 + i + 0x6a1027), s.get("harsh", {}))
+            s["noise"] = s["harsh"]["gain"]["noise_attenuate"]
         pov_text, label = build(sheet, s, rng)
         if args.pov_only:
             with open(os.path.join(args.out, s["name"] + ".pov"), "w") as f:
