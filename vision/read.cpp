@@ -4309,7 +4309,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const int want = die_pip_polarity(c.color);
     return want != 0 && pol == -want;
   };
-  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim) {
+  // (session 26) A frame that is noisy but not dark (a webcam that raised its gain): its unsure 1s
+  // are hidden (noise_one_min_confidence). Dark noisy frames keep the dim rule alone: there the
+  // rule hid right 1s (scenes_round26's dim harsh renders).
+  // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch).
+  const bool noise_ones = noisy && !dark && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0;
+  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
@@ -4336,8 +4341,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
-      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut) {
-        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur" : dim_weak ? (dark ? "dim" : "noise") : one_cut ? "cut" : "noface";
+      // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
+      const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence;
+      if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut ||
+          noise_one) {
+        const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur"
+                         : dim_weak ? (dark ? "dim" : "noise") : one_cut ? "cut" : noise_one ? "noise" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -4395,6 +4404,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "blur_agreed_min_response" << blur_agreed_min_response;
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
+    fs << "noise_one_min_confidence" << noise_one_min_confidence;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4578,6 +4588,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("dim_min_confidence", p.dim_min_confidence);
     get("noise_grey_level", p.noise_grey_level);
     get("noise_white_level", p.noise_white_level);
+    get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

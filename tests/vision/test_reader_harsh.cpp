@@ -161,5 +161,21 @@ TEST(ReaderHarsh, TheMarkersEdgesSayHowBlurredTheFrameIs) {
   EXPECT_GT(marker_edge_blur_mm(g1, p0, layout.marker_size_mm), b0 + 0.8);
 }
 
+// (session 26) In a noisy frame a 1 is one spot and a speck of the noise makes one. Two scenes
+// the renderer drew as a webcam that raised its gain (`scene_gen.py --gain`, seed 28001: 2801,
+// 2807; data/fixtures/scenes_round27c): with robust27's rule alone three false 1s stay (a white
+// 1 at 0.44, a red 1 at 0.53, a blue 1 at 0.77); with noise_one_min_confidence 0.8 none, and no
+// right reading is lost.
+TEST(ReaderHarsh, ANoisyFramesUnsureOneIsASpeckOfNoise) {
+  ReadParams off;
+  off.noise_one_min_confidence = 0;
+  const SceneScore before = fixture_score("scenes_round27c", off), after = fixture_score("scenes_round27c", ReadParams{});
+  const int false_before = before.seen_cells - before.matched, false_after = after.seen_cells - after.matched;
+  EXPECT_GE(false_before, 3) << "false dice without the rule";
+  EXPECT_EQ(false_after, 0) << "false dice with the rule";
+  EXPECT_EQ(after.matched, before.matched) << "a right die hidden";
+  EXPECT_EQ(after.face_ok, before.face_ok);
+}
+
 }  // namespace
 }  // namespace hexdice::vision
