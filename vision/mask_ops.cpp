@@ -889,13 +889,10 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
     uchar* o = m.ptr<uchar>(y);
     int x = 0;
 #if defined(HEXDICE_BILINEAR_AVX2)
-    const bool ssse3 = use_ssse3();
-    if (ssse3) {
+    if (use_ssse3()) {
       color_distance_row_ssse3(p, o, bgr.cols, r0, r1, r2, lim, greater);
       x = bgr.cols >= 16 ? bgr.cols : 0;
     }
-#else
-    const bool ssse3 = false;
 #endif
 #if CV_SIMD128
     const cv::v_int16x8 vr[3] = {cv::v_setall_s16(static_cast<short>(r0)), cv::v_setall_s16(static_cast<short>(r1)),
@@ -928,7 +925,6 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
       x = bgr.cols;
     }
 #endif
-    (void)ssse3;
     for (; x < bgr.cols; ++x) {
       const int d0 = p[3 * x] - r0, d1 = p[3 * x + 1] - r1, d2 = p[3 * x + 2] - r2;
       o[x] = ((d0 * d0 + d1 * d1 + d2 * d2 > lim) == greater) ? 255 : 0;

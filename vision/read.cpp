@@ -1649,10 +1649,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                           params.paper_chroma_tolerance);
   // (robust26) A dim frame: the sheet's white darker than dim_white_level (dim_min_confidence).
   const double white_lum = (white[0] + 2.0 * white[1] + white[2]) / 4.0;
-  const bool dark = params.dim_white_level > 0 && params.dim_min_confidence > 0 && white_lum < params.dim_white_level;
+  const bool dark_frame = params.dim_white_level > 0 && params.dim_min_confidence > 0 && white_lum < params.dim_white_level;
   // (robust27) ... or a noisy one: a webcam in a dim room raises its gain, and its frame is not
   // dark but noisy; the weak readings are as much the noise's (noise_grey_level).
-  const bool dim = dark || (noisy && params.dim_min_confidence > 0);
+  const bool dim = dark_frame || (noisy && params.dim_min_confidence > 0);
   if (debug) std::fprintf(stderr, "DIM white %.1f%s\n", white_lum, dim ? ": a dim frame" : "");
   // (robust23) The cells' own papers, for the sheet's paper (their median) that the hand and
   // occluder masks judge darkness against (small_cell_paper_own_median).
@@ -4112,8 +4112,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               for (int y = 0; y < one.rows; ++y) {
                 uchar* o = one.ptr<uchar>(y);
                 const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
-                for (int x = 0; x < one.cols; ++x)
-                  if (o[x] && !saturated_blue(cv::Vec3f(pp[x][0] / colour_base[0], pp[x][1] / colour_base[1], pp[x][2] / colour_base[2]), deep)) o[x] = 0;
+                for_each_set(o, one.cols, [&](int x) {
+                  if (!saturated_blue(cv::Vec3f(pp[x][0] / colour_base[0], pp[x][1] / colour_base[1], pp[x][2] / colour_base[2]), deep)) o[x] = 0;
+                });
               }
               morph(one, one, cv::MORPH_CLOSE, close_k);
             }
@@ -4313,7 +4314,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // are hidden (noise_one_min_confidence). Dark noisy frames keep the dim rule alone: there the
   // rule hid right 1s (scenes_round26's dim harsh renders).
   // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch).
-  const bool noise_ones = noisy && !dark && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0;
+  const bool noise_ones = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0;
   if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
@@ -4346,7 +4347,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut ||
           noise_one) {
         const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur"
-                         : dim_weak ? (dark ? "dim" : "noise") : one_cut ? "cut" : noise_one ? "noise" : "noface";
+                         : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one ? "noise" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
