@@ -28,6 +28,17 @@ namespace hexdice::vision {
 // ---- Stage timing (vision/read_profile.h): off unless a sink is set on this thread ----
 namespace {
 thread_local ReadProfile* t_profile = nullptr;
+thread_local ReadMark t_mark = nullptr;
+// The name a ReadMark gives a pass (ReadProfile's member).
+const char* pass_name(double ReadProfile::*slot) {
+#define HEXDICE_PASS(x) \
+  if (slot == &ReadProfile::x) return #x;
+  HEXDICE_PASS(cell_patch_ms) HEXDICE_PASS(cell_unit_ms) HEXDICE_PASS(cell_white_ms) HEXDICE_PASS(cell_locate_ms)
+  HEXDICE_PASS(cell_first_ms) HEXDICE_PASS(cell_other_ms) HEXDICE_PASS(cell_fine_ms) HEXDICE_PASS(cell_cover_ms)
+  HEXDICE_PASS(cell_retry_ms) HEXDICE_PASS(cell_guard_ms)
+#undef HEXDICE_PASS
+  return "?";
+}
 double thread_cpu_ms() {
   timespec ts{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -37,10 +48,11 @@ double thread_cpu_ms() {
 // The per-cell stage's time has the read_face time taken out when the read ends.
 class StageLaps {
  public:
-  StageLaps() : sink_(t_profile), detail_(t_profile && t_profile->cell_detail) {
+  StageLaps() : sink_(t_profile), detail_(t_profile && t_profile->cell_detail), mark_(t_mark) {
     if (sink_) start_ = last_ = thread_cpu_ms();
   }
   ~StageLaps() {
+    if (mark_ && !cells_open_) mark_(mark_part_, 0, 0);  // "after": the per-cell stage's end to the read's
     if (!sink_) return;
     const double now = thread_cpu_ms();
     p_.total_ms = now - start_;
@@ -64,9 +76,16 @@ class StageLaps {
     ++p_.face_calls;
   }
   ReadProfile& counts() { return p_; }
+  // (ReadMark) The cell whose passes are entered next.
+  void cell(int q, int r) { cell_q_ = q, cell_r_ = r; }
   // The per-cell stage's passes (ReadProfile::cell_detail): enter(x) charges the time since
   // the last enter, read_face's taken out, to the pass entered then; nullptr ends.
   void enter(double ReadProfile::*slot) {
+    if (mark_) {
+      mark_(mark_part_, mark_q_, mark_r_);
+      mark_part_ = slot ? pass_name(slot) : "after", mark_q_ = cell_q_, mark_r_ = cell_r_;
+      cells_open_ = slot != nullptr;
+    }
     if (!detail_) return;
     const double now = thread_cpu_ms();
     if (cur_) p_.*cur_ += std::max(0.0, now - sub_last_ - (p_.face_ms - sub_face_));
@@ -80,6 +99,11 @@ class StageLaps {
   double start_ = 0, last_ = 0;
   double ReadProfile::*cur_ = nullptr;
   double sub_last_ = 0, sub_face_ = 0;
+  ReadMark mark_;
+  const char* mark_part_ = "frame";  // the part the next mark ends
+  bool cells_open_ = true;  // until the per-cell stage ends (enter(nullptr))
+  int mark_q_ = 0, mark_r_ = 0;
+  int cell_q_ = 0, cell_r_ = 0;  // the cell the passes entered from now on are of
 };
 }  // namespace
 
@@ -89,6 +113,11 @@ ReadProfile* set_read_profile(ReadProfile* sink) {
   return old;
 }
 ReadProfile* read_profile() { return t_profile; }
+ReadMark set_read_mark(ReadMark mark) {
+  const ReadMark old = t_mark;
+  t_mark = mark;
+  return old;
+}
 
 namespace {
 // (speed22) read_at's reading for a caller that keeps it only above `useful` (the retries:
@@ -1901,7 +1930,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       for (std::size_t k = 0; k < todo.size(); ++k) {
         const cv::Rect r(static_cast<int>(k) * side_px, 0, side_px, side_px);
         const cv::Mat cm = dist_mask(cores(r), papers[todo[k]], params.paper_distance, true);
-        core_occupied[todo[k]] = cv::countNonZero(cm) >= params.occupied_core_fraction * r.area();
+        const int core_differs = cv::countNonZero(cm);
+        core_occupied[todo[k]] = core_differs >= params.occupied_core_fraction * r.area();
+        if (debug)
+          std::fprintf(stderr, "CORE %d,%d %.2f of the core differs from its paper %.0f %.0f %.0f\n", layout.cells[todo[k]].hex.q,
+                       layout.cells[todo[k]].hex.r, core_differs / static_cast<double>(r.area()), papers[todo[k]][0], papers[todo[k]][1],
+                       papers[todo[k]][2]);
         if (!core_occupied[todo[k]] && params.core_dark_fraction > 0) {
           // A white die's top is paper-coloured, so it fails the test above; its pips do
           // not: dark dimples (luminance under core_dark_ratio of the paper's) on
@@ -2197,6 +2231,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (covered[ci] == 2) obs.hidden_why[layout.cells[ci].hex] += std::string("; ") + what;
   };
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+    laps.cell(layout.cells[ci].hex.q, layout.cells[ci].hex.r);
     laps.enter(&ReadProfile::cell_patch_ms);
     const CellMm& cell = layout.cells[ci];
     const cv::Vec3f& cwhite = colour_white[ci];  // colours are named against this light

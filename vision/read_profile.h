@@ -56,4 +56,17 @@ struct ReadProfile {
 ReadProfile* set_read_profile(ReadProfile* sink);
 ReadProfile* read_profile();
 
+// (speed28) Marks at the boundaries of read_board's work, for a count of instructions per
+// part (build/bench/read_once with HEXDICE_READ_SPLIT: a callgrind dump at each mark). A mark
+// ends a part: `part` is "frame" (everything before the per-cell stage: registration, the
+// white, the printed edges, the hand and occluder masks, the all-cells empty test) or the
+// ReadProfile pass that ran ("cell_patch_ms" ... "cell_guard_ms", as cell_detail splits it,
+// read_face included), `q, r` the cell of a pass, or "after" (the last cell's end to the
+// read's: the occluded cells' gate, the hidden lists). Called once per pass entered (every
+// cell enters cell_patch_ms, an empty one only that), after the last cell, and when the read
+// ends (a read that returns before its cells: no mark). With no mark set (the default) each
+// boundary costs one branch. This thread's only; returns the previous one.
+using ReadMark = void (*)(const char* part, int q, int r);
+ReadMark set_read_mark(ReadMark mark);
+
 }  // namespace hexdice::vision

@@ -7,6 +7,12 @@
 // reads it READS - 1 more times (1) with callgrind's instrumentation on round them only.
 // HEXDICE_READ_PARAMS=FILE: read with ReadParams::load(FILE) instead of the defaults (to
 // count a parameter's cost before changing its default).
+// HEXDICE_READ_SPLIT=1 (speed28): a callgrind dump at each of read_board's marks
+// (vision/read_profile.h, set_read_mark), named by the part it ends ("frame",
+// "cell_locate_ms q,r", ...): each dump file's totals are that part's instructions, e.g.
+//   HEXDICE_READ_SPLIT=1 valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/s/cg build/bench/read_once
+//   for f in /tmp/s/cg.*; do echo "$(sed -n 's/^desc: Trigger: Client Request: //p' $f) $(sed -n 's/^totals: //p' $f)"; done
+// (the warm-up read's dumps, uninstrumented, total 0).
 // Built with HEXDICE_BENCH; not a test. Without valgrind/callgrind.h the macros are no-ops.
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +25,7 @@
 #ifndef CALLGRIND_START_INSTRUMENTATION
 #define CALLGRIND_START_INSTRUMENTATION
 #define CALLGRIND_STOP_INSTRUMENTATION
+#define CALLGRIND_DUMP_STATS_AT(s)
 #endif
 
 #include <opencv2/core.hpp>
@@ -26,6 +33,7 @@
 
 #include "bench_frame.h"
 #include "vision/read.h"
+#include "vision/read_profile.h"
 
 int main(int argc, char** argv) {
   using namespace hexdice::vision;
@@ -53,6 +61,13 @@ int main(int argc, char** argv) {
     }
     params = *loaded;
   }
+  if (const char* sp = std::getenv("HEXDICE_READ_SPLIT"); sp && *sp && *sp != '0')
+    set_read_mark([](const char* part, int q, int r) {
+      char label[64];
+      std::snprintf(label, sizeof label, "%s %d,%d", part, q, r);
+      (void)label;  // (unused without callgrind.h)
+      CALLGRIND_DUMP_STATS_AT(label);
+    });
   std::size_t cells = read_board(img, layout, nullptr, params).cells.size();  // warm
   CALLGRIND_START_INSTRUMENTATION;
   for (int i = 1; i < reads; ++i) cells = read_board(img, layout, nullptr, params).cells.size();

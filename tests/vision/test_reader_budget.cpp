@@ -5,6 +5,9 @@
 
 #include <filesystem>
 #include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -127,6 +130,50 @@ TEST(ReaderBudget, CellStagePassesAddUpToTheCellStage) {
   EXPECT_GT(on.cell_locate_ms, 0.0);  // dice were located
   EXPECT_GT(on.face_calls, 0);
   EXPECT_NEAR(sum, on.cells_ms, 0.05 * on.cells_ms + 0.3) << "passes " << sum << " ms, cells_ms " << on.cells_ms;
+}
+
+// (speed28) set_read_mark: a mark at each boundary of the read's work (read_once's
+// HEXDICE_READ_SPLIT counts instructions per part with it). On the bench frame: the frame's
+// part first, every cell's patch pass once (91 cells), every reported die's guard pass, the
+// read's end last, only the known parts' names, and the same observation as without marks.
+namespace {
+std::vector<std::tuple<std::string, int, int>>& marks_seen() {
+  static std::vector<std::tuple<std::string, int, int>> m;
+  return m;
+}
+}  // namespace
+TEST(ReaderBudget, ReadMarksEndEachPartOfTheRead) {
+  const SheetLayout layout = standard_sheet();
+  SynthOptions o;
+  o.camera.size = {1280, 720};
+  o.camera.tilt_deg = 25;
+  o.seed = 11;
+  const cv::Mat img = render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
+  const Observation plain = read_board(img, layout);
+  ASSERT_GE(plain.cells.size(), 15u);
+  marks_seen().clear();
+  EXPECT_EQ(set_read_mark([](const char* part, int q, int r) { marks_seen().emplace_back(part, q, r); }), nullptr);
+  const Observation marked = read_board(img, layout);
+  EXPECT_NE(set_read_mark(nullptr), nullptr);
+  EXPECT_EQ(to_json(marked).dump(), to_json(plain).dump());
+  const auto& m = marks_seen();
+  ASSERT_GE(m.size(), 3u);
+  EXPECT_EQ(std::get<0>(m.front()), "frame");
+  EXPECT_EQ(std::get<0>(m.back()), "after");
+  const std::set<std::string> known{"frame", "after", "cell_patch_ms", "cell_unit_ms", "cell_white_ms", "cell_locate_ms", "cell_first_ms",
+                                    "cell_other_ms", "cell_fine_ms", "cell_cover_ms", "cell_retry_ms", "cell_guard_ms"};
+  std::set<std::pair<int, int>> patched, guarded;
+  for (const auto& [part, q, r] : m) {
+    EXPECT_TRUE(known.count(part)) << part;
+    if (part == "cell_patch_ms") EXPECT_TRUE(patched.insert({q, r}).second) << q << "," << r << " patched twice";
+    if (part == "cell_guard_ms") guarded.insert({q, r});
+  }
+  EXPECT_EQ(patched.size(), layout.cells.size());
+  for (const CellObservation& c : plain.cells) EXPECT_TRUE(guarded.count({c.hex.q, c.hex.r})) << c.hex.q << "," << c.hex.r;
+  // No mark set: none made.
+  marks_seen().clear();
+  read_board(img, layout);
+  EXPECT_TRUE(marks_seen().empty());
 }
 
 // (speed22) ReadParams::retry_read_above: the retries read each square with
