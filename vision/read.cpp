@@ -2119,6 +2119,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
+  std::vector<uchar> lone_white_one(layout.cells.size(), 0);  // (exact28) a lone dark pip on a top of the paper's colour (white_one_lone_pip)
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
   // The dice's own cells: their paper without a glared top taken for it (not under or
@@ -3105,27 +3106,43 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           std::fprintf(stderr, " [%d at %.1f %.1f]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y);
         std::fprintf(stderr, "\n");
       }
-      if (m) {
+      // The share of the face round a centre (0.4 face, pips and printed lines left out) that
+      // differs from the paper; -1 when nothing of it is left.
+      auto differs_round = [&](const cv::Point2d& at) {
         const cv::Vec3f pp = papers[ci];
         const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
         const double r = 0.4 * face_px;
         int n = 0, differs = 0;
-        for (int y = std::max(0, cvFloor(m->y - r)); y <= std::min(patch.rows - 1, cvCeil(m->y + r)); ++y) {
+        for (int y = std::max(0, cvFloor(at.y - r)); y <= std::min(patch.rows - 1, cvCeil(at.y + r)); ++y) {
           const cv::Vec3b* row = patch.ptr<cv::Vec3b>(y);
           const uchar* f = fg_all.ptr<uchar>(y);
           const uchar* g = grid.ptr<uchar>(y);
-          for (int x = std::max(0, cvFloor(m->x - r)); x <= std::min(patch.cols - 1, cvCeil(m->x + r)); ++x) {
-            if (std::hypot(x - m->x, y - m->y) > r || g[x]) continue;
+          for (int x = std::max(0, cvFloor(at.x - r)); x <= std::min(patch.cols - 1, cvCeil(at.x + r)); ++x) {
+            if (std::hypot(x - at.x, y - at.y) > r || g[x]) continue;
             if (row[x][0] + 2 * row[x][1] + row[x][2] < dark_lum) continue;  // a pip
             ++n;
             if (f[x]) ++differs;
           }
         }
-        white_top = n > 0 && differs < params.white_top_paper_fraction * n;
+        return n > 0 ? static_cast<double>(differs) / n : -1.0;
+      };
+      if (m) {
+        const double f = differs_round(*m);
+        white_top = f >= 0 && f < params.white_top_paper_fraction;
         white_top_at = *m;
         if (debug)
           std::fprintf(stderr, "WHITETOP %d,%d a face of %d (of %zu pips), %.2f of the face round them differs from the paper%s\n", cell.hex.q, cell.hex.r,
-                       layout_count, pips.size(), n > 0 ? static_cast<double>(differs) / n : -1.0, white_top ? ": a white top" : "");
+                       layout_count, pips.size(), f, white_top ? ": a white top" : "");
+      } else if (params.white_one_lone_pip > 0 && !use_other_paper && pips_mm.size() == 1 &&
+                 cv::norm(pips_mm[0] - c_mm) <= params.max_face_offset_mm) {
+        // (exact28) No face of two or more: one dark pip alone near the top's place, the face
+        // round it of the paper's colour, is a white 1's top (white_one_lone_pip; taken only
+        // where the reading is hidden for its pips' polarity).
+        const double f = differs_round(pips[0]);
+        if (f >= 0 && f < params.white_one_lone_pip) lone_white_one[ci] = 1;
+        if (debug)
+          std::fprintf(stderr, "WHITEONE %d,%d a lone dark pip %.1f mm off, %.2f of the face round it differs from the paper%s\n", cell.hex.q,
+                       cell.hex.r, cv::norm(pips_mm[0] - c_mm), f, lone_white_one[ci] ? ": a white 1's top" : "");
       }
     }
     if (white_top) {
@@ -4359,6 +4376,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                              c.confidence < params.hand_near_min_confidence &&
                              !(params.weak_shown_places && shown_agreed[static_cast<std::size_t>(i)]);
       const bool contra = polarity_contradicts(c, i);
+      // (exact28) Hidden for its pips' polarity where a lone dark pip stands on a top of the
+      // paper's colour (white_one_lone_pip): a white 1 whose blob was its shaded side and
+      // shadow, the side's pips read (dev17 1902 (-5,2): black 2 at 1.00 on a body 0.70 of the
+      // light). Reported as a white 1 with the reading's guard and confidence.
+      if (contra && i >= 0 && lone_white_one[static_cast<std::size_t>(i)]) {
+        if (debug) std::fprintf(stderr, "WHITEONE %d,%d %s %d conf %.2f: a white 1\n", c.hex.q, c.hex.r, c.color.c_str(), c.face, c.confidence);
+        CellObservation w = c;
+        w.color = "white", w.face = 1;
+        kept.push_back(w);
+        continue;
+      }
       // (exact18) A weak white reading where the camera-resolution look found no dark pip at
       // all: the pips it counts are not there (dev9 1004 (-1,3): glare on an empty cell's
       // paper, the unglared paper its blob, the printed name read as a 2 at 0.19).
@@ -4427,7 +4455,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -4551,6 +4579,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_min_saturation", p.guard_min_saturation);
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
+    get("white_one_lone_pip", p.white_one_lone_pip);
     get("guard_core_ratio", p.guard_core_ratio);
     get("guard_core_open", p.guard_core_open);
     get("guard_core_saturation", p.guard_core_saturation);

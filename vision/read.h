@@ -115,6 +115,14 @@ struct ReadParams {
   // face and under this fraction of that face (its pips left out) differs from the cell's
   // paper: a white top on a pale tinted cell, whose blob is its sides and shadow. 0 = off.
   double white_top_paper_fraction = 0.3;
+  // (exact28) With no face of two or more: exactly one dark pip (those pips) within
+  // max_face_offset_mm of the top's place, and under this fraction of the face round it
+  // differing from the cell's paper, is a white 1's top. Used only for a reading hidden for its
+  // pips' polarity (polarity_check): reported as a white 1 instead (dev17 1902 (-5,2): a white 1
+  // on white paper whose blob was its shaded side and shadow; the side's two dark pips read as a
+  // black 2 at 1.00). Measured on every development set: the white 1's top 0.01; the lone dark
+  // pips elsewhere (dim frames, shadows, printed names) 0.76-1.00. 0 = off (hidden, as before).
+  double white_one_lone_pip = 0.3;
   // White and black dice (by body colour or first reading): read again centred on the round
   // pip-sized blobs of the die's polarity (dark pips; light ones, brighter than
   // pip_light_ratio x the paper, inside the die's region), side-face pips (second moment

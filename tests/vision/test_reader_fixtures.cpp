@@ -1553,4 +1553,23 @@ TEST(ReaderFixtures, WhiteReadingWithoutAnyDarkPipIsNoDieHoweverSure) {
   EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
+// Round 28. dev17's 1902 (data/fixtures/scenes_round28_exact28, as rendered; 1920x1080, tilt 13):
+// (-5,2) a white 1 on white paper (no tint). Its blob was its shaded side and shadow (0.50 unit
+// faces, the top found 7.7 mm off), read as a black 2 at 1.00 (the side's two dark pips) and
+// hidden for its pips' polarity; the white-top look found the 1's pip alone (1.6 mm from the top's
+// place) with 0.01 of the face round it differing from the paper. With white_one_lone_pip such a
+// reading is the white 1. scenes_round26's 2616 (-1,2), a white 1 hidden for polarity in a dim
+// frame, keeps its hiding (the face round its pip differs: 1.00): nothing there changes.
+TEST(ReaderFixtures, LonePipOnAWhiteTopIsAWhiteOneNotItsSide) {
+  ReadParams off;
+  off.white_one_lone_pip = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round28_exact28", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+  const auto [before26, now26] = ab_fixture_dir("scenes_round26", off);
+  EXPECT_EQ(now26.matched, before26.matched);
+  EXPECT_EQ(now26.face_ok, before26.face_ok);
+  EXPECT_EQ(now26.seen_cells, before26.seen_cells);
+}
+
 }  // namespace hexdice::vision
