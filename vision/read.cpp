@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -431,11 +432,12 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
 // (robust28) How far a reading's pips stand out of its top: each pip (where the crop shows it,
 // pips_where_seen) the mean luminance (B + 2G + R) of a disc of 0.6 pip radii round it against the
 // body's, in the pips' polarity (the reading's, else its colour's), over the body's luminance; the
-// median over the pips (`contrast`) and the weakest (`min_contrast`). -1: not measured (no face,
-// no polarity). A sharp frame's pips: 0.3-1.0; a speck of a noisy frame's grain read as a pip: about
-// its noise's share of the level.
+// lower median over the pips (`contrast`: a 1's pip, a 2's weaker one, a 6's third weakest) and the
+// weakest (`min_contrast`). `measured` false: no face, no polarity. A sharp frame's pips: 0.3-1.0; a
+// speck of a noisy frame's grain read as a pip: about its noise's share of the level.
 struct PipContrast {
-  double contrast = -1, min_contrast = -1;
+  bool measured = false;
+  double contrast = 0, min_contrast = 0;
 };
 static PipContrast pip_contrast(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm) {
   PipContrast out;
@@ -458,8 +460,9 @@ static PipContrast pip_contrast(const cv::Mat& crop, const FaceReading& reading,
     if (n > 0) cons.push_back((s / n - blum) * r.pip_polarity / blum);
   }
   if (cons.empty()) return out;
+  out.measured = true;
   std::sort(cons.begin(), cons.end());
-  out.contrast = cons[cons.size() / 2];
+  out.contrast = cons[(cons.size() - 1) / 2];
   out.min_contrast = cons.front();
   return out;
 }
@@ -2123,9 +2126,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
-  // (robust28) In a noisy frame, each reading's pip contrast (pip_contrast; -1: not measured).
-  const bool noise_faint_rule = noisy && params.noise_pip_contrast > 0;
-  std::vector<double> pip_contrast_of(layout.cells.size(), -1.0);
+  // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
+  // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
+  // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
+  // (their one switch; dark_frame is false then).
+  const bool noise_faint_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_pip_contrast > 0;
+  std::vector<double> pip_contrast_of(layout.cells.size(), std::numeric_limits<double>::quiet_NaN());
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -4170,10 +4176,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
     if ((noise_faint_rule || debug) && fr.face > 0) {
       const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
-      pip_contrast_of[ci] = pc.contrast;
+      if (pc.measured) pip_contrast_of[ci] = pc.contrast;
       if (debug)
-        std::fprintf(stderr, "PIPCONTRAST %d,%d %s %d conf %.2f contrast %.3f (weakest %.3f), %.2f x the grey patch's noise\n", cell.hex.q,
-                     cell.hex.r, co.color.c_str(), co.face, co.confidence, pc.contrast, pc.min_contrast, grey_noise > 0 ? pc.contrast / grey_noise : 0.0);
+        std::fprintf(stderr, "PIPCONTRAST %d,%d %s %d conf %.2f contrast %.3f (weakest %.3f), %.2f x the grey patch's noise%s\n", cell.hex.q,
+                     cell.hex.r, co.color.c_str(), co.face, co.confidence, pc.contrast, pc.min_contrast, grey_noise > 0 ? pc.contrast / grey_noise : 0.0,
+                     pc.measured ? "" : " (not measured)");
     }
     if (covered[ci] == 2) {
       // Under the occluder: reported only when beyond doubt, the face read confidently and
@@ -4393,7 +4400,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
       const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence;
       // (robust28) In a noisy frame a reading whose pips stand out of its top no more than the noise does.
-      const bool noise_faint = noise_faint_rule && i >= 0 && pip_contrast_of[static_cast<std::size_t>(i)] >= 0 &&
+      const bool noise_faint = noise_faint_rule && i >= 0 && !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
                                pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;
       if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut ||
           noise_one || noise_faint) {

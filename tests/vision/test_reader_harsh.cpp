@@ -184,9 +184,9 @@ TEST(ReaderHarsh, ANoisyFramesUnsureOneIsASpeckOfNoise) {
 // specks of the noise: they stand out of its top no more than the noise does. Two fresh renders of
 // a webcam that raised its gain (`scene_gen.py --gain`, seed 31001: 3101, 3103;
 // data/fixtures/scenes_round28_robust28): without noise_pip_contrast three false blue 2s on
-// blue-tinted cells (0.41-0.50, above the dim rule's bar; their pips' contrast 0.19-0.47 of the
-// grey patch's noise); with it none, and no right reading is lost (3103's green 4 on a green cell,
-// the faintest right one, at 0.94 of the noise).
+// blue-tinted cells (0.41-0.50, above the dim rule's bar; their weaker pip's contrast -0.33 to 0.31
+// of the grey patch's noise); with it none, and no right reading is lost (3103's green 4 on a green
+// cell, the faintest right one, at 0.81 of the noise).
 TEST(ReaderHarsh, ANoisyFramesDieWhosePipsAreNoFainterThanTheNoiseIsHidden) {
   ReadParams off;
   off.noise_pip_contrast = 0;
