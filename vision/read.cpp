@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <string>
@@ -454,6 +455,44 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
                   out.places, out.shown, out.pips, out.count);
     out.why = buf + dbg;
   }
+  return out;
+}
+
+// (robust28) How far a reading's pips stand out of its top: each pip (where the crop shows it,
+// pips_where_seen) the mean luminance (B + 2G + R) of a disc of 0.6 pip radii round it against the
+// body's, in the pips' polarity (the reading's, else its colour's), over the body's luminance; the
+// lower median over the pips (`contrast`: a 1's pip, a 2's weaker one, a 6's third weakest) and the
+// weakest (`min_contrast`). `measured` false: no face, no polarity. A sharp frame's pips: 0.3-1.0; a
+// speck of a noisy frame's grain read as a pip: about its noise's share of the level.
+struct PipContrast {
+  bool measured = false;
+  double contrast = 0, min_contrast = 0;
+};
+static PipContrast pip_contrast(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm) {
+  PipContrast out;
+  FaceReading r = reading;
+  if (r.pip_polarity == 0) r.pip_polarity = polarity;
+  if (r.face < 1 || static_cast<int>(r.pips.size()) != r.face || r.pip_polarity == 0 || crop.empty() || crop.type() != CV_8UC3)
+    return out;
+  const std::vector<cv::Point2d> pips = pips_where_seen(crop, r);
+  const double rin = 0.6 * 0.09 * crop.cols * 16.0 / crop_side_mm;  // 0.6 pip radii (a pip: 0.09 of the face's side)
+  const float blum = r.body_bgr[0] + 2 * r.body_bgr[1] + r.body_bgr[2] + 1e-3f;
+  std::vector<double> cons;
+  for (const auto& c : pips) {
+    double s = 0;
+    int n = 0;
+    for (int y = std::max(0, cvFloor(c.y - rin)); y <= std::min(crop.rows - 1, cvCeil(c.y + rin)); ++y) {
+      const cv::Vec3b* row = crop.ptr<cv::Vec3b>(y);
+      for (int x = std::max(0, cvFloor(c.x - rin)); x <= std::min(crop.cols - 1, cvCeil(c.x + rin)); ++x)
+        if ((x - c.x) * (x - c.x) + (y - c.y) * (y - c.y) <= rin * rin) s += row[x][0] + 2 * row[x][1] + row[x][2], ++n;
+    }
+    if (n > 0) cons.push_back((s / n - blum) * r.pip_polarity / blum);
+  }
+  if (cons.empty()) return out;
+  out.measured = true;
+  std::sort(cons.begin(), cons.end());
+  out.contrast = cons[(cons.size() - 1) / 2];
+  out.min_contrast = cons.front();
   return out;
 }
 
@@ -2122,6 +2161,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<uchar> lone_white_one(layout.cells.size(), 0);  // (exact28) a lone dark pip on a top of the paper's colour (white_one_lone_pip)
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
+  // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
+  // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
+  // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
+  // (their one switch; dark_frame is false then).
+  const bool noise_faint_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_pip_contrast > 0;
+  std::vector<double> pip_contrast_of(layout.cells.size(), std::numeric_limits<double>::quiet_NaN());
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -4180,6 +4225,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
     if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex);
+    // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
+    if ((noise_faint_rule || debug) && fr.face > 0) {
+      const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
+      if (pc.measured) pip_contrast_of[ci] = pc.contrast;
+      if (debug)
+        std::fprintf(stderr, "PIPCONTRAST %d,%d %s %d conf %.2f contrast %.3f (weakest %.3f), %.2f x the grey patch's noise%s\n", cell.hex.q,
+                     cell.hex.r, co.color.c_str(), co.face, co.confidence, pc.contrast, pc.min_contrast, grey_noise > 0 ? pc.contrast / grey_noise : 0.0,
+                     pc.measured ? "" : " (not measured)");
+    }
     if (covered[ci] == 2) {
       // Under the occluder: reported only when beyond doubt, the face read confidently and
       // a body no shadow on the paper has: darker than occluded_dark_ratio x the cell's own
@@ -4367,7 +4421,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // rule hid right 1s (scenes_round26's dim harsh renders).
   // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch).
   const bool noise_ones = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0;
-  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones) {
+  if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones ||
+      noise_faint_rule) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
@@ -4407,10 +4462,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
       const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence;
+      // (robust28) In a noisy frame a reading whose pips stand out of its top no more than the noise does.
+      const bool noise_faint = noise_faint_rule && i >= 0 && !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
+                               pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;
       if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut ||
-          noise_one) {
+          noise_one || noise_faint) {
         const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur"
-                         : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one ? "noise" : "noface";
+                         : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one || noise_faint ? "noise" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -4468,7 +4526,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "blur_agreed_min_response" << blur_agreed_min_response;
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
-    fs << "noise_one_min_confidence" << noise_one_min_confidence;
+    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -4654,6 +4712,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_grey_level", p.noise_grey_level);
     get("noise_white_level", p.noise_white_level);
     get("noise_one_min_confidence", p.noise_one_min_confidence);
+    get("noise_pip_contrast", p.noise_pip_contrast);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

@@ -846,6 +846,18 @@ struct ReadParams {
   // rest right (most at 1.0). Dark noisy frames keep the dim rule alone (there this hid right
   // 1s: scenes_round26). 0 = off (so is dim_min_confidence 0).
   double noise_one_min_confidence = 0.8;
+  // (robust28) In a frame that is noisy (noise_grey_level, noise_white_level) but not dark
+  // (dim_white_level), a die is reported only when its pips stand out of its top more than the
+  // noise does: the lower median over the reading's pips (a 2's weaker pip) of their contrast with
+  // the body (a disc of 0.6 pip radii round each pip against the body's luminance, in the pips'
+  // polarity, over the body's luminance) at least this many times the grey patch's noise
+  // (patch_noise); else hidden, reason "noise". The speckle of a tinted cell read as a die, its
+  // "pips" specks of the noise, measures about the noise or less: on fresh --gain renders and gain
+  // copies of the fixtures, dev17 and dev18, the false dice 0.48 or less but 1s (those up to 0.68
+  // are under noise_one_min_confidence), the right readings 0.63 or more (green dice the faintest:
+  // the gain clips their green and their pips' alike). Dark noisy frames keep the dim rule alone (a
+  // right blue 2 there with a pip at no contrast). 0 = off (so is dim_min_confidence 0).
+  double noise_pip_contrast = 0.55;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
