@@ -862,6 +862,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
                   << kept[i].face << '\n';
     kept.swap(k2);
   }
+  // The sides the re-reads below take their median of (DiceParams::reread_sides_before_gap):
+  // the dice kept so far, before the gap stage adds its own.
+  const std::vector<float> main_sides = layout_sides(kept);
   // Gap candidates (DiceParams::gap_candidates): the places left without a die are read
   // for a pip layout, and a layout's face-centred square is a die when the forest accepts
   // it, nothing kept lies on it or beside it, it is of the photo's die and pip size, and
@@ -1046,7 +1049,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   // A kept die much narrower than the photo's dice (DiceParams::small_die_reread) is read
   // again on a square of their median side about its centre.
   if (params.small_die_reread > 0 && params.use_pips) {
-    const std::vector<float> sides = layout_sides(kept);
+    const std::vector<float> sides = params.reread_sides_before_gap ? main_sides : layout_sides(kept);
     if (sides.size() >= 3) {
       const float mks = median_of(sides);
       for (std::size_t i = 0; i < kept.size(); ++i) {
@@ -1065,7 +1068,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   // median die side on the deepest point of the foreground near the die, taken when the
   // network is surer of the fused face there than on the die's own square.
   if (params.body_reread > 0 && params.use_pips && cnn && !places_fg.empty()) {
-    const std::vector<float> sides = layout_sides(kept);
+    const std::vector<float> sides = params.reread_sides_before_gap ? main_sides : layout_sides(kept);
     if (sides.size() >= 3) {
       const float mks = median_of(sides);
       cv::Mat dt;

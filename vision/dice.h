@@ -98,7 +98,11 @@ struct DiceParams {
   // right, +2 false detections of 1177). Cost: 64..225 seed squares read on a byler photo
   // (the main path reads 13..23), the largest time left to cut (round 22).
   bool gap_candidates = true;
-  double gap_min_margin = 0.0625;
+  // The forest's margin a gap square must beat: -0.3 since docs/dice.md real28 (was the main
+  // path's 0.0625). The network's not-a-die gate and the size gates do the work: on even,
+  // -0.2 .. -1 find the same dice, and the gap dice the forest doubted (margins -0.3..0.05)
+  // were dice in clusters read right; with reread_sides_before_gap nothing else moves.
+  double gap_min_margin = -0.3;
   double gap_max_not_die = 0.01;
   double gap_min_side = 0.55, gap_max_side = 1.5;  // x the median side of the kept dice that read a layout
   double gap_min_pip = 0.6, gap_max_pip = 1.5;     // x their median pip diameter
@@ -138,6 +142,10 @@ struct DiceParams {
   // (docs/dice.md round 28.)
   double body_reread = 0.3;
   double body_reread_window = 0.5;
+  // The two re-reads above take the photo's median die side of the dice kept before the
+  // gap stage (true), not of those with the gap dice (false, rounds 27/28): a gap die found
+  // or not then does not move the square every other die is read again on.
+  bool reread_sides_before_gap = true;
   // A candidate is a die when the classifier's best face score beats the not-a-die score
   // by more than this margin (scores are fractions of the trees voting, -1..1 apart; 40
   // trees: steps of 0.025, so thresholds sit between steps). 0.0625: at least three trees

@@ -428,6 +428,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.small_die_reread >= 0) dp.small_die_reread = a.small_die_reread;
     if (a.body_reread >= 0) dp.body_reread = a.body_reread;
     if (a.body_reread_window >= 0) dp.body_reread_window = a.body_reread_window;
+    if (a.reread_sides_before_gap >= 0) dp.reread_sides_before_gap = a.reread_sides_before_gap > 0;
     if (a.hue_channel_min_body >= 0) dp.pips.hue_channel_min_body = a.hue_channel_min_body;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only, warn);
     if (!s) return Error{s.error()};

@@ -55,6 +55,7 @@ struct EvalArgs {
   double small_die_reread = -1;  // --real: DiceParams::small_die_reread (0 = off, < 0 = its default; round 27)
   double body_reread = -1;         // --real: DiceParams::body_reread (0 = off, < 0 = its default; round 28)
   double body_reread_window = -1;  // --real: DiceParams::body_reread_window (< 0 = its default)
+  int reread_sides_before_gap = -1;  // --real: DiceParams::reread_sides_before_gap (1 on, 0 off, < 0 = its default; docs/dice.md real28)
   double six_missing_pair = -1;  // --real: PipParams::six_missing_pair (0 = off, < 0 = its default; round 24)
   bool verbose = false;
   std::string params_file;    // --scenes: ReadParams to load (ReadParams::load), "" = defaults

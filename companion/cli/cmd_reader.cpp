@@ -66,6 +66,7 @@ struct DiceArgs {
   int gap_candidates = -1;  // 1 on, 0 off, < 0 = DiceParams' default
   double small_die_reread = -1;  // < 0 = DiceParams' default
   double body_reread = -1;       // < 0 = DiceParams' default
+  int reread_sides_before_gap = -1;  // 1 on, 0 off, < 0 = DiceParams' default
   int gap_residual_seeds = -1;  // 1 on, 0 off, < 0 = DiceParams' default
 };
 
@@ -81,6 +82,7 @@ int run_dice(const DiceArgs& a) {
   if (a.gap_candidates >= 0) params.gap_candidates = a.gap_candidates > 0;
   if (a.small_die_reread >= 0) params.small_die_reread = a.small_die_reread;
   if (a.body_reread >= 0) params.body_reread = a.body_reread;
+  if (a.reread_sides_before_gap >= 0) params.reread_sides_before_gap = a.reread_sides_before_gap > 0;
   if (a.gap_residual_seeds >= 0) params.gap_residual_seeds = a.gap_residual_seeds > 0;
   if (a.cnn_fuse >= 0) params.cnn_fuse_weight = a.cnn_fuse;
   auto found = vision::find_dice_checked(*img, params);
@@ -160,6 +162,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                    "DiceParams::small_die_reread (a kept die narrower than this x the photo's median die is read again on a square of that size; 0 = off)");
   dice->add_option("--body-reread", da->body_reread,
                    "DiceParams::body_reread (each die read again on its body, a foreground at least this x the photo's die side deep; taken when the network is surer there; 0 = off)");
+  dice->add_option("--reread-sides-before-gap", da->reread_sides_before_gap,
+                   "1 / 0: DiceParams::reread_sides_before_gap (the re-reads' median die side of the dice kept before the gap stage)");
   dice->add_option("--cnn-fuse", da->cnn_fuse, "weight of the face network fused with the pip scores (0 = off; default DiceParams)");
   reg.add(dice, [da] { return run_dice(*da); });
 
@@ -273,6 +277,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: DiceParams::body_reread (each die read again on its body, a foreground at least this x the photo's die side deep; taken when the network is surer there; 0 = off)");
   ev->add_option("--body-reread-window", ea->body_reread_window,
                  "--real: DiceParams::body_reread_window (the body's centre is looked for within this x the photo's die side of the die's centre)");
+  ev->add_option("--reread-sides-before-gap", ea->reread_sides_before_gap,
+                 "--real: 1 / 0: DiceParams::reread_sides_before_gap (the re-reads' median die side of the dice kept before the gap stage)");
   ev->add_option("--hue-channel-min-body", ea->hue_channel_min_body,
                  "--real: PipParams::hue_channel_min_body (light pips also off the body's hue on a coloured body; 0 = off)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
