@@ -95,16 +95,21 @@ TEST(ReaderBudget, PartialViewWithoutAHandIsReadInFull) {
 namespace hexdice::vision {
 namespace {
 
+// The bench's frame (BM_Read/1280): 20 dice at 25 degrees tilt, seed 11.
+cv::Mat bench_like_frame(const SheetLayout& layout) {
+  SynthOptions o;
+  o.camera.size = {1280, 720};
+  o.camera.tilt_deg = 25;
+  o.seed = 11;
+  return render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
+}
+
 // ReadProfile::cell_detail (the per-cell stage split by pass, BM_ReadCellStages): off by
 // default (no pass time), on it splits cells_ms (the passes add up to it: the same clock
 // reads, read_face's time out of each) and the read is the same.
 TEST(ReaderBudget, CellStagePassesAddUpToTheCellStage) {
   const SheetLayout layout = standard_sheet();
-  SynthOptions o;
-  o.camera.size = {1280, 720};
-  o.camera.tilt_deg = 25;
-  o.seed = 11;
-  const cv::Mat img = render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
+  const cv::Mat img = bench_like_frame(layout);
   const std::string plain = to_json(read_board(img, layout)).dump();
   auto passes = [](const ReadProfile& p) {
     return std::vector<double>{p.cell_patch_ms, p.cell_unit_ms, p.cell_white_ms, p.cell_locate_ms, p.cell_first_ms,
@@ -144,11 +149,7 @@ std::vector<std::tuple<std::string, int, int>>& marks_seen() {
 }  // namespace
 TEST(ReaderBudget, ReadMarksEndEachPartOfTheRead) {
   const SheetLayout layout = standard_sheet();
-  SynthOptions o;
-  o.camera.size = {1280, 720};
-  o.camera.tilt_deg = 25;
-  o.seed = 11;
-  const cv::Mat img = render_synth_scene(layout, random_dice(layout, 20, 11), o).image;
+  const cv::Mat img = bench_like_frame(layout);
   const Observation plain = read_board(img, layout);
   ASSERT_GE(plain.cells.size(), 15u);
   marks_seen().clear();
