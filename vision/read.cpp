@@ -332,14 +332,29 @@ struct ShownPlaces {
   double top_round = -1;          // the mean ring over the places without the reading's pips (-1: not looked at)
   std::string why;                // (debug) the places' rings and contrasts
 };
+// (count_from_shown_places, pip_contrast) A reading in its pips' polarity (the reading's, else
+// `polarity`) with its pips where the crop shows them (pips_where_seen); nullopt when it has no
+// face, no polarity, or the crop is not a BGR image.
+struct SeenReading {
+  FaceReading r;
+  std::vector<cv::Point2d> pips;
+};
+static std::optional<SeenReading> seen_reading(const cv::Mat& crop, const FaceReading& reading, int polarity) {
+  SeenReading out{reading, {}};
+  if (out.r.pip_polarity == 0) out.r.pip_polarity = polarity;
+  const FaceReading& r = out.r;
+  if (r.face < 1 || static_cast<int>(r.pips.size()) != r.face || r.pip_polarity == 0 || crop.empty() || crop.type() != CV_8UC3)
+    return std::nullopt;
+  out.pips = pips_where_seen(crop, r);
+  return out;
+}
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
                                            bool debug) {
   ShownPlaces out;
-  FaceReading r = reading;
-  if (r.pip_polarity == 0) r.pip_polarity = polarity;
-  if (r.face < 1 || static_cast<int>(r.pips.size()) != r.face || r.pip_polarity == 0 || crop.empty() || crop.type() != CV_8UC3)
-    return out;
-  const std::vector<cv::Point2d> pips = pips_where_seen(crop, r);
+  const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
+  if (!seen) return out;
+  const FaceReading& r = seen->r;
+  const std::vector<cv::Point2d>& pips = seen->pips;
   const double face_px = kFaceCropPx * 16.0 / crop_side_mm, pitch = 0.27 * face_px, pr = 0.09 * face_px;
   cv::Point2d c(0, 0);
   for (const auto& q : pips) c += q;
@@ -470,11 +485,10 @@ struct PipContrast {
 };
 static PipContrast pip_contrast(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm) {
   PipContrast out;
-  FaceReading r = reading;
-  if (r.pip_polarity == 0) r.pip_polarity = polarity;
-  if (r.face < 1 || static_cast<int>(r.pips.size()) != r.face || r.pip_polarity == 0 || crop.empty() || crop.type() != CV_8UC3)
-    return out;
-  const std::vector<cv::Point2d> pips = pips_where_seen(crop, r);
+  const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
+  if (!seen) return out;
+  const FaceReading& r = seen->r;
+  const std::vector<cv::Point2d>& pips = seen->pips;
   const double rin = 0.6 * 0.09 * crop.cols * 16.0 / crop_side_mm;  // 0.6 pip radii (a pip: 0.09 of the face's side)
   const float blum = r.body_bgr[0] + 2 * r.body_bgr[1] + r.body_bgr[2] + 1e-3f;
   std::vector<double> cons;
