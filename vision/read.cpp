@@ -578,14 +578,18 @@ static double pip_grid_angle_deg(const std::vector<P>& pips) {
   return ang_deg;
 }
 
-cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
-                      double side_mm, int canon) {
-  // Crop pixel (u, v) -> top-plane mm: centre + R(angle) * (u - c, v - c) * side / canon.
+// cut_face_crop's crop pixel (u, v) -> top-plane mm: centre + R(angle) * (u - c, v - c) * side / canon.
+static cv::Matx33d face_crop_to_mm(cv::Point2d centre_mm, double angle_deg, double side_mm, int canon) {
   const double sc = side_mm / canon, ang = angle_deg * CV_PI / 180;
   const double ca = std::cos(ang) * sc, sa = std::sin(ang) * sc, c0 = (canon - 1) / 2.0;
-  const cv::Matx33d crop_to_mm(ca, -sa, centre_mm.x - ca * c0 + sa * c0, sa, ca, centre_mm.y - sa * c0 - ca * c0, 0, 0, 1);
+  return cv::Matx33d(ca, -sa, centre_mm.x - ca * c0 + sa * c0, sa, ca, centre_mm.y - sa * c0 - ca * c0, 0, 0, 1);
+}
+
+cv::Mat cut_face_crop(const cv::Mat& image, const cv::Matx33d& top_to_image, cv::Point2d centre_mm, double angle_deg,
+                      double side_mm, int canon) {
   cv::Mat crop;
-  warp_perspective_linear(image, crop, top_to_image * crop_to_mm, cv::Size(canon, canon), cv::BORDER_REPLICATE);  // = cv::warpPerspective
+  warp_perspective_linear(image, crop, top_to_image * face_crop_to_mm(centre_mm, angle_deg, side_mm, canon), cv::Size(canon, canon),
+                          cv::BORDER_REPLICATE);  // = cv::warpPerspective
   return crop;
 }
 
@@ -2172,7 +2176,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
-  std::vector<uchar> lone_white_one(layout.cells.size(), 0);  // (exact28) a lone dark pip on a top of the paper's colour (white_one_lone_pip)
+  std::vector<uchar> lone_white_one(layout.cells.size(), 0);
+  std::vector<cv::Point2d> lone_pip_mm(layout.cells.size());  // (exact29) that pip (top-plane mm)
+  std::vector<uchar> white_read_apart(layout.cells.size(), 0);  // (exact29) a white reading with no pip on it (white_one_apart_mm)  // (exact28) a lone dark pip on a top of the paper's colour (white_one_lone_pip)
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
@@ -3158,6 +3164,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           m = apply_h(patch_to_mm.inv(), h.centre_mm), layout_count = h.count;
           break;
         }
+      // (exact29) ... else all the pips but one, three or more, in one layout (white_top_drop_one).
+      if (!m && params.white_top_drop_one && pips_mm.size() >= 4 && pips_mm.size() <= 7) {
+        double best_fit = 1e9;
+        for (std::size_t drop = 0; drop < pips_mm.size(); ++drop) {
+          std::vector<cv::Point2d> rest;
+          for (std::size_t j = 0; j < pips_mm.size(); ++j)
+            if (j != drop) rest.push_back(pips_mm[j]);
+          for (const TopFacePips& h : top_face_hypotheses(rest, displacement[ci]))
+            if (h.count == static_cast<int>(rest.size()) && h.fit < best_fit && cv::norm(h.centre_mm - c_mm) <= params.max_face_offset_mm) {
+              m = apply_h(patch_to_mm.inv(), h.centre_mm), layout_count = h.count, best_fit = h.fit;
+              if (debug)
+                std::fprintf(stderr, "WHITETOP %d,%d all pips but (%.1f %.1f): a face of %d (fit %.3f) %.1f mm off\n", cell.hex.q, cell.hex.r,
+                             pips_mm[drop].x - c_mm.x, pips_mm[drop].y - c_mm.y, h.count, h.fit, cv::norm(h.centre_mm - c_mm));
+            }
+        }
+      }
       if (debug && !m) {
         std::fprintf(stderr, "WHITETOP %d,%d no face of two or more among %zu dark pips:", cell.hex.q, cell.hex.r, pips.size());
         for (const auto& q : pips_mm) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
@@ -3199,6 +3221,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // where the reading is hidden for its pips' polarity).
         const double f = differs_round(pips[0]);
         if (f >= 0 && f < params.white_one_lone_pip) lone_white_one[ci] = 1;
+        lone_pip_mm[ci] = pips_mm[0];
         if (debug)
           std::fprintf(stderr, "WHITEONE %d,%d a lone dark pip %.1f mm off, %.2f of the face round it differs from the paper%s\n", cell.hex.q,
                        cell.hex.r, cv::norm(pips_mm[0] - c_mm), f, lone_white_one[ci] ? ": a white 1's top" : "");
@@ -4392,6 +4415,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = final_scale;
+    // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
+    // white 1's top (white_one_apart_mm): read as that white 1 in the final filter.
+    if (lone_white_one[ci] && params.white_one_apart_mm > 0 && co.color == "white" && fr.face >= 2 && fr.pip_polarity < 0 &&
+        static_cast<int>(fr.pips.size()) == fr.face) {
+      const cv::Mat& crop = crop_at(fc);
+      const cv::Matx33d to_mm = face_crop_to_mm(apply_h(patch_to_mm, {fc.x, fc.y}), face_rect.angle, 16.0 * params.face_crop_scale, crop.cols);
+      double nearest = 1e9;
+      for (const auto& q : pips_where_seen(crop, fr)) nearest = std::min(nearest, cv::norm(apply_h(to_mm, q) - lone_pip_mm[ci]));
+      white_read_apart[ci] = nearest > params.white_one_apart_mm;
+      if (debug)
+        std::fprintf(stderr, "WHITEONE %d,%d white %d conf %.2f: its nearest pip %.1f mm from the lone pip%s\n", cell.hex.q, cell.hex.r, fr.face,
+                     co.confidence, nearest, white_read_apart[ci] ? ": a white 1" : "");
+    }
     // (exact26) A 1: how much of its top is seen round its pip, the mean over the eight pip places
     // round it of their rings' share of the body's colour (one_top_shown).
     if (fr.face == 1 && (params.one_top_shown > 0 || debug)) {
@@ -4449,7 +4485,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // paper's colour (white_one_lone_pip): a white 1 whose blob was its shaded side and
       // shadow, the side's pips read (dev17 1902 (-5,2): black 2 at 1.00 on a body 0.70 of the
       // light). Reported as a white 1 with the reading's guard and confidence.
-      if (contra && i >= 0 && lone_white_one[static_cast<std::size_t>(i)]) {
+      if (i >= 0 && lone_white_one[static_cast<std::size_t>(i)] && (contra || white_read_apart[static_cast<std::size_t>(i)])) {
         if (debug) std::fprintf(stderr, "WHITEONE %d,%d %s %d conf %.2f: a white 1\n", c.hex.q, c.hex.r, c.color.c_str(), c.face, c.confidence);
         CellObservation w = c;
         w.color = "white", w.face = 1;
@@ -4527,7 +4563,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -4652,6 +4688,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_area_min", p.guard_area_min);
     get("guard_max_offset_mm", p.guard_max_offset_mm);
     get("white_one_lone_pip", p.white_one_lone_pip);
+    get_bool("white_top_drop_one", p.white_top_drop_one);
+    get("white_one_apart_mm", p.white_one_apart_mm);
     get("guard_core_ratio", p.guard_core_ratio);
     get("guard_core_open", p.guard_core_open);
     get("guard_core_saturation", p.guard_core_saturation);

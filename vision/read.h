@@ -123,6 +123,19 @@ struct ReadParams {
   // black 2 at 1.00). Measured on every development set: the white 1's top 0.01; the lone dark
   // pips elsewhere (dim frames, shadows, printed names) 0.76-1.00. 0 = off (hidden, as before).
   double white_one_lone_pip = 0.3;
+  // (exact29) With no face of two or more among the dark pips: all of them but one, three or more,
+  // making one standard layout (top_face_hypotheses on the pips less each one in turn) within
+  // max_face_offset_mm of the top's place, is that face (then white_top_paper_fraction's test as
+  // for any face): a face gathered with one dark spot that is not its pip (a side's pip, a
+  // printed mark) fits no layout, and no part of it is tried (dev19 2102 (-1,-3): a white 5 on a
+  // red-tinted cell, four dark pips, one of the 5's corners lost in the tint). false = off.
+  bool white_top_drop_one = true;
+  // (exact29) ... and a white reading of two or more dark pips none of which lies within this
+  // distance (top-plane mm) of that lone pip is read as that white 1 too: its pips are not on the
+  // top the lone pip marks (a side's pips read on a square off the top; dev17 1902 (-5,2)
+  // re-rendered: its side's pips now read as a white 2 at 1.00, not hidden for polarity). A white
+  // 2 or more whose other pips the dark-pip look missed has the lone pip among its own. 0 = off.
+  double white_one_apart_mm = 3.0;
   // White and black dice (by body colour or first reading): read again centred on the round
   // pip-sized blobs of the die's polarity (dark pips; light ones, brighter than
   // pip_light_ratio x the paper, inside the die's region), side-face pips (second moment

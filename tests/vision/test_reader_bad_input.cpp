@@ -451,6 +451,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.noise_white_level = 0.03;
   p.noise_one_min_confidence = 0.65;
   p.white_one_lone_pip = 0.25;
+  p.white_top_drop_one = false;
+  p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
@@ -530,6 +532,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->noise_white_level, 0.03);
   EXPECT_DOUBLE_EQ(q->noise_one_min_confidence, 0.65);
   EXPECT_DOUBLE_EQ(q->white_one_lone_pip, 0.25);
+  EXPECT_FALSE(q->white_top_drop_one);
+  EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
