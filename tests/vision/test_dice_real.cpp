@@ -64,25 +64,32 @@ TEST(DiceReal, ShippedModelOnRealPhotos) {
 // photos (a CSV of their rows beside a link to the images) with the shipped model: fewer
 // detections, at most one die fewer matched (measured: 160 -> 148 detections, 105 -> 104 of
 // 105 dice matched; the shipped model has seen these photos, held-out figures: docs/dice.md).
-TEST(DiceReal, FewVotesAreNoDie) {
-  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
-  auto odd = load_real_images(real_dir().string(), "odd");
-  ASSERT_TRUE(odd.ok()) << odd.error();
-  const fs::path dir = fs::temp_directory_path() / ("hexdice_pen_" + std::to_string(::getpid()));
+// A labels.csv in a fresh temporary directory (images/ linked to the real photos) with the
+// labels of the images of `split` that `take` accepts (called in order, once an image);
+// the directory, for eval_real on just those photos. The caller removes it.
+template <class Take>
+fs::path subset_dir(const std::string& split, const std::string& tag, Take take) {
+  auto images = load_real_images(real_dir().string(), split);
+  EXPECT_TRUE(images.ok()) << images.error();
+  const fs::path dir = fs::temp_directory_path() / ("hexdice_" + tag + "_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   fs::create_symlink(real_dir() / "images", dir / "images");
-  {
-    std::ofstream csv(dir / "labels.csv");
-    csv << "image,x_min,y_min,x_max,y_max,face,color,box_kind\n";
-    int n = 0;
-    for (const auto& im : *odd) {
-      if (im.source != "penlington" || n >= 40) continue;
-      ++n;
+  std::ofstream csv(dir / "labels.csv");
+  csv << "image,x_min,y_min,x_max,y_max,face,color,box_kind\n";
+  if (images.ok())
+    for (const auto& im : *images) {
+      if (!take(im)) continue;
       for (const auto& l : im.labels)
-        csv << im.name << ',' << l.box.x << ',' << l.box.y << ',' << l.box.br().x << ',' << l.box.br().y << ',' << l.face
-            << ",white," << (l.top_face ? "top_face" : "die") << '\n';
+        csv << im.name << ',' << l.box.x << ',' << l.box.y << ',' << l.box.br().x << ',' << l.box.br().y << ',' << l.face << ','
+            << (im.source == "penlington" ? "white" : "") << ',' << (l.top_face ? "top_face" : "die") << '\n';
     }
-  }
+  return dir;
+}
+
+TEST(DiceReal, FewVotesAreNoDie) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  int n = 0;
+  const fs::path dir = subset_dir("odd", "pen", [&](const RealImage& im) { return im.source == "penlington" && n++ < 40; });
   DiceParams with, without;
   with.model_path = without.model_path = shipped_model();
   with.use_model = without.use_model = true;
@@ -95,6 +102,37 @@ TEST(DiceReal, FewVotesAreNoDie) {
               b->matched, a->labels);
   EXPECT_EQ(a->images, 40);
   EXPECT_LT(a->detections, b->detections);
+  EXPECT_GE(a->matched, b->matched - 1);
+}
+
+// docs/dice.md real round 29 (DiceParams::cnn_max_not_die 0.8, was 0.98): the finder's
+// false detections the network calls not a die with 0.8..0.98 (a speck on byler's floor, the
+// tray's corner; penlington's side faces of the labelled dice, a cable's ferrite) are
+// dropped, and no labelled die read right is lost. Eight even photos where the even
+// forest's run dropped such detections, scored with the shipped model at both thresholds.
+TEST(DiceReal, DetectionsTheNetworkDoubtsAreNoDice) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  const std::set<std::string> names = {"byler_IMG_20191208_112020.jpg", "byler_IMG_20191208_113004.jpg",
+                                       "byler_IMG_20191208_111642.jpg", "penlington_train_five_24.jpg",
+                                       "penlington_train_three_43.jpg", "penlington_train_two_41.jpg",
+                                       "penlington_train_six_20.jpg", "penlington_train_two_48.jpg"};
+  const fs::path dir = subset_dir("even", "notdie", [&](const RealImage& im) { return names.count(im.name) > 0; });
+  DiceParams now, before;
+  now.model_path = before.model_path = shipped_model();
+  now.use_model = before.use_model = true;
+  now.cnn_max_not_die = 0.8;
+  before.cnn_max_not_die = 0.98;
+  auto a = eval_real((dir / "labels.csv").string(), "all", 0, now, nullptr);
+  auto b = eval_real((dir / "labels.csv").string(), "all", 0, before, nullptr);
+  fs::remove_all(dir);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::printf("cnn_max_not_die 0.8: %d detections, %d matched, %d right; 0.98: %d, %d, %d (of %d dice)\n", a->detections,
+              a->matched, a->face_ok, b->detections, b->matched, b->face_ok, a->labels);
+  EXPECT_EQ(a->images, 8);
+  EXPECT_LE(a->detections, b->detections - 4);
+  // No die read right is lost. (The shipped forest, trained on these photos too, keeps one
+  // matched detection the gate now drops, a die it read wrong: 55 -> 54 matched, 51 = 51 right.)
+  EXPECT_EQ(a->face_ok, b->face_ok);
   EXPECT_GE(a->matched, b->matched - 1);
 }
 
