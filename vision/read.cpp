@@ -2175,7 +2175,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<uchar> lone_white_one(layout.cells.size(), 0);  // (exact28) a lone dark pip on a top of the paper's colour (white_one_lone_pip)
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
-  std::vector<char> blur_faint_one(layout.cells.size(), 0);  // (robust29) blur_agreed_one_min_response
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
@@ -4391,18 +4390,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "DIMREAD %d,%d %s %d conf %.2f: lattice %d counter %d%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
                      co.confidence, lattice_face, counter_face, dim_agreed[ci] ? ": agreed" : "");
     }
-    // (robust29) In a blurred frame a 1 the lattice reads only at the agreed look's lower bar,
-    // not at blur_agreed_one_min_response (nor at its own full bar): one faint spot.
-    if (blurred && co.face == 1 && params.blur_agreed_min_response > 0 &&
-        params.blur_agreed_one_min_response > params.blur_agreed_min_response) {
-      const cv::Mat& crop = crop_at(fc);
-      FaceParams low = face_params, old = face_params;
-      low.lattice_min_response = params.blur_agreed_min_response;
-      old.lattice_min_response = std::min(params.blur_agreed_one_min_response, face_params.lattice_min_response);
-      blur_faint_one[ci] = read_face_lattice(crop, old).face != 1 && read_face_lattice(crop, low).face == 1;
-      if (debug && blur_faint_one[ci])
-        std::fprintf(stderr, "BLURONE %d,%d %s 1 conf %.2f: a 1 only at the lower bar\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.confidence);
-    }
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = final_scale;
     // (exact26) A 1: how much of its top is seen round its pip, the mean over the eight pip places
@@ -4481,7 +4468,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool off_size = params.face_scale_gate && i >= 0 && reported_scale[static_cast<std::size_t>(i)] > 0 &&
                             !face_scale_ok(reported_scale[static_cast<std::size_t>(i)]);
       // (robust24) In a blurred frame a reading the lattice could not make sure of.
-      const bool blur_weak = blurred && (c.confidence < params.blur_min_confidence || (i >= 0 && blur_faint_one[static_cast<std::size_t>(i)]));
+      const bool blur_weak = blurred && c.confidence < params.blur_min_confidence;
       // (robust26) In a dim frame a weak reading only one reader makes.
       const bool dim_weak = dim && c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]);
       // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
@@ -4550,7 +4537,7 @@ Status ReadParams::save(const std::string& path) const {
        << "small_cell_edgeless_group" << small_cell_edgeless_group << "occluded_white_no_pip" << static_cast<int>(occluded_white_no_pip)
        << "small_cell_paper_own_median" << static_cast<int>(small_cell_paper_own_median);
     fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
-    fs << "blur_agreed_min_response" << blur_agreed_min_response << "blur_agreed_one_min_response" << blur_agreed_one_min_response;
+    fs << "blur_agreed_min_response" << blur_agreed_min_response;
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
@@ -4734,7 +4721,6 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("blur_edge_mm", p.blur_edge_mm);
     get("blur_min_confidence", p.blur_min_confidence);
     get("blur_agreed_min_response", p.blur_agreed_min_response);
-    get("blur_agreed_one_min_response", p.blur_agreed_one_min_response);
     get("dim_white_level", p.dim_white_level);
     get("dim_min_confidence", p.dim_min_confidence);
     get("noise_grey_level", p.noise_grey_level);

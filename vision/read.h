@@ -809,15 +809,7 @@ struct ReadParams {
   // FaceParams::lattice_min_response, 8) is looked at again with this bar, and read when the
   // component counter reads the same count (FaceParams::lattice_agreed_min_response): a dim,
   // blurred frame's pips stand out less than the sharp frames' the bar was set on. 0 = off.
-  // (robust29) 4, was 5: in the harsh renders' blurred and dim frames the faces whose weakest
-  // pip the lattice measures at 4-5 and the counter reads alike are right (scenes_harsh 2404
-  // blue 5, scenes_round26 2616 green 2, harsh5 3401 green 4); at 3 a wrong one comes in
-  // (2404 red 3 read 2). Only blurred, dim or noisy frames use it.
-  double blur_agreed_min_response = 4.0;
-  // (robust29) ... but a 1 that look reads only below this bar (and not at the full bar) is
-  // hidden (reason "blur"): one spot proves little, and at 4 a blurred frame's empty cell in a
-  // hard shadow read as a black 1 (harsh4 2705 (5,-2), conf 0.33). 0 = off (1s take the lower bar).
-  double blur_agreed_one_min_response = 5.0;
+  double blur_agreed_min_response = 5.0;
   // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
   // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
   // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4

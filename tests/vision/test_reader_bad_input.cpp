@@ -452,7 +452,6 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.noise_one_min_confidence = 0.65;
   p.white_one_lone_pip = 0.25;
   p.noise_pip_contrast = 0.45;
-  p.blur_agreed_one_min_response = 4.5;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -532,7 +531,6 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->noise_one_min_confidence, 0.65);
   EXPECT_DOUBLE_EQ(q->white_one_lone_pip, 0.25);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
-  EXPECT_DOUBLE_EQ(q->blur_agreed_one_min_response, 4.5);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
