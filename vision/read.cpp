@@ -1592,6 +1592,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (robust24) The frame's blur at the markers (blur_edge_mm), measured only when the rule is on.
   const double frame_blur_mm = params.blur_edge_mm > 0 || debug ? marker_edge_blur_mm(grey, obs.pose, layout.marker_size_mm) : 0.0;
   if (debug) std::fprintf(stderr, "BLUR %.2f mm at the markers\n", frame_blur_mm);
+  if (debug)
+    std::fprintf(stderr, "MARKERS %zu used, %ld px searched at full size\n", obs.pose.marker_ids.size(),
+                 obs.pose.full_size_searched_px);
   const bool blurred = params.blur_edge_mm > 0 && frame_blur_mm >= params.blur_edge_mm;
   // (robust27) A noisy frame (noise_grey_level, noise_white_level): the sensor's noise a large
   // share of the light on both of the sheet's blank patches, measured only when the rule is on.
@@ -4556,6 +4559,7 @@ Status ReadParams::save(const std::string& path) const {
        << "subpixel_window" << reg.subpixel_window << "track_margin" << reg.track_margin
        << "track_min_side_px" << reg.track_min_side_px
        << "max_reprojection_px" << reg.max_reprojection_px << "fallback_focal_factor" << reg.fallback_focal_factor << "focal_min_tilt_deg" << reg.focal_min_tilt_deg
+       << "full_search_margin" << reg.full_search_margin
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
@@ -4610,6 +4614,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("max_reprojection_px", p.reg.max_reprojection_px);
     get("fallback_focal_factor", p.reg.fallback_focal_factor);
     get("focal_min_tilt_deg", p.reg.focal_min_tilt_deg);
+    get("full_search_margin", p.reg.full_search_margin);
     get("pip_diameter", p.face.pip_diameter);
     get("pip_area_min", p.face.pip_area_min);
     get("pip_area_max", p.face.pip_area_max);

@@ -37,8 +37,11 @@ using Found = std::map<int, std::array<cv::Point2f, 4>>;
 
 // Detects markers in `gray` (optionally downscaled), corners in `gray` pixels + offset.
 // `scale` < 1: downscale by that factor instead (the tracker's windows, at the scale the
-// whole frame would be searched at).
-void detect_in(const cv::Mat& gray, int max_side, cv::Point2f offset, Found& out, double force_scale = 0) {
+// whole frame would be searched at). `frame_side` > 0 (a window of a frame of that long
+// side, searched at full size): the marker perimeter limits are the whole frame's in
+// pixels, so the window finds what the whole frame's search finds there.
+void detect_in(const cv::Mat& gray, int max_side, cv::Point2f offset, Found& out, double force_scale = 0,
+               int frame_side = 0) {
   if (gray.empty() || gray.cols < 8 || gray.rows < 8) return;
   double scale = 1.0;
   cv::Mat work = gray;
@@ -53,7 +56,16 @@ void detect_in(const cv::Mat& gray, int max_side, cv::Point2f offset, Found& out
   std::vector<std::vector<cv::Point2f>> corners;
   std::vector<int> ids;
   static const cv::Ptr<cv::aruco::DetectorParameters> params = detector_params();
-  cv::aruco::detectMarkers(work, dictionary(), corners, ids, params);
+  if (frame_side > 0 && scale == 1.0) {
+    // The rates are of the searched image's long side (aruco's minPerimeterPixels).
+    cv::Ptr<cv::aruco::DetectorParameters> p = detector_params();
+    const double k = static_cast<double>(frame_side) / std::max(work.cols, work.rows);
+    p->minMarkerPerimeterRate = params->minMarkerPerimeterRate * k;
+    p->maxMarkerPerimeterRate = params->maxMarkerPerimeterRate * k;
+    cv::aruco::detectMarkers(work, dictionary(), corners, ids, p);
+  } else {
+    cv::aruco::detectMarkers(work, dictionary(), corners, ids, params);
+  }
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (out.count(ids[i])) continue;
     std::array<cv::Point2f, 4> c;
@@ -90,6 +102,51 @@ cv::Matx33d intrinsics_for(const CalibrationData* calib, cv::Size size, bool& ha
   }
   have = k(0, 0) > 0 && k(1, 1) > 0;
   return k;
+}
+
+// The full-size search for the markers of `wanted` missing from `found` (the downscaled
+// copy's). With at least `need` found and margin > 0: windows round where the found
+// markers' homography puts each missing one, grown by `margin` marker sides on each side
+// (a marker partly out of the frame is searched in the part in it); else the whole frame.
+// `searched_px` counts the pixels searched.
+void full_size_search(const cv::Mat& gray, const std::map<int, const MarkerMm*>& wanted, int need, double margin,
+                      Found& found, long& searched_px) {
+  const cv::Rect frame(0, 0, gray.cols, gray.rows);
+  std::vector<cv::Point2f> src, dst;
+  for (const auto& [id, c] : found) {
+    auto it = wanted.find(id);
+    if (it == wanted.end()) continue;
+    for (std::size_t k = 0; k < 4; ++k) {
+      src.emplace_back(static_cast<float>(it->second->corners[k].x), static_cast<float>(it->second->corners[k].y));
+      dst.push_back(c[k]);
+    }
+  }
+  cv::Mat h;
+  if (margin > 0 && static_cast<int>(src.size()) >= 4 * need) h = cv::findHomography(src, dst, 0);
+  if (h.empty()) {
+    searched_px += frame.area();
+    detect_in(gray, 0, {0, 0}, found);
+    return;
+  }
+  const cv::Matx33d hm(h);
+  std::vector<cv::Rect> windows;
+  for (const auto& [id, m] : wanted) {
+    if (found.count(id)) continue;
+    std::vector<cv::Point2f> c;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const cv::Point2d p = apply_h(hm, {m->corners[k].x, m->corners[k].y});
+      c.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+    }
+    cv::Rect r = cv::boundingRect(c);
+    const int grow = static_cast<int>(std::max(r.width, r.height) * margin) + 4;
+    r = cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & frame;
+    if (r.area() > 0) windows.push_back(r);
+  }
+  const int frame_side = std::max(gray.cols, gray.rows);
+  for (const cv::Rect& r : windows) {
+    searched_px += r.area();
+    detect_in(gray(r), 0, cv::Point2f(static_cast<float>(r.x), static_cast<float>(r.y)), found, 0, frame_side);
+  }
 }
 
 }  // namespace
@@ -228,7 +285,8 @@ SheetPose register_sheet(const cv::Mat& image, const SheetLayout& layout, const 
     // moved away: markers too small for the copy are then found again).
     const bool small_markers = !(tracker && tracker->has_pose && last_min_side >= params.track_min_side_px) ||
                                tracker->frames_since_seen % 8 == 7;
-    if (downscaled && small_markers && usable(found) < static_cast<int>(wanted.size())) detect_in(gray, 0, {0, 0}, found);
+    if (downscaled && small_markers && usable(found) < static_cast<int>(wanted.size()))
+      full_size_search(gray, wanted, need, params.full_search_margin, found, pose.full_size_searched_px);
   }
   if (tracker) tracker->last_used_tracking = tracked;
 

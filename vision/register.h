@@ -42,6 +42,13 @@ struct RegisterParams {
   // (but for a two-marker pose). 0 = always the estimate (when it is within 0.25-6 x the
   // long side, as before).
   double focal_min_tilt_deg = 6.0;
+  // (speed29) The full-size search for the markers the downscaled copy missed: when the
+  // copy found at least min_markers, only windows round where those markers' homography
+  // puts each missing marker, grown by this many marker sides on each side, are searched
+  // (with the whole frame's thresholds in pixels), not the whole frame at full size: on a
+  // rendered wood-grain table that search was ~130 M of a 273 M read (dev19 2107).
+  // 0 = the whole frame, as before.
+  double full_search_margin = 1.0;
 };
 
 struct SheetPose {
@@ -54,6 +61,9 @@ struct SheetPose {
   double reprojection_px = 0;    // mean corner error of the homography
   // Image corners of the markers used (ArUco order), for the tracker and overlays.
   std::vector<std::array<cv::Point2f, 4>> marker_corners;
+  // (speed29) Diagnostics: pixels of the frame searched for markers at full size (0 when
+  // the downscaled copy found every marker, or the frame is not downscaled).
+  long full_size_searched_px = 0;
 };
 
 // What a video loop keeps between frames. Empty = no history (a still image).

@@ -395,6 +395,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.fine_unit_top_shown = 0.7;
   p.token_in_blob_area = 1.7;
   p.reg.focal_min_tilt_deg = 4.5;
+  p.reg.full_search_margin = 0.75;
   p.grid_refine_all_shift_mm = 2.5;
   p.grid_refine_min_corners = 9;
   p.margin_distance = 33;
@@ -476,6 +477,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->fine_unit_top_shown, 0.7);
   EXPECT_DOUBLE_EQ(q->token_in_blob_area, 1.7);
   EXPECT_DOUBLE_EQ(q->reg.focal_min_tilt_deg, 4.5);
+  EXPECT_DOUBLE_EQ(q->reg.full_search_margin, 0.75);
   EXPECT_DOUBLE_EQ(q->grid_refine_all_shift_mm, 2.5);
   EXPECT_EQ(q->grid_refine_min_corners, 9);
   EXPECT_DOUBLE_EQ(q->margin_distance, 33);

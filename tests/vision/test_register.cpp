@@ -182,6 +182,50 @@ TEST(Register, CoveredMarkerComesBackAndSmallMarkersStillFound) {
   EXPECT_LT(max_error(again.paper_to_image, sc.paper_to_image, layout), 2.0);
 }
 
+// (speed29) A marker the downscaled copy misses is looked for at full size only in a window
+// round where the found markers put it (RegisterParams::full_search_margin), not over the
+// whole frame: the same markers and the same pose to the bit, at a small share of the
+// pixels. With the rule off (margin 0) the whole frame is searched, and the share test fails.
+TEST(Register, MissingMarkerSearchedAtFullSizeOnlyWhereTheOthersPutIt) {
+  const SheetLayout layout = standard_sheet();
+  RegisterParams whole;
+  whole.full_search_margin = 0;
+  auto same_pose = [](const SheetPose& a, const SheetPose& b) {
+    return a.found && b.found && a.marker_ids == b.marker_ids && a.marker_corners == b.marker_corners &&
+           std::memcmp(a.paper_to_image.val, b.paper_to_image.val, sizeof a.paper_to_image.val) == 0 &&
+           std::memcmp(a.top_to_image.val, b.top_to_image.val, sizeof a.top_to_image.val) == 0;
+  };
+  // A covered marker (the copy finds three): one window, where the three put the fourth.
+  for (cv::Size size : {cv::Size(1280, 720), cv::Size(1920, 1080)}) {
+    SynthOptions o;
+    o.camera.size = size;
+    o.camera.tilt_deg = 25;
+    o.hide_markers = {2};
+    const SynthScene sc = render_synth_scene(layout, {}, o);
+    const SheetPose all = register_sheet(sc.image, layout, nullptr, whole);
+    const SheetPose win = register_sheet(sc.image, layout);
+    EXPECT_EQ(all.full_size_searched_px, static_cast<long>(size.area())) << size;
+    EXPECT_GT(win.full_size_searched_px, 0) << size;
+    EXPECT_LT(win.full_size_searched_px, size.area() / 20) << size;
+    EXPECT_EQ(win.marker_ids.size(), 3u) << size;
+    EXPECT_TRUE(same_pose(win, all)) << size;
+  }
+  // Far (the sheet fills 30% of a 1920 px frame, markers ~18 px at the 640 px copy): the
+  // markers the copy misses are found in their windows, the same as in the whole frame.
+  SynthOptions far;
+  far.camera.size = {1920, 1080};
+  far.camera.fill = 0.3;
+  const SynthScene sc = render_synth_scene(layout, {}, far);
+  const SheetPose all = register_sheet(sc.image, layout, nullptr, whole);
+  const SheetPose win = register_sheet(sc.image, layout);
+  EXPECT_EQ(all.marker_ids.size(), 4u);
+  EXPECT_GT(win.full_size_searched_px, 0);
+  EXPECT_LT(win.full_size_searched_px, 1920 * 1080 / 20);
+  EXPECT_TRUE(same_pose(win, all));
+  // Every marker found in the copy: no full-size search.
+  EXPECT_EQ(register_sheet(render_synth_scene(layout, {}, SynthOptions{}).image, layout).full_size_searched_px, 0);
+}
+
 // (exact13) The tilt the pose implies, and the focal chosen from it: a synthetic view at 35
 // deg measures 35 deg with its own camera; an almost straight-down homography (1 deg, whose
 // focal the constraints cannot tell) gets the fallback, not the estimate.
