@@ -21,9 +21,9 @@ grep -v '^#' tests/render/sets.txt | while read -r name s1 st1 s2 st2 flag; do
   rm -rf "${OUT:?}/$name"
   # /usr/bin first: ImageMagick's own convert, not a stand-in earlier on PATH.
   PATH=/usr/bin:$PATH nice python3 tests/render/scene_gen.py --board "$BOARD" --out "$OUT/$name" \
-    --count 8 --start "$st1" --seed "$s1" ${flag:-}
+    --count 8 --start "$st1" --seed "$s1" ${flag:+"$flag"}
   PATH=/usr/bin:$PATH nice python3 tests/render/scene_gen.py --board "$BOARD" --out "$OUT/$name" \
-    --count "$hand" --start "$st2" --seed "$s2" --preset hand ${flag:-}
+    --count "$hand" --start "$st2" --seed "$s2" --preset hand ${flag:+"$flag"}
   touch "$OUT/$name.done"
   echo "render_sets: $name done"
 done

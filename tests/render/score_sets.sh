@@ -11,6 +11,7 @@ BIN=$(readlink -f "$1"); SETS=$2; OUT=$3; PARAMS=${4:-}
 [[ -x $BIN ]] || { echo "score_sets: $1 is not an executable" >&2; exit 1; }
 held='^(dev16|dev20|heldA|heldG|heldH)$'
 mkdir -p "$OUT"
+# shellcheck disable=SC2016  # the single-quoted script is sh -c's, its $0..$3 are xargs' arguments
 {
   for d in data/fixtures/scenes* data/fixtures/small_cells*; do echo "$d"; done
   grep -v '^#' tests/render/sets.txt | awk 'NF {print $1}' | while read -r name; do
