@@ -56,16 +56,15 @@ void detect_in(const cv::Mat& gray, int max_side, cv::Point2f offset, Found& out
   std::vector<std::vector<cv::Point2f>> corners;
   std::vector<int> ids;
   static const cv::Ptr<cv::aruco::DetectorParameters> params = detector_params();
+  cv::Ptr<cv::aruco::DetectorParameters> use = params;
   if (frame_side > 0 && scale == 1.0) {
     // The rates are of the searched image's long side (aruco's minPerimeterPixels).
-    cv::Ptr<cv::aruco::DetectorParameters> p = detector_params();
+    use = detector_params();
     const double k = static_cast<double>(frame_side) / std::max(work.cols, work.rows);
-    p->minMarkerPerimeterRate = params->minMarkerPerimeterRate * k;
-    p->maxMarkerPerimeterRate = params->maxMarkerPerimeterRate * k;
-    cv::aruco::detectMarkers(work, dictionary(), corners, ids, p);
-  } else {
-    cv::aruco::detectMarkers(work, dictionary(), corners, ids, params);
+    use->minMarkerPerimeterRate = params->minMarkerPerimeterRate * k;
+    use->maxMarkerPerimeterRate = params->maxMarkerPerimeterRate * k;
   }
+  cv::aruco::detectMarkers(work, dictionary(), corners, ids, use);
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (out.count(ids[i])) continue;
     std::array<cv::Point2f, 4> c;
@@ -104,6 +103,24 @@ cv::Matx33d intrinsics_for(const CalibrationData* calib, cv::Size size, bool& ha
   return k;
 }
 
+// Where the homography `paper_to_image` puts marker `m`'s corners in the image.
+std::array<cv::Point2f, 4> project_marker(const cv::Matx33d& paper_to_image, const MarkerMm& m) {
+  std::array<cv::Point2f, 4> c;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const cv::Point2d p = apply_h(paper_to_image, {m.corners[k].x, m.corners[k].y});
+    c[k] = cv::Point2f(static_cast<float>(p.x), static_cast<float>(p.y));
+  }
+  return c;
+}
+
+// The window a marker with image corners `c` is looked for in: their bounding box grown by
+// `margin` x its longer side + 4 px on each side, cut at `frame` (empty when outside it).
+cv::Rect marker_window(const std::array<cv::Point2f, 4>& c, double margin, const cv::Rect& frame) {
+  cv::Rect r = cv::boundingRect(std::vector<cv::Point2f>(c.begin(), c.end()));
+  const int grow = static_cast<int>(std::max(r.width, r.height) * margin) + 4;
+  return cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & frame;
+}
+
 // The full-size search for the markers of `wanted` missing from `found` (the downscaled
 // copy's). With at least `need` found and margin > 0: windows round where the found
 // markers' homography puts each missing one, grown by `margin` marker sides on each side
@@ -132,14 +149,7 @@ void full_size_search(const cv::Mat& gray, const std::map<int, const MarkerMm*>&
   std::vector<cv::Rect> windows;
   for (const auto& [id, m] : wanted) {
     if (found.count(id)) continue;
-    std::vector<cv::Point2f> c;
-    for (std::size_t k = 0; k < 4; ++k) {
-      const cv::Point2d p = apply_h(hm, {m->corners[k].x, m->corners[k].y});
-      c.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
-    }
-    cv::Rect r = cv::boundingRect(c);
-    const int grow = static_cast<int>(std::max(r.width, r.height) * margin) + 4;
-    r = cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & frame;
+    const cv::Rect r = marker_window(project_marker(hm, *m), margin, frame);
     if (r.area() > 0) windows.push_back(r);
   }
   const int frame_side = std::max(gray.cols, gray.rows);
@@ -256,17 +266,10 @@ SheetPose register_sheet(const cv::Mat& image, const SheetLayout& layout, const 
     for (const auto& [id, m] : wanted) {
       if (std::find(tracker->last.marker_ids.begin(), tracker->last.marker_ids.end(), id) != tracker->last.marker_ids.end())
         continue;
-      std::array<cv::Point2f, 4> c;
-      for (std::size_t k = 0; k < 4; ++k) {
-        const cv::Point2d p = apply_h(tracker->last.paper_to_image, {m->corners[k].x, m->corners[k].y});
-        c[k] = cv::Point2f(static_cast<float>(p.x), static_cast<float>(p.y));
-      }
-      expected.push_back(c);
+      expected.push_back(project_marker(tracker->last.paper_to_image, *m));
     }
     for (const auto& c : expected) {
-      cv::Rect r = cv::boundingRect(std::vector<cv::Point2f>(c.begin(), c.end()));
-      const int grow = static_cast<int>(std::max(r.width, r.height) * params.track_margin) + 4;
-      r = cv::Rect(r.x - grow, r.y - grow, r.width + 2 * grow, r.height + 2 * grow) & frame;
+      const cv::Rect r = marker_window(c, params.track_margin, frame);
       if (r.area() <= 0) continue;
       detect_in(gray(r), params.detect_max_side, cv::Point2f(static_cast<float>(r.x), static_cast<float>(r.y)), found,
                 win_scale);
