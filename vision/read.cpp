@@ -2179,9 +2179,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
+  // (exact28) A lone dark pip on a top of the paper's colour (white_one_lone_pip).
   std::vector<uchar> lone_white_one(layout.cells.size(), 0);
   std::vector<cv::Point2d> lone_pip_mm(layout.cells.size());  // (exact29) that pip (top-plane mm)
-  std::vector<uchar> white_read_apart(layout.cells.size(), 0);  // (exact29) a white reading with no pip on it (white_one_apart_mm)  // (exact28) a lone dark pip on a top of the paper's colour (white_one_lone_pip)
+  std::vector<uchar> white_read_apart(layout.cells.size(), 0);  // (exact29) a white reading with no pip on it (white_one_apart_mm)
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
