@@ -1460,6 +1460,156 @@ bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k) {
   return false;
 }
 
+void chamfer5_threshold_ref(const cv::Mat& src, double t, bool within, cv::Mat& out) {
+  cv::Mat d;
+  cv::distanceTransform(src, d, cv::DIST_L2, cv::DIST_MASK_5);
+  out = within ? cv::Mat(d <= t) : cv::Mat(d > t);
+}
+
+namespace {
+
+// chamfer5_threshold's kernel for (t, within): the half-width of each row dy = -R..R (-1: an
+// empty row), from OpenCV's distance transform of a (2R + 1) square with its centre zero, the
+// caller's compare applied to it; empty when a row is not an interval about 0, a half-width is
+// over 63 or the ball reaches the square's edge (then the caller falls back).
+std::vector<int> chamfer5_rows(double t, bool within) {
+  if (!(t >= 0) || t > 200) return {};
+  const int R = static_cast<int>(std::ceil(t)) + 2;
+  cv::Mat one(2 * R + 1, 2 * R + 1, CV_8U, cv::Scalar(255)), kd;
+  one.at<uchar>(R, R) = 0;
+  cv::distanceTransform(one, kd, cv::DIST_L2, cv::DIST_MASK_5);
+  // The offsets that decide: for `d > t` those failing it (a zero there makes d <= t), for
+  // `d <= t` those passing it.
+  const cv::Mat in = within ? cv::Mat(kd <= t) : cv::Mat(~cv::Mat(kd > t));
+  std::vector<int> hw(static_cast<std::size_t>(2 * R + 1), -1);
+  for (int y = 0; y <= 2 * R; ++y) {
+    const uchar* p = in.ptr<uchar>(y);
+    int lo = -1, hi = -1, n = 0;
+    for (int x = 0; x <= 2 * R; ++x)
+      if (p[x]) {
+        if (lo < 0) lo = x;
+        hi = x, ++n;
+      }
+    if (n == 0) continue;
+    if (n != hi - lo + 1 || lo + hi != 2 * R || lo == 0 || y == 0 || y == 2 * R || R - lo > 63) return {};
+    hw[static_cast<std::size_t>(y)] = R - lo;
+  }
+  if (hw[static_cast<std::size_t>(R)] < 0) return {};
+  return hw;
+}
+
+}  // namespace
+
+void chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out) {
+  // The kernels asked for in this thread so far (occluder_mask asks for the same two or three).
+  struct Kept {
+    double t;
+    bool within;
+    std::vector<int> hw;
+  };
+  static thread_local std::vector<Kept> kept;
+  const std::vector<int>* hwp = nullptr;
+  for (const Kept& k : kept)
+    if (k.t == t && k.within == within) hwp = &k.hw;
+  if (!hwp) {
+    kept.push_back({t, within, chamfer5_rows(t, within)});
+    hwp = &kept.back().hw;
+  }
+  const std::vector<int>& hw = *hwp;
+  if (hw.empty() || src.type() != CV_8UC1 || src.empty()) return chamfer5_threshold_ref(src, t, within, out);
+  const int R = static_cast<int>(hw.size() / 2);
+  // `d > t`: the nonzero set eroded (outside: 1); `d <= t`: the zeros dilated (outside: 0).
+  const bool erode = !within;
+  BitRows in = pack_bits(src);
+  if (within)
+    for (int y = 0; y < in.h; ++y) {
+      std::uint64_t* r = in.row(y);
+      for (int i = 1; i <= in.nw; ++i) r[i] = ~r[i];
+      r[in.nw] &= in.last;
+    }
+  int max_hw = 0;
+  for (int v : hw) max_hw = std::max(max_hw, v);
+  // Each row eroded (dilated) by every half-width that a kernel row has: level s = level s - 1
+  // with the row shifted by +-s.
+  std::vector<int> slot(static_cast<std::size_t>(max_hw) + 1, -1);
+  int n_slots = 0;
+  for (int v : hw)
+    if (v >= 0 && slot[static_cast<std::size_t>(v)] < 0) slot[static_cast<std::size_t>(v)] = n_slots++;
+  std::vector<BitRows> level(static_cast<std::size_t>(n_slots), BitRows(in.w, in.h));  // zeros
+  std::vector<std::uint64_t*> at(static_cast<std::size_t>(max_hw) + 1);  // this row's word 0 of each level (nullptr: none)
+  std::vector<std::uint64_t> r(static_cast<std::size_t>(in.stride));
+  const std::uint64_t pad = erode ? ~std::uint64_t{0} : 0, ones = ~std::uint64_t{0};
+  for (int y = 0; y < in.h; ++y) {
+    std::copy(in.row(y), in.row(y) + in.stride, r.begin());
+    r[0] = r[static_cast<std::size_t>(in.nw) + 1] = pad;
+    if (erode) r[static_cast<std::size_t>(in.nw)] |= ~in.last;
+    for (int s = 0; s <= max_hw; ++s) {
+      const int k = slot[static_cast<std::size_t>(s)];
+      at[static_cast<std::size_t>(s)] = k < 0 ? nullptr : level[static_cast<std::size_t>(k)].row(y);
+    }
+    const std::uint64_t* q = r.data();
+    for (int i = 1; i <= in.nw; ++i) {
+      const std::uint64_t keep = i == in.nw ? in.last : ones;
+      // A word and both its neighbours all 0 (all 1): every level of it is that (the levels
+      // start at 0: nothing to write for 0).
+      if ((q[i - 1] | q[i] | q[i + 1]) == 0) continue;
+      if ((q[i - 1] & q[i] & q[i + 1]) == ones) {
+        for (int s = 0; s <= max_hw; ++s)
+          if (std::uint64_t* l = at[static_cast<std::size_t>(s)]) l[i] = keep;
+        continue;
+      }
+      std::uint64_t a = q[i];
+      if (std::uint64_t* l = at[0]) l[i] = a & keep;
+      for (int s = 1; s <= max_hw; ++s) {
+        const std::uint64_t right = (q[i] >> s) | (q[i + 1] << (64 - s)), left = (q[i] << s) | (q[i - 1] >> (64 - s));
+        if (erode) {
+          a &= right & left;
+          if (a == 0) break;  // and every wider level: 0, as they start
+        } else {
+          a |= right | left;
+        }
+        if (std::uint64_t* l = at[static_cast<std::size_t>(s)]) l[i] = a & keep;
+      }
+    }
+  }
+  // The kernel's rows: row y + dy's level of that row's half-width, ANDed (ORed); rows
+  // outside the image are left out (they never win).
+  BitRows res(in.w, in.h);
+  for (int y = 0; y < in.h; ++y) {
+    std::uint64_t* o = res.row(y);
+    for (int i = 1; i <= in.nw; ++i) o[i] = erode ? ~std::uint64_t{0} : 0;
+    for (int dy = -R; dy <= R; ++dy) {
+      const int v = hw[static_cast<std::size_t>(dy + R)], yy = y + dy;
+      if (v < 0 || yy < 0 || yy >= in.h) continue;
+      const std::uint64_t* l = level[static_cast<std::size_t>(slot[static_cast<std::size_t>(v)])].row(yy);
+      if (erode)
+        for (int i = 1; i <= in.nw; ++i) o[i] &= l[i];
+      else
+        for (int i = 1; i <= in.nw; ++i) o[i] |= l[i];
+    }
+    o[in.nw] &= in.last;
+  }
+  // Back to bytes, 8 bits at a time (each bit to a byte of 0 or 255).
+  static const std::array<std::uint64_t, 256> spread = [] {
+    std::array<std::uint64_t, 256> t{};
+    for (int v = 0; v < 256; ++v)
+      for (int b = 0; b < 8; ++b)
+        if (v >> b & 1) t[static_cast<std::size_t>(v)] |= std::uint64_t{0xff} << (8 * b);
+    return t;
+  }();
+  out.create(src.size(), CV_8U);
+  for (int y = 0; y < res.h; ++y) {
+    const std::uint64_t* b = res.row(y);
+    uchar* p = out.ptr<uchar>(y);
+    int x = 0;
+    for (; x + 8 <= res.w; x += 8) {
+      const std::uint64_t v = spread[static_cast<std::size_t>((b[1 + (x >> 6)] >> (x & 63)) & 0xff)];
+      std::memcpy(p + x, &v, 8);
+    }
+    for (; x < res.w; ++x) p[x] = (b[1 + (x >> 6)] >> (x & 63)) & 1 ? 255 : 0;
+  }
+}
+
 void light_grid_ref(const std::vector<double>& ex, const std::vector<double>& ey, const std::vector<cv::Vec3f>& rho,
                     cv::Vec3f global, cv::Mat& grid) {
   CV_Assert(grid.type() == CV_32FC3);

@@ -147,6 +147,22 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
 bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k);
 bool occluder_core_possible_ref(const cv::Mat& diff, const cv::Mat& dark, int k);
 
+// (speed30) A threshold of cv::distanceTransform(src, d, cv::DIST_L2, cv::DIST_MASK_5) without
+// the distance map: out = 255 where `d > t` (!within) or `d <= t` (within), else 0, for a
+// CV_8UC1 src (its zeros are what d is measured to). The 5x5 chamfer distance is integer
+// fixed-point sums of the mask's three weights, and its two passes give at each pixel the
+// least weighted path from a zero: the least of the zeros' chamfer distances, a function of the
+// offset alone. So `d > t` is src's nonzero set eroded by the offsets v whose distance from a
+// lone zero fails `> t` (and `d <= t` the zeros dilated by those that pass `<= t`), that
+// distance and test taken from OpenCV's own call on a small image with one zero (the same
+// floats and the same compare). The ball is convex: each of its rows an interval, done on rows
+// of bits (an erosion or dilation of every row by each half-width, then the rows ANDed or ORed),
+// outside the image nothing (OpenCV's border never gives the least path). Falls back to
+// distanceTransform and the compare when a kernel row is not an interval about 0 or a
+// half-width is over 63. chamfer5_threshold_ref is those OpenCV calls (MaskOps test).
+void chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out);
+void chamfer5_threshold_ref(const cv::Mat& src, double t, bool within, cv::Mat& out);
+
 // read.cpp's occluder light grid (occluder_mask): for grid (CV_32FC3, gh x gw, allocated),
 // with nk = rho.size(), ex gw x nk and ey gh x nk (row-major: ex[gx * nk + k]), the cells'
 // weights w = ex[gx][k] * ey[gy][k] (double), acc = sum over k in order of rho[k] * float(w)

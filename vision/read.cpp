@@ -859,9 +859,10 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
     // Without the finger closing: gaps between dice must stay open here. The distance
     // transform is the erosion by a disc at any radius, in time linear in the pixels.
     if (!chamfer_core_possible(raw, 0.5 * params.hand_core_mm * s)) return {};  // (no core: as below, cheaper)
-    cv::Mat dist;
-    cv::distanceTransform(raw, dist, cv::DIST_L2, cv::DIST_MASK_5);
-    core = dist > 0.5 * params.hand_core_mm * s;
+    // (speed30) chamfer_bits: the same mask without the distance map (mask_ops.h).
+    if (params.chamfer_bits) chamfer5_threshold(raw, 0.5 * params.hand_core_mm * s, false, core);
+    else chamfer5_threshold_ref(raw, 0.5 * params.hand_core_mm * s, false, core);
+    if (ReadProfile* prof = read_profile(); prof && !params.chamfer_bits) ++prof->distance_maps;
   }
   if (cv::countNonZero(core) == 0) return {};
   cv::Mat labels, stats, centroids;
@@ -1095,18 +1096,20 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // shadow's grain are closed.
   cv::morphologyEx(diff, diff, cv::MORPH_CLOSE, k3);
   cv::morphologyEx(diff, diff, cv::MORPH_OPEN, k3);
-  cv::Mat dist;
-  cv::distanceTransform(diff, dist, cv::DIST_L2, cv::DIST_MASK_5);
-  const cv::Mat core = dist > r;
+  // (speed30) Each distance map below is only compared with a threshold: chamfer5_threshold
+  // gives that mask without the map (chamfer_bits; the same bits, mask_ops.h).
+  auto dist_threshold = [&](const cv::Mat& src, double t, bool within) {
+    cv::Mat m;
+    if (params.chamfer_bits) chamfer5_threshold(src, t, within, m);
+    else chamfer5_threshold_ref(src, t, within, m);
+    if (ReadProfile* prof = read_profile(); prof && !params.chamfer_bits) ++prof->distance_maps;
+    return m;
+  };
+  const cv::Mat core = dist_threshold(diff, r, false);  // distance from diff's zeros > r
   if (cv::countNonZero(core) == 0 && !dbg) return {};
   // The opening: every pixel within r of the core (a disc of the core's size fits there).
-  cv::Mat thick;
-  {
-    cv::Mat inv = ~core, d2;
-    cv::distanceTransform(inv, d2, cv::DIST_L2, cv::DIST_MASK_5);
-    thick = d2 <= r + 0.5;
-    thick &= diff;
-  }
+  cv::Mat thick = dist_threshold(~core, r + 0.5, true);
+  thick &= diff;
   cv::Mat labels, stats, cents;
   const int n = components_with_stats(thick, labels, stats, cents);  // = cv::connectedComponentsWithStats (mask_ops.h)
   const double min_px = params.occluder_min_area_mm2 * s * s;
@@ -1129,9 +1132,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     }
     cv::blur(ratio, smooth, cv::Size(5, 5));
     soft = smooth < params.occluder_penumbra;
-    cv::Mat not_out = out == 0, dist_out;
-    cv::distanceTransform(not_out, dist_out, cv::DIST_L2, cv::DIST_MASK_5);
-    soft &= dist_out <= params.occluder_penumbra_mm * s;
+    soft &= dist_threshold(out == 0, params.occluder_penumbra_mm * s, true);
     soft |= out;
     // Keep the soft parts connected to the arm.
     cv::Mat sl;
@@ -4570,7 +4571,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm;
     fs << "retry_read_above" << static_cast<int>(retry_read_above);
@@ -4774,6 +4775,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
+    get_bool("chamfer_bits", p.chamfer_bits);
     get("shadow_unit_min_confidence", p.shadow_unit_min_confidence);
     get("hand_max_edges", p.hand_max_edges);
     get("edge_slack_mm", p.edge_slack_mm);

@@ -559,6 +559,11 @@ struct ReadParams {
   // the covered part and within occluder_penumbra_mm of it. occluder_penumbra = 0: off.
   double occluder_penumbra = 0.88;
   double occluder_penumbra_mm = 60.0;
+  // (speed30) The distance maps that are only compared with a threshold (the occluder's core,
+  // the opening round it and the penumbra's reach; the skin mask's hand core) made as erosions
+  // and dilations by the 5x5 chamfer ball on rows of bits (chamfer5_threshold, mask_ops.h):
+  // the same masks, no distance map. false: OpenCV's distanceTransform, as before.
+  bool chamfer_bits = true;
   // A cell is also covered when more than this fraction of a 5x5 grid over its own paper
   // (+-10.5 mm round the centre, the paper plane) lies under a hand, an arm or its
   // shadow: its paper reference (and so every later test) is not the paper's.

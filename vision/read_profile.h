@@ -26,6 +26,7 @@ struct ReadProfile {
   int face_calls = 0;       // read_face calls
   int component_reads = 0;  // (speed22) component counter runs of read_at's crops (FaceReader)
   int hand_found = 0;       // reads in which hand_mask found a hand
+  int distance_maps = 0;    // (speed30) OpenCV distance maps made by the hand and occluder masks' thresholds (none with chamfer_bits)
   // The per-cell stage split by pass (read_face excluded from each), filled only when
   // `cell_detail` is set before the reads (each pass boundary costs a clock read, ~0.3 us):
   bool cell_detail = false;
@@ -45,6 +46,7 @@ struct ReadProfile {
     face_ms += o.face_ms; cells_examined += o.cells_examined; face_calls += o.face_calls;
     component_reads += o.component_reads;
     hand_found += o.hand_found;
+    distance_maps += o.distance_maps;
     cell_patch_ms += o.cell_patch_ms; cell_unit_ms += o.cell_unit_ms; cell_white_ms += o.cell_white_ms;
     cell_locate_ms += o.cell_locate_ms; cell_first_ms += o.cell_first_ms; cell_other_ms += o.cell_other_ms;
     cell_fine_ms += o.cell_fine_ms; cell_cover_ms += o.cell_cover_ms; cell_retry_ms += o.cell_retry_ms;

@@ -1124,6 +1124,50 @@ TEST(MaskOps, OccluderCorePossibleMatchesOpenCV) {
   EXPECT_GT(cores, 5);
 }
 
+// (speed30) chamfer5_threshold (bit-row erosion or dilation by the 5x5 chamfer ball) against
+// cv::distanceTransform(DIST_L2, DIST_MASK_5) and the compare: the same mask, `d > t` and
+// `d <= t`, at the occluder's thresholds (20, 20.5, 60 px) and others (whole, half and small),
+// on random masks with arm-sized parts and on masks with no zero, all zeros and one zero, at
+// widths round the 64-bit words, and on views into larger masks.
+TEST(MaskOps, Chamfer5ThresholdIsTheDistanceTransforms) {
+  std::mt19937 rng(30);
+  std::uniform_int_distribution<int> ui(0, 1 << 30);
+  const cv::Size sizes[] = {{297, 420}, {420, 297}, {64, 40}, {63, 70}, {65, 33}, {128, 50}, {129, 129}, {1, 1}, {3, 90}, {90, 3}};
+  int set = 0, clear = 0, views = 0, masks = 0;
+  for (int rep = 0; rep < 6; ++rep)
+    for (const cv::Size size : sizes) {
+      cv::Mat m = core_test_mask(rng, size);
+      if (rep == 1) m.setTo(255);  // no zero: every pixel far
+      if (rep == 2) m.setTo(0);
+      if (rep == 3) m.setTo(255), m.at<uchar>(ui(rng) % size.height, ui(rng) % size.width) = 0;
+      if (rep == 4 && size.area() > 100) m = ~m;
+      if (rep == 5) {
+        cv::Mat big(size.height + 9, size.width + 70, CV_8U, cv::Scalar(255));
+        const cv::Rect roi(ui(rng) % 70, ui(rng) % 9, size.width, size.height);
+        m.copyTo(big(roi));
+        m = big(roi);
+        ++views;
+      }
+      ++masks;
+      for (const double t : {0.0, 1.0, 1.4, 2.5, 7.0, 20.0, 20.5, 33.3, 60.0})
+        for (const bool within : {false, true}) {
+          cv::Mat want, got;
+          chamfer5_threshold_ref(m, t, within, want);
+          chamfer5_threshold(m, t, within, got);
+          ASSERT_EQ(got.size(), want.size());
+          ASSERT_EQ(got.type(), CV_8UC1);
+          EXPECT_EQ(cv::countNonZero(got != want), 0) << size << " t " << t << " within " << within << " rep " << rep;
+          const int n = cv::countNonZero(want);
+          set += n > 0 && n < static_cast<int>(want.total());
+          clear += n == 0;
+        }
+    }
+  EXPECT_GT(set, 200);  // masks partly in, partly out well represented
+  EXPECT_GT(clear, 20);
+  EXPECT_EQ(views, 10);
+  EXPECT_EQ(masks, 60);
+}
+
 // read.cpp's occluder light grid, 4 grid columns at a time, against its one-point-at-a-time
 // loop: the same bits, on the reader's grid (31 x 43 for A3 portrait at 10 mm) and others
 // (widths with and without a tail), weights from Gaussians as read.cpp makes them and raw

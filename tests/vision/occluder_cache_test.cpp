@@ -16,6 +16,7 @@
 
 #include "tests/vision/observation_text.h"
 #include "vision/read.h"
+#include "vision/read_profile.h"
 #include "vision/reader_synth.h"
 #include "vision/sheet.h"
 #include "vision/sheet_render.h"
@@ -135,6 +136,40 @@ TEST(OccluderCache, AFrameReadsTheSameAfterATintedFrame) {
   EXPECT_EQ(occluded(b1), 0) << describe(b1);
   EXPECT_EQ(describe(a1), describe(a2));
   EXPECT_EQ(describe(b1), describe(b2));
+}
+
+// (speed30) chamfer_bits: the occluder's core, its opening and the penumbra's reach
+// are thresholds of distance maps, made as erosions and dilations on rows of bits. An arm's
+// shadow (0.5 of the light, 110 mm wide) across the standard sheet with dice on it: the
+// same observation and the same hidden cells with the rule on and off, the shadow found (the
+// three thresholds all made: core, opening, penumbra), and with the rule on no OpenCV
+// distance map made (with it off, three).
+TEST(OccluderCache, BitChamferReadsAsTheDistanceMaps) {
+  const SheetLayout layout = standard_sheet();
+  int shadows = 0;
+  for (unsigned seed : {3u, 7u}) {
+    SynthOptions o;
+    o.seed = seed;
+    SynthScene scene = render_synth_scene(layout, random_dice(layout, 12, seed, {"white", "black", "red", "blue"}, 0.0), o);
+    const cv::Mat band = poly_mask(scene.image.size(), scene.paper_to_image, {{-20.f, 150.f}, {320.f, 150.f}, {320.f, 260.f}, {-20.f, 260.f}});
+    scale_where(scene.image, band, cv::Scalar::all(0.5));
+    ReadParams on, off;
+    off.chamfer_bits = false;
+    ReadProfile prof_on, prof_off;
+    set_read_profile(&prof_on);
+    const Observation a = read_board(scene.image, layout, nullptr, on);
+    set_read_profile(&prof_off);
+    const Observation b = read_board(scene.image, layout, nullptr, off);
+    set_read_profile(nullptr);
+    ASSERT_TRUE(a.board_found) << a.why_not_found;
+    EXPECT_EQ(describe(a), describe(b)) << "seed " << seed;
+    EXPECT_GE(prof_off.distance_maps, 3) << "seed " << seed << ": the shadow is not an arm here, nothing is tested";
+    EXPECT_EQ(prof_on.distance_maps, 0) << "seed " << seed;
+    int hidden = 0;
+    for (const auto& [h, why] : a.hidden_why) hidden += why.rfind("occluder", 0) == 0;
+    shadows += hidden > 0;
+  }
+  EXPECT_EQ(shadows, 2);
 }
 
 }  // namespace

@@ -440,6 +440,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_black_fine_lum = 0.6;
   p.one_top_shown = 0.45;
   p.pip_grid_restore = false;
+  p.chamfer_bits = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
   p.token_look_polarity = false;
@@ -522,6 +523,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->occluded_black_fine_lum, 0.6);
   EXPECT_DOUBLE_EQ(q->one_top_shown, 0.45);
   EXPECT_FALSE(q->pip_grid_restore);
+  EXPECT_FALSE(q->chamfer_bits);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);
   EXPECT_FALSE(q->token_look_polarity);
