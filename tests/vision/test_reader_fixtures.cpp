@@ -612,14 +612,17 @@ ReadParams without_shown_places() {
   return p;
 }
 
-// The rule under test turns exactly one hidden visible die into a die read right, colour and
+// The rule under test turns exactly `n` hidden visible dice into dice read right, colour and
 // face, and reports no die where there is none.
-void expect_one_hidden_die_now_read_right(const SceneScore& before, const SceneScore& now) {
-  EXPECT_EQ(now.matched, before.matched + 1);
-  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
+void expect_hidden_dice_now_read_right(const SceneScore& before, const SceneScore& now, int n) {
+  EXPECT_EQ(now.matched, before.matched + n);
+  EXPECT_EQ(now.hidden_visible, before.hidden_visible - n);
   EXPECT_EQ(now.face_ok, now.matched);
   EXPECT_EQ(now.color_ok, now.matched);
   EXPECT_EQ(now.seen_cells, now.matched);
+}
+void expect_one_hidden_die_now_read_right(const SceneScore& before, const SceneScore& now) {
+  expect_hidden_dice_now_read_right(before, now, 1);
 }
 
 // The rule under test turns exactly one die read with a wrong face into the right face, the
@@ -1187,11 +1190,7 @@ TEST(ReaderFixtures, SkinHueJudgedAgainstTheCellsLightNotItsTint) {
   ReadParams off;
   off.occluded_skin_untinted = false;
   const auto [before, now] = ab_fixture_dir("scenes_round15", off);
-  EXPECT_EQ(now.matched, before.matched + 2);
-  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 2);
-  EXPECT_EQ(now.face_ok, now.matched);
-  EXPECT_EQ(now.color_ok, now.matched);
-  EXPECT_EQ(now.seen_cells, now.matched);
+  expect_hidden_dice_now_read_right(before, now, 2);
 }
 
 // The blue base cell (0,4) (deep-tinted, its paper estimated from the brightest quarter of its
@@ -1622,12 +1621,8 @@ TEST(ReaderFixtures, PartOfAFaceReadSmallerIsCountedAtItsRealSizeInEveryPlace) {
   ReadParams off;
   off.occluded_shown_any_place = false;
   const auto [before, now] = ab_fixture_dir("scenes_round30_exact30", off);
-  EXPECT_EQ(now.matched, before.matched + 2);
-  EXPECT_EQ(now.hidden_visible, before.hidden_visible - 2);
+  expect_hidden_dice_now_read_right(before, now, 2);
   EXPECT_EQ(now.hidden_visible, 0);
-  EXPECT_EQ(now.face_ok, now.matched);
-  EXPECT_EQ(now.color_ok, now.matched);
-  EXPECT_EQ(now.seen_cells, now.matched);
   EXPECT_EQ(now.exact_boards, before.exact_boards + 2);
 }
 
