@@ -348,6 +348,54 @@ static std::optional<SeenReading> seen_reading(const cv::Mat& crop, const FaceRe
   out.pips = pips_where_seen(crop, r);
   return out;
 }
+// (count_from_shown_places, count_from_any_placement) One pip place at `p` (crop pixels) of a
+// reading's face, pip radius `pr` px: `ring`, the fraction of a ring round it (1.35..1.75 pip
+// radii) of the body's colour; `con`, its centre disc's contrast with the body in the pips'
+// polarity, over the body's luminance.
+// A standard layout's pip places on the face's 3x3 grid, a bit a place, row by row.
+static int layout_mask(int face, int variant) {
+  int m = 0;
+  for (const auto& q : pip_layout(face, variant))
+    m |= 1 << ((static_cast<int>(std::lround(q.y / 0.27f)) + 1) * 3 + static_cast<int>(std::lround(q.x / 0.27f)) + 1);
+  return m;
+}
+struct PlaceLook {
+  double ring = 0, con = 0;
+};
+static PlaceLook look_at_place(const cv::Mat& crop, const FaceReading& r, cv::Point2d p, double pr) {
+  const cv::Vec3f b = r.body_bgr;
+  const float bsum = b[0] + b[1] + b[2] + 1e-3f, blum = b[0] + 2 * b[1] + b[2] + 1e-3f;
+  auto px_at = [&](cv::Point2d q, cv::Vec3f& v) {
+    const int x = cvRound(q.x), y = cvRound(q.y);
+    if (x < 0 || y < 0 || x >= crop.cols || y >= crop.rows) return false;
+    const cv::Vec3b c = crop.at<cv::Vec3b>(y, x);
+    v = cv::Vec3f(c[0], c[1], c[2]);
+    return true;
+  };
+  int n_body = 0, n_ring = 0;
+  for (int a = 0; a < 16; ++a) {
+    const double t = CV_PI / 8 * a;
+    for (double rr : {1.35 * pr, 1.75 * pr}) {
+      ++n_ring;
+      cv::Vec3f v;
+      if (!px_at(p + rr * cv::Point2d(std::cos(t), std::sin(t)), v)) continue;
+      const float sum = v[0] + v[1] + v[2] + 1e-3f, lum = v[0] + 2 * v[1] + v[2];
+      bool same = lum >= 0.8f * blum && lum <= 1.25f * blum;
+      for (int ch = 0; ch < 3 && same; ++ch) same = std::abs(v[ch] / sum - b[ch] / bsum) <= 0.04f;
+      n_body += same;
+    }
+  }
+  double sc = 0;
+  int n_con = 0;
+  for (int dy = -2; dy <= 2; ++dy)
+    for (int dx = -2; dx <= 2; ++dx) {
+      if (dx * dx + dy * dy > 4) continue;
+      cv::Vec3f v;
+      if (!px_at(p + cv::Point2d(dx * 0.25 * pr, dy * 0.25 * pr), v)) continue;
+      sc += (v[0] + 2 * v[1] + v[2] - blum) * r.pip_polarity, ++n_con;
+    }
+  return {static_cast<double>(n_body) / n_ring, n_con > 0 ? sc / n_con / blum : 0};
+}
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
                                            bool debug) {
   ShownPlaces out;
@@ -376,45 +424,13 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
     best_e = 0;
   const double rms = std::sqrt(best_e / static_cast<double>(pips.size()));
   const cv::Point2d ax(std::cos(best_t), std::sin(best_t)), ay(-std::sin(best_t), std::cos(best_t));
-  const cv::Vec3f b = r.body_bgr;
-  const float bsum = b[0] + b[1] + b[2] + 1e-3f, blum = b[0] + 2 * b[1] + b[2] + 1e-3f;
-  auto px_at = [&](cv::Point2d p, cv::Vec3f& v) {
-    const int x = cvRound(p.x), y = cvRound(p.y);
-    if (x < 0 || y < 0 || x >= crop.cols || y >= crop.rows) return false;
-    const cv::Vec3b q = crop.at<cv::Vec3b>(y, x);
-    v = cv::Vec3f(q[0], q[1], q[2]);
-    return true;
-  };
   // Each place: the fraction of its ring of the body's colour, its centre's contrast (over the body's luminance).
   std::array<double, 9> ring{}, con{};
   std::array<int, 9> read_pip{};
   for (int j = -1, k = 0; j <= 1; ++j)
     for (int i = -1; i <= 1; ++i, ++k) {
-      const cv::Point2d p = c + pitch * (i * ax + j * ay);
-      int n_body = 0, n_ring = 0;
-      for (int a = 0; a < 16; ++a) {
-        const double t = CV_PI / 8 * a;
-        for (double rr : {1.35 * pr, 1.75 * pr}) {
-          ++n_ring;
-          cv::Vec3f v;
-          if (!px_at(p + rr * cv::Point2d(std::cos(t), std::sin(t)), v)) continue;
-          const float sum = v[0] + v[1] + v[2] + 1e-3f, lum = v[0] + 2 * v[1] + v[2];
-          bool same = lum >= 0.8f * blum && lum <= 1.25f * blum;
-          for (int ch = 0; ch < 3 && same; ++ch) same = std::abs(v[ch] / sum - b[ch] / bsum) <= 0.04f;
-          n_body += same;
-        }
-      }
-      double sc = 0;
-      int n_con = 0;
-      for (int dy = -2; dy <= 2; ++dy)
-        for (int dx = -2; dx <= 2; ++dx) {
-          if (dx * dx + dy * dy > 4) continue;
-          cv::Vec3f v;
-          if (!px_at(p + cv::Point2d(dx * 0.25 * pr, dy * 0.25 * pr), v)) continue;
-          sc += (v[0] + 2 * v[1] + v[2] - blum) * r.pip_polarity, ++n_con;
-        }
-      con[k] = n_con > 0 ? sc / n_con / blum : 0;
-      ring[k] = static_cast<double>(n_body) / n_ring;
+      const PlaceLook pl = look_at_place(crop, r, c + pitch * (i * ax + j * ay), pr);
+      ring[k] = pl.ring, con[k] = pl.con;
     }
   out.ring = ring;
   // The reading's own pips' places (nearest).
@@ -457,9 +473,7 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   int found = 0;
   for (int f = 1; f <= 6 && clear; ++f)
     for (int var = 0; var < 2; ++var) {
-      int m = 0;
-      for (const auto& q : pip_layout(f, var)) m |= 1 << ((static_cast<int>(std::lround(q.y / 0.27f)) + 1) * 3 + static_cast<int>(std::lround(q.x / 0.27f)) + 1);
-      if ((m & shown_mask) != mask) continue;
+      if ((layout_mask(f, var) & shown_mask) != mask) continue;
       if (found != 0 && found != f) found = -1;
       else if (found == 0) found = f;
     }
@@ -469,6 +483,116 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
     std::snprintf(buf, sizeof buf, "face %d rms %.2f turn %.0f ref %.2f %s shown %d pips %d count %d:", r.face, rms, best_t * 180 / CV_PI, ref,
                   out.places, out.shown, out.pips, out.count);
     out.why = buf + dbg;
+  }
+  return out;
+}
+
+// (exact30) A part of a face read as a smaller one (its pips not at a face's real size: a 6's
+// column of three as a 3, a 4's side of two as a 2) still shows its pips where they are. Laid at
+// the face's real size, the grid's place for the face's centre is not known: the reading's pips
+// (where the crop shows them) fix the grid's turn and its lattice (the pips' differences, 1
+// degree steps over a quarter turn; each pip within 0.2 pitch of a node), and every 3x3 window of
+// that lattice holding all of them is a place the face may be. Each node of the windows is looked
+// at (look_at_place: shown when its ring is of the body's colour, then a pip or none; else, or
+// neither, unknown). A window allows the counts of the standard layouts (either turn) that agree
+// with all its shown nodes; `count` is the one count every window allows together (the union of
+// their counts one count), from `pips` shown pips of the reading (0: several counts or none).
+// The true place is one of the windows, so its count is among the union: a lone count is the
+// face's, as long as each shown node is seen right.
+struct AnyPlacement {
+  int count = 0, pips = 0, windows = 0;
+  std::string why;  // (debug)
+};
+static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
+                                            bool debug) {
+  AnyPlacement out;
+  const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
+  if (!seen || seen->pips.size() < 2) return out;
+  const FaceReading& r = seen->r;
+  const std::vector<cv::Point2d>& pips = seen->pips;
+  const double face_px = kFaceCropPx * 16.0 / crop_side_mm, pitch = 0.27 * face_px, pr = 0.09 * face_px;
+  const cv::Point2d q0 = pips[0];
+  auto lattice = [&](const cv::Point2d& q, double t) {
+    const double ct = std::cos(t), st = std::sin(t);
+    return cv::Point2d(((q.x - q0.x) * ct + (q.y - q0.y) * st) / pitch, (-(q.x - q0.x) * st + (q.y - q0.y) * ct) / pitch);
+  };
+  double best_t = 0, best_e = 1e18;
+  for (int deg = 0; deg < 90; ++deg) {
+    const double t = deg * CV_PI / 180;
+    double e = 0;
+    for (const auto& q : pips) {
+      const cv::Point2d u = lattice(q, t);
+      e += (u.x - std::round(u.x)) * (u.x - std::round(u.x)) + (u.y - std::round(u.y)) * (u.y - std::round(u.y));
+    }
+    if (e < best_e) best_e = e, best_t = t;
+  }
+  // The lattice's origin: pips[0] moved by the pips' mean offset from their nodes.
+  cv::Point2d off(0, 0);
+  std::vector<cv::Point> node;
+  for (const auto& q : pips) {
+    const cv::Point2d u = lattice(q, best_t);
+    const cv::Point n(static_cast<int>(std::lround(u.x)), static_cast<int>(std::lround(u.y)));
+    if (std::hypot(u.x - n.x, u.y - n.y) > 0.2) return out;
+    off += cv::Point2d(u.x - n.x, u.y - n.y);
+    node.push_back(n);
+  }
+  off *= 1.0 / static_cast<double>(pips.size());
+  const cv::Point2d ax(std::cos(best_t), std::sin(best_t)), ay(-std::sin(best_t), std::cos(best_t));
+  const cv::Point2d origin = q0 + pitch * (off.x * ax + off.y * ay);
+  int x0 = node[0].x, x1 = x0, y0 = node[0].y, y1 = y0;
+  for (const auto& n : node) x0 = std::min(x0, n.x), x1 = std::max(x1, n.x), y0 = std::min(y0, n.y), y1 = std::max(y1, n.y);
+  if (x1 - x0 > 2 || y1 - y0 > 2) return out;
+  // The nodes of every window: x1 - 2 .. x0 + 2 (and y); at most 5x5.
+  const int nx = x0 - x1 + 5, ny = y0 - y1 + 5;
+  std::vector<PlaceLook> looks(static_cast<std::size_t>(nx * ny));
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i)
+      looks[static_cast<std::size_t>(j * nx + i)] = look_at_place(crop, r, origin + pitch * ((x1 - 2 + i) * ax + (y1 - 2 + j) * ay), pr);
+  auto look = [&](cv::Point n) -> const PlaceLook& { return looks[static_cast<std::size_t>((n.y - y1 + 2) * nx + (n.x - x1 + 2))]; };
+  // The pips' contrast: the median over the reading's pips on shown nodes.
+  std::vector<double> ref_c;
+  for (const auto& n : node)
+    if (look(n).ring >= 0.75) ref_c.push_back(look(n).con);
+  if (ref_c.empty()) return out;
+  std::sort(ref_c.begin(), ref_c.end());
+  const double ref = ref_c[ref_c.size() / 2];
+  if (ref < 0.3) return out;
+  // Each node: 'o' a pip, '.' none, '?' not shown or neither.
+  auto place = [&](cv::Point n) {
+    const PlaceLook& l = look(n);
+    return l.ring < 0.75 ? '?' : l.con >= 0.5 * ref ? 'o' : l.con <= 0.2 * ref ? '.' : '?';
+  };
+  for (const auto& n : node) {
+    if (place(n) == '.') return out;  // a reading's pip on a shown empty node
+    out.pips += place(n) == 'o';
+  }
+  int counts = 0;  // bit f: count f allowed by some window
+  for (int wy = y1 - 2; wy <= y0; ++wy)
+    for (int wx = x1 - 2; wx <= x0; ++wx) {
+      int mask = 0, shown_mask = 0;
+      for (int j = 0, k = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i, ++k) {
+          const char c = place({wx + i, wy + j});
+          if (c != '?') shown_mask |= 1 << k;
+          if (c == 'o') mask |= 1 << k;
+        }
+      ++out.windows;
+      for (int f = 1; f <= 6; ++f)
+        for (int var = 0; var < 2; ++var)
+          if ((layout_mask(f, var) & shown_mask) == mask) counts |= 1 << f;
+    }
+  for (int f = 1; f <= 6; ++f)
+    if (counts == 1 << f) out.count = f;
+  if (debug) {
+    std::string grid;
+    for (int j = 0; j < ny; ++j) {
+      for (int i = 0; i < nx; ++i) grid += place({x1 - 2 + i, y1 - 2 + j});
+      grid += j + 1 < ny ? "/" : "";
+    }
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "face %d turn %.0f ref %.2f nodes %s windows %d pips %d counts 0x%x count %d", r.face, best_t * 180 / CV_PI, ref,
+                  grid.c_str(), out.windows, out.pips, counts, out.count);
+    out.why = buf;
   }
   return out;
 }
@@ -2177,6 +2301,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<double> reported_scale(layout.cells.size(), 0.0);  // (exact20) its pips' size (pip_layout_scale; face_scale_gate)
   std::vector<double> one_top(layout.cells.size(), -1.0);  // (exact26) a 1's top seen round its pip (one_top_shown); -1: not looked at
   std::vector<uchar> shown_agreed(layout.cells.size(), 0);  // (exact22) its count the one its shown pip places allow
+  std::vector<uchar> regridded(layout.cells.size(), 0);  // (exact30) its count from its pips at the real size (occluded_shown_any_place)
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
@@ -4381,6 +4506,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           ok = shown_count;
         }
       }
+      // (exact30) A coloured reading of a part of its face at a smaller size: the count its pips allow in every window.
+      if (!ok && params.occluded_shown_any_place && off_size && clean_body && !skin_hue && !low_cover && co.color != "white" &&
+          co.color != "black") {
+        const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug);
+        if (debug) std::fprintf(stderr, "ANYPLACE %d,%d %s %d conf %.2f %s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face, co.confidence, ap.why.c_str());
+        if (ap.count > 0 && ap.pips >= params.occluded_shown_min_pips) {
+          co.face = ap.count;
+          ok = shown_count = true;
+          regridded[ci] = shown_agreed[ci] = 1;
+        }
+      }
       if (debug)
         std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f colour %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
                      co.face, co.confidence, lum_paper, beside, sat, square_cover, colour_cover, under_skin_cell[ci], skin_hue, scale,
@@ -4419,7 +4555,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                      co.confidence, lattice_face, counter_face, dim_agreed[ci] ? ": agreed" : "");
     }
     reported_polarity[ci] = fr.pip_polarity;
-    reported_scale[ci] = final_scale;
+    reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
     // white 1's top (white_one_apart_mm): read as that white 1 in the final filter.
     if (lone_white_one[ci] && params.white_one_apart_mm > 0 && co.color == "white" && fr.face >= 2 && fr.pip_polarity < 0 &&
@@ -4565,7 +4701,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4659,6 +4795,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("lone_pip_print_ring_mm", p.lone_pip_print_ring_mm);
     get("occluded_colour_cover_min", p.occluded_colour_cover_min);
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
+    get_bool("occluded_shown_any_place", p.occluded_shown_any_place);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
     get("one_top_shown", p.one_top_shown);
     get_bool("guard_print_tint", p.guard_print_tint);

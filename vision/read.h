@@ -684,6 +684,15 @@ struct ReadParams {
   // are shown. dev15 1718 (-1,5): a yellow 2 with one corner under a finger, places ?..?..?.o:
   // only a 2 fits (6 places shown). 0 = off.
   int occluded_shown_one_pip_min_shown = 6;
+  // (exact30) Under the occluder gate, a coloured reading (not white or black: a white die's paper
+  // passes for its body) whose pips are not at the face's real size (face_scale_gate: a 6's column
+  // of three read as a 3 at 0.71, a 4's side of two as a 2) is reported when its pips, laid on the
+  // face's grid at the real size in every 3x3 window that holds them all (the face's centre may
+  // be under the hand), allow one count together, from occluded_shown_min_pips or more shown pips
+  // (count_from_any_placement in read.cpp): that count is reported, not the reading's. dev17
+  // 1905 (3,-1): a blue 6 with one column under a finger read a sure 3 at 0.72; its column of
+  // three pips, the next column's places clean, fit only a 6. false = off (hidden "occluder").
+  bool occluded_shown_any_place = true;
   // (exact24) Under the occluder gate a white 1 in the shade (occluded_white_one_fine) is reported
   // only when its top surrounds its pip: the four pip places beside the pip along the face's axes
   // (the face's 3x3 grid centred on it, at the face's real size) all show the body's colour. A 2

@@ -433,6 +433,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.lone_pip_print_ring_mm = 3.25;
   p.occluded_colour_cover_min = 0.45;
   p.occluded_shown_one_pip_min_shown = 7;
+  p.occluded_shown_any_place = false;
   p.occluded_white_one_surrounded = false;
   p.guard_print_tint = true;
   p.edges_read_no_hand = false;
@@ -516,6 +517,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->lone_pip_print_ring_mm, 3.25);
   EXPECT_EQ(q->occluded_colour_cover_min, 0.45);
   EXPECT_EQ(q->occluded_shown_one_pip_min_shown, 7);
+  EXPECT_FALSE(q->occluded_shown_any_place);
   EXPECT_FALSE(q->occluded_white_one_surrounded);
   EXPECT_TRUE(q->guard_print_tint);
   EXPECT_FALSE(q->edges_read_no_hand);
