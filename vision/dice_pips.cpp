@@ -624,6 +624,13 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         ((pip_at(c + 3 * f + e) && pip_at(c + 3 * f - e)) || (pip_at(c - 3 * f + e) && pip_at(c - 3 * f - e))))
       out.face_score[6] = out.face_score[4];
   }
+  if (p.nested_score != 1.0 && out.face >= 1 && out.face <= 6) {
+    // The faces whose standard layout lies inside the read face's (bit f = face f).
+    static constexpr std::array<unsigned, 7> kNested{0, 0, 0, 0b110, 0b100, 0b11110, 0b10100};
+    for (int f = 1; f <= 6; ++f)
+      if (kNested[static_cast<std::size_t>(out.face)] & (1u << f))
+        out.face_score[static_cast<std::size_t>(f)] *= static_cast<float>(p.nested_score);
+  }
   return out;
 }
 

@@ -183,6 +183,16 @@ struct PipParams {
   // body-distance channels read the marbling's spots; on this channel the marbling (the
   // body's hue, paler) is dark and the red pips bright. 0 = off. (Round 27 of docs/dice.md.)
   double hue_channel_min_body = 10.0;
+  // Nested layouts: the standard layouts of some faces lie inside others' (a 2 and a 4 in a
+  // 6, a 1, 2, 3 and 4 in a 5, a 1 and 2 in a 3), so a face read with k pips also scores
+  // every such sub-layout of its own pips about (subset / k) of its score: a clear six's
+  // four scores 0.67 of the six by construction, not as evidence of a four, and the fusion
+  // with the face network (DiceParams::cnn_fuse_weight), which takes face_score as the
+  // pips' likelihood, handed a six that the network gave 0.17 (against 0.41 for 4) to the
+  // four. The scores of the faces nested in the face read are multiplied by nested_score;
+  // the face read and the other faces' scores are kept. 1 = off. (Real round 30 of
+  // docs/dice.md: even split, labelled boxes, byler 562 -> 566/618, no die lost.)
+  double nested_score = 0.5;
 };
 
 struct PipRead {
