@@ -199,5 +199,28 @@ TEST(ReaderHarsh, ANoisyFramesDieWhosePipsAreNoFainterThanTheNoiseIsHidden) {
   EXPECT_EQ(after.face_ok, after.matched);
 }
 
+// (robust30) The agreed look's bar 4 (was 5) in blurred and dim frames, and its gate: two harsh
+// renders (data/fixtures/scenes_round30_robust30: harsh2 2504 and harsh4 2705, both blurred). At
+// bar 4 a blue 6 (2504 (-2,0)) and a blue 1 (2705 (5,-5)), hidden at 5, are read right; but without
+// blur_faint_empty_ratio a green 5 whose faint centre pip the lattice lost is read green 4 (2504
+// (-4,1): its empty centre stands out 0.09 against its corners' 0.12-0.14) and an empty cell in a
+// bottle's shadow is read black 1 (2705 (5,-2): its "pip" at -0.07). With the gate both are hidden
+// and both right ones stay.
+TEST(ReaderHarsh, AFaintReadingWhosePipPlacesDoNotStandClearIsHidden) {
+  ReadParams off;
+  off.blur_faint_empty_ratio = 0;
+  ReadParams bar5;
+  bar5.blur_agreed_min_response = 5;
+  const SceneScore before = fixture_score("scenes_round30_robust30", off), after = fixture_score("scenes_round30_robust30", ReadParams{});
+  const SceneScore old = fixture_score("scenes_round30_robust30", bar5);
+  EXPECT_GE(before.matched - before.face_ok, 1) << "a wrong face without the rule";
+  EXPECT_GE(before.seen_cells - before.matched, 1) << "a false die without the rule";
+  EXPECT_EQ(after.face_ok, after.matched) << "a wrong face with the rule";
+  EXPECT_EQ(after.seen_cells, after.matched) << "a false die with the rule";
+  EXPECT_EQ(after.face_ok, before.face_ok) << "a right reading lost";
+  EXPECT_GE(after.face_ok, old.face_ok + 2) << "the lower bar's right readings";
+  EXPECT_EQ(old.face_ok, old.matched);
+}
+
 }  // namespace
 }  // namespace hexdice::vision
