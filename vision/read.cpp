@@ -4444,9 +4444,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                      co.confidence, lattice_face, counter_face, dim_agreed[ci] ? ": agreed" : "");
     }
     // (robust30) In a blurred or dim frame a reading the lattice makes only at the agreed look's
-    // lower bar (blur_agreed_min_response), not at blur_faint_below nor at its own full bar, stands
-    // only when its pip places stand clear of its empty ones (faint_places_clear). The lattice is
-    // read again only for a reading whose places are not clear.
+    // lower bar (blur_agreed_min_response), not at blur_faint_below nor at its own full bar (with
+    // blur_faint_below 8: every reading of that look), stands only when its pip places stand clear
+    // of its empty ones (faint_places_clear). The lattice is read again only for a reading whose
+    // places are not clear.
     if ((blurred || dim) && params.blur_faint_empty_ratio > 0 && params.blur_agreed_min_response > 0 &&
         params.blur_faint_below > params.blur_agreed_min_response && co.face > 0 && fr.face == co.face) {
       const cv::Mat& crop = crop_at(fc);
