@@ -330,6 +330,8 @@ struct ShownPlaces {
   char places[10] = "?????????";  // row by row: 'o' pip, '.' none, '?' not shown, '~' neither
   std::array<double, 9> ring{};   // each place's ring: the fraction of it of the body's colour
   double top_round = -1;          // the mean ring over the places without the reading's pips (-1: not looked at)
+  std::array<double, 9> con{};    // each place's centre contrast with the body, in the pips' polarity (over its luminance)
+  int read_mask = 0;              // the places of the reading's own pips (bit k: place k, row by row; 0: not looked at)
   std::string why;                // (debug) the places' rings and contrasts
 };
 // (count_from_shown_places, pip_contrast) A reading in its pips' polarity (the reading's, else
@@ -433,11 +435,13 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
       ring[k] = pl.ring, con[k] = pl.con;
     }
   out.ring = ring;
+  out.con = con;
   // The reading's own pips' places (nearest).
   for (const auto& q : pips) {
     const double u = std::clamp(std::round((q - c).dot(ax) / pitch), -1.0, 1.0), v = std::clamp(std::round((q - c).dot(ay) / pitch), -1.0, 1.0);
     read_pip[static_cast<std::size_t>(v + 1) * 3 + static_cast<std::size_t>(u + 1)] = 1;
   }
+  for (std::size_t k = 0; k < 9; ++k) out.read_mask |= read_pip[k] << k;
   {
     double sum = 0;
     int n = 0;
@@ -650,6 +654,27 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
     std::fprintf(stderr, "PLACES %d,%d %s conf %.2f %s -> %s\n", debug_hex->q, debug_hex->r, co.color.c_str(), fr.confidence, sp.why.c_str(),
                  agrees ? "agrees" : "no");
   return agrees;
+}
+
+// (robust30) A faint reading's pip places against its empty ones (blur_faint_empty_ratio): the
+// weakest contrast on the reading's own pip places (count_from_shown_places' grid, every place,
+// shown or not) is above zero and the strongest on the places without its pips at most `ratio`
+// of it. A 5 whose faint centre pip the lattice lost is a 4 whose empty centre stands out almost
+// as its pips do (harsh2 2504 (-4,1): pips 0.12-0.14, centre 0.09); an empty cell's shadow read
+// as a 1 has no pip (harsh4 2705 (5,-2): -0.07). A reading the grid cannot be laid on: not clear.
+static bool faint_places_clear(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
+                               const Hex* debug_hex) {
+  const ShownPlaces sp = count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
+  double weakest = std::numeric_limits<double>::max(), strongest_empty = -std::numeric_limits<double>::max();
+  for (std::size_t k = 0; k < 9; ++k)
+    if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
+    else strongest_empty = std::max(strongest_empty, sp.con[k]);
+  const bool clear = sp.read_mask != 0 && weakest > 0 && strongest_empty <= params.blur_faint_empty_ratio * weakest;
+  if (debug_hex)
+    std::fprintf(stderr, "FAINTPLACES %d,%d %s %d conf %.2f: weakest pip %.2f, strongest empty place %.2f%s\n", debug_hex->q, debug_hex->r,
+                 co.color.c_str(), co.face, co.confidence, sp.read_mask ? weakest : 0.0, sp.read_mask ? strongest_empty : 0.0,
+                 clear ? "" : ": not clear");
+  return clear;
 }
 
 // (exact20) The light right beside a die, against its cell's paper estimate: the paper round the
@@ -2311,6 +2336,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<uchar> white_read_apart(layout.cells.size(), 0);  // (exact29) a white reading with no pip on it (white_one_apart_mm)
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
+  std::vector<char> faint_unclear(layout.cells.size(), 0);  // (robust30) blur_faint_empty_ratio
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
@@ -4554,6 +4580,24 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "DIMREAD %d,%d %s %d conf %.2f: lattice %d counter %d%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
                      co.confidence, lattice_face, counter_face, dim_agreed[ci] ? ": agreed" : "");
     }
+    // (robust30) In a blurred or dim frame a reading the lattice makes only at the agreed look's
+    // lower bar (blur_agreed_min_response), not at blur_faint_below nor at its own full bar (with
+    // blur_faint_below 8: every reading of that look), stands only when its pip places stand clear
+    // of its empty ones (faint_places_clear). The lattice is read again only for a reading whose
+    // places are not clear.
+    if ((blurred || dim) && params.blur_faint_empty_ratio > 0 && params.blur_agreed_min_response > 0 &&
+        params.blur_faint_below > params.blur_agreed_min_response && co.face > 0 && fr.face == co.face) {
+      const cv::Mat& crop = crop_at(fc);
+      if (!faint_places_clear(co, crop, fr, params, debug ? &cell.hex : nullptr)) {
+        FaceParams low = face_params, old = face_params;
+        low.lattice_min_response = params.blur_agreed_min_response;
+        old.lattice_min_response = std::min(params.blur_faint_below, face_params.lattice_min_response);
+        faint_unclear[ci] = read_face_lattice(crop, old).face != co.face && read_face_lattice(crop, low).face == co.face;
+        if (debug && faint_unclear[ci])
+          std::fprintf(stderr, "FAINT %d,%d %s %d conf %.2f: read only at the lower bar, its places not clear\n", cell.hex.q, cell.hex.r,
+                       co.color.c_str(), co.face, co.confidence);
+      }
+    }
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
@@ -4645,9 +4689,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool off_size = params.face_scale_gate && i >= 0 && reported_scale[static_cast<std::size_t>(i)] > 0 &&
                             !face_scale_ok(reported_scale[static_cast<std::size_t>(i)]);
       // (robust24) In a blurred frame a reading the lattice could not make sure of.
-      const bool blur_weak = blurred && c.confidence < params.blur_min_confidence;
+      // (robust30) ... or one read only at the agreed look's lower bar whose places are not clear.
+      const bool faint = i >= 0 && faint_unclear[static_cast<std::size_t>(i)];
+      const bool blur_weak = blurred && (c.confidence < params.blur_min_confidence || faint);
       // (robust26) In a dim frame a weak reading only one reader makes.
-      const bool dim_weak = dim && c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]);
+      const bool dim_weak =
+          dim && ((c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)])) || faint);
       // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
@@ -4715,7 +4762,8 @@ Status ReadParams::save(const std::string& path) const {
        << "small_cell_edgeless_group" << small_cell_edgeless_group << "occluded_white_no_pip" << static_cast<int>(occluded_white_no_pip)
        << "small_cell_paper_own_median" << static_cast<int>(small_cell_paper_own_median);
     fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
-    fs << "blur_agreed_min_response" << blur_agreed_min_response;
+    fs << "blur_agreed_min_response" << blur_agreed_min_response << "blur_faint_below" << blur_faint_below
+       << "blur_faint_empty_ratio" << blur_faint_empty_ratio;
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
@@ -4903,6 +4951,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("blur_edge_mm", p.blur_edge_mm);
     get("blur_min_confidence", p.blur_min_confidence);
     get("blur_agreed_min_response", p.blur_agreed_min_response);
+    get("blur_faint_below", p.blur_faint_below);
+    get("blur_faint_empty_ratio", p.blur_faint_empty_ratio);
     get("dim_white_level", p.dim_white_level);
     get("dim_min_confidence", p.dim_min_confidence);
     get("noise_grey_level", p.noise_grey_level);

@@ -836,7 +836,23 @@ struct ReadParams {
   // FaceParams::lattice_min_response, 8) is looked at again with this bar, and read when the
   // component counter reads the same count (FaceParams::lattice_agreed_min_response): a dim,
   // blurred frame's pips stand out less than the sharp frames' the bar was set on. 0 = off.
-  double blur_agreed_min_response = 5.0;
+  // (robust30) 4, was 5: the faint faces both readers agree on at 4-5 in blurred and dim harsh
+  // frames are right (scenes_harsh 2404 blue 5, scenes_round26 2616 green 2, harsh5 3401 green 4,
+  // harsh4 2705 blue 1, harsh2 2504 blue 6) but for two that blur_faint_empty_ratio hides.
+  double blur_agreed_min_response = 4.0;
+  // (robust30) ... and in a blurred or dim frame a reading the lattice makes only below
+  // blur_faint_below (at the agreed look's lower bar, not at blur_faint_below nor at its own full
+  // bar FaceParams::lattice_min_response: 8 = every reading of that look) is hidden (reason "blur",
+  // or "dim"/"noise") unless its pip places stand clear of its empty ones: the weakest contrast on
+  // its pips' places above zero and the strongest on the places without pips at most
+  // blur_faint_empty_ratio of it (read.cpp, faint_places_clear). At bar 4 without it: harsh2 2504
+  // (-4,1) a green 5 read 4 (its lost centre pip 0.09 against corners 0.12-0.14) and harsh4 2705
+  // (5,-2) an empty cell in a bottle's shadow read black 1 (its "pip" -0.07); at the 5-8 bars main
+  // already read harsh4 2706 (0,-4), an empty cell, as a red 2 at 0.76 (pips 0.11, an empty place
+  // 0.12) and harsh5 3417 (-5,5) a blue 1 as a 2 at 0.39 (0.00 vs 0.07). The right readings of that
+  // look measure at most 0.19 of their weakest pip. 0 = off (the agreed look's readings all stand).
+  double blur_faint_below = 8.0;
+  double blur_faint_empty_ratio = 0.5;
   // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
   // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
   // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4

@@ -457,6 +457,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
+  p.blur_agreed_min_response = 4.5;
+  p.blur_faint_below = 5.5;
+  p.blur_faint_empty_ratio = 0.4;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -541,6 +544,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
+  EXPECT_DOUBLE_EQ(q->blur_agreed_min_response, 4.5);
+  EXPECT_DOUBLE_EQ(q->blur_faint_below, 5.5);
+  EXPECT_DOUBLE_EQ(q->blur_faint_empty_ratio, 0.4);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }

@@ -199,5 +199,35 @@ TEST(ReaderHarsh, ANoisyFramesDieWhosePipsAreNoFainterThanTheNoiseIsHidden) {
   EXPECT_EQ(after.face_ok, after.matched);
 }
 
+// (robust30) The agreed look's bar 4 (was 5) in blurred and dim frames, and its gate: four harsh
+// renders, all blurred (data/fixtures/scenes_round30_robust30: harsh2 2504, harsh4 2705 and 2706,
+// harsh5 3417). At bar 4 a blue 6 (2504 (-2,0)) and a blue 1 (2705 (5,-5)), hidden at 5, are read
+// right; but without blur_faint_empty_ratio a green 5 whose faint centre pip the lattice lost is
+// read green 4 (2504 (-4,1): its empty centre 0.09 against its corners' 0.12-0.14) and an empty
+// cell in a bottle's shadow black 1 (2705 (5,-2): its "pip" at -0.07). The gate on the agreed
+// look's readings above 5 too (blur_faint_below 8) hides two main already reported: 2706 (0,-4), an
+// empty cell read red 2 at 0.76, and 3417 (-5,5), a blue 1 read 2 at 0.39. No right reading is lost.
+TEST(ReaderHarsh, AFaintReadingWhosePipPlacesDoNotStandClearIsHidden) {
+  const char* set = "scenes_round30_robust30";
+  ReadParams off;
+  off.blur_faint_empty_ratio = 0;
+  ReadParams at5;
+  at5.blur_faint_below = 5;
+  ReadParams bar5;
+  bar5.blur_agreed_min_response = 5;
+  const SceneScore before = fixture_score(set, off), after = fixture_score(set, ReadParams{});
+  const SceneScore below5 = fixture_score(set, at5), old = fixture_score(set, bar5);
+  auto wrong = [](const SceneScore& s) { return s.matched - s.face_ok; };
+  auto false_dice = [](const SceneScore& s) { return s.seen_cells - s.matched; };
+  EXPECT_GE(false_dice(before), 2) << "false dice without the rule";
+  EXPECT_EQ(false_dice(after), 0) << "false dice with the rule";
+  EXPECT_LE(wrong(after), wrong(before) - 2) << "wrong faces: " << wrong(before) << " -> " << wrong(after);
+  EXPECT_EQ(after.face_ok, before.face_ok) << "a right reading lost";
+  EXPECT_GE(false_dice(below5), 1) << "2706's false red 2 with the gate below 5 only";
+  EXPECT_GE(wrong(below5), wrong(after) + 1) << "3417's blue 1 read 2 with the gate below 5 only";
+  EXPECT_EQ(below5.face_ok, after.face_ok);
+  EXPECT_GE(after.face_ok, old.face_ok + 2) << "the lower bar's right readings";
+}
+
 }  // namespace
 }  // namespace hexdice::vision
