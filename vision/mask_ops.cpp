@@ -1500,7 +1500,7 @@ std::vector<int> chamfer5_rows(double t, bool within) {
 
 }  // namespace
 
-void chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out) {
+bool chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out) {
   // The kernels asked for in this thread so far (occluder_mask asks for the same two or three).
   struct Kept {
     double t;
@@ -1516,7 +1516,10 @@ void chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out)
     hwp = &kept.back().hw;
   }
   const std::vector<int>& hw = *hwp;
-  if (hw.empty() || src.type() != CV_8UC1 || src.empty()) return chamfer5_threshold_ref(src, t, within, out);
+  if (hw.empty() || src.type() != CV_8UC1 || src.empty()) {
+    chamfer5_threshold_ref(src, t, within, out);
+    return false;
+  }
   const int R = static_cast<int>(hw.size() / 2);
   // `d > t`: the nonzero set eroded (outside: 1); `d <= t`: the zeros dilated (outside: 0).
   const bool erode = !within;
@@ -1591,11 +1594,11 @@ void chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out)
   }
   // Back to bytes, 8 bits at a time (each bit to a byte of 0 or 255).
   static const std::array<std::uint64_t, 256> spread = [] {
-    std::array<std::uint64_t, 256> t{};
+    std::array<std::uint64_t, 256> tab{};
     for (int v = 0; v < 256; ++v)
       for (int b = 0; b < 8; ++b)
-        if (v >> b & 1) t[static_cast<std::size_t>(v)] |= std::uint64_t{0xff} << (8 * b);
-    return t;
+        if (v >> b & 1) tab[static_cast<std::size_t>(v)] |= std::uint64_t{0xff} << (8 * b);
+    return tab;
   }();
   out.create(src.size(), CV_8U);
   for (int y = 0; y < res.h; ++y) {
@@ -1608,6 +1611,7 @@ void chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out)
     }
     for (; x < res.w; ++x) p[x] = (b[1 + (x >> 6)] >> (x & 63)) & 1 ? 255 : 0;
   }
+  return true;
 }
 
 void light_grid_ref(const std::vector<double>& ex, const std::vector<double>& ey, const std::vector<cv::Vec3f>& rho,

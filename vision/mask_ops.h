@@ -158,9 +158,10 @@ bool occluder_core_possible_ref(const cv::Mat& diff, const cv::Mat& dark, int k)
 // floats and the same compare). The ball is convex: each of its rows an interval, done on rows
 // of bits (an erosion or dilation of every row by each half-width, then the rows ANDed or ORed),
 // outside the image nothing (OpenCV's border never gives the least path). Falls back to
-// distanceTransform and the compare when a kernel row is not an interval about 0 or a
-// half-width is over 63. chamfer5_threshold_ref is those OpenCV calls (MaskOps test).
-void chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out);
+// distanceTransform and the compare (and returns false; true: the bit path) when a kernel row is
+// not an interval about 0, a half-width is over 63 (t over about 63 px), t is negative, over 200
+// or NaN, or src is empty or not CV_8UC1. chamfer5_threshold_ref is those OpenCV calls.
+bool chamfer5_threshold(const cv::Mat& src, double t, bool within, cv::Mat& out);
 void chamfer5_threshold_ref(const cv::Mat& src, double t, bool within, cv::Mat& out);
 
 // read.cpp's occluder light grid (occluder_mask): for grid (CV_32FC3, gh x gw, allocated),

@@ -334,7 +334,7 @@ struct ShownPlaces {
   int read_mask = 0;              // the places of the reading's own pips (bit k: place k, row by row; 0: not looked at)
   std::string why;                // (debug) the places' rings and contrasts
 };
-// (count_from_shown_places, pip_contrast) A reading in its pips' polarity (the reading's, else
+// (count_from_shown_places, count_from_any_placement, pip_contrast) A reading in its pips' polarity (the reading's, else
 // `polarity`) with its pips where the crop shows them (pips_where_seen); nullopt when it has no
 // face, no polarity, or the crop is not a BGR image.
 struct SeenReading {
@@ -350,10 +350,6 @@ static std::optional<SeenReading> seen_reading(const cv::Mat& crop, const FaceRe
   out.pips = pips_where_seen(crop, r);
   return out;
 }
-// (count_from_shown_places, count_from_any_placement) One pip place at `p` (crop pixels) of a
-// reading's face, pip radius `pr` px: `ring`, the fraction of a ring round it (1.35..1.75 pip
-// radii) of the body's colour; `con`, its centre disc's contrast with the body in the pips'
-// polarity, over the body's luminance.
 // A standard layout's pip places on the face's 3x3 grid, a bit a place, row by row.
 static int layout_mask(int face, int variant) {
   int m = 0;
@@ -361,6 +357,10 @@ static int layout_mask(int face, int variant) {
     m |= 1 << ((static_cast<int>(std::lround(q.y / 0.27f)) + 1) * 3 + static_cast<int>(std::lround(q.x / 0.27f)) + 1);
   return m;
 }
+// (count_from_shown_places, count_from_any_placement) One pip place at `p` (crop pixels) of a
+// reading's face, pip radius `pr` px: `ring`, the fraction of a ring round it (1.35..1.75 pip
+// radii) of the body's colour; `con`, its centre disc's contrast with the body in the pips'
+// polarity, over the body's luminance.
 struct PlaceLook {
   double ring = 0, con = 0;
 };
@@ -537,6 +537,8 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
     const cv::Point2d u = lattice(q, best_t);
     const cv::Point n(static_cast<int>(std::lround(u.x)), static_cast<int>(std::lround(u.y)));
     if (std::hypot(u.x - n.x, u.y - n.y) > 0.2) return out;
+    // Two of the reading's pips on one place: not a face's layout at this size.
+    if (std::find(node.begin(), node.end(), n) != node.end()) return out;
     off += cv::Point2d(u.x - n.x, u.y - n.y);
     node.push_back(n);
   }
@@ -975,6 +977,18 @@ bool chamfer_core_possible(const cv::Mat& mask, double r) {
   return cv::countNonZero(e) > 0;
 }
 
+// (speed30) A distance map's threshold, `d > t` (!within) or `d <= t` (within) of src's
+// distance from its zeros (mask_ops.h): with chamfer_bits as bit erosions or dilations, without
+// the map; ReadProfile::distance_maps counts the maps OpenCV made (chamfer_bits off, or a
+// threshold the bit path falls back on).
+static cv::Mat distance_threshold(const cv::Mat& src, double t, bool within, const ReadParams& params) {
+  cv::Mat m;
+  const bool bits = params.chamfer_bits && chamfer5_threshold(src, t, within, m);
+  if (!params.chamfer_bits) chamfer5_threshold_ref(src, t, within, m);
+  if (ReadProfile* prof = read_profile(); prof && !bits) ++prof->distance_maps;
+  return m;
+}
+
 // Hands and arms over the sheet, on the paper plane at params.hand_px_per_mm (255 =
 // covered, already grown by hand_margin_mm); empty when nothing is found. Markers and the
 // colour patches are printed dark/grey on purpose and are left out.
@@ -1005,13 +1019,10 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
   // gaps between cells are paper).
   cv::Mat core;
   {
-    // Without the finger closing: gaps between dice must stay open here. The distance
-    // transform is the erosion by a disc at any radius, in time linear in the pixels.
+    // Without the finger closing: gaps between dice must stay open here. The threshold of the
+    // distance from the mask's zeros is its erosion by a disc of that radius (distance_threshold).
     if (!chamfer_core_possible(raw, 0.5 * params.hand_core_mm * s)) return {};  // (no core: as below, cheaper)
-    // (speed30) chamfer_bits: the same mask without the distance map (mask_ops.h).
-    if (params.chamfer_bits) chamfer5_threshold(raw, 0.5 * params.hand_core_mm * s, false, core);
-    else chamfer5_threshold_ref(raw, 0.5 * params.hand_core_mm * s, false, core);
-    if (ReadProfile* prof = read_profile(); prof && !params.chamfer_bits) ++prof->distance_maps;
+    core = distance_threshold(raw, 0.5 * params.hand_core_mm * s, false, params);
   }
   if (cv::countNonZero(core) == 0) return {};
   cv::Mat labels, stats, centroids;
@@ -1245,15 +1256,8 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // shadow's grain are closed.
   cv::morphologyEx(diff, diff, cv::MORPH_CLOSE, k3);
   cv::morphologyEx(diff, diff, cv::MORPH_OPEN, k3);
-  // (speed30) Each distance map below is only compared with a threshold: chamfer5_threshold
-  // gives that mask without the map (chamfer_bits; the same bits, mask_ops.h).
-  auto dist_threshold = [&](const cv::Mat& src, double t, bool within) {
-    cv::Mat m;
-    if (params.chamfer_bits) chamfer5_threshold(src, t, within, m);
-    else chamfer5_threshold_ref(src, t, within, m);
-    if (ReadProfile* prof = read_profile(); prof && !params.chamfer_bits) ++prof->distance_maps;
-    return m;
-  };
+  // (speed30) Each distance map below is only compared with a threshold (distance_threshold).
+  auto dist_threshold = [&](const cv::Mat& src, double t, bool within) { return distance_threshold(src, t, within, params); };
   const cv::Mat core = dist_threshold(diff, r, false);  // distance from diff's zeros > r
   if (cv::countNonZero(core) == 0 && !dbg) return {};
   // The opening: every pixel within r of the core (a disc of the core's size fits there).

@@ -26,7 +26,7 @@ struct ReadProfile {
   int face_calls = 0;       // read_face calls
   int component_reads = 0;  // (speed22) component counter runs of read_at's crops (FaceReader)
   int hand_found = 0;       // reads in which hand_mask found a hand
-  int distance_maps = 0;    // (speed30) OpenCV distance maps made by the hand and occluder masks' thresholds (none with chamfer_bits)
+  int distance_maps = 0;    // (speed30) OpenCV distance maps made by the hand and occluder masks' thresholds (with chamfer_bits only where the bit path falls back)
   // The per-cell stage split by pass (read_face excluded from each), filled only when
   // `cell_detail` is set before the reads (each pass boundary costs a clock read, ~0.3 us):
   bool cell_detail = false;

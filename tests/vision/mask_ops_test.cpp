@@ -1153,7 +1153,8 @@ TEST(MaskOps, Chamfer5ThresholdIsTheDistanceTransforms) {
         for (const bool within : {false, true}) {
           cv::Mat want, got;
           chamfer5_threshold_ref(m, t, within, want);
-          chamfer5_threshold(m, t, within, got);
+          // Every threshold here (the occluder's reach of 60 px included) takes the bit path.
+          EXPECT_TRUE(chamfer5_threshold(m, t, within, got)) << size << " t " << t << " within " << within;
           ASSERT_EQ(got.size(), want.size());
           ASSERT_EQ(got.type(), CV_8UC1);
           EXPECT_EQ(cv::countNonZero(got != want), 0) << size << " t " << t << " within " << within << " rep " << rep;
@@ -1166,6 +1167,11 @@ TEST(MaskOps, Chamfer5ThresholdIsTheDistanceTransforms) {
   EXPECT_GT(clear, 20);
   EXPECT_EQ(views, 10);
   EXPECT_EQ(masks, 60);
+  // A half-width over 63 falls back to the distance map, with the same mask.
+  cv::Mat m = core_test_mask(rng, {297, 420}), want, got;
+  chamfer5_threshold_ref(m, 100.0, false, want);
+  EXPECT_FALSE(chamfer5_threshold(m, 100.0, false, got));
+  EXPECT_EQ(cv::countNonZero(got != want), 0);
 }
 
 // read.cpp's occluder light grid, 4 grid columns at a time, against its one-point-at-a-time
