@@ -68,12 +68,13 @@ int main(int argc, char** argv) {
   while (std::getline(in, line)) {
     std::stringstream ss(line);
     std::string tag, im;
-    int x, y, lab, face, base, cf;
+    int x = 0, y = 0, lab = 0, face = 0, base = 0, cf = 0;
     std::array<float, 7> ps{}, cn{};
     ss >> tag >> im >> x >> y >> lab >> face >> base >> cf;
     for (int f = 1; f <= 6; ++f) ss >> ps[static_cast<std::size_t>(f)];
     for (int f = 1; f <= 6; ++f) ss >> cn[static_cast<std::size_t>(f)];
     ss >> cn[0];
+    if (!ss) continue;  // a cut or malformed line
     if (tag != "ORACLE" || !boxes.count({im, x, y})) continue;
     if (im != name) {
       name = im;

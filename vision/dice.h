@@ -249,7 +249,8 @@ struct DiceParams {
   // ... and its probabilities fused with the pip reader's evidence (with the network,
   // when cnn_min_prob does not hand it the face): face = argmax over f of
   //   log(max(s_f / s_max, cnn_fuse_floor)) + cnn_fuse_weight x log(p_f),
-  // s_f the pip reader's best layout score of f pips (PipRead::face_score), p_f the
+  // s_f the pip reader's best layout score of f pips (PipRead::face_score; the faces nested
+  // in the face read scaled by PipParams::nested_score), p_f the
   // network's probability of face f. A face the pips found no layout for needs the
   // network 1 / floor^(1/w) times surer; with no layout at all, the network's face.
   // 0 = off (the pips, else the forest, as without the network). 1, chosen on the even

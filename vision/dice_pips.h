@@ -184,7 +184,7 @@ struct PipParams {
   // body's hue, paler) is dark and the red pips bright. 0 = off. (Round 27 of docs/dice.md.)
   double hue_channel_min_body = 10.0;
   // Nested layouts: the standard layouts of some faces lie inside others' (a 2 and a 4 in a
-  // 6, a 1, 2, 3 and 4 in a 5, a 1 and 2 in a 3), so a face read with k pips also scores
+  // 6, a 1, 2, 3 and 4 in a 5, a 2 in a 4, a 1 and 2 in a 3), so a face read with k pips also scores
   // every such sub-layout of its own pips about (subset / k) of its score: a clear six's
   // four scores 0.67 of the six by construction, not as evidence of a four, and the fusion
   // with the face network (DiceParams::cnn_fuse_weight), which takes face_score as the
@@ -207,7 +207,8 @@ struct PipRead {
   // The best score of a layout of each pip count (face_score[k], k = 1..6; 0 = no subset
   // of k candidates fits; [0] unused): the reader's evidence for every face, which the
   // face network's probabilities are fused with (DiceParams::cnn_fuse_weight). The face
-  // read has the largest (the six rule gives the "6" at least the "4"'s score).
+  // read has the largest (the six rule gives the "6" at least the "4"'s score); the faces
+  // nested in it are then scaled by PipParams::nested_score.
   std::array<float, 7> face_score{};
 };
 

@@ -86,6 +86,34 @@ TEST(DicePips, SixIsNotReadAsItsCorners) {
   for (float w : {60.0f, 90.0f, 120.0f}) EXPECT_EQ(read_pips(img, cv::Rect2f(80 - w / 2, 80 - w / 2, w, w)).face, 6) << w;
 }
 
+// (real30) PipParams::nested_score: a drawn 6 read with it on and off reads the same 6 and the
+// same scores of the faces not nested in a 6; the 4 and the 2 (a 6's corners, its diagonal) are
+// scaled by nested_score. The same for a 5 (its 1, 2, 3 and 4; a drawn 5's sub-layouts score
+// nothing, so only the equalities are tested there). Off (1), nothing is scaled.
+TEST(DicePips, FacesNestedInTheFaceReadScoreLess) {
+  int scaled = 0;  // nested faces with a score, over every drawing
+  for (const int face : {6, 5})
+    for (const double deg : {0.0, 30.0}) {
+      const cv::Mat img = draw_face(face, deg, 1.0, true);
+      PipParams off;
+      off.nested_score = 1.0;
+      PipParams on;
+      on.nested_score = 0.5;
+      const PipRead a = read_pips(img, cv::Rect2f(45, 45, 70, 70), off);
+      const PipRead b = read_pips(img, cv::Rect2f(45, 45, 70, 70), on);
+      ASSERT_EQ(a.face, face);
+      ASSERT_EQ(b.face, face);
+      const std::vector<int> nested = face == 6 ? std::vector<int>{2, 4} : std::vector<int>{1, 2, 3, 4};
+      for (int f = 1; f <= 6; ++f) {
+        const bool in = std::find(nested.begin(), nested.end(), f) != nested.end();
+        const double want = in ? 0.5 * a.face_score[static_cast<std::size_t>(f)] : a.face_score[static_cast<std::size_t>(f)];
+        EXPECT_NEAR(b.face_score[static_cast<std::size_t>(f)], want, 1e-6 * (1 + std::abs(want))) << "face " << face << " score of " << f;
+        scaled += in && a.face_score[static_cast<std::size_t>(f)] > 0;
+      }
+    }
+  EXPECT_GE(scaled, 2) << "no nested layout scored anything: nothing was tested";
+}
+
 // A die seen a little from the front, as on a phone photo: the top face (`top` pips,
 // body `body`) and below it the front side face, foreshortened to `squash` of its height
 // and lit darker (x0.6), showing `side` pips. Pips of colour `pip`.
