@@ -357,6 +357,21 @@ static int layout_mask(int face, int variant) {
     m |= 1 << ((static_cast<int>(std::lround(q.y / 0.27f)) + 1) * 3 + static_cast<int>(std::lround(q.x / 0.27f)) + 1);
   return m;
 }
+// The counts (bit f: face f) of the standard layouts, either turn, that agree with a 3x3 grid's
+// shown places (`shown_mask`): a pip on exactly the shown places in `pip_mask`.
+static int allowed_counts(int shown_mask, int pip_mask) {
+  int counts = 0;
+  for (int f = 1; f <= 6; ++f)
+    for (int var = 0; var < 2; ++var)
+      if ((layout_mask(f, var) & shown_mask) == pip_mask) counts |= 1 << f;
+  return counts;
+}
+// The one count in `counts` (bit f: face f); 0 when none or several.
+static int lone_count(int counts) {
+  for (int f = 1; f <= 6; ++f)
+    if (counts == 1 << f) return f;
+  return 0;
+}
 // (count_from_shown_places, count_from_any_placement) One pip place at `p` (crop pixels) of a
 // reading's face, pip radius `pr` px: `ring`, the fraction of a ring round it (1.35..1.75 pip
 // radii) of the body's colour; `con`, its centre disc's contrast with the body in the pips'
@@ -397,6 +412,11 @@ static PlaceLook look_at_place(const cv::Mat& crop, const FaceReading& r, cv::Po
       sc += (v[0] + 2 * v[1] + v[2] - blum) * r.pip_polarity, ++n_con;
     }
   return {static_cast<double>(n_body) / n_ring, n_con > 0 ? sc / n_con / blum : 0};
+}
+// A looked-at place against the reading's pips' contrast `ref`: '?' not shown (its ring not of the
+// body's colour), 'o' a pip, '.' none, '~' neither.
+static char place_class(const PlaceLook& l, double ref) {
+  return l.ring < 0.75 ? '?' : l.con >= 0.5 * ref ? 'o' : l.con <= 0.2 * ref ? '.' : '~';
 }
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
                                            bool debug) {
@@ -467,21 +487,16 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
       std::snprintf(buf, sizeof buf, " %.2f/%.2f", ring[k], con[k]);
       dbg += buf;
     }
-    if (ring[k] < 0.75) continue;
-    if (con[k] >= 0.5 * ref) out.places[k] = 'o', mask |= 1 << k, shown_mask |= 1 << k, ++out.pips, ++out.shown;
-    else if (con[k] <= 0.2 * ref) out.places[k] = '.', shown_mask |= 1 << k, ++out.shown;
-    else out.places[k] = '~', clear = false;
+    const char pc = place_class({ring[k], con[k]}, ref);
+    if (pc == '?') continue;
+    out.places[k] = pc;
+    if (pc == 'o') mask |= 1 << k, shown_mask |= 1 << k, ++out.pips, ++out.shown;
+    else if (pc == '.') shown_mask |= 1 << k, ++out.shown;
+    else clear = false;
     // The reading's own pips on shown pip places or on places not shown, never on a shown empty one.
     if (read_pip[k] && out.places[k] != 'o') clear = false;
   }
-  int found = 0;
-  for (int f = 1; f <= 6 && clear; ++f)
-    for (int var = 0; var < 2; ++var) {
-      if ((layout_mask(f, var) & shown_mask) != mask) continue;
-      if (found != 0 && found != f) found = -1;
-      else if (found == 0) found = f;
-    }
-  out.count = clear && found > 0 ? found : 0;
+  out.count = clear ? lone_count(allowed_counts(shown_mask, mask)) : 0;
   if (debug) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "face %d rms %.2f turn %.0f ref %.2f %s shown %d pips %d count %d:", r.face, rms, best_t * 180 / CV_PI, ref,
@@ -565,8 +580,8 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
   if (ref < 0.3) return out;
   // Each node: 'o' a pip, '.' none, '?' not shown or neither.
   auto place = [&](cv::Point n) {
-    const PlaceLook& l = look(n);
-    return l.ring < 0.75 ? '?' : l.con >= 0.5 * ref ? 'o' : l.con <= 0.2 * ref ? '.' : '?';
+    const char c = place_class(look(n), ref);
+    return c == '~' ? '?' : c;
   };
   for (const auto& n : node) {
     if (place(n) == '.') return out;  // a reading's pip on a shown empty node
@@ -583,12 +598,9 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
           if (c == 'o') mask |= 1 << k;
         }
       ++out.windows;
-      for (int f = 1; f <= 6; ++f)
-        for (int var = 0; var < 2; ++var)
-          if ((layout_mask(f, var) & shown_mask) == mask) counts |= 1 << f;
+      counts |= allowed_counts(shown_mask, mask);
     }
-  for (int f = 1; f <= 6; ++f)
-    if (counts == 1 << f) out.count = f;
+  out.count = lone_count(counts);
   if (debug) {
     std::string grid;
     for (int j = 0; j < ny; ++j) {
@@ -1257,11 +1269,10 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   cv::morphologyEx(diff, diff, cv::MORPH_CLOSE, k3);
   cv::morphologyEx(diff, diff, cv::MORPH_OPEN, k3);
   // (speed30) Each distance map below is only compared with a threshold (distance_threshold).
-  auto dist_threshold = [&](const cv::Mat& src, double t, bool within) { return distance_threshold(src, t, within, params); };
-  const cv::Mat core = dist_threshold(diff, r, false);  // distance from diff's zeros > r
+  const cv::Mat core = distance_threshold(diff, r, false, params);  // distance from diff's zeros > r
   if (cv::countNonZero(core) == 0 && !dbg) return {};
   // The opening: every pixel within r of the core (a disc of the core's size fits there).
-  cv::Mat thick = dist_threshold(~core, r + 0.5, true);
+  cv::Mat thick = distance_threshold(~core, r + 0.5, true, params);
   thick &= diff;
   cv::Mat labels, stats, cents;
   const int n = components_with_stats(thick, labels, stats, cents);  // = cv::connectedComponentsWithStats (mask_ops.h)
@@ -1285,7 +1296,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     }
     cv::blur(ratio, smooth, cv::Size(5, 5));
     soft = smooth < params.occluder_penumbra;
-    soft &= dist_threshold(out == 0, params.occluder_penumbra_mm * s, true);
+    soft &= distance_threshold(out == 0, params.occluder_penumbra_mm * s, true, params);
     soft |= out;
     // Keep the soft parts connected to the arm.
     cv::Mat sl;
