@@ -1626,4 +1626,21 @@ TEST(ReaderFixtures, PartOfAFaceReadSmallerIsCountedAtItsRealSizeInEveryPlace) {
   EXPECT_EQ(now.exact_boards, before.exact_boards + 2);
 }
 
+// Round 31 (data/fixtures/scenes_round31_exact31: dev18's 2019 and dev4n's 517 as rendered in
+// session 28). Each has a yellow 4 with one side under a finger ((-2,-1), (-2,-3)): its other side's
+// two pips read a sure 2 at 0.70 of the face's size, hidden by the occluder gate for its size.
+// occluded_shown_any_place lays the two pips on the real-size grid: three windows hold them; the
+// one with the pips on its left side shows its middle and right columns clean (a 4), the one with
+// the face's centre under the finger allows 4, 5 and 6, so no lone count. With
+// occluded_any_place_on_face the clean column beside the pips is shown outside that window, off
+// its face: that window is no place for the face, only the 4 stays, and both dice are read 4s.
+TEST(ReaderFixtures, WindowWithTheFacesShownSideOffItsFaceIsNoPlaceForIt) {
+  ReadParams off;
+  off.occluded_any_place_on_face = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round31_exact31", off);
+  expect_hidden_dice_now_read_right(before, now, 2);
+  EXPECT_EQ(now.hidden_visible, 0);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 2);
+}
+
 }  // namespace hexdice::vision
