@@ -517,13 +517,15 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
 // with all its shown nodes; `count` is the one count every window allows together (the union of
 // their counts one count), from `pips` shown pips of the reading (0: several counts or none).
 // The true place is one of the windows, so its count is among the union: a lone count is the
-// face's, as long as each shown node is seen right.
+// face's, as long as each shown node is seen right. (exact31) `on_face`: a window with a shown
+// node outside it is not counted (that node, a pitch or more beyond the window's outer nodes, lies
+// off the window's face, whose edge is 0.85 pitch beyond them); `windows` counts the windows kept.
 struct AnyPlacement {
   int count = 0, pips = 0, windows = 0;
   std::string why;  // (debug)
 };
 static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
-                                            bool debug) {
+                                            bool on_face, bool debug) {
   AnyPlacement out;
   const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
   if (!seen || seen->pips.size() < 2) return out;
@@ -590,6 +592,14 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
   int counts = 0;  // bit f: count f allowed by some window
   for (int wy = y1 - 2; wy <= y0; ++wy)
     for (int wx = x1 - 2; wx <= x0; ++wx) {
+      // (exact31, on_face) A shown node outside the window lies off that window's face: not its place.
+      bool off_face_shown = false;
+      for (int j = 0; j < ny && on_face && !off_face_shown; ++j)
+        for (int i = 0; i < nx && !off_face_shown; ++i) {
+          const cv::Point n(x1 - 2 + i, y1 - 2 + j);
+          off_face_shown = (n.x < wx || n.x > wx + 2 || n.y < wy || n.y > wy + 2) && place(n) != '?';
+        }
+      if (off_face_shown) continue;
       int mask = 0, shown_mask = 0;
       for (int j = 0, k = 0; j < 3; ++j)
         for (int i = 0; i < 3; ++i, ++k) {
@@ -4550,7 +4560,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact30) A coloured reading of a part of its face at a smaller size: the count its pips allow in every window.
       if (!ok && params.occluded_shown_any_place && off_size && clean_body && !skin_hue && !low_cover && co.color != "white" &&
           co.color != "black") {
-        const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug);
+        const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale,
+                                                         params.occluded_any_place_on_face, debug);
         if (debug) std::fprintf(stderr, "ANYPLACE %d,%d %s %d conf %.2f %s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face, co.confidence, ap.why.c_str());
         if (ap.count > 0 && ap.pips >= params.occluded_shown_min_pips) {
           co.face = ap.count;
@@ -4763,7 +4774,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -4859,6 +4870,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_colour_cover_min", p.occluded_colour_cover_min);
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
     get_bool("occluded_shown_any_place", p.occluded_shown_any_place);
+    get_bool("occluded_any_place_on_face", p.occluded_any_place_on_face);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
     get("one_top_shown", p.one_top_shown);
     get_bool("guard_print_tint", p.guard_print_tint);

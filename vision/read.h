@@ -693,6 +693,16 @@ struct ReadParams {
   // 1905 (3,-1): a blue 6 with one column under a finger read a sure 3 at 0.72; its column of
   // three pips, the next column's places clean, fit only a 6. false = off (hidden "occluder").
   bool occluded_shown_any_place = true;
+  // (exact31) ... and a window is a place the face may be only when no node outside it shows the
+  // body's colour (occluded_shown_any_place): the face ends 0.85 pitch beyond the window's outer
+  // nodes, so a node a pitch or more beyond them lies off that window's face, and a shown node
+  // there (its ring of the body's colour, a pip or none) says the face reaches it. A 4's side of
+  // two pips with the face's clean side shown allows only the window that keeps that side on the
+  // face: dev18 2019 (-2,-1), dev4n 517 (-2,-3): yellow 4s, one side under a finger, read a sure
+  // 2 at 0.70; nodes ??o.?/??..?/??o.?: the window with the face's centre under the finger
+  // (counts 4, 5, 6) leaves the shown column beside the pips off its face: only a 4 stays.
+  // false = every window holding the pips counts (exact30).
+  bool occluded_any_place_on_face = true;
   // (exact24) Under the occluder gate a white 1 in the shade (occluded_white_one_fine) is reported
   // only when its top surrounds its pip: the four pip places beside the pip along the face's axes
   // (the face's 3x3 grid centred on it, at the face's real size) all show the body's colour. A 2

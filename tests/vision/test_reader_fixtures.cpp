@@ -1609,6 +1609,15 @@ TEST(ReaderFixtures, WhiteReadingApartFromAWhiteOnesLonePipIsThatOne) {
   EXPECT_EQ(now28.exact_boards, before28.exact_boards);
 }
 
+// A fixture set of `n` boards, each exact but for one die the rule under test (off in `off`) reads
+// instead of hiding: with the rule, every visible die read right and every board exact.
+static void expect_each_boards_hidden_die_now_read_right(const char* set, const ReadParams& off, int n) {
+  const auto [before, now] = ab_fixture_dir(set, off);
+  expect_hidden_dice_now_read_right(before, now, n);
+  EXPECT_EQ(now.hidden_visible, 0);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + n);
+}
+
 // Round 30 (data/fixtures/scenes_round30_exact30: dev17's 1905 and dev12's 1319 as rendered in
 // session 29). Each has one die part-covered by a hand, one column of its top under a finger:
 // 1905 (3,-1) a blue 6 (3 of its 9 pip places under the hand), 1319 (0,-5) a yellow 6 (4 under it).
@@ -1620,10 +1629,21 @@ TEST(ReaderFixtures, WhiteReadingApartFromAWhiteOnesLonePipIsThatOne) {
 TEST(ReaderFixtures, PartOfAFaceReadSmallerIsCountedAtItsRealSizeInEveryPlace) {
   ReadParams off;
   off.occluded_shown_any_place = false;
-  const auto [before, now] = ab_fixture_dir("scenes_round30_exact30", off);
-  expect_hidden_dice_now_read_right(before, now, 2);
-  EXPECT_EQ(now.hidden_visible, 0);
-  EXPECT_EQ(now.exact_boards, before.exact_boards + 2);
+  expect_each_boards_hidden_die_now_read_right("scenes_round30_exact30", off, 2);
+}
+
+// Round 31 (data/fixtures/scenes_round31_exact31: dev18's 2019 and dev4n's 517 as rendered in
+// session 28). Each has a yellow 4 with one side under a finger ((-2,-1), (-2,-3)): its other side's
+// two pips read a sure 2 at 0.70 of the face's size, hidden by the occluder gate for its size.
+// occluded_shown_any_place lays the two pips on the real-size grid: three windows hold them; the
+// one with the pips on its outer side, its middle column shown clean, allows only a 4, but the one
+// with the face's centre under the finger allows a 4, a 5 or a turned 6 (no lone count).
+// With occluded_any_place_on_face the clean column beside the pips, shown outside that window, lies
+// off its face: that window is no place for the face, only the 4 stays, both dice read 4s.
+TEST(ReaderFixtures, WindowWithTheFacesShownSideOffItsFaceIsNoPlaceForIt) {
+  ReadParams off;
+  off.occluded_any_place_on_face = false;
+  expect_each_boards_hidden_die_now_read_right("scenes_round31_exact31", off, 2);
 }
 
 }  // namespace hexdice::vision
