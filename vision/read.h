@@ -862,6 +862,10 @@ struct ReadParams {
   int blur_deblur_iterations = 20;
   double blur_deblur_sigma_scale = 0.4;
   double blur_deblur_min_confidence = 0.4;
+  // ... and such a reading is not put to blur_faint_empty_ratio's gate (made at the lattice's
+  // full bar on the deblurred square; the gate reads the plain one again, where its faint face
+  // reads only at the lower bar: scenes_round26 2616 (4,0) a green 5 read 5 at 0.92 was hidden).
+  bool blur_deblur_past_faint = true;
   // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
   // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
   // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4
