@@ -701,6 +701,25 @@ static bool faint_places_clear(const CellObservation& co, const cv::Mat& crop, c
   return clear;
 }
 
+// (robust31) Richardson-Lucy: the estimate times the kernel's correlation of the crop over the
+// estimate blurred by the kernel (a Gaussian: its own mirror image), from the crop itself. The
+// crop is taken from 1..256 (no division by zero); the result rounded back to 0..255.
+cv::Mat deblur_crop(const cv::Mat& crop_bgr, double sigma_px, int iterations) {
+  if (iterations <= 0 || !(sigma_px > 0) || crop_bgr.empty()) return crop_bgr;
+  cv::Mat seen, est, blurred, ratio;
+  crop_bgr.convertTo(seen, CV_32F, 1.0, 1.0);
+  est = seen.clone();
+  for (int i = 0; i < iterations; ++i) {
+    cv::GaussianBlur(est, blurred, cv::Size(), sigma_px, sigma_px, cv::BORDER_REPLICATE);
+    cv::divide(seen, blurred, ratio);
+    cv::GaussianBlur(ratio, ratio, cv::Size(), sigma_px, sigma_px, cv::BORDER_REPLICATE);
+    cv::multiply(est, ratio, est);
+  }
+  cv::Mat out;
+  est.convertTo(out, crop_bgr.type(), 1.0, -1.0);
+  return out;
+}
+
 // (exact20) The light right beside a die, against its cell's paper estimate: the paper round the
 // die's base (paper-plane mm: the top face's centre; a die stands straight), on a ring of
 // radius_mm .. radius_mm + 3 (12 points a turn, three radii), each sample kept when of the cell
@@ -4230,6 +4249,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::line(vis, centre, centre + d, cv::Scalar(255, 0, 255), 1);
       cv::imwrite("/tmp/rd_face.png", vis);
     }
+    // (robust31) A blurred frame's unsure reading read again on its square deblurred
+    // (blur_deblur_iterations): the lattice's reading there at its full bar replaces it when sure
+    // enough (blur_deblur_min_confidence); the body's colour stays the plain square's.
+    bool deblurred = false;
+    if (blurred && params.blur_deblur_iterations > 0 && fr.face > 0 && fr.confidence < params.blur_min_confidence) {
+      const double sigma_px = params.blur_deblur_sigma_scale * frame_blur_mm * kFaceCropPx / (16.0 * params.face_crop_scale);
+      FaceReading r2 = read_face_lattice(deblur_crop(crop_at(fc), sigma_px, params.blur_deblur_iterations), face_params);
+      const bool keep = r2.face > 0 && r2.confidence >= params.blur_deblur_min_confidence;
+      if (debug)
+        std::fprintf(stderr, "DEBLUR %d,%d sigma %.2f px: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q, cell.hex.r, sigma_px, fr.face,
+                     fr.confidence, r2.face, r2.confidence, keep ? ": kept" : "");
+      if (keep) {
+        r2.body_bgr = fr.body_bgr;
+        fr = r2;
+        deblurred = true;
+      }
+    }
     // (exact20) The final reading's pips' size (face_scale_gate).
     const double final_scale = fr.face >= 2 && (params.face_scale_gate || debug) ? scale_at(fr, fc) : 0.0;
     if (debug) {
@@ -4606,13 +4642,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "DIMREAD %d,%d %s %d conf %.2f: lattice %d counter %d%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
                      co.confidence, lattice_face, counter_face, dim_agreed[ci] ? ": agreed" : "");
     }
+    // (robust31) Not a reading of the deblurred square (blur_deblur_past_faint): the lattice made it
+    // there at its full bar; the gate's second look reads the plain square.
     // (robust30) In a blurred or dim frame a reading the lattice makes only at the agreed look's
     // lower bar (blur_agreed_min_response), not at blur_faint_below nor at its own full bar (with
     // blur_faint_below 8: every reading of that look), stands only when its pip places stand clear
     // of its empty ones (faint_places_clear). The lattice is read again only for a reading whose
     // places are not clear.
     if ((blurred || dim) && params.blur_faint_empty_ratio > 0 && params.blur_agreed_min_response > 0 &&
-        params.blur_faint_below > params.blur_agreed_min_response && co.face > 0 && fr.face == co.face) {
+        params.blur_faint_below > params.blur_agreed_min_response && co.face > 0 && fr.face == co.face &&
+        !(deblurred && params.blur_deblur_past_faint)) {
       const cv::Mat& crop = crop_at(fc);
       if (!faint_places_clear(co, crop, fr, params, debug ? &cell.hex : nullptr)) {
         FaceParams low = face_params, old = face_params;
@@ -4789,7 +4828,7 @@ Status ReadParams::save(const std::string& path) const {
        << "small_cell_paper_own_median" << static_cast<int>(small_cell_paper_own_median);
     fs << "blur_edge_mm" << blur_edge_mm << "blur_min_confidence" << blur_min_confidence;
     fs << "blur_agreed_min_response" << blur_agreed_min_response << "blur_faint_below" << blur_faint_below
-       << "blur_faint_empty_ratio" << blur_faint_empty_ratio;
+       << "blur_faint_empty_ratio" << blur_faint_empty_ratio << "blur_deblur_iterations" << blur_deblur_iterations << "blur_deblur_sigma_scale" << blur_deblur_sigma_scale << "blur_deblur_min_confidence" << blur_deblur_min_confidence << "blur_deblur_past_faint" << static_cast<int>(blur_deblur_past_faint);
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
@@ -4980,6 +5019,10 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("blur_agreed_min_response", p.blur_agreed_min_response);
     get("blur_faint_below", p.blur_faint_below);
     get("blur_faint_empty_ratio", p.blur_faint_empty_ratio);
+    get("blur_deblur_iterations", p.blur_deblur_iterations);
+    get("blur_deblur_sigma_scale", p.blur_deblur_sigma_scale);
+    get("blur_deblur_min_confidence", p.blur_deblur_min_confidence);
+    get_bool("blur_deblur_past_faint", p.blur_deblur_past_faint);
     get("dim_white_level", p.dim_white_level);
     get("dim_min_confidence", p.dim_min_confidence);
     get("noise_grey_level", p.noise_grey_level);

@@ -863,6 +863,19 @@ struct ReadParams {
   // look measure at most 0.19 of their weakest pip. 0 = off (the agreed look's readings all stand).
   double blur_faint_below = 8.0;
   double blur_faint_empty_ratio = 0.5;
+  // (robust31) In a blurred frame a reading the lattice could not make sure of (below
+  // blur_min_confidence: the counter's guesses, hidden "blur") is read again on its square
+  // deblurred: blur_deblur_iterations Richardson-Lucy steps (deblur_crop) with a Gaussian kernel of
+  // blur_deblur_sigma_scale x the frame's blur at the markers (marker_edge_blur_mm; a Gaussian
+  // edge's step over its steepest slope is sqrt(2 pi) = 2.5 sigma). The lattice's reading there at
+  // its own full bar replaces it when at least blur_deblur_min_confidence. 0 iterations = off.
+  int blur_deblur_iterations = 20;
+  double blur_deblur_sigma_scale = 0.4;
+  double blur_deblur_min_confidence = 0.4;
+  // ... and such a reading is not put to blur_faint_empty_ratio's gate (made at the lattice's
+  // full bar on the deblurred square; the gate reads the plain one again, where its faint face
+  // reads only at the lower bar: scenes_round26 2616 (4,0) a green 5 read 5 at 0.92 was hidden).
+  bool blur_deblur_past_faint = true;
   // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
   // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
   // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4
@@ -944,6 +957,9 @@ struct Observation {
 // directions, the larger of the two (motion blurs one direction). 0 when no edge could be
 // measured (markers too small, under 0.5 px per mm, or without contrast).
 double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm);
+// (robust31) A face crop deblurred: `iterations` Richardson-Lucy steps with a Gaussian kernel of
+// sigma_px (crop pixels), each channel; the crop as it is for iterations <= 0 or sigma_px <= 0.
+cv::Mat deblur_crop(const cv::Mat& crop_bgr, double sigma_px, int iterations);
 
 // (robust27) The frame's pixel noise on one of the sheet's blank patches (`patch`: the layout's
 // white_patch or grey_patch, paper mm; inset by inset_mm; hp: paper mm -> image), relative to its

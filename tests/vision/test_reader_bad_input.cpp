@@ -461,6 +461,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.blur_agreed_min_response = 4.5;
   p.blur_faint_below = 5.5;
   p.blur_faint_empty_ratio = 0.4;
+  p.blur_deblur_iterations = 7;
+  p.blur_deblur_sigma_scale = 0.3;
+  p.blur_deblur_min_confidence = 0.6;
+  p.blur_deblur_past_faint = false;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -549,6 +553,10 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->blur_agreed_min_response, 4.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_below, 5.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_empty_ratio, 0.4);
+  EXPECT_EQ(q->blur_deblur_iterations, 7);
+  EXPECT_DOUBLE_EQ(q->blur_deblur_sigma_scale, 0.3);
+  EXPECT_DOUBLE_EQ(q->blur_deblur_min_confidence, 0.6);
+  EXPECT_FALSE(q->blur_deblur_past_faint);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
