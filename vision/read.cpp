@@ -3903,10 +3903,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           cv::Mat cm(patch.size(), CV_8U, cv::Scalar(0));
           std::vector<int> lum_hist(1021, 0);
           int n_named = 0;
+          std::vector<uchar> hit_row;  // (speed31) builtin_color_row's hits of one row
           for (int y = 0; y < patch.rows; ++y) {
             const uchar* in = where.ptr<uchar>(y);
             const cv::Vec3b* pp = patch.ptr<cv::Vec3b>(y);
             uchar* o = cm.ptr<uchar>(y);
+            if (samples.empty()) {
+              // (speed31) The same test as below, a row at a time (8 pixels a step in AVX2).
+              hit_row.resize(static_cast<std::size_t>(patch.cols));
+              builtin_color_row(reinterpret_cast<const uchar*>(pp), in, patch.cols, cwhite, nf_builtin, hit_row.data());
+              for_each_set(hit_row.data(), patch.cols, [&](int x) {
+                const cv::Vec3b v = pp[x];
+                o[x] = 255, ++n_named, ++lum_hist[static_cast<std::size_t>(v[0] + 2 * v[1] + v[2])];
+              });
+              continue;
+            }
             for_each_set(in, patch.cols, [&](int x) {
               const cv::Vec3b v = pp[x];
               const cv::Vec3f rel_px(v[0] / cwhite[0], v[1] / cwhite[1], v[2] / cwhite[2]);
