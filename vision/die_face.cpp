@@ -911,6 +911,14 @@ inline bool builtin_color_hit(const unsigned char* px, const cv::Vec3f& white, B
   return builtin_color(rel_px) == want;
 }
 
+// One pixel of saturated_blue_row: read.cpp's guard-token test as it was written there.
+inline bool saturated_blue_hit(const unsigned char* px, const cv::Vec3f& white, float min_sat) {
+  const cv::Vec3f rel_px(px[0] / white[0], px[1] / white[1], px[2] / white[2]);
+  if (!(rel_px[0] > rel_px[2])) return false;
+  const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+  return mx > 1e-3f && (mx - mn) >= min_sat * mx && builtin_color(rel_px) == BuiltinColor::blue;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HEXDICE_COLOUR_ROW_AVX2 1
 // builtin_color_row's 8-pixel steps: the three channels as floats (bytes, exact), divided by
@@ -920,8 +928,11 @@ inline bool builtin_color_hit(const unsigned char* px, const cv::Vec3f& white, B
 // choose), + 360 below 0; no multiply and add fused (no FMA here). Lanes whose hue is not used
 // (grey or black) may hold NaN or inf there: their name is set by the tests that come first
 // in builtin_color. Where no pixel of the 8 is in the mask, nothing is computed.
+// blue_sat > 0: the guard token's pre-test instead (blue over red, then saturated: max above
+// 1e-3 and max - min at least blue_sat x max, as read.cpp's saturated() with a float).
 __attribute__((target("avx2"), noinline)) int builtin_color_row_avx2(const unsigned char* bgr, const unsigned char* in, int n,
-                                                                     const float* white, int want, unsigned char* hit) {
+                                                                     const float* white, int want, float blue_sat,
+                                                                     unsigned char* hit) {
   const __m128i zero16 = _mm_setzero_si128();
   const __m128i sb_lo = _mm_setr_epi8(0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
   const __m128i sb_hi = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, 10, 13, -1, -1, -1, -1, -1, -1, -1, -1);
@@ -962,8 +973,12 @@ __attribute__((target("avx2"), noinline)) int builtin_color_row_avx2(const unsig
     const __m256 r = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r8)), wr);
     const __m256 mx = _mm256_max_ps(_mm256_max_ps(b, g), r), mn = _mm256_min_ps(_mm256_min_ps(b, g), r);
     const __m256 d = _mm256_sub_ps(mx, mn);
-    // The pre-test: !(mx <= 1e-3) && !(d < 0.125 mx).
-    const __m256 pre = _mm256_and_ps(_mm256_cmp_ps(mx, c_eps, _CMP_NLE_UQ), _mm256_cmp_ps(d, _mm256_mul_ps(c_8th, mx), _CMP_NLT_UQ));
+    // The pre-test: !(mx <= 1e-3) && !(d < 0.125 mx); or b > r && mx > 1e-3 && d >= blue_sat mx.
+    const __m256 pre =
+        blue_sat > 0
+            ? _mm256_and_ps(_mm256_cmp_ps(b, r, _CMP_GT_OQ),
+                            _mm256_and_ps(_mm256_cmp_ps(mx, c_eps, _CMP_GT_OQ), _mm256_cmp_ps(d, _mm256_mul_ps(_mm256_set1_ps(blue_sat), mx), _CMP_GE_OQ)))
+            : _mm256_and_ps(_mm256_cmp_ps(mx, c_eps, _CMP_NLE_UQ), _mm256_cmp_ps(d, _mm256_mul_ps(c_8th, mx), _CMP_NLT_UQ));
     // builtin_color.
     const __m256 sat = _mm256_blendv_ps(c_zero, _mm256_div_ps(d, mx), _mm256_cmp_ps(mx, c_eps, _CMP_GT_OQ));
     const __m256 is_r = _mm256_cmp_ps(mx, r, _CMP_EQ_OQ), is_g = _mm256_cmp_ps(mx, g, _CMP_EQ_OQ);
@@ -996,10 +1011,24 @@ int builtin_color_row(const unsigned char* bgr, const unsigned char* in, int n, 
   // (Every white channel positive and finite: a byte over it is no NaN, as the steps assume.)
   const bool white_ok = white[0] > 0 && white[1] > 0 && white[2] > 0 && std::isfinite(white[0]) && std::isfinite(white[1]) &&
                         std::isfinite(white[2]);
-  if (allow_avx2 && white_ok && avx2_steps_on()) x = builtin_color_row_avx2(bgr, in, n, &white[0], static_cast<int>(want), hit);
+  if (allow_avx2 && white_ok && avx2_steps_on()) x = builtin_color_row_avx2(bgr, in, n, &white[0], static_cast<int>(want), 0.0f, hit);
 #endif
   const int done = x;
   for (; x < n; ++x) hit[x] = in[x] && builtin_color_hit(bgr + 3 * x, white, want) ? 1 : 0;
+  return done;
+}
+
+int saturated_blue_row(const unsigned char* bgr, const unsigned char* in, int n, cv::Vec3f white, float min_sat, unsigned char* hit,
+                       bool allow_avx2) {
+  int x = 0;
+#if defined(HEXDICE_COLOUR_ROW_AVX2)
+  const bool white_ok = white[0] > 0 && white[1] > 0 && white[2] > 0 && std::isfinite(white[0]) && std::isfinite(white[1]) &&
+                        std::isfinite(white[2]);
+  if (allow_avx2 && white_ok && min_sat > 0 && std::isfinite(min_sat) && avx2_steps_on())
+    x = builtin_color_row_avx2(bgr, in, n, &white[0], static_cast<int>(BuiltinColor::blue), min_sat, hit);
+#endif
+  const int done = x;
+  for (; x < n; ++x) hit[x] = in[x] && saturated_blue_hit(bgr + 3 * x, white, min_sat) ? 1 : 0;
   return done;
 }
 

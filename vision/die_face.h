@@ -250,6 +250,10 @@ const char* builtin_color_name(BuiltinColor c);
 // HEXDICE_NO_AVX2 is unset) and allow_avx2. Returns how many pixels the AVX2 steps did.
 int builtin_color_row(const unsigned char* bgr, const unsigned char* in, int n, cv::Vec3f white, BuiltinColor want,
                       unsigned char* hit, bool allow_avx2 = true);
+// (speed31) The same for the guard token's test (read.cpp: blue over red relative to `white`,
+// saturated at min_sat, a float, and named blue): hit[x] = 1 where in[x] is set and it passes.
+int saturated_blue_row(const unsigned char* bgr, const unsigned char* in, int n, cv::Vec3f white, float min_sat, unsigned char* hit,
+                       bool allow_avx2 = true);
 // Lightness (max channel of bgr_rel) splitting grey bodies into black and white when the
 // pip polarity is unknown: glared black tops reach ~0.71, white tops stay >= ~0.84 on
 // the rendered fixtures.

@@ -209,7 +209,7 @@ TEST(FaceReading, BuiltinColorIsNameColorsBuiltInColours) {
 }
 
 // (speed31) builtin_color_row (the board reader's per-pixel cover test, a row at a time, 8
-// pixels a step in AVX2) gives read.cpp's per-pixel test as it was written there (name_color's
+// pixels a step in AVX2) and saturated_blue_row (its guard-token test) give read.cpp's per-pixel test as it was written there (name_color's
 // grey pre-test, then the name as name_color_before_speed25 gives it), pixel for pixel: random
 // pixels and pixels on the hue circle at the saturation and lightness bounds, over several
 // whites (under and over the bytes), rows of every length 1..70 (the 8-pixel steps' tails),
@@ -234,7 +234,7 @@ TEST(FaceReading, BuiltinColorRowIsThePerPixelTest) {
       }
   for (int v : {0, 1, 2, 3, 30, 71, 72, 73, 184, 185, 186, 254, 255}) pool.emplace_back(v, v, v);
   std::map<int, long> hits;
-  long compared = 0, by_avx2 = 0;
+  long compared = 0, by_avx2 = 0, blue_hits = 0;
   for (const cv::Vec3f& white : whites)
     for (int len = 1; len <= 70; ++len)
       for (int rep = 0; rep < 6; ++rep) {
@@ -260,7 +260,26 @@ TEST(FaceReading, BuiltinColorRowIsThePerPixelTest) {
             ++compared;
           }
         }
+        // saturated_blue_row: read.cpp's guard-token test (blue over red, saturated at a float
+        // min_sat, named blue) as it was written there.
+        for (float min_sat : {0.15f, 0.25f, 0.4f}) {
+          std::vector<uchar> got(static_cast<std::size_t>(len), 7), plain(static_cast<std::size_t>(len), 7);
+          by_avx2 += saturated_blue_row(&row[0][0], in.data(), len, white, min_sat, got.data());
+          EXPECT_EQ(saturated_blue_row(&row[0][0], in.data(), len, white, min_sat, plain.data(), false), 0);
+          for (int x = 0; x < len; ++x) {
+            const cv::Vec3b v = row[static_cast<std::size_t>(x)];
+            const cv::Vec3f rel(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+            const float mx = std::max({rel[0], rel[1], rel[2]}), mn = std::min({rel[0], rel[1], rel[2]});
+            const bool want_hit = in[static_cast<std::size_t>(x)] && rel[0] > rel[2] && mx > 1e-3f && (mx - mn) >= min_sat * mx &&
+                                  name_color_before_speed25(rel, 0) == "blue";
+            ASSERT_EQ(got[static_cast<std::size_t>(x)], want_hit ? 1 : 0) << v << " white " << white << " sat " << min_sat;
+            ASSERT_EQ(plain[static_cast<std::size_t>(x)], want_hit ? 1 : 0) << v << " white " << white << " sat " << min_sat;
+            blue_hits += want_hit;
+            ++compared;
+          }
+        }
       }
+  EXPECT_GT(blue_hits, 500);
   // Every colour but white and black is hit (those two fail the grey pre-test but for
   // black's dark saturated pixels).
   for (BuiltinColor c : {BuiltinColor::black, BuiltinColor::red, BuiltinColor::yellow, BuiltinColor::green, BuiltinColor::blue})
