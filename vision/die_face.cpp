@@ -7,6 +7,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -895,6 +899,137 @@ BuiltinColor builtin_color(cv::Vec3f rel, int pip_polarity) {
   if (h < 80.0f) return BuiltinColor::yellow;
   if (h < 175.0f) return BuiltinColor::green;
   return BuiltinColor::blue;
+}
+
+namespace {
+
+// One pixel of builtin_color_row: read.cpp's colour_mask test as it was written there.
+inline bool builtin_color_hit(const unsigned char* px, const cv::Vec3f& white, BuiltinColor want) {
+  const cv::Vec3f rel_px(px[0] / white[0], px[1] / white[1], px[2] / white[2]);
+  const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+  if (mx <= 1e-3f || mx - mn < 0.125f * mx) return false;
+  return builtin_color(rel_px) == want;
+}
+
+// One pixel of saturated_blue_row: read.cpp's guard-token test as it was written there.
+inline bool saturated_blue_hit(const unsigned char* px, const cv::Vec3f& white, float min_sat) {
+  const cv::Vec3f rel_px(px[0] / white[0], px[1] / white[1], px[2] / white[2]);
+  if (!(rel_px[0] > rel_px[2])) return false;
+  const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
+  return mx > 1e-3f && (mx - mn) >= min_sat * mx && builtin_color(rel_px) == BuiltinColor::blue;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HEXDICE_COLOUR_ROW_AVX2 1
+// builtin_color_row's 8-pixel steps: the three channels as floats (bytes, exact), divided by
+// white's, max and min (exact in any order; a byte over a positive white is no NaN), the
+// pre-test's and builtin_color's compares on the same floats: sat = (max - min) / max, the hue
+// 60 (g - b) / (max - min) (+ 120, + 240 by the channel that is the max, as its == tests
+// choose), + 360 below 0; no multiply and add fused (no FMA here). Lanes whose hue is not used
+// (grey or black) may hold NaN or inf there: their name is set by the tests that come first
+// in builtin_color. Where no pixel of the 8 is in the mask, nothing is computed.
+// blue_sat > 0: the guard token's pre-test instead (blue over red, then saturated: max above
+// 1e-3 and max - min at least blue_sat x max, as read.cpp's saturated() with a float).
+__attribute__((target("avx2"), noinline)) int builtin_color_row_avx2(const unsigned char* bgr, const unsigned char* in, int n,
+                                                                     const float* white, int want, float blue_sat,
+                                                                     unsigned char* hit) {
+  const __m128i zero16 = _mm_setzero_si128();
+  const __m128i sb_lo = _mm_setr_epi8(0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m128i sb_hi = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, 10, 13, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m128i sg_lo = _mm_setr_epi8(1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m128i sg_hi = _mm_setr_epi8(-1, -1, -1, -1, -1, 8, 11, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m128i sr_lo = _mm_setr_epi8(2, 5, 8, 11, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m128i sr_hi = _mm_setr_epi8(-1, -1, -1, -1, -1, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256 wb = _mm256_set1_ps(white[0]), wg = _mm256_set1_ps(white[1]), wr = _mm256_set1_ps(white[2]);
+  const __m256 c_eps = _mm256_set1_ps(1e-3f), c_8th = _mm256_set1_ps(0.125f), c_zero = _mm256_setzero_ps();
+  const __m256 c_30 = _mm256_set1_ps(0.30f), c_55 = _mm256_set1_ps(0.55f), c_split = _mm256_set1_ps(kGreySplit);
+  const __m256 c_60 = _mm256_set1_ps(60.0f), c_120 = _mm256_set1_ps(120.0f), c_240 = _mm256_set1_ps(240.0f),
+               c_360 = _mm256_set1_ps(360.0f);
+  const __m256 c_h35 = _mm256_set1_ps(35.0f), c_h300 = _mm256_set1_ps(300.0f), c_h80 = _mm256_set1_ps(80.0f),
+               c_h175 = _mm256_set1_ps(175.0f);
+  const __m256i k_black = _mm256_set1_epi32(static_cast<int>(BuiltinColor::black)),
+                k_white = _mm256_set1_epi32(static_cast<int>(BuiltinColor::white)),
+                k_red = _mm256_set1_epi32(static_cast<int>(BuiltinColor::red)),
+                k_yellow = _mm256_set1_epi32(static_cast<int>(BuiltinColor::yellow)),
+                k_green = _mm256_set1_epi32(static_cast<int>(BuiltinColor::green)),
+                k_blue = _mm256_set1_epi32(static_cast<int>(BuiltinColor::blue)), k_want = _mm256_set1_epi32(want);
+// m ? b : a, per 32-bit lane
+#define HEXDICE_BLEND_I32(a, b, m) _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), (m)))
+  int x = 0;
+  for (; x + 8 <= n; x += 8) {
+    const __m128i m8 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + x));
+    const unsigned set = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(m8, zero16))) & 0xFFu;
+    if (!set) {
+      std::memset(hit + x, 0, 8);
+      continue;
+    }
+    const unsigned char* p = bgr + 3 * x;  // 24 bytes: [p, p + 16) and [p + 8, p + 24)
+    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 8));
+    const __m128i b8 = _mm_or_si128(_mm_shuffle_epi8(lo, sb_lo), _mm_shuffle_epi8(hi, sb_hi));
+    const __m128i g8 = _mm_or_si128(_mm_shuffle_epi8(lo, sg_lo), _mm_shuffle_epi8(hi, sg_hi));
+    const __m128i r8 = _mm_or_si128(_mm_shuffle_epi8(lo, sr_lo), _mm_shuffle_epi8(hi, sr_hi));
+    const __m256 b = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b8)), wb);
+    const __m256 g = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(g8)), wg);
+    const __m256 r = _mm256_div_ps(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(r8)), wr);
+    const __m256 mx = _mm256_max_ps(_mm256_max_ps(b, g), r), mn = _mm256_min_ps(_mm256_min_ps(b, g), r);
+    const __m256 d = _mm256_sub_ps(mx, mn);
+    // The pre-test: !(mx <= 1e-3) && !(d < 0.125 mx); or b > r && mx > 1e-3 && d >= blue_sat mx.
+    const __m256 pre =
+        blue_sat > 0
+            ? _mm256_and_ps(_mm256_cmp_ps(b, r, _CMP_GT_OQ),
+                            _mm256_and_ps(_mm256_cmp_ps(mx, c_eps, _CMP_GT_OQ), _mm256_cmp_ps(d, _mm256_mul_ps(_mm256_set1_ps(blue_sat), mx), _CMP_GE_OQ)))
+            : _mm256_and_ps(_mm256_cmp_ps(mx, c_eps, _CMP_NLE_UQ), _mm256_cmp_ps(d, _mm256_mul_ps(c_8th, mx), _CMP_NLT_UQ));
+    // builtin_color.
+    const __m256 sat = _mm256_blendv_ps(c_zero, _mm256_div_ps(d, mx), _mm256_cmp_ps(mx, c_eps, _CMP_GT_OQ));
+    const __m256 is_r = _mm256_cmp_ps(mx, r, _CMP_EQ_OQ), is_g = _mm256_cmp_ps(mx, g, _CMP_EQ_OQ);
+    const __m256 hr = _mm256_div_ps(_mm256_mul_ps(c_60, _mm256_sub_ps(g, b)), d);
+    const __m256 hg = _mm256_add_ps(_mm256_div_ps(_mm256_mul_ps(c_60, _mm256_sub_ps(b, r)), d), c_120);
+    const __m256 hb = _mm256_add_ps(_mm256_div_ps(_mm256_mul_ps(c_60, _mm256_sub_ps(r, g)), d), c_240);
+    __m256 h = _mm256_blendv_ps(_mm256_blendv_ps(hb, hg, is_g), hr, is_r);
+    h = _mm256_blendv_ps(h, _mm256_add_ps(h, c_360), _mm256_cmp_ps(h, c_zero, _CMP_LT_OQ));
+    __m256i cls = k_blue;
+    cls = HEXDICE_BLEND_I32(cls, k_green, _mm256_cmp_ps(h, c_h175, _CMP_LT_OQ));
+    cls = HEXDICE_BLEND_I32(cls, k_yellow, _mm256_cmp_ps(h, c_h80, _CMP_LT_OQ));
+    cls = HEXDICE_BLEND_I32(cls, k_red, _mm256_or_ps(_mm256_cmp_ps(h, c_h35, _CMP_LT_OQ), _mm256_cmp_ps(h, c_h300, _CMP_GE_OQ)));
+    cls = HEXDICE_BLEND_I32(cls, HEXDICE_BLEND_I32(k_white, k_black, _mm256_cmp_ps(mx, c_split, _CMP_LT_OQ)), _mm256_cmp_ps(sat, c_8th, _CMP_LT_OQ));
+    cls = HEXDICE_BLEND_I32(cls, k_black, _mm256_and_ps(_mm256_cmp_ps(mx, c_30, _CMP_LT_OQ), _mm256_cmp_ps(sat, c_55, _CMP_LT_OQ)));
+    const __m256 ok = _mm256_and_ps(pre, _mm256_castsi256_ps(_mm256_cmpeq_epi32(cls, k_want)));
+    const unsigned hits = static_cast<unsigned>(_mm256_movemask_ps(ok)) & set;
+    for (int k = 0; k < 8; ++k) hit[x + k] = static_cast<unsigned char>((hits >> k) & 1u);
+  }
+  return x;
+}
+#undef HEXDICE_BLEND_I32
+#endif
+
+}  // namespace
+
+int builtin_color_row(const unsigned char* bgr, const unsigned char* in, int n, cv::Vec3f white, BuiltinColor want,
+                      unsigned char* hit, bool allow_avx2) {
+  int x = 0;
+#if defined(HEXDICE_COLOUR_ROW_AVX2)
+  // (Every white channel positive and finite: a byte over it is no NaN, as the steps assume.)
+  const bool white_ok = white[0] > 0 && white[1] > 0 && white[2] > 0 && std::isfinite(white[0]) && std::isfinite(white[1]) &&
+                        std::isfinite(white[2]);
+  if (allow_avx2 && white_ok && avx2_steps_on()) x = builtin_color_row_avx2(bgr, in, n, &white[0], static_cast<int>(want), 0.0f, hit);
+#endif
+  const int done = x;
+  for (; x < n; ++x) hit[x] = in[x] && builtin_color_hit(bgr + 3 * x, white, want) ? 1 : 0;
+  return done;
+}
+
+int saturated_blue_row(const unsigned char* bgr, const unsigned char* in, int n, cv::Vec3f white, float min_sat, unsigned char* hit,
+                       bool allow_avx2) {
+  int x = 0;
+#if defined(HEXDICE_COLOUR_ROW_AVX2)
+  const bool white_ok = white[0] > 0 && white[1] > 0 && white[2] > 0 && std::isfinite(white[0]) && std::isfinite(white[1]) &&
+                        std::isfinite(white[2]);
+  if (allow_avx2 && white_ok && min_sat > 0 && std::isfinite(min_sat) && avx2_steps_on())
+    x = builtin_color_row_avx2(bgr, in, n, &white[0], static_cast<int>(BuiltinColor::blue), min_sat, hit);
+#endif
+  const int done = x;
+  for (; x < n; ++x) hit[x] = in[x] && saturated_blue_hit(bgr + 3 * x, white, min_sat) ? 1 : 0;
+  return done;
 }
 
 const char* builtin_color_name(BuiltinColor c) {

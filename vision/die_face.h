@@ -242,6 +242,18 @@ std::string name_color(cv::Vec3f bgr_rel, const std::vector<ColorSample>& sample
 enum class BuiltinColor : unsigned char { black, white, red, yellow, green, blue };
 BuiltinColor builtin_color(cv::Vec3f bgr_rel, int pip_polarity = 0);
 const char* builtin_color_name(BuiltinColor c);
+// (speed31) The board reader's colour_mask test (read.cpp) over one patch row, without colour
+// samples: hit[x] = 1 where in[x] is set and the BGR pixel x relative to `white` (each byte over
+// white's channel, in float) passes name_color's grey pre-test (its max above 1e-3 and max - min
+// not under 0.125 x max) and builtin_color names it `want`; else 0. The same floats compared in
+// the same way as the per-pixel test; 8 pixels at a time in AVX2 where the CPU has it (and
+// HEXDICE_NO_AVX2 is unset) and allow_avx2. Returns how many pixels the AVX2 steps did.
+int builtin_color_row(const unsigned char* bgr, const unsigned char* in, int n, cv::Vec3f white, BuiltinColor want,
+                      unsigned char* hit, bool allow_avx2 = true);
+// (speed31) The same for the guard token's test (read.cpp: blue over red relative to `white`,
+// saturated at min_sat, a float, and named blue): hit[x] = 1 where in[x] is set and it passes.
+int saturated_blue_row(const unsigned char* bgr, const unsigned char* in, int n, cv::Vec3f white, float min_sat, unsigned char* hit,
+                       bool allow_avx2 = true);
 // Lightness (max channel of bgr_rel) splitting grey bodies into black and white when the
 // pip polarity is unknown: glared black tops reach ~0.71, white tops stay >= ~0.84 on
 // the rendered fixtures.

@@ -16,6 +16,7 @@
 #include "tests/vision/face_synth.h"
 #include "vision/die_face.h"
 #include "vision/face_eval.h"
+#include "vision/mask_ops.h"
 
 namespace hexdice::vision {
 namespace {
@@ -205,6 +206,86 @@ TEST(FaceReading, BuiltinColorIsNameColorsBuiltInColours) {
       ++seen[want];
     }
   for (const char* c : kColours) EXPECT_GT(seen[c], 1000) << c;
+}
+
+// (speed31) builtin_color_row (the board reader's per-pixel cover test, a row at a time, 8
+// pixels a step in AVX2) and saturated_blue_row (its guard-token test) give read.cpp's per-pixel test as it was written there (name_color's
+// grey pre-test, then the name as name_color_before_speed25 gives it), pixel for pixel: random
+// pixels and pixels on the hue circle at the saturation and lightness bounds, over several
+// whites (under and over the bytes), rows of every length 1..70 (the 8-pixel steps' tails),
+// masks empty, full and random, each of the six colours asked for. The AVX2 steps must have
+// run where the CPU has them (with HEXDICE_NO_AVX2=1 the last assertion fails).
+TEST(FaceReading, BuiltinColorRowIsThePerPixelTest) {
+  std::mt19937 rng(31);
+  std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
+  const BuiltinColor colours[] = {BuiltinColor::black, BuiltinColor::white, BuiltinColor::red,
+                                  BuiltinColor::yellow, BuiltinColor::green, BuiltinColor::blue};
+  const cv::Vec3f whites[] = {{228, 235, 240}, {255, 255, 255}, {120.5f, 140.25f, 133}, {300, 280, 290}, {17, 23, 19}};
+  // Pixels: random bytes, and bytes along the hue circle at the bounds (times the white).
+  std::vector<cv::Vec3b> pool;
+  for (int i = 0; i < 6000; ++i) pool.emplace_back(byte(rng), byte(rng), byte(rng));
+  for (float mx : {0.29f, 0.30f, 0.31f, 0.76f, 0.77f, 0.78f, 1.0f})
+    for (float sat : {0.12f, 0.125f, 0.13f, 0.54f, 0.55f, 0.56f})
+      for (int hd = 0; hd < 3600; hd += 37) {
+        cv::Mat hsv(1, 1, CV_32FC3, cv::Scalar(hd / 10.0f, sat, mx)), bgr;
+        cv::cvtColor(hsv, bgr, cv::COLOR_HSV2BGR);
+        const cv::Vec3f c = bgr.at<cv::Vec3f>(0, 0) * 240.0f;
+        pool.emplace_back(cv::saturate_cast<uchar>(c[0]), cv::saturate_cast<uchar>(c[1]), cv::saturate_cast<uchar>(c[2]));
+      }
+  for (int v : {0, 1, 2, 3, 30, 71, 72, 73, 184, 185, 186, 254, 255}) pool.emplace_back(v, v, v);
+  std::map<int, long> hits;
+  long compared = 0, by_avx2 = 0, blue_hits = 0;
+  for (const cv::Vec3f& white : whites)
+    for (int len = 1; len <= 70; ++len)
+      for (int rep = 0; rep < 6; ++rep) {
+        std::vector<cv::Vec3b> row(static_cast<std::size_t>(len));
+        std::vector<uchar> in(static_cast<std::size_t>(len));
+        for (int x = 0; x < len; ++x) {
+          row[static_cast<std::size_t>(x)] = pool[rng() % pool.size()];
+          in[static_cast<std::size_t>(x)] = rep == 0 ? 0 : rep == 1 ? 255 : (coin(rng) ? 255 : 0);
+        }
+        for (BuiltinColor want : colours) {
+          std::vector<uchar> got(static_cast<std::size_t>(len), 7), plain(static_cast<std::size_t>(len), 7);
+          by_avx2 += builtin_color_row(&row[0][0], in.data(), len, white, want, got.data());
+          EXPECT_EQ(builtin_color_row(&row[0][0], in.data(), len, white, want, plain.data(), false), 0);
+          for (int x = 0; x < len; ++x) {
+            const cv::Vec3b v = row[static_cast<std::size_t>(x)];
+            const cv::Vec3f rel(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+            const float mx = std::max({rel[0], rel[1], rel[2]}), mn = std::min({rel[0], rel[1], rel[2]});
+            const bool want_hit = in[static_cast<std::size_t>(x)] && !(mx <= 1e-3f || mx - mn < 0.125f * mx) &&
+                                  name_color_before_speed25(rel, 0) == builtin_color_name(want);
+            ASSERT_EQ(got[static_cast<std::size_t>(x)], want_hit ? 1 : 0) << v << " white " << white << " len " << len << " x " << x;
+            ASSERT_EQ(plain[static_cast<std::size_t>(x)], want_hit ? 1 : 0) << v << " white " << white;
+            hits[static_cast<int>(want)] += want_hit;
+            ++compared;
+          }
+        }
+        // saturated_blue_row: read.cpp's guard-token test (blue over red, saturated at a float
+        // min_sat, named blue) as it was written there.
+        for (float min_sat : {0.15f, 0.25f, 0.4f}) {
+          std::vector<uchar> got(static_cast<std::size_t>(len), 7), plain(static_cast<std::size_t>(len), 7);
+          by_avx2 += saturated_blue_row(&row[0][0], in.data(), len, white, min_sat, got.data());
+          EXPECT_EQ(saturated_blue_row(&row[0][0], in.data(), len, white, min_sat, plain.data(), false), 0);
+          for (int x = 0; x < len; ++x) {
+            const cv::Vec3b v = row[static_cast<std::size_t>(x)];
+            const cv::Vec3f rel(v[0] / white[0], v[1] / white[1], v[2] / white[2]);
+            const float mx = std::max({rel[0], rel[1], rel[2]}), mn = std::min({rel[0], rel[1], rel[2]});
+            const bool want_hit = in[static_cast<std::size_t>(x)] && rel[0] > rel[2] && mx > 1e-3f && (mx - mn) >= min_sat * mx &&
+                                  name_color_before_speed25(rel, 0) == "blue";
+            ASSERT_EQ(got[static_cast<std::size_t>(x)], want_hit ? 1 : 0) << v << " white " << white << " sat " << min_sat;
+            ASSERT_EQ(plain[static_cast<std::size_t>(x)], want_hit ? 1 : 0) << v << " white " << white << " sat " << min_sat;
+            blue_hits += want_hit;
+            ++compared;
+          }
+        }
+      }
+  EXPECT_GT(blue_hits, 500);
+  // Every colour but white and black is hit (those two fail the grey pre-test but for
+  // black's dark saturated pixels).
+  for (BuiltinColor c : {BuiltinColor::black, BuiltinColor::red, BuiltinColor::yellow, BuiltinColor::green, BuiltinColor::blue})
+    EXPECT_GT(hits[static_cast<int>(c)], 200) << builtin_color_name(c);
+  EXPECT_GT(compared, 100000);
+  if (avx2_steps_on()) EXPECT_GT(by_avx2, compared / 2);
 }
 
 // Grey bodies: a glared black top (0.7 of paper white) is black by lightness, and the
