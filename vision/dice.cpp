@@ -447,6 +447,14 @@ float face_size(const FaceSpot& f) {
   return f.side;
 }
 
+float median_face(const std::vector<FaceSpot>& spots) {
+  std::vector<float> sizes;
+  for (const auto& f : spots) sizes.push_back(face_size(f));
+  if (sizes.empty()) return 0;
+  std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
+  return sizes[sizes.size() / 2];
+}
+
 // One die is one detection: a die seen at an angle shows its top face and one or two
 // side faces, each of which may read as a face. Two faces of one cube lie closer than
 // any two dice can (two dice of side s that do not overlap have their face centres at
@@ -460,11 +468,8 @@ float face_size(const FaceSpot& f) {
 std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const DiceParams& params) {
   const std::size_t n = spots.size();
   std::vector<bool> keep(n, true);
-  std::vector<float> sizes;
-  for (const auto& f : spots) sizes.push_back(face_size(f));
-  if (sizes.empty() || params.side_face_radius <= 0) return keep;
-  std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
-  const double die = sizes[sizes.size() / 2];
+  if (n == 0 || params.side_face_radius <= 0) return keep;
+  const double die = median_face(spots);
   // The top face is seen square on, so its pips are round and of full contrast; a side
   // face's are foreshortened and respond less: the stronger pips win (then the margin).
   auto better = [&](std::size_t a, std::size_t b) {
@@ -853,6 +858,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     // One die, one detection (one_face_per_cube keeps all when side_face_radius is 0).
     std::vector<FaceSpot> spots;
     for (const auto& k : kept) spots.push_back({k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin});
+    if (debug) std::cerr << "dice: one face per cube: " << spots.size() << " spots, median face " << median_face(spots) << '\n';
     const std::vector<bool> keep = one_face_per_cube(spots, params);
     std::vector<Read> k2;
     for (std::size_t i = 0; i < kept.size(); ++i)
@@ -1110,11 +1116,39 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     }
   }
   const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
-  std::vector<DieDetection> out;
+  // The kept dice the output reports: not cut by the photo's edge, not called not a die by
+  // the network.
+  std::vector<std::size_t> shown;
   for (std::size_t ki = 0; ki < kept.size(); ++ki) {
     const Read& k = kept[ki];
+    if (cut_by_edge(box_of(k), work.size(), params)) continue;
+    if (cnn && cnn_of(ki)[0] >= (from_gap[ki] ? params.gap_max_not_die : params.cnn_max_not_die)) {
+      if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cnn_of(ki)[0] << ")\n";
+      continue;
+    }
+    shown.push_back(ki);
+  }
+  // One die, one detection, again among them (DiceParams::final_side_face_radius): the
+  // photo's median face is now that of the dice, not of the clutter the network dropped.
+  if (cnn && params.final_side_face_radius > 0 && shown.size() > 1) {
+    std::vector<FaceSpot> spots;
+    for (const std::size_t ki : shown) spots.push_back({kept[ki].s.c.centre, kept[ki].s.c.side, kept[ki].face, kept[ki].pips, kept[ki].s.margin});
+    if (debug) std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << median_face(spots) << '\n';
+    DiceParams fp = params;
+    fp.side_face_radius = params.final_side_face_radius;
+    const std::vector<bool> keep = one_face_per_cube(spots, fp);
+    std::vector<std::size_t> s2;
+    for (std::size_t i = 0; i < shown.size(); ++i)
+      if (keep[i]) s2.push_back(shown[i]);
+      else if (debug)
+        std::cerr << "dice: one face per cube (final) drops " << kept[shown[i]].s.c.centre << " side " << kept[shown[i]].s.c.side
+                  << " face " << kept[shown[i]].face << '\n';
+    shown.swap(s2);
+  }
+  std::vector<DieDetection> out;
+  for (const std::size_t ki : shown) {
+    const Read& k = kept[ki];
     const cv::Rect r = box_of(k);
-    if (cut_by_edge(r, work.size(), params)) continue;
     const double conf = std::clamp(static_cast<double>(k.s.margin), 0.0, 1.0);
     int face = k.face;
     std::array<float, 7> cs{};
@@ -1122,10 +1156,6 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (cnn) {
       cs = cnn_of(ki);
       cb = cnn_best(cs);
-      if (cs[0] >= (from_gap[ki] ? params.gap_max_not_die : params.cnn_max_not_die)) {
-        if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cs[0] << ")\n";
-        continue;
-      }
       if (cb.second >= params.cnn_min_prob) face = cb.first;
       else face = fuse_face(k.pips.face_score, cs, face, params.cnn_fuse_weight, params.cnn_fuse_floor);
     }

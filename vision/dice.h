@@ -163,6 +163,13 @@ struct DiceParams {
   // one cube (a top face and a side face seen at an angle); the one with the strongest
   // pips (seen square on) is kept. 0 = off.
   double side_face_radius = 1.05;
+  // ... and again, with the network, among the dice the output reports (after its
+  // not-a-die drop, the gap dice and the re-reads): detections closer than this x their
+  // median face are one cube's top and side faces, the stronger pips kept. The first pass
+  // takes its median over every read candidate, where a webcam photo's clutter (keyboard
+  // legends, labels: small faces, most dropped by the network) pulls it under the dice's
+  // faces and leaves the side faces beside them (docs/dice.md, real round 31). 0 = off.
+  double final_side_face_radius = 1.05;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;
@@ -322,6 +329,8 @@ struct FaceSpot {
 // The face's side from its pips (3.7 x lattice spacing; a lone pip: 5.5 x its
 // diameter), else `side`.
 float face_size(const FaceSpot& f);
+// The median of the spots' face_size (0 for none): one_face_per_cube's typical face.
+float median_face(const std::vector<FaceSpot>& spots);
 // Which spots to keep so that one die gives one detection (DiceParams::side_face_radius).
 std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const DiceParams& params = {});
 

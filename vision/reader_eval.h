@@ -42,6 +42,7 @@ struct EvalArgs {
   double gap_min_margin = -9;     // --real: DiceParams::gap_min_margin (-9 = its default)
   double gap_max_not_die = -1;    // --real: DiceParams::gap_max_not_die (< 0 = its default)
   double gap_side_face_radius = -1;  // --real: DiceParams::gap_side_face_radius (< 0 = its default)
+  double final_side_face_radius = -1;  // --real: DiceParams::final_side_face_radius (< 0 = its default)
   int gap_residual_seeds = -1;     // --real: DiceParams::gap_residual_seeds (1 on, 0 off, < 0 = its default; round 23)
   double gap_residual_clear = -1;   // --real: DiceParams::gap_residual_clear (< 0 = its default)
   double gap_residual_depth = -1;   // --real: DiceParams::gap_residual_depth (< 0 = its default)

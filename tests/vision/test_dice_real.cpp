@@ -123,6 +123,9 @@ TEST(DiceReal, DetectionsTheNetworkDoubtsAreNoDice) {
   now.use_model = before.use_model = true;
   now.cnn_max_not_die = 0.8;
   before.cnn_max_not_die = 0.98;
+  // the gate alone, as measured in real round 29 (real round 31's final side-face pass drops
+  // some of the same side faces at either threshold)
+  now.final_side_face_radius = before.final_side_face_radius = 0;
   auto a = eval_real((dir / "labels.csv").string(), "all", 0, now, nullptr);
   auto b = eval_real((dir / "labels.csv").string(), "all", 0, before, nullptr);
   fs::remove_all(dir);
@@ -135,6 +138,45 @@ TEST(DiceReal, DetectionsTheNetworkDoubtsAreNoDice) {
   // matched detection the gate now drops, a die it read wrong: 55 -> 54 matched, 51 = 51 right.)
   EXPECT_EQ(a->face_ok, b->face_ok);
   EXPECT_GE(a->matched, b->matched - 1);
+}
+
+// docs/dice.md real round 31 (DiceParams::final_side_face_radius 1.05): a penlington die seen
+// at an angle shows its top face and a side face beside it. one_face_per_cube measures
+// "beside" in the photo's median face of every read candidate, and a webcam photo's clutter
+// (keyboard legends, labels, lone-pip reads: small faces the network drops later) pulls that
+// median under the dice's faces, so side faces 0.8..1.05 dice from their top face stayed
+// detections. The same rule again among the dice the output reports (after the network's
+// not-a-die drop) drops them (the even forest's run: 24 false detections of 1146 on even).
+// Nine of those even photos, scored with the shipped model (trained on these photos too, it
+// rejects most of the side faces itself) with the rule and without (0): fewer detections,
+// the same dice matched and read right (measured: 32 -> 29 detections, 26 = 26 matched and
+// right).
+TEST(DiceReal, SideFaceBesideItsTopFaceIsNoSecondDie) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  const std::set<std::string> names = {"penlington_train_four_34.jpg", "penlington_train_six_16.jpg",
+                                       "penlington_train_six_19.jpg",  "penlington_train_three_12.jpg",
+                                       "penlington_train_three_23.jpg", "penlington_valid_valid_34.jpg",
+                                       "penlington_valid_valid_76.jpg", "penlington_train_two_36.jpg",
+                                       "penlington_train_three_14.jpg"};
+  // eval_real on the even photos of `names` with the shipped model and `p`
+  auto score = [&](DiceParams p) {
+    p.model_path = shipped_model();
+    p.use_model = true;
+    const fs::path dir = subset_dir("even", "sideface", [&](const RealImage& im) { return names.count(im.name) > 0; });
+    auto r = eval_real((dir / "labels.csv").string(), "all", 0, p, nullptr);
+    fs::remove_all(dir);
+    return r;
+  };
+  DiceParams off;
+  off.final_side_face_radius = 0;
+  const auto a = score(DiceParams{}), b = score(off);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::printf("final_side_face_radius 1.05: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n",
+              a->detections, a->matched, a->face_ok, b->detections, b->matched, b->face_ok, a->labels);
+  EXPECT_EQ(a->images, 9);
+  EXPECT_LE(a->detections, b->detections - 3);
+  EXPECT_EQ(a->matched, b->matched);
+  EXPECT_EQ(a->face_ok, b->face_ok);
 }
 
 // Dice touching in a cluster: a wide candidate (a blob of several dice, or the largest of a
@@ -403,6 +445,8 @@ TEST(DiceReal, GapCandidateBesideAKeptDieIsItsSideFace) {
   rule.model_path = none.model_path = shipped_model();
   rule.use_model = none.use_model = true;
   none.gap_side_face_radius = 0;
+  // the gap stage's rule alone (real round 31's final side-face pass drops these too)
+  rule.final_side_face_radius = none.final_side_face_radius = 0;
   int gap_rule = 0, gap_none = 0;
   for (const char* name : images) {
     const cv::Mat img = cv::imread((real_dir() / "images" / name).string());
