@@ -450,9 +450,7 @@ float face_size(const FaceSpot& f) {
 float median_face(const std::vector<FaceSpot>& spots) {
   std::vector<float> sizes;
   for (const auto& f : spots) sizes.push_back(face_size(f));
-  if (sizes.empty()) return 0;
-  std::nth_element(sizes.begin(), sizes.begin() + static_cast<long>(sizes.size() / 2), sizes.end());
-  return sizes[sizes.size() / 2];
+  return median_of(std::move(sizes));
 }
 
 // One die is one detection: a die seen at an angle shows its top face and one or two
@@ -699,6 +697,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     PipRead pips;
     bool own_too_big = false;  // its own square's read has pips wider than max_pip (below)
   };
+  // A kept read as one_face_per_cube and median_face see it.
+  const auto spot_of = [](const Read& k) { return FaceSpot{k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin}; };
   // Reads with pips wider than max_pip (working pixels) are not taken from the wider
   // squares, and flag the candidate when its own square reads one.
   auto read_one = [&](const Scored& d, float max_pip) {
@@ -857,7 +857,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   {
     // One die, one detection (one_face_per_cube keeps all when side_face_radius is 0).
     std::vector<FaceSpot> spots;
-    for (const auto& k : kept) spots.push_back({k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin});
+    for (const auto& k : kept) spots.push_back(spot_of(k));
     if (debug) std::cerr << "dice: one face per cube: " << spots.size() << " spots, median face " << median_face(spots) << '\n';
     const std::vector<bool> keep = one_face_per_cube(spots, params);
     std::vector<Read> k2;
@@ -1009,12 +1009,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     }
     // One die, one detection: a gap die where a kept die's side face would be (within
     // side_face_radius x the photo's median face of a kept die) is that side face.
-    float die_face = 0;
-    {
-      std::vector<float> fs;
-      for (const auto& k : kept) fs.push_back(face_size(FaceSpot{k.s.c.centre, k.s.c.side, k.face, k.pips, k.s.margin}));
-      die_face = median_of(fs);
-    }
+    std::vector<FaceSpot> kept_spots;
+    for (const auto& k : kept) kept_spots.push_back(spot_of(k));
+    const float die_face = median_face(kept_spots);
     std::vector<Read> gap_kept;
     for (auto& r : suppress(gap_reads, debug)) {
       bool side_face = false;
@@ -1132,7 +1129,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   // photo's median face is now that of the dice, not of the clutter the network dropped.
   if (cnn && params.final_side_face_radius > 0 && shown.size() > 1) {
     std::vector<FaceSpot> spots;
-    for (const std::size_t ki : shown) spots.push_back({kept[ki].s.c.centre, kept[ki].s.c.side, kept[ki].face, kept[ki].pips, kept[ki].s.margin});
+    for (const std::size_t ki : shown) spots.push_back(spot_of(kept[ki]));
     if (debug) std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << median_face(spots) << '\n';
     DiceParams fp = params;
     fp.side_face_radius = params.final_side_face_radius;

@@ -3950,14 +3950,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             for_each_set(in, patch.cols, [&](int x) {
               const cv::Vec3b v = pp[x];
               const cv::Vec3f rel_px(v[0] / cwhite[0], v[1] / cwhite[1], v[2] / cwhite[2]);
-              if (samples.empty()) {
-                // name_color's grey test first (most of a blob's rim and shadow): cheap.
-                const float mx = std::max({rel_px[0], rel_px[1], rel_px[2]}), mn = std::min({rel_px[0], rel_px[1], rel_px[2]});
-                if (mx <= 1e-3f || mx - mn < 0.125f * mx) return;
-              }
-              // (speed25) Without samples nf is builtin_color's name of the body: the same test
-              // on the number, no std::string a pixel.
-              if (samples.empty() ? builtin_color(rel_px) != nf_builtin : name_color(rel_px, samples) != nf) return;
+              // With samples only (without them the row test above took the row).
+              if (name_color(rel_px, samples) != nf) return;
               o[x] = 255, ++n_named, ++lum_hist[static_cast<std::size_t>(v[0] + 2 * v[1] + v[2])];
             });
           }
