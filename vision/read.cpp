@@ -4634,15 +4634,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (robust26) In a dim frame a weak reading stands only when the lattice (its faint faces at
     // the agreed bar) and the component counter both read its count on its square (not the
     // fallback's reading, capped at fallback_below: the counter's own guess).
+    // The lattice's face on this square at a bar (lattice_min_response), each bar read once: the
+    // dim look below and robust30's faint gate after it both read the agreed look's lower bar.
+    std::vector<std::pair<double, int>> lattice_faces;
+    auto lattice_face_at = [&](double bar) {
+      for (const auto& [b, f] : lattice_faces)
+        if (b == bar) return f;
+      FaceParams at = face_params;
+      at.lattice_min_response = bar;
+      lattice_faces.emplace_back(bar, read_face_lattice(crop_at(fc), at).face);
+      return lattice_faces.back().second;
+    };
     if (dim && co.confidence < params.dim_min_confidence && co.confidence > face_params.fallback_below) {
-      const cv::Mat& crop = crop_at(fc);
-      int lattice_face = read_face_lattice(crop, face_params).face;
-      if (lattice_face == 0 && params.blur_agreed_min_response > 0) {
-        FaceParams faint = face_params;
-        faint.lattice_min_response = params.blur_agreed_min_response;
-        lattice_face = read_face_lattice(crop, faint).face;
-      }
-      const int counter_face = read_face_components(crop, face_params).face;
+      int lattice_face = lattice_face_at(face_params.lattice_min_response);
+      if (lattice_face == 0 && params.blur_agreed_min_response > 0) lattice_face = lattice_face_at(params.blur_agreed_min_response);
+      const int counter_face = read_face_components(crop_at(fc), face_params).face;
       dim_agreed[ci] = lattice_face == co.face && counter_face == co.face;
       if (debug)
         std::fprintf(stderr, "DIMREAD %d,%d %s %d conf %.2f: lattice %d counter %d%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
@@ -4658,12 +4664,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if ((blurred || dim) && params.blur_faint_empty_ratio > 0 && params.blur_agreed_min_response > 0 &&
         params.blur_faint_below > params.blur_agreed_min_response && co.face > 0 && fr.face == co.face &&
         !(deblurred && params.blur_deblur_past_faint)) {
-      const cv::Mat& crop = crop_at(fc);
-      if (!faint_places_clear(co, crop, fr, params, debug ? &cell.hex : nullptr)) {
-        FaceParams low = face_params, old = face_params;
-        low.lattice_min_response = params.blur_agreed_min_response;
-        old.lattice_min_response = std::min(params.blur_faint_below, face_params.lattice_min_response);
-        faint_unclear[ci] = read_face_lattice(crop, old).face != co.face && read_face_lattice(crop, low).face == co.face;
+      if (!faint_places_clear(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr)) {
+        faint_unclear[ci] = lattice_face_at(std::min(params.blur_faint_below, face_params.lattice_min_response)) != co.face &&
+                            lattice_face_at(params.blur_agreed_min_response) == co.face;
         if (debug && faint_unclear[ci])
           std::fprintf(stderr, "FAINT %d,%d %s %d conf %.2f: read only at the lower bar, its places not clear\n", cell.hex.q, cell.hex.r,
                        co.color.c_str(), co.face, co.confidence);
