@@ -442,6 +442,12 @@ struct ReadParams {
   // into one blob of a token's area, is a band (dev4 516: 0.56; docs/reader.md "Exact round
   // 12"). 0 = off.
   double guard_core_ratio = 0.6;
+  // (exact32) ... measured with the blob's holes of under guard_core_hole guard faces filled: a
+  // token's top has its pip at its centre, a hole in its blob where the close does not shut it
+  // (a noisy frame's pale token, gain3 3100 (0,3): 1.00 faces, its pip and the noise round it a
+  // hole of ~0.08, core 0.50 with it, its guard missed). A band round a die encloses the die (a
+  // unit face is 2.56 guard faces): no hole that small. 0 = off (the holes kept).
+  double guard_core_hole = 0.15;
   // (exact27) A blue blob over the 2.5 guard-face cap may be the token joined to what is not a
   // token: the band of its cell's deep-tinted print round a white die (dev17 1904 (0,4), dev6 717
   // (0,4): 2.6-2.8 guard faces, the die's lit top taken for the cell's paper so the print passed
