@@ -4433,12 +4433,31 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             cv::Mat one(bb.size(), CV_8U, cv::Scalar(0));
             const cv::Rect in = bb & cv::Rect(0, 0, lab.cols, lab.rows);
             one(in - bb.tl()).setTo(255, lab(in) == i);
+            // (exact32) The token's pip, a hole inside its blob, is the token's (guard_core_hole).
+            if (params.guard_core_hole > 0) {
+              cv::Mat hl, hst, hc;
+              const int hn = components_with_stats(~one, hl, hst, hc, 4);
+              for (int h = 1; h < hn; ++h) {
+                const int hx = hst.at<int>(h, cv::CC_STAT_LEFT), hy = hst.at<int>(h, cv::CC_STAT_TOP);
+                const bool inside = hx > 0 && hy > 0 && hx + hst.at<int>(h, cv::CC_STAT_WIDTH) < one.cols &&
+                                    hy + hst.at<int>(h, cv::CC_STAT_HEIGHT) < one.rows;
+                if (inside && hst.at<int>(h, cv::CC_STAT_AREA) < params.guard_core_hole * guard_area) one.setTo(255, hl == h);
+              }
+            }
             cv::Mat dist;
             cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
             double dmax = 0;
             cv::minMaxLoc(dist, nullptr, &dmax);
             core = 2 * dmax / std::sqrt(area);
             ok = core >= params.guard_core_ratio;
+          }
+          // (exact32) In a noisy frame a blob of part of a token's size is deep blue in the mean
+          // (guard_part_area): the pale print's noise makes blobs that small.
+          if (ok && noisy && area < params.guard_part_area * guard_area) {
+            const cv::Scalar mc = cv::mean(patch, lab == i);
+            ok = saturated_blue(cv::Vec3f(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
+                                          static_cast<float>(mc[2] / colour_base[2])),
+                                static_cast<float>(params.guard_part_saturation));
           }
           if (debug) {
             const cv::Scalar mc = cv::mean(patch, lab == i);
@@ -4826,7 +4845,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -4958,8 +4977,11 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("white_top_drop_one", p.white_top_drop_one);
     get("white_one_apart_mm", p.white_one_apart_mm);
     get("guard_core_ratio", p.guard_core_ratio);
+    get("guard_core_hole", p.guard_core_hole);
     get("guard_core_open", p.guard_core_open);
     get("guard_core_saturation", p.guard_core_saturation);
+    get("guard_part_area", p.guard_part_area);
+    get("guard_part_saturation", p.guard_part_saturation);
     get("guard_print_chroma", p.guard_print_chroma);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);

@@ -442,6 +442,12 @@ struct ReadParams {
   // into one blob of a token's area, is a band (dev4 516: 0.56; docs/reader.md "Exact round
   // 12"). 0 = off.
   double guard_core_ratio = 0.6;
+  // (exact32) ... measured with the blob's holes of under guard_core_hole guard faces filled: a
+  // token's top has its pip at its centre, a hole in its blob where the close does not shut it
+  // (a noisy frame's pale token, gain3 3100 (0,3): 1.00 faces, its pip and the noise round it a
+  // hole of ~0.08, core 0.50 with it, its guard missed). A band round a die encloses the die (a
+  // unit face is 2.56 guard faces): no hole that small. 0 = off (the holes kept).
+  double guard_core_hole = 0.15;
   // (exact27) A blue blob over the 2.5 guard-face cap may be the token joined to what is not a
   // token: the band of its cell's deep-tinted print round a white die (dev17 1904 (0,4), dev6 717
   // (0,4): 2.6-2.8 guard faces, the die's lit top taken for the cell's paper so the print passed
@@ -456,6 +462,20 @@ struct ReadParams {
   // of the blob (opening alone: 603's and 604's print then passed as guards).
   double guard_core_open = 0.5;
   double guard_core_saturation = 0.38;
+  // (exact32) In a noisy frame (noise_grey_level and noise_white_level both passed: a webcam's
+  // raised gain) a blob of under guard_part_area guard faces is a token only when it is deep blue
+  // in the mean (its mean colour against the sheet's light, the GUARD debug line's `sat`, at
+  // guard_part_saturation or more). There the pale tinted print and its shadow pass the per-pixel
+  // test (saturation >= guard_min_saturation, off the print by more than guard_print_chroma)
+  // pixel by pixel, and a patch of them closes into a blob of a token's part. In the 55 noisy
+  // frames of the scored renders such blobs (under 0.5 faces, passing every other test) measured
+  // 0.22-0.41 in the mean (8 blobs; 5 were false guards: gain1 2803 (0,4), gain2 2918 (-2,5),
+  // gain3 3102 (-1,4), (-1,5), 3107 (0,4)), a part-hidden token's lit top 0.57 and 0.65 (gain4
+  // 3519 (-3,-1), dev5 605 (4,-3)). Only small blobs: a whole token in a noisy frame may be paler
+  // (gain3 3101 (0,0): 0.58 faces, 0.35); only noisy frames: a glared token's top in a clean one
+  // (dev14 1616 (0,1), 0.25 faces) measured 0.33. guard_part_area 0 = off.
+  double guard_part_area = 0.5;
+  double guard_part_saturation = 0.45;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
   // deep blue is a guard token (beside a white or black die that barely differs from the
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:
