@@ -1636,9 +1636,9 @@ static std::vector<uchar> lone_edgeless_cells(const SheetLayout& layout, const s
   return out;
 }
 
-double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm) {
-  if (grey.empty() || grey.type() != CV_8UC1 || marker_size_mm <= 0) return 0.0;
-  std::vector<double> dir_mm[2];
+std::vector<MarkerEdgeSpread> marker_edge_spreads(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm) {
+  std::vector<MarkerEdgeSpread> edges;
+  if (grey.empty() || grey.type() != CV_8UC1 || marker_size_mm <= 0) return edges;
   auto at = [&](cv::Point2d q, double& v) {
     const int x0 = static_cast<int>(std::floor(q.x)), y0 = static_cast<int>(std::floor(q.y));
     if (x0 < 0 || y0 < 0 || x0 + 1 >= grey.cols || y0 + 1 >= grey.rows) return false;
@@ -1691,9 +1691,16 @@ double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double ma
                                  (prof[static_cast<std::size_t>(s - 1)] * 2 + prof[static_cast<std::size_t>(s - 2)] + prof[static_cast<std::size_t>(s)])) /
                                     (4.0 * 2 * step));
       if (slope <= 0) continue;
-      dir_mm[k % 2].push_back(height / slope / ppm);
+      edges.push_back({k % 2, nrm, height / slope, ppm});
     }
   }
+  return edges;
+}
+
+double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm) {
+  std::vector<double> dir_mm[2];
+  for (const MarkerEdgeSpread& e : marker_edge_spreads(grey, pose, marker_size_mm))
+    dir_mm[e.axis].push_back(e.spread_px / e.px_per_mm);
   double worst = 0;
   for (auto& v : dir_mm) {
     if (v.empty()) continue;
@@ -1701,6 +1708,51 @@ double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double ma
     worst = std::max(worst, v[v.size() / 2]);
   }
   return worst;
+}
+
+FrameBlur frame_blur_ellipse(const cv::Mat& grey, const std::vector<MarkerEdgeSpread>& edges, const std::vector<cv::Point2d>& region) {
+  FrameBlur fb;
+  if (grey.empty() || grey.type() != CV_8UC1 || region.size() < 3) return fb;
+  std::vector<cv::Point> poly;
+  for (const cv::Point2d& p : region) poly.emplace_back(static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(p.y)));
+  const cv::Rect box = cv::boundingRect(poly) & cv::Rect(1, 1, grey.cols - 2, grey.rows - 2);
+  if (box.width < 16 || box.height < 16) return fb;
+  for (auto& p : poly) p -= box.tl();
+  cv::Mat mask = cv::Mat::zeros(box.size(), CV_8U);
+  cv::fillConvexPoly(mask, poly, cv::Scalar(255));
+  // 3x3 Sobel gradients, their products summed over the region (the structure tensor).
+  double xx = 0, yy = 0, xy = 0;
+  for (int y = 0; y < box.height; ++y) {
+    const uchar* m = mask.ptr<uchar>(y);
+    const uchar* up = grey.ptr<uchar>(box.y + y - 1) + box.x;
+    const uchar* mid = grey.ptr<uchar>(box.y + y) + box.x;
+    const uchar* down = grey.ptr<uchar>(box.y + y + 1) + box.x;
+    for (int x = 0; x < box.width; ++x) {
+      if (!m[x]) continue;
+      const double gx = (up[x + 1] + 2.0 * mid[x + 1] + down[x + 1]) - (up[x - 1] + 2.0 * mid[x - 1] + down[x - 1]);
+      const double gy = (down[x - 1] + 2.0 * down[x] + down[x + 1]) - (up[x - 1] + 2.0 * up[x] + up[x + 1]);
+      xx += gx * gx, yy += gy * gy, xy += gx * gy;
+    }
+  }
+  const double tr = xx + yy, root = std::sqrt(std::max(0.0, (xx - yy) * (xx - yy) / 4 + xy * xy));
+  if (!(tr > 0)) return fb;
+  fb.aniso = 2 * root / tr;
+  const double across = 0.5 * std::atan2(2 * xy, xx - yy);  // the gradients' strongest direction
+  fb.dir = {-std::sin(across), std::cos(across)};            // the blur's: across it
+  // w^2 = base^2 + along^2 (dir . n)^2 over the marker edges, least squares.
+  double n = 0, sx = 0, sxx = 0, sw = 0, sxw = 0;
+  for (const MarkerEdgeSpread& e : edges) {
+    const double c = fb.dir.dot(e.normal), x2 = c * c, w2 = e.spread_px * e.spread_px;
+    n += 1, sx += x2, sxx += x2 * x2, sw += w2, sxw += x2 * w2;
+  }
+  const double det = n * sxx - sx * sx;
+  if (n < 2 || !(det > 0)) return fb;
+  double base2 = (sxx * sw - sx * sxw) / det, along2 = (n * sxw - sx * sw) / det;
+  if (base2 < 0) base2 = 0, along2 = sxx > 0 ? sxw / sxx : 0;
+  if (along2 < 0) along2 = 0, base2 = sw / n;
+  fb.base_px = std::sqrt(base2), fb.along_px = std::sqrt(along2);
+  fb.spread = n * n > 0 ? det / (n * n) : 0;
+  return fb;
 }
 
 double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv::Matx33d& hp, double inset_mm) {
@@ -1790,6 +1842,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     std::fprintf(stderr, "MARKERS %zu used, %ld px searched at full size\n", obs.pose.marker_ids.size(),
                  obs.pose.full_size_searched_px);
   const bool blurred = params.blur_edge_mm > 0 && frame_blur_mm >= params.blur_edge_mm;
+  // (robust32) The blur's direction and length (debug only: a line kernel from it read one die
+  // more on the harsh sets, docs/reader.md round 32).
+  if (debug) {
+    double cx0 = 1e9, cy0 = 1e9, cx1 = -1e9, cy1 = -1e9;
+    for (const auto& c : layout.cells) {
+      cx0 = std::min(cx0, c.centre.x); cx1 = std::max(cx1, c.centre.x);
+      cy0 = std::min(cy0, c.centre.y); cy1 = std::max(cy1, c.centre.y);
+    }
+    std::vector<cv::Point2d> region;
+    for (const cv::Point2d c : {cv::Point2d(cx0, cy0), cv::Point2d(cx1, cy0), cv::Point2d(cx1, cy1), cv::Point2d(cx0, cy1)}) region.push_back(apply_h(hp, c));
+    const FrameBlur frame_blur = frame_blur_ellipse(grey, marker_edge_spreads(grey, obs.pose, layout.marker_size_mm), region);
+    std::fprintf(stderr, "BLURDIR %.1f deg aniso %.3f along %.2f px base %.2f px spread %.3f\n",
+                 std::atan2(frame_blur.dir.y, frame_blur.dir.x) * 180 / CV_PI, frame_blur.aniso, frame_blur.along_px, frame_blur.base_px, frame_blur.spread);
+  }
   // (robust27) A noisy frame (noise_grey_level, noise_white_level): the sensor's noise a large
   // share of the light on both of the sheet's blank patches, measured only when the rule is on.
   const bool noise_rule = params.noise_grey_level > 0 && params.noise_white_level > 0;

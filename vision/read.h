@@ -977,6 +977,29 @@ struct Observation {
 // directions, the larger of the two (motion blurs one direction). 0 when no edge could be
 // measured (markers too small, under 0.5 px per mm, or without contrast).
 double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm);
+// (robust32) One measured edge of a marker (marker_edge_spreads): its direction index (0/1: the
+// marker's two edge directions), its outward normal in the image (unit), its step height over
+// its steepest slope (image px) and the marker's px per mm. marker_edge_blur_mm is their median
+// per direction in mm, the larger of the two.
+struct MarkerEdgeSpread {
+  int axis = 0;
+  cv::Point2d normal;
+  double spread_px = 0;
+  double px_per_mm = 0;
+};
+std::vector<MarkerEdgeSpread> marker_edge_spreads(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm);
+// (robust32) The frame's blur as a line and a disc (image px, in the units of a marker edge's
+// spread: a Gaussian of sigma s spreads 2.5 s): `dir` the direction the frame's gradients are
+// weakest in over `region` (an image polygon: the map), i.e. the blur's; `aniso` how much weaker
+// ((l1 - l2) / (l1 + l2) of the gradients' structure tensor); along_px and base_px the least
+// squares fit of every marker edge's spread^2 = base^2 + along^2 (dir . normal)^2; `spread` the
+// variance of (dir . normal)^2 over the edges (near 0: a blur at 45 degrees to the markers'
+// edges, where along and base cannot be told apart).
+struct FrameBlur {
+  cv::Point2d dir{1, 0};
+  double aniso = 0, along_px = 0, base_px = 0, spread = 0;
+};
+FrameBlur frame_blur_ellipse(const cv::Mat& grey, const std::vector<MarkerEdgeSpread>& edges, const std::vector<cv::Point2d>& region);
 // (robust31) A face crop deblurred: `iterations` Richardson-Lucy steps with a Gaussian kernel of
 // sigma_px (crop pixels), each channel; the crop as it is for iterations <= 0 or sigma_px <= 0.
 cv::Mat deblur_crop(const cv::Mat& crop_bgr, double sigma_px, int iterations);

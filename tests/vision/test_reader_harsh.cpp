@@ -283,5 +283,36 @@ TEST(ReaderHarsh, DeblurCropSeparatesAGaussianBlurredFacesPips) {
   EXPECT_EQ(deblur_crop(blurred, 3.0, 0).data, blurred.data) << "0 steps: the crop as it is";
 }
 
+// (robust32) frame_blur_ellipse finds a line blur's direction from the frame's gradients and its
+// length from the marker edges' spreads: random dots blurred along 30 degrees (image y down), four
+// edges' spreads made from base 2 px and along 6 px in that direction.
+TEST(ReaderHarsh, FrameBlurEllipseFindsALineBlursDirectionAndLength) {
+  cv::Mat dots(240, 320, CV_8UC1, cv::Scalar(200));
+  cv::RNG rng(32);
+  for (int i = 0; i < 400; ++i) cv::circle(dots, cv::Point(rng.uniform(0, 320), rng.uniform(0, 240)), rng.uniform(2, 5), cv::Scalar(60), -1);
+  const double ang = 30 * CV_PI / 180;
+  cv::Mat line = cv::Mat::zeros(15, 15, CV_32F);
+  cv::line(line, cv::Point(cvRound(7 - 6 * std::cos(ang)), cvRound(7 - 6 * std::sin(ang))),
+           cv::Point(cvRound(7 + 6 * std::cos(ang)), cvRound(7 + 6 * std::sin(ang))), cv::Scalar(1), 1);
+  line /= cv::sum(line)[0];
+  cv::Mat blurred;
+  cv::filter2D(dots, blurred, -1, line, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+  std::vector<MarkerEdgeSpread> edges;
+  const cv::Point2d dir(std::cos(ang), std::sin(ang));
+  for (const cv::Point2d n : {cv::Point2d(1, 0), cv::Point2d(0, 1), cv::Point2d(-1, 0), cv::Point2d(0, -1), cv::Point2d(0.8, 0.6)}) {
+    const double c = dir.dot(n);
+    edges.push_back({0, n, std::sqrt(4.0 + 36.0 * c * c), 4.0});
+  }
+  const FrameBlur fb = frame_blur_ellipse(blurred, edges, {{10, 10}, {310, 10}, {310, 230}, {10, 230}});
+  const double found = std::atan2(fb.dir.y, fb.dir.x) * 180 / CV_PI;
+  const double off = std::abs(std::remainder(found - 30, 180.0));
+  EXPECT_LE(off, 8) << "direction " << found;
+  EXPECT_GE(fb.aniso, 0.2);
+  EXPECT_NEAR(fb.along_px, 6.0, 0.8);
+  EXPECT_NEAR(fb.base_px, 2.0, 0.8);
+  const FrameBlur sharp = frame_blur_ellipse(dots, edges, {{10, 10}, {310, 10}, {310, 230}, {10, 230}});
+  EXPECT_LT(sharp.aniso, 0.1) << "the dots unblurred";
+}
+
 }  // namespace
 }  // namespace hexdice::vision
