@@ -488,6 +488,26 @@ std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const Di
   return keep;
 }
 
+std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vector<bool> keep, const DiceParams& params) {
+  const std::size_t n = spots.size();
+  if (n < 2 || params.below_side_face_radius <= 0) return keep;
+  const double reach = params.below_side_face_radius * median_face(spots);
+  std::vector<bool> out = keep;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (!keep[j] || spots[j].pips.face < 1) continue;
+    for (std::size_t i = 0; i < n && out[j]; ++i) {
+      if (i == j || !keep[i] || spots[i].pips.face < 1) continue;
+      const cv::Point2f d = spots[j].centre - spots[i].centre;  // from the top face i to j
+      const bool below = d.y > std::abs(d.x);
+      // ... and, as one_face_per_cube asks, the side face's pips respond less
+      if (below && cv::norm(d) < reach && spots[j].pips.strength < spots[i].pips.strength &&
+          spots[j].pips.pip_diameter < params.below_side_face_pip * spots[i].pips.pip_diameter)
+        out[j] = false;
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // Without a model: every body blob and distance peak is read by the lattice pip reader
@@ -1133,7 +1153,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (debug) std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << median_face(spots) << '\n';
     DiceParams fp = params;
     fp.side_face_radius = params.final_side_face_radius;
-    const std::vector<bool> keep = one_face_per_cube(spots, fp);
+    const std::vector<bool> keep = below_side_faces(spots, one_face_per_cube(spots, fp), params);
     std::vector<std::size_t> s2;
     for (std::size_t i = 0; i < shown.size(); ++i)
       if (keep[i]) s2.push_back(shown[i]);

@@ -170,6 +170,14 @@ struct DiceParams {
   // legends, labels: small faces, most dropped by the network) pulls it under the dice's
   // faces and leaves the side faces beside them (docs/dice.md, real round 31). 0 = off.
   double final_side_face_radius = 1.05;
+  // ... and, in that final pass, further out below a die: a camera looking at the dice from
+  // the front sees a die's side face on its own side of the top face (below it in the
+  // photo, more down than sideways), foreshortened, so with smaller pips. A detection whose
+  // centre lies below another's within below_side_face_radius x the median face, whose pip
+  // diameter is under below_side_face_pip x the other's and whose pips respond less, is that die's side face
+  // (docs/dice.md, real round 32). 0 = off.
+  double below_side_face_radius = 1.3;
+  double below_side_face_pip = 0.75;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;
@@ -333,6 +341,10 @@ float face_size(const FaceSpot& f);
 float median_face(const std::vector<FaceSpot>& spots);
 // Which spots to keep so that one die gives one detection (DiceParams::side_face_radius).
 std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const DiceParams& params = {});
+// Which spots to keep when a spot below another (DiceParams::below_side_face_radius, its
+// pips under below_side_face_pip x the other's) is that die's side face; `keep` as
+// one_face_per_cube returns it (a spot it dropped drops nothing).
+std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vector<bool> keep, const DiceParams& params = {});
 
 struct DieDetection {
   cv::Rect box;  // image pixels

@@ -416,6 +416,8 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.gap_max_not_die >= 0) dp.gap_max_not_die = a.gap_max_not_die;
     if (a.gap_side_face_radius >= 0) dp.gap_side_face_radius = a.gap_side_face_radius;
     if (a.final_side_face_radius >= 0) dp.final_side_face_radius = a.final_side_face_radius;
+    if (a.below_side_face_radius >= 0) dp.below_side_face_radius = a.below_side_face_radius;
+    if (a.below_side_face_pip >= 0) dp.below_side_face_pip = a.below_side_face_pip;
     if (a.gap_residual_seeds >= 0) dp.gap_residual_seeds = a.gap_residual_seeds > 0;
     if (a.gap_residual_clear >= 0) dp.gap_residual_clear = a.gap_residual_clear;
     if (a.gap_residual_depth >= 0) dp.gap_residual_depth = a.gap_residual_depth;

@@ -198,6 +198,40 @@ TEST(DiceSideFaces, AMisreadWideFaceDoesNotSwallowItsNeighbours) {
   EXPECT_EQ(std::count(all.begin(), all.end(), true), 2);
 }
 
+// docs/dice.md real round 32 (DiceParams::below_side_face_radius): a camera looking at the
+// dice from the front sees a die's side face below its top face, further out than
+// one_face_per_cube's 1.05 faces and with smaller (foreshortened) pips. Face side 37 px.
+TEST(DiceSideFaces, SmallerPipsBelowATopFaceAreItsSideFace) {
+  const std::vector<FaceSpot> spots{
+      spot(100, 100, 2, 10, 40),  // a top face
+      spot(100, 144, 3, 7, 25),   // its side face 1.19 faces below, pips 0.7 of the top's
+      spot(144, 100, 6, 7, 30),   // a 6 beside it with pips as small: beside, not below
+      spot(250, 100, 1, 10, 40),  // a die ...
+      spot(250, 144, 4, 10, 30),  // ... and another below it, its pips as large
+  };
+  const DiceParams on;
+  const std::vector<bool> all(spots.size(), true);
+  const auto keep = below_side_faces(spots, all, on);
+  ASSERT_EQ(keep.size(), spots.size());
+  EXPECT_TRUE(keep[0]);
+  EXPECT_FALSE(keep[1]);  // the side face
+  EXPECT_TRUE(keep[2]);
+  EXPECT_TRUE(keep[3]);
+  EXPECT_TRUE(keep[4]);
+  // one_face_per_cube alone keeps all five (1.19 faces apart is past its radius)
+  const auto first = one_face_per_cube(spots);
+  EXPECT_EQ(std::count(first.begin(), first.end(), true), 5);
+  // Beyond the radius, or with the rule off, the lower face stays; a spot dropped before stays
+  // dropped.
+  EXPECT_TRUE(below_side_faces({spots[0], spot(100, 160, 3, 7, 25), spots[3], spots[4]}, {true, true, true, true}, on)[1]);
+  DiceParams off = on;
+  off.below_side_face_radius = 0;
+  EXPECT_TRUE(below_side_faces(spots, all, off)[1]);
+  EXPECT_FALSE(below_side_faces(spots, {true, false, true, true, true}, on)[1]);
+  // Smaller pips below that respond more than the top face's are a die of their own.
+  EXPECT_TRUE(below_side_faces({spots[0], spot(100, 144, 3, 7, 45), spots[3], spots[4]}, {true, true, true, true}, on)[1]);
+}
+
 // The face network fused with the pip scores (DiceParams::cnn_fuse_weight, fuse_face).
 TEST(DiceFuse, NetworkAndPipScores) {
   // The pips read a "2" (two glints) narrowly over a "3"; the network is sure of the 3.
