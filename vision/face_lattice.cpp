@@ -430,7 +430,8 @@ void coarse_search(const Maps& m, const FaceParams& params, float mid, float ami
 // interval is that column grown while the same test holds, each column tested by the same
 // float operations. A hole with hy * hy > h2 has no column (the sum is at least hy * hy); a
 // hole whose x is far off or not a number is tested per column. per_pixel: every column
-// tested against every hole (the reference). tests: += the float tests made.
+// tested against every hole that can meet the row (the reference, the loop as it was before).
+// tests: += the float tests made.
 std::uint64_t lattice_row_hole_columns(const std::vector<cv::Point2f>& holes, float h2, int y, int x0, int x1, bool per_pixel,
                                        long* tests) {
   CV_Assert(x0 >= 0 && x1 < 64);
@@ -444,7 +445,7 @@ std::uint64_t lattice_row_hole_columns(const std::vector<cv::Point2f>& holes, fl
       const float hx = static_cast<float>(x) - h.x;
       return hx * hx + hy2 <= h2;
     };
-    if (x0 > x1 || (!per_pixel && !(hy2 <= h2))) continue;
+    if (x0 > x1 || !(hy2 <= h2)) continue;  // (both forms: the rows a hole cannot meet, as before)
     if (per_pixel || !(std::abs(h.x) < 1e6f)) {
       for (int x = x0; x <= x1; ++x)
         if (inside(x)) cols |= std::uint64_t{1} << x;

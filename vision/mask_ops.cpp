@@ -831,23 +831,30 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
 
 #if defined(HEXDICE_BILINEAR_AVX2)
 namespace {
+// The pshufb masks that pick one channel of 16 BGR pixels out of each of their three 16-byte
+// pieces (shared by the SSSE3 and AVX2 colour-distance steps).
+struct ChannelMasks {
+  alignas(16) signed char m[3][3][16];  // [channel][source vector][pixel]: the byte's index or -128 (zero)
+  ChannelMasks() {
+    for (int k = 0; k < 3; ++k)
+      for (int v = 0; v < 3; ++v)
+        for (int j = 0; j < 16; ++j) {
+          const int b = 3 * j + k;
+          m[k][v][j] = static_cast<signed char>(b / 16 == v ? b % 16 : -128);
+        }
+  }
+};
+const ChannelMasks& channel_masks() {
+  static const ChannelMasks t;
+  return t;
+}
 // (Speed round 17) color_distance_mask's exact path for one row of n >= 16 pixels (speed27:
 // the last part under 16 as the row's last 16; none when n < 16) with SSSE3: the three channels split by pshufb (not OpenCV's SSE2 deinterleave), the
 // differences to the reference as 16-bit, b^2 + g^2 and r^2 by pmaddwd of (b, g) and (r, 0)
 // pairs into 32-bit: the same integer sums (<= 3 * 255^2), compared with lim as before.
 __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const uchar* p, uchar* o, int n, int r0, int r1, int r2,
                                                                         int lim, bool greater) {
-  alignas(16) static const struct Masks {
-    signed char m[3][3][16];  // [channel][source vector][pixel]: the byte's index or -128 (zero)
-    Masks() {
-      for (int k = 0; k < 3; ++k)
-        for (int v = 0; v < 3; ++v)
-          for (int j = 0; j < 16; ++j) {
-            const int b = 3 * j + k;
-            m[k][v][j] = static_cast<signed char>(b / 16 == v ? b % 16 : -128);
-          }
-    }
-  } masks;
+  const ChannelMasks& masks = channel_masks();
   const __m128i z = _mm_setzero_si128(), vlim = _mm_set1_epi32(lim);
   const __m128i vr0 = _mm_set1_epi16(static_cast<short>(r0)), vr1 = _mm_set1_epi16(static_cast<short>(r1)),
                 vr2 = _mm_set1_epi16(static_cast<short>(r2));
@@ -891,17 +898,7 @@ __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const u
 __attribute__((target("avx2"), noinline)) int color_distance_run_avx2(const uchar* p, uchar* o, int n, int r0, int r1, int r2,
                                                                      int lim, bool greater) {
   if (n < 32) return 0;
-  alignas(16) static const struct Masks {
-    signed char m[3][3][16];  // as color_distance_row_ssse3's
-    Masks() {
-      for (int k = 0; k < 3; ++k)
-        for (int v = 0; v < 3; ++v)
-          for (int j = 0; j < 16; ++j) {
-            const int b = 3 * j + k;
-            m[k][v][j] = static_cast<signed char>(b / 16 == v ? b % 16 : -128);
-          }
-    }
-  } masks;
+  const ChannelMasks& masks = channel_masks();
   const __m256i z = _mm256_setzero_si256(), vlim = _mm256_set1_epi32(lim);
   const __m256i vr0 = _mm256_set1_epi16(static_cast<short>(r0)), vr1 = _mm256_set1_epi16(static_cast<short>(r1)),
                 vr2 = _mm256_set1_epi16(static_cast<short>(r2));
