@@ -487,7 +487,7 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
       const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
       // (speed32) The columns in a hole by intervals (lattice_row_hole_columns); the reference
       // form tests every column against every hole, as before.
-      const std::uint64_t hole_cols = lattice_row_hole_columns(holes, h2, y, x0, x1, reference);
+      const std::uint64_t hole_cols = holes.empty() ? 0 : lattice_row_hole_columns(holes, h2, y, x0, x1, reference);
       for (int x = x0; x <= x1; ++x) {
         if ((hole_cols >> x) & 1u) continue;
         ++hist[0][row[x][0]];
