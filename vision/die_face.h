@@ -145,6 +145,13 @@ struct LatticeCoarseBest {
   std::array<std::array<float, 4>, 9> pose{};
 };
 LatticeCoarseBest lattice_coarse_search_for_test(const cv::Mat& map, const FaceParams& params, bool avx2);
+// (speed32) read_face_lattice's body median without the pips: the columns x0..x1 (0..63) of
+// crop row y that no hole disc holds out, as bits of a word (bit x set: some hole h has
+// (x - h.x)^2 + (y - h.y)^2 <= h2, in float). By one interval per hole and row, each end
+// found by the same float test (per_pixel false), or that test at every column and hole
+// (per_pixel true): the same bits. tests, when given: += the float tests made.
+std::uint64_t lattice_row_hole_columns(const std::vector<cv::Point2f>& holes, float h2, int y, int x0, int x1, bool per_pixel,
+                                       long* tests = nullptr);
 // (Testing, speed21) top_face_hypotheses' layout fit: the mean distance (face units) of pips
 // (plane mm) from their count's standard layout at the face's size, best turned in 2 degree
 // steps (1 when the scale is more than 20% off), and that turn modulo 90 in angle_deg; its

@@ -421,6 +421,49 @@ void coarse_search(const Maps& m, const FaceParams& params, float mid, float ami
 
 }  // namespace
 
+// (Speed round 32) The pixel x of row y is in a hole when some hole has hx * hx + hy * hy
+// <= h2 (hx = x - h.x, hy = y - h.y in float; read_face_lattice's body median as before).
+// For one hole and row that test holds on one interval of x: fl(x - h.x) grows with x
+// (rounding is monotone), its square grows with its magnitude and the sum with the square,
+// so the sum falls up to h.x and rises after it. Within [x0, x1] its smallest value is at the
+// integer column next to h.x (floor(h.x) or the one after, each clamped to [x0, x1]); the
+// interval is that column grown while the same test holds, each column tested by the same
+// float operations. A hole with hy * hy > h2 has no column (the sum is at least hy * hy); a
+// hole whose x is far off or not a number is tested per column. per_pixel: every column
+// tested against every hole that can meet the row (the reference, the loop as it was before).
+// tests: += the float tests made.
+std::uint64_t lattice_row_hole_columns(const std::vector<cv::Point2f>& holes, float h2, int y, int x0, int x1, bool per_pixel,
+                                       long* tests) {
+  CV_Assert(x0 >= 0 && x1 < 64);
+  std::uint64_t cols = 0;
+  long n_tests = 0;
+  for (const auto& h : holes) {
+    const float hy = static_cast<float>(y) - h.y;
+    const float hy2 = hy * hy;
+    auto inside = [&](int x) {
+      ++n_tests;
+      const float hx = static_cast<float>(x) - h.x;
+      return hx * hx + hy2 <= h2;
+    };
+    if (x0 > x1 || !(hy2 <= h2)) continue;  // (both forms: the rows a hole cannot meet, as before)
+    if (per_pixel || !(std::abs(h.x) < 1e6f)) {
+      for (int x = x0; x <= x1; ++x)
+        if (inside(x)) cols |= std::uint64_t{1} << x;
+      continue;
+    }
+    const int f = static_cast<int>(std::floor(h.x));
+    const int a = std::clamp(f, x0, x1), b = std::clamp(f + 1, x0, x1);
+    int lo = inside(a) ? a : inside(b) ? b : -1;
+    if (lo < 0) continue;
+    int hi = lo;
+    while (lo > x0 && inside(lo - 1)) --lo;
+    while (hi < x1 && inside(hi + 1)) ++hi;
+    cols |= (hi - lo == 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (hi - lo + 1)) - 1) << lo;
+  }
+  if (tests) *tests += n_tests;
+  return cols;
+}
+
 static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FaceParams& params, bool reference) {
   FaceReading out;
   if (crop_bgr.empty() || crop_bgr.type() != CV_8UC3 || crop_bgr.cols < 4 || crop_bgr.rows < 4) return out;
@@ -436,33 +479,17 @@ static FaceReading read_face_lattice_impl(const cv::Mat& crop_bgr, const FacePar
     int n = 0;
     const float r2 = radius * radius, h2 = hole_r * hole_r;
     const int y0 = std::max(0, static_cast<int>(c.y - radius)), y1 = std::min(kN - 1, static_cast<int>(c.y + radius) + 1);
-    std::array<cv::Point2f, 9> row_holes;  // the holes this row can meet (hy * hy <= h2)
     for (int y = y0; y <= y1; ++y) {
       const float dy = static_cast<float>(y) - c.y;
       if (dy * dy > r2) continue;
       const float w = std::sqrt(r2 - dy * dy);
       const int x0 = std::max(0, static_cast<int>(std::ceil(c.x - w))), x1 = std::min(kN - 1, static_cast<int>(std::floor(c.x + w)));
       const cv::Vec3b* row = canon.ptr<cv::Vec3b>(y);
-      // A hole whose hy * hy > h2 holds no pixel of this row (hx * hx + hy * hy, a sum of
-      // non-negative floats, is at least hy * hy): left out, the same test on the others
-      // in the same order (round 15).
-      const bool few = holes.size() <= row_holes.size();  // (always: at most 6 pips)
-      std::size_t nh = 0;
-      if (few)
-        for (const auto& h : holes) {
-          const float hy = static_cast<float>(y) - h.y;
-          if (hy * hy <= h2) row_holes[nh++] = h;
-        }
-      const cv::Point2f* hp = few ? row_holes.data() : holes.data();
-      const std::size_t n_holes = few ? nh : holes.size();
+      // (speed32) The columns in a hole by intervals (lattice_row_hole_columns); the reference
+      // form tests every column against every hole, as before.
+      const std::uint64_t hole_cols = holes.empty() ? 0 : lattice_row_hole_columns(holes, h2, y, x0, x1, reference);
       for (int x = x0; x <= x1; ++x) {
-        bool hole = false;
-        for (std::size_t k = 0; k < n_holes; ++k) {
-          const cv::Point2f& h = hp[k];
-          const float hx = static_cast<float>(x) - h.x, hy = static_cast<float>(y) - h.y;
-          if (hx * hx + hy * hy <= h2) { hole = true; break; }
-        }
-        if (hole) continue;
+        if ((hole_cols >> x) & 1u) continue;
         ++hist[0][row[x][0]];
         ++hist[1][row[x][1]];
         ++hist[2][row[x][2]];

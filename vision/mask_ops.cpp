@@ -777,11 +777,48 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
   // bytes of that channel, times 1.f / 9, rounded), one output byte at a time.
   cv::Mat out(dsize, CV_8UC3);
   const float k = 1.f / 9;
+  // (Speed round 32) The same integers and floats in vector steps: the three rows' bytes
+  // summed per column as 16-bit (at most 765), each output's three column sums added as
+  // ints, then 4 at a time the int converted to float (exact), times k, rounded to nearest
+  // by the current mode as cvRound, packed with saturation as saturate_cast (0 .. 255).
+  const int nb = 9 * dsize.width, no = 3 * dsize.width;  // source bytes, output bytes a row
+  static thread_local std::vector<ushort> col;
+  static thread_local std::vector<int> sum3;
+  col.resize(static_cast<std::size_t>(nb) + 16);
+  sum3.resize(static_cast<std::size_t>(no) + 4);
   for (int y = 0; y < dsize.height; ++y) {
     const uchar* r0 = src.ptr<uchar>(3 * y);
     const uchar* r1 = src.ptr<uchar>(3 * y + 1);
     const uchar* r2 = src.ptr<uchar>(3 * y + 2);
     uchar* o = out.ptr<uchar>(y);
+#if CV_SIMD128
+    {
+      int i = 0;
+      for (; i + 16 <= nb; i += 16) {
+        cv::v_uint16x8 a0, a1, b0, b1, c0, c1;
+        cv::v_expand(cv::v_load(r0 + i), a0, a1);
+        cv::v_expand(cv::v_load(r1 + i), b0, b1);
+        cv::v_expand(cv::v_load(r2 + i), c0, c1);
+        cv::v_store(col.data() + i, a0 + b0 + c0);
+        cv::v_store(col.data() + i + 8, a1 + b1 + c1);
+      }
+      for (; i < nb; ++i) col[static_cast<std::size_t>(i)] = static_cast<ushort>(r0[i] + r1[i] + r2[i]);
+      for (int x = 0; x < dsize.width; ++x)
+        for (int c = 0; c < 3; ++c) {
+          const ushort* q = col.data() + 9 * x + c;
+          sum3[static_cast<std::size_t>(3 * x + c)] = q[0] + q[3] + q[6];
+        }
+      const cv::v_float32x4 vk = cv::v_setall_f32(k);
+      int j = 0;
+      for (; j + 8 <= no; j += 8) {
+        const cv::v_int32x4 lo = cv::v_round(cv::v_cvt_f32(cv::v_load(sum3.data() + j)) * vk);
+        const cv::v_int32x4 hi = cv::v_round(cv::v_cvt_f32(cv::v_load(sum3.data() + j + 4)) * vk);
+        cv::v_pack_u_store(o + j, cv::v_pack(lo, hi));
+      }
+      for (; j < no; ++j) o[j] = cv::saturate_cast<uchar>(static_cast<float>(sum3[static_cast<std::size_t>(j)]) * k);
+      continue;
+    }
+#endif
     for (int x = 0; x < dsize.width; ++x)
       for (int c = 0; c < 3; ++c) {
         const int i = 9 * x + c;  // byte of channel c of source column 3x
@@ -794,23 +831,30 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
 
 #if defined(HEXDICE_BILINEAR_AVX2)
 namespace {
+// The pshufb masks that pick one channel of 16 BGR pixels out of each of their three 16-byte
+// pieces (shared by the SSSE3 and AVX2 colour-distance steps).
+struct ChannelMasks {
+  alignas(16) signed char m[3][3][16];  // [channel][source vector][pixel]: the byte's index or -128 (zero)
+  ChannelMasks() {
+    for (int k = 0; k < 3; ++k)
+      for (int v = 0; v < 3; ++v)
+        for (int j = 0; j < 16; ++j) {
+          const int b = 3 * j + k;
+          m[k][v][j] = static_cast<signed char>(b / 16 == v ? b % 16 : -128);
+        }
+  }
+};
+const ChannelMasks& channel_masks() {
+  static const ChannelMasks t;
+  return t;
+}
 // (Speed round 17) color_distance_mask's exact path for one row of n >= 16 pixels (speed27:
 // the last part under 16 as the row's last 16; none when n < 16) with SSSE3: the three channels split by pshufb (not OpenCV's SSE2 deinterleave), the
 // differences to the reference as 16-bit, b^2 + g^2 and r^2 by pmaddwd of (b, g) and (r, 0)
 // pairs into 32-bit: the same integer sums (<= 3 * 255^2), compared with lim as before.
 __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const uchar* p, uchar* o, int n, int r0, int r1, int r2,
                                                                         int lim, bool greater) {
-  alignas(16) static const struct Masks {
-    signed char m[3][3][16];  // [channel][source vector][pixel]: the byte's index or -128 (zero)
-    Masks() {
-      for (int k = 0; k < 3; ++k)
-        for (int v = 0; v < 3; ++v)
-          for (int j = 0; j < 16; ++j) {
-            const int b = 3 * j + k;
-            m[k][v][j] = static_cast<signed char>(b / 16 == v ? b % 16 : -128);
-          }
-    }
-  } masks;
+  const ChannelMasks& masks = channel_masks();
   const __m128i z = _mm_setzero_si128(), vlim = _mm_set1_epi32(lim);
   const __m128i vr0 = _mm_set1_epi16(static_cast<short>(r0)), vr1 = _mm_set1_epi16(static_cast<short>(r1)),
                 vr2 = _mm_set1_epi16(static_cast<short>(r2));
@@ -844,6 +888,56 @@ __attribute__((target("ssse3"), noinline)) void color_distance_row_ssse3(const u
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o + x), _mm_xor_si128(g, flip));  // 255 where above (greater)
   }
 }
+// (Speed round 32) color_distance_row_ssse3's step on 32 pixels at a time in AVX2: the low
+// 128-bit lane of each register holds what the SSSE3 step's register holds for pixels x ..
+// x + 15, the high lane the same for x + 16 .. x + 31 (the 48 bytes of each loaded as three
+// 16-byte pieces). pshufb, the unpacks, pmaddwd and the packs all work within a lane, so each
+// lane computes the SSSE3 step's integers for its 16 pixels: the same sums and compares, the
+// same bytes. n >= 32: the last part under 32 pixels as the run's last 32 (the bytes before it
+// written again with the same values); returns the pixels written (n, or 0 when n < 32).
+__attribute__((target("avx2"), noinline)) int color_distance_run_avx2(const uchar* p, uchar* o, int n, int r0, int r1, int r2,
+                                                                     int lim, bool greater) {
+  if (n < 32) return 0;
+  const ChannelMasks& masks = channel_masks();
+  const __m256i z = _mm256_setzero_si256(), vlim = _mm256_set1_epi32(lim);
+  const __m256i vr0 = _mm256_set1_epi16(static_cast<short>(r0)), vr1 = _mm256_set1_epi16(static_cast<short>(r1)),
+                vr2 = _mm256_set1_epi16(static_cast<short>(r2));
+  __m256i mk[3][3];
+  for (int k = 0; k < 3; ++k)
+    for (int v = 0; v < 3; ++v) mk[k][v] = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(masks.m[k][v])));
+  const __m256i flip = greater ? z : _mm256_set1_epi8(-1);
+  for (int x = 0; x + 32 <= n; x = x + 64 <= n || x + 32 == n ? x + 32 : n - 32) {
+    const uchar* q = p + 3 * x;
+    const __m256i a = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q))),
+                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 48)), 1);
+    const __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 16))),
+                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 64)), 1);
+    const __m256i c = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 32))),
+                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + 80)), 1);
+    const __m256i B = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, mk[0][0]), _mm256_shuffle_epi8(b, mk[0][1])),
+                                      _mm256_shuffle_epi8(c, mk[0][2]));
+    const __m256i G = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, mk[1][0]), _mm256_shuffle_epi8(b, mk[1][1])),
+                                      _mm256_shuffle_epi8(c, mk[1][2]));
+    const __m256i R = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a, mk[2][0]), _mm256_shuffle_epi8(b, mk[2][1])),
+                                      _mm256_shuffle_epi8(c, mk[2][2]));
+    const __m256i b_lo = _mm256_sub_epi16(_mm256_unpacklo_epi8(B, z), vr0), b_hi = _mm256_sub_epi16(_mm256_unpackhi_epi8(B, z), vr0);
+    const __m256i g_lo = _mm256_sub_epi16(_mm256_unpacklo_epi8(G, z), vr1), g_hi = _mm256_sub_epi16(_mm256_unpackhi_epi8(G, z), vr1);
+    const __m256i r_lo = _mm256_sub_epi16(_mm256_unpacklo_epi8(R, z), vr2), r_hi = _mm256_sub_epi16(_mm256_unpackhi_epi8(R, z), vr2);
+    const __m256i bg0 = _mm256_unpacklo_epi16(b_lo, g_lo), bg1 = _mm256_unpackhi_epi16(b_lo, g_lo);
+    const __m256i bg2 = _mm256_unpacklo_epi16(b_hi, g_hi), bg3 = _mm256_unpackhi_epi16(b_hi, g_hi);
+    const __m256i rz0 = _mm256_unpacklo_epi16(r_lo, z), rz1 = _mm256_unpackhi_epi16(r_lo, z);
+    const __m256i rz2 = _mm256_unpacklo_epi16(r_hi, z), rz3 = _mm256_unpackhi_epi16(r_hi, z);
+    const __m256i s0 = _mm256_add_epi32(_mm256_madd_epi16(bg0, bg0), _mm256_madd_epi16(rz0, rz0));
+    const __m256i s1 = _mm256_add_epi32(_mm256_madd_epi16(bg1, bg1), _mm256_madd_epi16(rz1, rz1));
+    const __m256i s2 = _mm256_add_epi32(_mm256_madd_epi16(bg2, bg2), _mm256_madd_epi16(rz2, rz2));
+    const __m256i s3 = _mm256_add_epi32(_mm256_madd_epi16(bg3, bg3), _mm256_madd_epi16(rz3, rz3));
+    const __m256i g = _mm256_packs_epi16(_mm256_packs_epi32(_mm256_cmpgt_epi32(s0, vlim), _mm256_cmpgt_epi32(s1, vlim)),
+                                         _mm256_packs_epi32(_mm256_cmpgt_epi32(s2, vlim), _mm256_cmpgt_epi32(s3, vlim)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + x), _mm256_xor_si256(g, flip));  // 255 where above (greater)
+  }
+  return n;
+}
+bool use_avx2();
 // HEXDICE_NO_AVX2=1 (any value but empty or 0) keeps every run-time chosen step below on its
 // SSE2 path: the SSSE3 colour mask and the AVX2 warp steps alike.
 bool simd_steps_off() {
@@ -861,7 +955,7 @@ bool use_ssse3() {
 }  // namespace
 #endif
 
-cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater) {
+cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater, long* avx2_pixels) {
   CV_Assert(bgr.type() == CV_8UC3);
   cv::Mat m(bgr.size(), CV_8U);
   const float t2 = static_cast<float>(thr * thr);
@@ -882,16 +976,23 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
   // Integer squares summed (<= 3 * 255^2): d2 > t2 <=> d2 > floor(t2).
   const int lim = static_cast<int>(std::floor(t2));
   const int r0 = static_cast<int>(ref[0]), r1 = static_cast<int>(ref[1]), r2 = static_cast<int>(ref[2]);
+  // (Speed round 32) Each pixel's byte depends on that pixel alone: a continuous image (the
+  // usual patch: not a view) is one run of rows x cols pixels, not rows runs of cols.
+  const bool one_run = bgr.isContinuous() && m.isContinuous();
+  const int rows = one_run ? 1 : bgr.rows, cols = one_run ? bgr.rows * bgr.cols : bgr.cols;
   // (Speed round 27) A row's last part under 16 pixels: its last 16 pixels again by the same
   // vector step (the bytes before it rewritten with the same values), not pixel by pixel.
-  for (int y = 0; y < bgr.rows; ++y) {
+  for (int y = 0; y < rows; ++y) {
     const uchar* p = bgr.ptr<uchar>(y);
     uchar* o = m.ptr<uchar>(y);
     int x = 0;
 #if defined(HEXDICE_BILINEAR_AVX2)
-    if (use_ssse3()) {
-      color_distance_row_ssse3(p, o, bgr.cols, r0, r1, r2, lim, greater);
-      x = bgr.cols >= 16 ? bgr.cols : 0;
+    if (use_avx2() && cols >= 32) {
+      x = color_distance_run_avx2(p, o, cols, r0, r1, r2, lim, greater);
+      if (avx2_pixels) *avx2_pixels += x;
+    } else if (use_ssse3()) {
+      color_distance_row_ssse3(p, o, cols, r0, r1, r2, lim, greater);
+      x = cols >= 16 ? cols : 0;
     }
 #endif
 #if CV_SIMD128
@@ -919,13 +1020,13 @@ cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool 
       const cv::v_uint8x16 u = cv::v_reinterpret_as_u8(g);  // 255 where above, 0 elsewhere
       cv::v_store(o + at, greater ? u : ~u);
     };
-    for (; x + 16 <= bgr.cols; x += 16) step(x);
-    if (x < bgr.cols && bgr.cols >= 16) {
-      step(bgr.cols - 16);
-      x = bgr.cols;
+    for (; x + 16 <= cols; x += 16) step(x);
+    if (x < cols && cols >= 16) {
+      step(cols - 16);
+      x = cols;
     }
 #endif
-    for (; x < bgr.cols; ++x) {
+    for (; x < cols; ++x) {
       const int d0 = p[3 * x] - r0, d1 = p[3 * x + 1] - r1, d2 = p[3 * x + 2] - r2;
       o[x] = ((d0 * d0 + d1 * d1 + d2 * d2 > lim) == greater) ? 255 : 0;
     }

@@ -109,8 +109,10 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
 // 255 where the BGR distance of a CV_8UC3 pixel from `ref` is above `thr` (greater) or
 // at most `thr` (!greater), else 0: the float test (p - ref)^2 summed > float(thr^2).
 // With an integer-valued ref (the reader's paper and body colours are medians of bytes)
-// every term is an exact integer, so it is done in integers 16 pixels at a time.
-cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater);
+// every term is an exact integer, so it is done in integers 16 pixels at a time (32 with
+// AVX2; a continuous image as one run of pixels). avx2_pixels (tests): += the pixels the
+// AVX2 steps wrote.
+cv::Mat color_distance_mask(const cv::Mat& bgr, cv::Vec3f ref, double thr, bool greater, long* avx2_pixels = nullptr);
 
 // cv::morphologyEx(src, dst, op, kernel, anchor) for op MORPH_ERODE, MORPH_DILATE,
 // MORPH_OPEN or MORPH_CLOSE (one iteration) with the same result, for a binary CV_8UC1

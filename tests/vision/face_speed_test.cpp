@@ -3,8 +3,10 @@
 // confidence, body colour, pip polarity), on faces of every count, colour, turn, offset,
 // blur, glare and noise, on crops of rendered scenes (dice, paper, grid, shadows) and on
 // random noise, with the default parameters and with the speed options switched.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -133,6 +135,44 @@ TEST(FaceSpeed, LatticeCoarseSearchAvx2IsTheScalarSearch) {
     ++maps;
   }
   EXPECT_EQ(maps, 120);
+}
+
+// (Speed round 32) The lattice reader's body median leaves out the pixels within hole_r of
+// its pips by one interval of columns per pip and row (lattice_row_hole_columns), each end
+// found by the per-pixel float test: the same columns as that test at every column and pip
+// (the reference form), on random rows, spans and pips (0 to 9 of them, on and off the crop,
+// at integer, half-integer and random columns; radii whose squares the distances meet
+// exactly), with pips far off or not a number; and with far fewer float tests.
+TEST(FaceSpeed, LatticeHoleColumnsAreThePerPixelTest) {
+  std::mt19937 rng(3232);
+  std::uniform_real_distribution<float> u(0, 1);
+  long fast_tests = 0, ref_tests = 0, compared = 0, some_held = 0;
+  for (int rep = 0; rep < 20000; ++rep) {
+    std::vector<cv::Point2f> holes(static_cast<std::size_t>(rep % 10));
+    for (auto& h : holes) {
+      const int kind = static_cast<int>(u(rng) * 4);
+      const float x = -15 + 78 * u(rng), y = -10 + 68 * u(rng);
+      h = kind == 0 ? cv::Point2f(std::round(x), std::round(y))
+          : kind == 1 ? cv::Point2f(std::round(x) + 0.5f, std::round(y) + 0.5f)
+                      : cv::Point2f(x, y);
+    }
+    if (rep % 97 == 5 && !holes.empty()) holes[0].x = 3e7f;
+    if (rep % 89 == 7 && !holes.empty()) holes[0].x = std::numeric_limits<float>::quiet_NaN();
+    const float r = rep % 3 == 0 ? std::round(1 + 9 * u(rng)) : rep % 3 == 1 ? std::sqrt(std::round(1 + 80 * u(rng))) : 0.5f + 8 * u(rng);
+    const float h2 = rep % 3 == 1 ? std::round(r * r) : r * r;
+    const int y = static_cast<int>(u(rng) * 48);
+    int x0 = static_cast<int>(u(rng) * 48), x1 = static_cast<int>(u(rng) * 48);
+    if (rep % 5 != 0 && x0 > x1) std::swap(x0, x1);
+    if (rep % 7 == 0) x0 = 0, x1 = 63;
+    const std::uint64_t a = lattice_row_hole_columns(holes, h2, y, x0, x1, false, &fast_tests);
+    const std::uint64_t b = lattice_row_hole_columns(holes, h2, y, x0, x1, true, &ref_tests);
+    ASSERT_EQ(a, b) << "rep " << rep << " y " << y << " x " << x0 << ".." << x1 << " h2 " << h2;
+    ++compared;
+    some_held += b != 0;
+  }
+  EXPECT_EQ(compared, 20000);
+  EXPECT_GT(some_held, 3500);
+  EXPECT_LT(fast_tests, ref_tests / 2) << "float tests: intervals " << fast_tests << ", per pixel " << ref_tests;
 }
 
 TEST(FaceSpeed, ComponentReaderGivesTheReferenceReadingBitForBit) {

@@ -1477,3 +1477,48 @@ TEST(MaskOps, ColorDistanceMaskEveryWidth) {
   EXPECT_GT(compared, 100000);
   EXPECT_GT(above, 30000);
 }
+
+TEST(MaskOps, ColorDistanceMaskAvx2RunIsTheFloatTest) {
+  // (Speed round 32) color_distance_mask's exact path takes a continuous image as one run of
+  // rows x cols pixels and does it 32 pixels at a time in AVX2 (the last part under 32 as
+  // the run's last 32 again): continuous images and ROI views (rows not continuous) of every
+  // width 1..80 and several heights, references at and round the pixels, thresholds at and
+  // round the squared distances, both senses; every byte against the float test, and the
+  // AVX2 steps must have written most pixels where they run (HEXDICE_NO_AVX2=1: the SSSE3 /
+  // SSE2 steps, the same bytes).
+  std::mt19937 rng(3204);
+  std::uniform_int_distribution<int> byte(0, 255);
+  long compared = 0, above = 0, by_avx2 = 0;
+  for (int w = 1; w <= 80; ++w)
+    for (int rep = 0; rep < 4; ++rep) {
+      cv::Mat img(1 + (w * 7 + rep * 3) % 17, w + 3 * (rep % 2), CV_8UC3);
+      cv::randu(img, 0, 256);
+      // Pixels near the reference (small distances round the thresholds) as well as random ones.
+      const cv::Vec3b base(static_cast<uchar>(byte(rng)), static_cast<uchar>(byte(rng)), static_cast<uchar>(byte(rng)));
+      for (int y = 0; y < img.rows; ++y)
+        for (int x = 0; x < img.cols; x += 2)
+          for (int k = 0; k < 3; ++k)
+            img.at<cv::Vec3b>(y, x)[k] = cv::saturate_cast<uchar>(base[k] + std::uniform_int_distribution<int>(-9, 9)(rng));
+      const cv::Mat view = rep % 2 ? img(cv::Rect(rep % 3, 0, w, img.rows)) : img;  // rep 0, 2: continuous
+      const cv::Vec3f ref(base[0], base[1], base[2]);
+      for (double thr : {0.0, 3.0, 5.0, 7.5, 12.0, 60.0, 141.5, 300.0})
+        for (bool greater : {true, false}) {
+          const cv::Mat got = color_distance_mask(view, ref, thr, greater, &by_avx2);
+          const float t2 = static_cast<float>(thr * thr);
+          for (int y = 0; y < view.rows; ++y)
+            for (int x = 0; x < view.cols; ++x) {
+              const cv::Vec3b p = view.at<cv::Vec3b>(y, x);
+              const float d0 = p[0] - ref[0], d1 = p[1] - ref[1], d2 = p[2] - ref[2];
+              const uchar want = ((d0 * d0 + d1 * d1 + d2 * d2 > t2) == greater) ? 255 : 0;
+              ASSERT_EQ(got.at<uchar>(y, x), want) << "width " << w << " rep " << rep << " thr " << thr << " at " << x << "," << y;
+              above += want != 0;
+              ++compared;
+            }
+        }
+    }
+  EXPECT_GT(compared, 300000);
+  EXPECT_GT(above, compared / 4);
+  EXPECT_LT(above, compared * 3 / 4);
+  if (avx2_steps_on()) EXPECT_GT(by_avx2, compared / 2);
+  else EXPECT_EQ(by_avx2, 0);
+}
