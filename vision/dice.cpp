@@ -496,7 +496,10 @@ std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vect
   for (std::size_t j = 0; j < n; ++j) {
     if (!keep[j] || spots[j].pips.face < 1) continue;
     for (std::size_t i = 0; i < n && out[j]; ++i) {
-      if (i == j || !keep[i] || spots[i].pips.face < 1) continue;
+      if (i == j || !keep[i] || !out[i] || spots[i].pips.face < 1) continue;
+      // A die's side face never shows its top's number nor the opposite one (they sum to 7),
+      // so two such faces are two dice (a 6's small pips below a 1's large pip, say).
+      if (spots[j].pips.face == spots[i].pips.face || spots[j].pips.face + spots[i].pips.face == 7) continue;
       const cv::Point2f d = spots[j].centre - spots[i].centre;  // from the top face i to j
       const bool below = d.y > std::abs(d.x);
       // ... and, as one_face_per_cube asks, the side face's pips respond less

@@ -174,8 +174,12 @@ struct DiceParams {
   // the front sees a die's side face on its own side of the top face (below it in the
   // photo, more down than sideways), foreshortened, so with smaller pips. A detection whose
   // centre lies below another's within below_side_face_radius x the median face, whose pip
-  // diameter is under below_side_face_pip x the other's and whose pips respond less, is that die's side face
-  // (docs/dice.md, real round 32). 0 = off.
+  // diameter is under below_side_face_pip x the other's and whose pips respond less, is that die's side face,
+  // unless the two read the same number or opposite ones (summing to 7), which no die's top
+  // and side show (docs/dice.md, real round 32). 0 = off; off too when
+  // final_side_face_radius is 0 or without the network (it runs in that final pass). It acts
+  // wherever find_dice runs with the network: `hexdice dice`, the referee's setup rolls and
+  // the overlay's live loop.
   double below_side_face_radius = 1.3;
   double below_side_face_pip = 0.75;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this

@@ -473,7 +473,10 @@ struct ReadParams {
   // gain3 3102 (-1,4), (-1,5), 3107 (0,4)), a part-hidden token's lit top 0.57 and 0.65 (gain4
   // 3519 (-3,-1), dev5 605 (4,-3)). Only small blobs: a whole token in a noisy frame may be paler
   // (gain3 3101 (0,0): 0.58 faces, 0.35); only noisy frames: a glared token's top in a clean one
-  // (dev14 1616 (0,1), 0.25 faces) measured 0.33. guard_part_area 0 = off.
+  // (dev14 1616 (0,1), 0.25 faces) measured 0.33. guard_part_area 0 = off. Set on 8 rendered
+  // blobs only (false 0.22-0.41, true 0.57-0.65): a real token part-hidden or glared in a noisy
+  // frame could measure under 0.45 and go unseen; the rule does not yet check that the print
+  // under the blob is the blue-tinted kind that causes the false blobs (review, session 31).
   double guard_part_area = 0.5;
   double guard_part_saturation = 0.45;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in

@@ -230,6 +230,13 @@ TEST(DiceSideFaces, SmallerPipsBelowATopFaceAreItsSideFace) {
   EXPECT_FALSE(below_side_faces(spots, {true, false, true, true, true}, on)[1]);
   // Smaller pips below that respond more than the top face's are a die of their own.
   EXPECT_TRUE(below_side_faces({spots[0], spot(100, 144, 3, 7, 45), spots[3], spots[4]}, {true, true, true, true}, on)[1]);
+  // A die's side never shows its top's number nor the opposite one: a 6 with small, weak pips
+  // below a 1, or a 2 below a 2, is a die of its own.
+  EXPECT_TRUE(below_side_faces({spot(100, 100, 1, 10, 40), spot(100, 144, 6, 7, 25)}, {true, true}, on)[1]);
+  EXPECT_TRUE(below_side_faces({spots[0], spot(100, 144, 2, 7, 25)}, {true, true}, on)[1]);
+  EXPECT_FALSE(below_side_faces({spot(100, 100, 1, 10, 40), spot(100, 144, 5, 7, 25)}, {true, true}, on)[1]);
+  // A spot this rule drops drops nothing below it.
+  EXPECT_TRUE(below_side_faces({spots[0], spots[1], spot(100, 188, 1, 4.9f, 15)}, {true, true, true}, on)[2]);
 }
 
 // The face network fused with the pip scores (DiceParams::cnn_fuse_weight, fuse_face).
