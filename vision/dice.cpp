@@ -12,6 +12,7 @@
 
 #include "vision/dice_classifier.h"
 #include "vision/dice_cnn.h"
+#include "vision/mask_ops.h"
 
 namespace hexdice::vision {
 
@@ -45,22 +46,6 @@ cv::Mat distance_map(const cv::Mat& a, const cv::Mat& b) {
     }
   }
   return d;
-}
-
-// Fills the holes of `mask` (background not connected to the border) of at most
-// `max_area` pixels: pips inside a die body, not the floor of a dice tray whose rim
-// happens to be foreground all round (that would make the whole tray one blob).
-void fill_holes(cv::Mat& mask, double max_area) {
-  cv::Mat ff = mask.clone();
-  cv::Mat pad;
-  cv::copyMakeBorder(ff, pad, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
-  cv::floodFill(pad, cv::Point(0, 0), cv::Scalar(255));
-  cv::Mat holes = ~pad(cv::Rect(1, 1, mask.cols, mask.rows));
-  cv::Mat labels, stats, cents;
-  const int n = cv::connectedComponentsWithStats(holes, labels, stats, cents, 8, CV_32S);
-  for (int i = 1; i < n; ++i)
-    if (stats.at<int>(i, cv::CC_STAT_AREA) > max_area) holes.setTo(0, labels == i);
-  mask |= holes;
 }
 
 // The background: the median of the image shrunk by `shrink` over a `median` window,
@@ -184,7 +169,7 @@ Bodies body_blobs(const cv::Mat& work, const DiceParams& params, bool refine) {
   cv::morphologyEx(fg, fg, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
   cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
   const double min_px = params.min_side * side, max_px = params.max_side * side;
-  fill_holes(fg, params.max_hole * max_px * max_px);
+  fill_holes_up_to(fg, params.max_hole * max_px * max_px);
   out.fg = fg;
   if (params.distance_peaks > 0) out.peaks = distance_peaks(fg, min_px, max_px, params.distance_peaks);
 

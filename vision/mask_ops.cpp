@@ -1973,6 +1973,18 @@ void fill_holes_labels(cv::Mat& mask) {
   }
 }
 
+void fill_holes_up_to(cv::Mat& mask, double max_area, int connectivity) {
+  cv::Mat pad;
+  cv::copyMakeBorder(mask, pad, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+  cv::floodFill(pad, cv::Point(0, 0), cv::Scalar(255));
+  cv::Mat holes = ~pad(cv::Rect(1, 1, mask.cols, mask.rows));
+  cv::Mat labels, stats, cents;
+  const int n = cv::connectedComponentsWithStats(holes, labels, stats, cents, connectivity, CV_32S);
+  for (int i = 1; i < n; ++i)
+    if (stats.at<int>(i, cv::CC_STAT_AREA) > max_area) holes.setTo(0, labels == i);
+  mask |= holes;
+}
+
 void fill_holes_fast(cv::Mat& mask) {
   CV_Assert(mask.type() == CV_8UC1);
   const int w = mask.cols, h = mask.rows;

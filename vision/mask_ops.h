@@ -210,6 +210,10 @@ void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3
 // fill_holes_labels is the form it replaces (cv::connectedComponents of mask == 0).
 void fill_holes_fast(cv::Mat& mask);
 void fill_holes_labels(cv::Mat& mask);
+// Fills the holes of `mask` (zero pixels not 4-connected to its border) of at most `max_area`
+// pixels each, a hole being one `connectivity`-connected piece of them: the pips inside a die
+// body (dice.cpp, 8) or inside a guard token (read.cpp, 4), not a tray floor ringed by a rim.
+void fill_holes_up_to(cv::Mat& mask, double max_area, int connectivity = 8);
 
 // The 8-connected component of a binary (0 / 255) CV_8UC1 mask holding `seed`, as 255 in
 // out (0 elsewhere; all 0 when seed is outside or on a zero pixel): what read.cpp's

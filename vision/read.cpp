@@ -4500,16 +4500,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const cv::Rect in = bb & cv::Rect(0, 0, lab.cols, lab.rows);
             one(in - bb.tl()).setTo(255, lab(in) == i);
             // (exact32) The token's pip, a hole inside its blob, is the token's (guard_core_hole).
-            if (params.guard_core_hole > 0) {
-              cv::Mat hl, hst, hc;
-              const int hn = components_with_stats(~one, hl, hst, hc, 4);
-              for (int h = 1; h < hn; ++h) {
-                const int hx = hst.at<int>(h, cv::CC_STAT_LEFT), hy = hst.at<int>(h, cv::CC_STAT_TOP);
-                const bool inside = hx > 0 && hy > 0 && hx + hst.at<int>(h, cv::CC_STAT_WIDTH) < one.cols &&
-                                    hy + hst.at<int>(h, cv::CC_STAT_HEIGHT) < one.rows;
-                if (inside && hst.at<int>(h, cv::CC_STAT_AREA) < params.guard_core_hole * guard_area) one.setTo(255, hl == h);
-              }
-            }
+            // Holes of under guard_core_hole guard faces: a whole number of pixels under t is at
+            // most ceil(t) - 1 of them.
+            if (params.guard_core_hole > 0) fill_holes_up_to(one, std::ceil(params.guard_core_hole * guard_area) - 1, 4);
             cv::Mat dist;
             cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
             double dmax = 0;
