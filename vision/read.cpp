@@ -165,6 +165,16 @@ bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
 // cell's top: the farthest face centre plus a face's half-diagonal (0.27 of the die's 16 mm
 // times sqrt 2) plus a margin. One value for every look, so they share one sampling of the
 // disc (PlaneSample is keyed by its centre and radius).
+// The box (mm: x0, y0, x1, y1) round the layout's cell centres.
+static std::array<double, 4> cell_centres_box_mm(const SheetLayout& layout) {
+  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+  for (const auto& c : layout.cells) {
+    x0 = std::min(x0, c.centre.x); x1 = std::max(x1, c.centre.x);
+    y0 = std::min(y0, c.centre.y); y1 = std::max(y1, c.centre.y);
+  }
+  return {x0, y0, x1, y1};
+}
+
 static double pip_look_reach_mm(const ReadParams& params) {
   return params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
 }
@@ -1845,11 +1855,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (robust32) The blur's direction and length (debug only: a line kernel from it read one die
   // more on the harsh sets, docs/reader.md round 32).
   if (debug) {
-    double cx0 = 1e9, cy0 = 1e9, cx1 = -1e9, cy1 = -1e9;
-    for (const auto& c : layout.cells) {
-      cx0 = std::min(cx0, c.centre.x); cx1 = std::max(cx1, c.centre.x);
-      cy0 = std::min(cy0, c.centre.y); cy1 = std::max(cy1, c.centre.y);
-    }
+    const auto [cx0, cy0, cx1, cy1] = cell_centres_box_mm(layout);
     std::vector<cv::Point2d> region;
     for (const cv::Point2d c : {cv::Point2d(cx0, cy0), cv::Point2d(cx1, cy0), cv::Point2d(cx1, cy1), cv::Point2d(cx0, cy1)}) region.push_back(apply_h(hp, c));
     const FrameBlur frame_blur = frame_blur_ellipse(grey, marker_edge_spreads(grey, obs.pose, layout.marker_size_mm), region);
@@ -2180,11 +2186,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   if (stop_here()) return obs;
   // The top-face plane, rectified: cells' bounding box (mm) at px_per_mm.
   const double ppm = params.px_per_mm, hs = layout.hex_size_mm;
-  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
-  for (const auto& c : layout.cells) {
-    x0 = std::min(x0, c.centre.x - hs - 15); x1 = std::max(x1, c.centre.x + hs + 15);
-    y0 = std::min(y0, c.centre.y - hs - 15); y1 = std::max(y1, c.centre.y + hs + 15);
-  }
+  const auto [cx0, cy0, cx1, cy1] = cell_centres_box_mm(layout);
+  const double x0 = cx0 - hs - 15, y0 = cy0 - hs - 15, x1 = cx1 + hs + 15, y1 = cy1 + hs + 15;
   const cv::Size rsize(cvCeil((x1 - x0) * ppm), cvCeil((y1 - y0) * ppm));
   if (rsize.area() <= 0 || rsize.area() > 40'000'000) {
     obs.why_not_found = "layout too large";
