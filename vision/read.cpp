@@ -2272,11 +2272,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // core of an empty cell; what does pass is looked at by the full test below.
           const cv::Vec3f pp = papers[todo[k]];
           const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-          int dark = 0;
-          for (int y = 0; y < r.height; ++y) {
-            const cv::Vec3b* row = cores.ptr<cv::Vec3b>(y) + r.x;
-            for (int x = 0; x < r.width; ++x) dark += (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum;
-          }
+          // (speed33: the core's luminances 16 at a time, compared as one run, counted once)
+          thread_local std::vector<ushort> lum;
+          thread_local std::vector<uchar> is_dark;
+          lum.resize(static_cast<std::size_t>(r.area()));
+          is_dark.resize(static_cast<std::size_t>(r.area()));
+          for (int y = 0; y < r.height; ++y)
+            bgr_lum_row(cores.ptr<uchar>(y) + 3 * r.x, r.width, lum.data() + static_cast<std::size_t>(y) * r.width);
+          lum_compare_row(lum.data(), nullptr, r.area(), dark_lum, false, LumWhere::Any, is_dark.data());
+          const int dark = cv::countNonZero(cv::Mat(1, r.area(), CV_8U, is_dark.data()));
           core_occupied[todo[k]] = dark >= params.core_dark_fraction * r.area();
         }
       }
@@ -2401,13 +2405,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0)), light;
         for (const std::size_t ci : cand)
           if (can_light[ci] && light.empty()) light = cv::Mat(tiles.size(), CV_8U, cv::Scalar(0));
+        std::vector<ushort> lum(static_cast<std::size_t>(side_px));
         for (std::size_t k = 0; k < cand.size(); ++k) {
           const float dl = dark_lum(cand[k]);
           for (int y = 0; y < side_px; ++y) {
             const cv::Vec3b* row = tiles.ptr<cv::Vec3b>(static_cast<int>(k) * stride + y);
             uchar* o = dark.ptr<uchar>(static_cast<int>(k) * stride + y);
-            for (int x = 0; x < side_px; ++x)
-              o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dl && !on_grid(cand[k], origin[k].x + x, origin[k].y + y) ? 255 : 0;
+            // (speed33) The dark pixels a row at a time (bgr_lum_row, lum_compare_row), then the
+            // grid test on those alone (for_each_set skips the rest 16 at a time). for_each_set
+            // has found a run's end before it visits the run, so clearing a visited byte is safe.
+            bgr_lum_row(reinterpret_cast<const uchar*>(row), side_px, lum.data());
+            lum_compare_row(lum.data(), nullptr, side_px, dl, false, LumWhere::Any, o);
+            for_each_set(o, side_px, [&](int x) {
+              if (on_grid(cand[k], origin[k].x + x, origin[k].y + y)) o[x] = 0;
+            });
             if (can_light[cand[k]]) {
               uchar* ol = light.ptr<uchar>(static_cast<int>(k) * stride + y);
               for (int x = 0; x < side_px; ++x) ol[x] = is_light(cand[k], row[x]) ? 255 : 0;
