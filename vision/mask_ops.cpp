@@ -2980,15 +2980,19 @@ void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bo
 #if CV_SIMD128
   const cv::v_uint16x8 vlo = cv::v_setall_u16(static_cast<ushort>(lo)), vhi = cv::v_setall_u16(static_cast<ushort>(hi));
   const cv::v_uint8x16 z = cv::v_setzero_u8();
-  for (; x + 16 <= n; x += 16) {
-    const cv::v_uint16x8 a = cv::v_load(lum + x), b = cv::v_load(lum + x + 8);
+  auto step = [&](int at) {
+    const cv::v_uint16x8 a = cv::v_load(lum + at), b = cv::v_load(lum + at + 8);
     cv::v_uint8x16 m = cv::v_pack((a >= vlo) & (a < vhi), (b >= vlo) & (b < vhi));  // (0xFFFF -> 255)
     if (where) {
-      const cv::v_uint8x16 clear = cv::v_load(where + x) == z;
+      const cv::v_uint8x16 clear = cv::v_load(where + at) == z;
       m = want_set ? (m & ~clear) : (m & clear);
     }
-    cv::v_store(out + x, m);
-  }
+    cv::v_store(out + at, m);
+  };
+  for (; x + 16 <= n; x += 16) step(x);
+  // A tail under 16 of a run of 16 or more: the run's last 16 again (each byte depends on its
+  // own pixel alone, so the bytes before the tail are written again with the same values).
+  if (x < n && n >= 16) step(n - 16), x = n;
 #endif
   for (; x < n; ++x) {
     const bool in = lum[x] >= lo && lum[x] < hi && (!where || ((where[x] != 0) == want_set));

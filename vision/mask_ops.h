@@ -349,7 +349,8 @@ void bgr_lum_row(const uchar* bgr, int n, ushort* out);
 // where[x] passes the where rule (LumWhere: any byte, nonzero, zero; where may be null for
 // Any), else 0; for x in [0, n), 16 at a time. The same bytes as the per-pixel float test:
 // the float bound is made the integer one it is equivalent to (NaN and bounds past
-// 0 .. 1020 included). The reader's near-centre pip masks.
+// 0 .. 1020 included). out must not overlap lum or where. The reader's near-centre pip masks
+// and its core tests.
 enum class LumWhere { Any, Set, Clear };
 void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bool above, LumWhere rule, uchar* out);
 
