@@ -2963,6 +2963,43 @@ void bgr_lum_row(const uchar* bgr, int n, ushort* out) {
   for (; x < n; ++x) out[x] = static_cast<ushort>(bgr[3 * x] + 2 * bgr[3 * x + 1] + bgr[3 * x + 2]);
 }
 
+void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bool above, LumWhere rule, uchar* out) {
+  // lum is an integer in [0, 1020]: lum < thr <=> lum < ceil(thr); lum > thr <=> lum >= floor(thr) + 1.
+  // As "lum >= lo": lo in [0, 1021] (1021: never, NaN included; 0: always).
+  int lo = 0, hi = 1021;  // out = lo <= lum < hi
+  if (above) {
+    if (!(thr >= 0.0f)) lo = std::isnan(thr) ? 1021 : 0;
+    else lo = thr >= 1020.0f ? 1021 : static_cast<int>(std::floor(thr)) + 1;
+  } else {
+    if (!(thr <= 1021.0f)) hi = std::isnan(thr) ? 0 : 1021;
+    else hi = thr <= 0.0f ? 0 : static_cast<int>(std::ceil(thr));
+  }
+  if (rule == LumWhere::Any) where = nullptr;
+  const bool want_set = rule == LumWhere::Set;
+  int x = 0;
+#if CV_SIMD128
+  const cv::v_uint16x8 vlo = cv::v_setall_u16(static_cast<ushort>(lo)), vhi = cv::v_setall_u16(static_cast<ushort>(hi));
+  const cv::v_uint8x16 z = cv::v_setzero_u8();
+  auto step = [&](int at) {
+    const cv::v_uint16x8 a = cv::v_load(lum + at), b = cv::v_load(lum + at + 8);
+    cv::v_uint8x16 m = cv::v_pack((a >= vlo) & (a < vhi), (b >= vlo) & (b < vhi));  // (0xFFFF -> 255)
+    if (where) {
+      const cv::v_uint8x16 clear = cv::v_load(where + at) == z;
+      m = want_set ? (m & ~clear) : (m & clear);
+    }
+    cv::v_store(out + at, m);
+  };
+  for (; x + 16 <= n; x += 16) step(x);
+  // A tail under 16 of a run of 16 or more: the run's last 16 again (each byte depends on its
+  // own pixel alone, so the bytes before the tail are written again with the same values).
+  if (x < n && n >= 16) step(n - 16), x = n;
+#endif
+  for (; x < n; ++x) {
+    const bool in = lum[x] >= lo && lum[x] < hi && (!where || ((where[x] != 0) == want_set));
+    out[x] = in ? 255 : 0;
+  }
+}
+
 void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1) {
   x0 = 0, x1 = -1;
   if (cols <= 0) return;

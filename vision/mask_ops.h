@@ -344,6 +344,16 @@ inline void for_each_set(const uchar* s, int end, F&& f) {
 // patch row (the face plane's, the pip masks').
 void bgr_lum_row(const uchar* bgr, int n, ushort* out);
 
+// (Speed round 33) out[x] = 255 when lum[x] (a bgr_lum_row value, 0 .. 1020) compares with
+// the float thr (above: lum > thr, else lum < thr; the int converted to float, exact) and
+// where[x] passes the where rule (LumWhere: any byte, nonzero, zero; where may be null for
+// Any), else 0; for x in [0, n), 16 at a time. The same bytes as the per-pixel float test:
+// the float bound is made the integer one it is equivalent to (NaN and bounds past
+// 0 .. 1020 included). out must not overlap lum or where. The reader's near-centre pip masks
+// and its core tests.
+enum class LumWhere { Any, Set, Clear };
+void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bool above, LumWhere rule, uchar* out);
+
 // true when the run-time chosen AVX2 steps run (round 20: for the lattice reader's coarse
 // search too): the CPU has AVX2 and HEXDICE_NO_AVX2 is unset, empty or 0.
 bool avx2_steps_on();

@@ -231,11 +231,17 @@ static cv::Mat one_pip_polarity(const cv::Mat& crop, cv::Vec3f body, int polarit
   cv::Mat out = crop.clone();
   const int lb = cvRound(body[0] + 2 * body[1] + body[2]);
   const cv::Vec3b b(cv::saturate_cast<uchar>(body[0]), cv::saturate_cast<uchar>(body[1]), cv::saturate_cast<uchar>(body[2]));
+  thread_local std::vector<ushort> lum;  // (speed33: the row's luminances 16 at a time)
+  lum.resize(static_cast<std::size_t>(out.cols));
   for (int y = 0; y < out.rows; ++y) {
     cv::Vec3b* row = out.ptr<cv::Vec3b>(y);
-    for (int x = 0; x < out.cols; ++x) {
-      const int l = row[x][0] + 2 * row[x][1] + row[x][2];
-      if (polarity > 0 ? l < lb : l > lb) row[x] = b;
+    bgr_lum_row(out.ptr<uchar>(y), out.cols, lum.data());
+    if (polarity > 0) {
+      for (int x = 0; x < out.cols; ++x)
+        if (lum[static_cast<std::size_t>(x)] < lb) row[x] = b;
+    } else {
+      for (int x = 0; x < out.cols; ++x)
+        if (lum[static_cast<std::size_t>(x)] > lb) row[x] = b;
     }
   }
   return out;
@@ -2266,11 +2272,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // core of an empty cell; what does pass is looked at by the full test below.
           const cv::Vec3f pp = papers[todo[k]];
           const float dark_lum = static_cast<float>(params.core_dark_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-          int dark = 0;
-          for (int y = 0; y < r.height; ++y) {
-            const cv::Vec3b* row = cores.ptr<cv::Vec3b>(y) + r.x;
-            for (int x = 0; x < r.width; ++x) dark += (row[x][0] + 2 * row[x][1] + row[x][2]) < dark_lum;
-          }
+          // (speed33: the core's luminances 16 at a time, compared as one run, counted once)
+          thread_local std::vector<ushort> lum;
+          thread_local std::vector<uchar> is_dark;
+          lum.resize(static_cast<std::size_t>(r.area()));
+          is_dark.resize(static_cast<std::size_t>(r.area()));
+          for (int y = 0; y < r.height; ++y)
+            bgr_lum_row(cores.ptr<uchar>(y) + 3 * r.x, r.width, lum.data() + static_cast<std::size_t>(y) * r.width);
+          lum_compare_row(lum.data(), nullptr, r.area(), dark_lum, false, LumWhere::Any, is_dark.data());
+          const int dark = cv::countNonZero(cv::Mat(1, r.area(), CV_8U, is_dark.data()));
           core_occupied[todo[k]] = dark >= params.core_dark_fraction * r.area();
         }
       }
@@ -2395,13 +2405,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::Mat dark(tiles.size(), CV_8U, cv::Scalar(0)), light;
         for (const std::size_t ci : cand)
           if (can_light[ci] && light.empty()) light = cv::Mat(tiles.size(), CV_8U, cv::Scalar(0));
+        std::vector<ushort> lum(static_cast<std::size_t>(side_px));
         for (std::size_t k = 0; k < cand.size(); ++k) {
           const float dl = dark_lum(cand[k]);
           for (int y = 0; y < side_px; ++y) {
             const cv::Vec3b* row = tiles.ptr<cv::Vec3b>(static_cast<int>(k) * stride + y);
             uchar* o = dark.ptr<uchar>(static_cast<int>(k) * stride + y);
-            for (int x = 0; x < side_px; ++x)
-              o[x] = (row[x][0] + 2 * row[x][1] + row[x][2]) < dl && !on_grid(cand[k], origin[k].x + x, origin[k].y + y) ? 255 : 0;
+            // (speed33) The dark pixels a row at a time (bgr_lum_row, lum_compare_row), then the
+            // grid test on those alone (for_each_set skips the rest 16 at a time). for_each_set
+            // has found a run's end before it visits the run, so clearing a visited byte is safe.
+            bgr_lum_row(reinterpret_cast<const uchar*>(row), side_px, lum.data());
+            lum_compare_row(lum.data(), nullptr, side_px, dl, false, LumWhere::Any, o);
+            for_each_set(o, side_px, [&](int x) {
+              if (on_grid(cand[k], origin[k].x + x, origin[k].y + y)) o[x] = 0;
+            });
             if (can_light[cand[k]]) {
               uchar* ol = light.ptr<uchar>(static_cast<int>(k) * stride + y);
               for (int x = 0; x < side_px; ++x) ol[x] = is_light(cand[k], row[x]) ? 255 : 0;
@@ -2718,9 +2735,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // White dice's pips: dark (under core_dark_ratio x the paper's luminance), pip-sized,
     // roundish blobs off the grid lines, near the cell centre (patch pixels).
     // The patch pixels within a face's pips' reach of the cell centre (a die's centre within
-    // max_face_offset_mm, its pips within the pip grid's half-diagonal of it) for which
-    // take(where, luminance b + 2g + r) holds; where is the row of `where` at that pixel.
-    auto near_centre_mask = [&](const cv::Mat& where, auto&& take) {
+    // max_face_offset_mm, its pips within the pip grid's half-diagonal of it) whose luminance
+    // b + 2g + r is above (or below) thr and whose byte of `where` passes the rule
+    // (lum_compare_row, mask_ops.h; speed33: a row at a time, not a test per pixel).
+    auto near_centre_mask = [&](const cv::Mat& where, float thr, bool above, LumWhere rule) {
       const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
       cv::Mat out(patch.size(), CV_8U, cv::Scalar(0));
       thread_local std::vector<ushort> lum;  // the span's b + 2g + r (speed27: 16 at a time)
@@ -2732,7 +2750,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         disc_row_span(centre.x, centre.y, reach2, y, patch.cols, span_x0, span_x1);
         if (span_x1 < span_x0) continue;
         bgr_lum_row(patch.ptr<uchar>(y) + 3 * span_x0, span_x1 - span_x0 + 1, lum.data());
-        for (int x = span_x0; x <= span_x1; ++x) o[x] = take(w[x], lum[static_cast<std::size_t>(x - span_x0)]) ? 255 : 0;
+        lum_compare_row(lum.data(), w + span_x0, span_x1 - span_x0 + 1, thr, above, rule, o + span_x0);
       }
       return out;
     };
@@ -2760,11 +2778,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::Mat dm, back;
       if (params.pip_grid_restore) {
         // (The dark pixels on the band too, from the same pass.)
-        const cv::Mat dark = near_centre_mask(grid, [&](uchar, int lum) { return lum < dark_lum; });
+        const cv::Mat dark = near_centre_mask(grid, dark_lum, false, LumWhere::Any);
         dm = dark & ~grid;
         back = dark & grid;
       } else {
-        dm = near_centre_mask(grid, [&](uchar on_grid, int lum) { return !on_grid && lum < dark_lum; });
+        dm = near_centre_mask(grid, dark_lum, false, LumWhere::Clear);
       }
       if (params.pip_grid_restore) {
         // (exact20) The grid band is where the print would be seen; on a die's top the die
@@ -3953,7 +3971,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           fill_holes(filled);
           const cv::Vec3f pp = papers[ci];
           const float light_lum = static_cast<float>(params.pip_light_ratio) * (pp[0] + 2 * pp[1] + pp[2]);
-          pips = pip_blobs(near_centre_mask(filled, [&](uchar in_die, int lum) { return in_die && lum > light_lum; }), true);
+          pips = pip_blobs(near_centre_mask(filled, light_lum, true, LumWhere::Set), true);
         }
         // A lone light blob on a black die may be a glare spot: two at least.
         if (!dark_polarity && pips.size() < 2) continue;

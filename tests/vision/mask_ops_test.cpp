@@ -1417,6 +1417,57 @@ TEST(MaskOps, BgrLumRowIsThePerPixelSum) {
   EXPECT_GT(extremes, 40000);
 }
 
+TEST(MaskOps, LumCompareRowIsThePerPixelFloatTest) {
+  // (Speed round 33) lum_compare_row (16 at a time, an integer bound) against the reader's
+  // per-pixel test it replaced (the int luminance against the float bound; the where byte):
+  // rows of 0 .. 80 at every offset (the vector part, the tail, their seam), luminances
+  // 0 .. 1020 with runs of equal values, bounds on, just off and halfway between integers,
+  // outside 0 .. 1020, infinite and NaN; all three where rules, both senses.
+  std::mt19937 rng(3303);
+  std::uniform_int_distribution<int> lumd(0, 1020), byte(0, 3);
+  const float specials[] = {-5.0f, -0.0f, 0.0f, 0.25f, 1020.0f, 1020.5f, 1021.0f, 1021.5f, 5000.0f,
+                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN()};
+  long checked = 0, on = 0, off = 0, bound_hits = 0;
+  for (int t = 0; t < 6000; ++t) {
+    const int n = t % 81, o = (t / 81) % 5;
+    std::vector<ushort> lum(static_cast<std::size_t>(n + o));
+    std::vector<uchar> where(static_cast<std::size_t>(n + o));
+    const int base = lumd(rng);
+    for (auto& v : lum) v = static_cast<ushort>(t % 3 == 0 ? std::clamp(base + byte(rng) - 1, 0, 1020) : lumd(rng));
+    for (auto& v : where) v = static_cast<uchar>(byte(rng) == 0 ? 0 : (byte(rng) == 0 ? 255 : 1 + byte(rng)));
+    float thr;
+    switch (t % 4) {
+      case 0: thr = specials[static_cast<std::size_t>(t / 4) % std::size(specials)]; break;
+      case 1: thr = static_cast<float>(base); break;  // on an integer the row holds
+      case 2: thr = std::nextafter(static_cast<float>(base), (t / 4) % 2 ? 2000.0f : -1.0f); break;
+      default: thr = static_cast<float>(base) + 0.5f; break;
+    }
+    const bool above = (t / 2) % 2;
+    const LumWhere rule = static_cast<LumWhere>((t / 7) % 3);
+    std::vector<uchar> got(static_cast<std::size_t>(n + o) + 4, 77);
+    lum_compare_row(lum.data() + o, rule == LumWhere::Any && t % 2 ? nullptr : where.data() + o, n, thr, above, rule,
+                    got.data() + o);
+    for (int x = 0; x < n; ++x) {
+      const int l = lum[static_cast<std::size_t>(x + o)];
+      const uchar w = where[static_cast<std::size_t>(x + o)];
+      const bool cmp = above ? l > thr : l < thr;
+      const bool pass = rule == LumWhere::Any || ((w != 0) == (rule == LumWhere::Set));
+      const uchar want = cmp && pass ? 255 : 0;
+      ASSERT_EQ(got[static_cast<std::size_t>(x + o)], want)
+          << "n " << n << " x " << x << " lum " << l << " thr " << thr << " above " << above << " rule "
+          << static_cast<int>(rule) << " where " << int(w);
+      ++checked, (want ? on : off) += 1, bound_hits += std::abs(static_cast<float>(l) - thr) <= 0.5f;
+    }
+    for (int x = 0; x < o; ++x) ASSERT_EQ(got[static_cast<std::size_t>(x)], 77) << "written before the row";
+    for (int x = n + o; x < n + o + 4; ++x) ASSERT_EQ(got[static_cast<std::size_t>(x)], 77) << "written past n " << n;
+  }
+  EXPECT_GT(checked, 200000);
+  EXPECT_GT(on, 40000);
+  EXPECT_GT(off, 40000);
+  EXPECT_GT(bound_hits, 5000);  // the bound between pixels' luminances, where an off-by-one shows
+}
+
 TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
   // (Speed round 27) A row's blocks wholly inside the source are sampled by one call per run of
   // them (each block's positions still its own, as OpenCV's): rows of many blocks (widths to
