@@ -395,23 +395,34 @@ static int lone_count(int counts) {
 struct PlaceLook {
   double ring = 0, con = 0;
 };
-static PlaceLook look_at_place(const cv::Mat& crop, const FaceReading& r, cv::Point2d p, double pr) {
+// (exact33) The crop the places' rings are sampled on: the crop itself, or (`avg` > 0) its box
+// mean over (2 avg + 1)^2 pixels (noise_ring_average).
+static cv::Mat ring_crop_for(const cv::Mat& crop, int avg) {
+  if (avg <= 0 || crop.empty()) return crop;
+  cv::Mat out;
+  cv::blur(crop, out, cv::Size(2 * avg + 1, 2 * avg + 1), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+  return out;
+}
+// `ring_crop`: the crop the rings are sampled on (the crop itself, or in a noisy frame the crop
+// smoothed: ring_crop_for).
+static PlaceLook look_at_place(const cv::Mat& crop, const FaceReading& r, cv::Point2d p, double pr, const cv::Mat& ring_crop) {
   const cv::Vec3f b = r.body_bgr;
   const float bsum = b[0] + b[1] + b[2] + 1e-3f, blum = b[0] + 2 * b[1] + b[2] + 1e-3f;
-  auto px_at = [&](cv::Point2d q, cv::Vec3f& v) {
+  auto px_on = [&](const cv::Mat& m, cv::Point2d q, cv::Vec3f& v) {
     const int x = cvRound(q.x), y = cvRound(q.y);
-    if (x < 0 || y < 0 || x >= crop.cols || y >= crop.rows) return false;
-    const cv::Vec3b c = crop.at<cv::Vec3b>(y, x);
+    if (x < 0 || y < 0 || x >= m.cols || y >= m.rows) return false;
+    const cv::Vec3b c = m.at<cv::Vec3b>(y, x);
     v = cv::Vec3f(c[0], c[1], c[2]);
     return true;
   };
+  auto px_at = [&](cv::Point2d q, cv::Vec3f& v) { return px_on(crop, q, v); };
   int n_body = 0, n_ring = 0;
   for (int a = 0; a < 16; ++a) {
     const double t = CV_PI / 8 * a;
     for (double rr : {1.35 * pr, 1.75 * pr}) {
       ++n_ring;
       cv::Vec3f v;
-      if (!px_at(p + rr * cv::Point2d(std::cos(t), std::sin(t)), v)) continue;
+      if (!px_on(ring_crop, p + rr * cv::Point2d(std::cos(t), std::sin(t)), v)) continue;
       const float sum = v[0] + v[1] + v[2] + 1e-3f, lum = v[0] + 2 * v[1] + v[2];
       bool same = lum >= 0.8f * blum && lum <= 1.25f * blum;
       for (int ch = 0; ch < 3 && same; ++ch) same = std::abs(v[ch] / sum - b[ch] / bsum) <= 0.04f;
@@ -435,7 +446,7 @@ static char place_class(const PlaceLook& l, double ref) {
   return l.ring < 0.75 ? '?' : l.con >= 0.5 * ref ? 'o' : l.con <= 0.2 * ref ? '.' : '~';
 }
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
-                                           bool debug) {
+                                           bool debug, int ring_avg = 0) {
   ShownPlaces out;
   const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
   if (!seen) return out;
@@ -463,11 +474,12 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   const double rms = std::sqrt(best_e / static_cast<double>(pips.size()));
   const cv::Point2d ax(std::cos(best_t), std::sin(best_t)), ay(-std::sin(best_t), std::cos(best_t));
   // Each place: the fraction of its ring of the body's colour, its centre's contrast (over the body's luminance).
+  const cv::Mat ring_crop = ring_crop_for(crop, ring_avg);
   std::array<double, 9> ring{}, con{};
   std::array<int, 9> read_pip{};
   for (int j = -1, k = 0; j <= 1; ++j)
     for (int i = -1; i <= 1; ++i, ++k) {
-      const PlaceLook pl = look_at_place(crop, r, c + pitch * (i * ax + j * ay), pr);
+      const PlaceLook pl = look_at_place(crop, r, c + pitch * (i * ax + j * ay), pr, ring_crop);
       ring[k] = pl.ring, con[k] = pl.con;
     }
   out.ring = ring;
@@ -541,7 +553,7 @@ struct AnyPlacement {
   std::string why;  // (debug)
 };
 static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
-                                            bool on_face, bool debug) {
+                                            bool on_face, bool debug, int ring_avg = 0) {
   AnyPlacement out;
   const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
   if (!seen || seen->pips.size() < 2) return out;
@@ -584,9 +596,10 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
   // The nodes of every window: x1 - 2 .. x0 + 2 (and y); at most 5x5.
   const int nx = x0 - x1 + 5, ny = y0 - y1 + 5;
   std::vector<PlaceLook> looks(static_cast<std::size_t>(nx * ny));
+  const cv::Mat ring_crop = ring_crop_for(crop, ring_avg);
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i)
-      looks[static_cast<std::size_t>(j * nx + i)] = look_at_place(crop, r, origin + pitch * ((x1 - 2 + i) * ax + (y1 - 2 + j) * ay), pr);
+      looks[static_cast<std::size_t>(j * nx + i)] = look_at_place(crop, r, origin + pitch * ((x1 - 2 + i) * ax + (y1 - 2 + j) * ay), pr, ring_crop);
   auto look = [&](cv::Point n) -> const PlaceLook& { return looks[static_cast<std::size_t>((n.y - y1 + 2) * nx + (n.x - x1 + 2))]; };
   // The pips' contrast: the median over the reading's pips on shown nodes.
   std::vector<double> ref_c;
@@ -682,8 +695,9 @@ static PipContrast pip_contrast(const cv::Mat& crop, const FaceReading& reading,
 // (count_from_shown_places, the pips' polarity the reading's or else its colour's) is the count
 // read, from at least occluded_shown_min_pips shown pips. `debug_hex`: a PLACES line.
 static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
-                               const Hex* debug_hex) {
-  const ShownPlaces sp = count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug_hex != nullptr);
+                               const Hex* debug_hex, int ring_avg) {
+  const ShownPlaces sp =
+      count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug_hex != nullptr, ring_avg);
   bool agrees = sp.count > 0 && sp.count == co.face && sp.pips >= params.occluded_shown_min_pips;
   // (exact24) One shown pip: a reading of two pips or more (the grid laid on them), a coloured die (its body unlike the
   // paper and the grey of a pale die in the shade, which read "black" before the pale path names them white), most places shown.
@@ -1875,6 +1889,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp) : 0.0;
   const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && white_noise >= params.noise_white_level;
   if (debug) std::fprintf(stderr, "NOISE %.4f of the grey patch, %.4f of the white%s\n", grey_noise, white_noise, noisy ? ": a noisy frame" : "");
+  // (exact33) In a noisy frame the pip places' rings are sampled on the face crop's box mean (noise_ring_average).
+  const int ring_avg = noisy ? params.noise_ring_average : 0;
   // (robust25) The face reader's parameters for this frame: in a blurred one a faint face two
   // readers agree on is read (blur_agreed_min_response).
   FaceParams face_params = params.face;
@@ -3073,7 +3089,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // (exact27) Its top seen round its pips (fine_unit_top_shown): a pip of a side face, in
           // that side's shade, is no place of a top.
           const double top_round = ok && (params.fine_unit_top_shown > 0 || debug)
-                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false).top_round
+                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false, ring_avg).top_round
                                        : -1;
           const bool side_pip = params.fine_unit_top_shown > 0 && top_round >= 0 && top_round < params.fine_unit_top_shown;
           ok = ok && !side_pip;
@@ -4583,7 +4599,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
-    if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex);
+    if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex, ring_avg);
     // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
     if ((noise_faint_rule || debug) && fr.face > 0) {
       const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
@@ -4641,7 +4657,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (!params.occluded_white_one_surrounded) return true;
         FaceReading r = fr;
         r.pip_polarity = -1;
-        const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, -1, 16.0 * params.face_crop_scale, false);
+        const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, -1, 16.0 * params.face_crop_scale, false, ring_avg);
         return sp.places[1] != '?' && sp.places[3] != '?' && sp.places[5] != '?' && sp.places[7] != '?';
       };
       const bool white_in_shade = pale_in_shade && (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one && one_surrounded())) &&
@@ -4692,7 +4708,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // white_in_shade's pale body with dark pips, at any confidence (two pips or more).
         const bool pale = pale_in_shade && !fine_saw_none && co.face >= 2 && (co.color == "black" || co.color == "white");
         if (clean_body || pale) {
-          shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
+          shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, ring_avg);
           shown_agreed[ci] = shown_count;
           if (shown_count && pale) co.color = "white";
           ok = shown_count;
@@ -4702,7 +4718,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (!ok && params.occluded_shown_any_place && off_size && clean_body && !skin_hue && !low_cover && co.color != "white" &&
           co.color != "black") {
         const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale,
-                                                         params.occluded_any_place_on_face, debug);
+                                                         params.occluded_any_place_on_face, debug, ring_avg);
         if (debug) std::fprintf(stderr, "ANYPLACE %d,%d %s %d conf %.2f %s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face, co.confidence, ap.why.c_str());
         if (ap.count > 0 && ap.pips >= params.occluded_shown_min_pips) {
           co.face = ap.count;
@@ -4729,7 +4745,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // its count looked for in the pip places its face shows.
     if (params.weak_shown_places && params.hand_near_min_confidence > 0 && near_hand[ci] && !shown_agreed[ci] &&
         co.confidence < params.hand_near_min_confidence && co.face >= params.occluded_shown_min_pips)
-      shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
+      shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, ring_avg);
     // (robust26) In a dim frame a weak reading stands only when the lattice (its faint faces at
     // the agreed bar) and the component counter both read its count on its square (not the
     // fallback's reading, capped at fallback_below: the counter's own guess).
@@ -4790,7 +4806,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // round it of their rings' share of the body's colour (one_top_shown).
     if (fr.face == 1 && (params.one_top_shown > 0 || debug)) {
       // (count_from_shown_places takes the reading's polarity, or else its colour's.)
-      const ShownPlaces sp = count_from_shown_places(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
+      const ShownPlaces sp = count_from_shown_places(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false, ring_avg);
       const double mean = sp.top_round;
       one_top[ci] = mean;
       if (debug) std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.confidence, mean);
@@ -4940,6 +4956,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
+    fs << "noise_ring_average" << noise_ring_average;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -5140,6 +5157,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_white_level", p.noise_white_level);
     get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("noise_pip_contrast", p.noise_pip_contrast);
+    get("noise_ring_average", p.noise_ring_average);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

@@ -461,6 +461,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
+  p.noise_ring_average = 3;
   p.blur_agreed_min_response = 4.5;
   p.blur_faint_below = 5.5;
   p.blur_faint_empty_ratio = 0.4;
@@ -556,6 +557,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
+  EXPECT_EQ(q->noise_ring_average, 3);
   EXPECT_DOUBLE_EQ(q->blur_agreed_min_response, 4.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_below, 5.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_empty_ratio, 0.4);

@@ -1678,4 +1678,16 @@ TEST(ReaderFixtures, TokensPipHoleIsPartOfItsCore) {
   expect_one_guard_now_right("scenes_round32_exact32", off, 0);  // 3100's guard missed (not exact)
 }
 
+// Round 33 (data/fixtures/scenes_round33_exact33: gain2 2905, a gain render of session 28). In a
+// noisy frame the pip places' rings (the share of each ring of the body's colour, pixel by pixel
+// within 0.04 of its chromaticity) lose most of their pixels to the sensor's noise: 2905 (0,0), a
+// green 1 in full view read at 1.00, measured 0.34 of its top round its pip and was hidden "cut"
+// (one_top_shown 0.5), the board's one fault. With noise_ring_average (2: the rings sampled on the
+// crop's 5x5 box mean in noisy frames) it measures 0.54: the 1 is read, the board exact.
+TEST(ReaderFixtures, NoisyFramesRingsRoundPipPlacesAreSampledOnTheMean) {
+  ReadParams off;
+  off.noise_ring_average = 0;
+  expect_each_boards_hidden_die_now_read_right("scenes_round33_exact33", off, 1);
+}
+
 }  // namespace hexdice::vision
