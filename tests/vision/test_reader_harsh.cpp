@@ -262,6 +262,25 @@ TEST(ReaderHarsh, ABlurredFramesUnsureReadingIsReadAgainDeblurred) {
   EXPECT_EQ(false_dice(r26), false_dice(r26_gated));
 }
 
+// (robust33) In a blurred frame a cell failing the printed-edge test (1 of its 6 edges seen) is
+// looked at again with the grid line only blur_grid_line_contrast (0.04) darker than the paper:
+// harsh4 2705 (-5,4), a green 3 in a defocused 640 px stream, and harsh5 3417 (0,1), a blue 4 in a
+// defocused, dim 960 px one (data/fixtures/scenes_round30_robust30), were hidden "edges"; with the
+// second look both are read right, and no false die or wrong face is added.
+TEST(ReaderHarsh, ABlurredFramesCellIsLookedAtAgainForItsFaintPrintedEdges) {
+  const char* set = "scenes_round30_robust30";
+  ReadParams off;
+  off.blur_grid_line_contrast = 0;
+  const SceneScore before = fixture_score(set, off), after = fixture_score(set, ReadParams{});
+  auto wrong = [](const SceneScore& s) { return s.matched - s.face_ok; };
+  auto false_dice = [](const SceneScore& s) { return s.seen_cells - s.matched; };
+  EXPECT_GE(after.face_ok, before.face_ok + 2) << "right readings: " << before.face_ok << " -> " << after.face_ok;
+  EXPECT_LE(wrong(after), wrong(before)) << "wrong faces: " << wrong(before) << " -> " << wrong(after);
+  EXPECT_LE(false_dice(after), false_dice(before)) << "false dice: " << false_dice(before) << " -> " << false_dice(after);
+  EXPECT_LE(hidden_for(after, "edges"), hidden_for(before, "edges") - 2)
+      << "hidden edges: " << hidden_for(before, "edges") << " -> " << hidden_for(after, "edges");
+}
+
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
 // three a column, 4.3 mm apart, on a 48 px crop of 16 mm): blurred by sigma 3 px the lattice finds
 // no face at its full bar; after 20 steps of sigma 3 it reads the 6.
