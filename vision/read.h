@@ -810,6 +810,13 @@ struct ReadParams {
   // 60 (yellow) with its clipped red and green equal. 0 = off.
   double colour_clip_level = 250;
   double grid_line_contrast = 0.06;
+  // (robust33) In a blurred frame (blur_edge_mm) a cell failing the printed-edge test
+  // (hand_max_edges) is looked at again with the grid line darker by this much only: the blur
+  // (and a low-resolution stream scaled up) spreads the 0.4 mm line and takes its contrast, and
+  // a die's cell in a defocused 640 px stream showed 1 of its 6 edges (harsh4 2705 (-5,4), harsh5
+  // 3417 (0,1), harshR32 7217 (3,0): read right at 0.04). At 0.03 a blue 3 under a hand's edge
+  // was read 2 (7217 (0,4)). 0 (or grid_line_contrast or more) = off.
+  double blur_grid_line_contrast = 0.04;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its
   // paper centre are inside the image, this margin (px) from the edge. Cells out of view

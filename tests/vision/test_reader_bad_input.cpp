@@ -469,6 +469,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.blur_deblur_sigma_scale = 0.3;
   p.blur_deblur_min_confidence = 0.6;
   p.blur_deblur_past_faint = false;
+  p.blur_grid_line_contrast = 0.035;
   const fs::path f = fs::temp_directory_path() / ("hexdice_read_params_" + std::to_string(::getpid()) + ".yml");
   ASSERT_TRUE(p.save(f.string()).ok());
   auto q = ReadParams::load(f.string());
@@ -565,6 +566,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->blur_deblur_sigma_scale, 0.3);
   EXPECT_DOUBLE_EQ(q->blur_deblur_min_confidence, 0.6);
   EXPECT_FALSE(q->blur_deblur_past_faint);
+  EXPECT_DOUBLE_EQ(q->blur_grid_line_contrast, 0.035);
   fs::remove(f);
   EXPECT_FALSE(ReadParams::load("/nonexistent/params.yml").ok());
 }
