@@ -496,6 +496,22 @@ std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vect
   return out;
 }
 
+PipRead centred_pip_read(const PipRead& read, const DieCandidate& c, const DiceParams& params) {
+  if (params.centred_pip_is_one <= 0 || params.lone_pip_centred <= 0 || c.source == 1 || read.face < 2) return read;
+  if (cv::norm(read.centre - c.centre) <= params.centred_pip_is_one * c.side) return read;
+  for (const auto& q : read.pips)
+    if (cv::norm(q - c.centre) < static_cast<float>(params.lone_pip_centred) * c.side) {
+      PipRead one = read;
+      one.face = 1;
+      one.centre = q;
+      one.pips = {q};
+      one.face_score = {};
+      one.face_score[1] = read.face_score[static_cast<std::size_t>(read.face)];
+      return one;
+    }
+  return read;
+}
+
 namespace {
 
 // Without a model: every body blob and distance peak is read by the lattice pip reader
@@ -740,6 +756,11 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       for (const auto& q : big.pips) mine = mine || cv::norm(q - best.centre) < 0.6f * std::max(best.pip_diameter, big.pip_diameter);
       if (big.face > 1 && mine && !dice_as_pips(big)) best = big;
     }
+    // A body's centred pip is a "1" (DiceParams::centred_pip_is_one).
+    const PipRead one = centred_pip_read(best, d.c, params);
+    if (debug && one.face != best.face)
+      std::cerr << "dice: centred pip " << one.centre << " of " << d.c.centre << " is a 1 (read " << best.face << " at " << best.centre << ")\n";
+    best = one;
     r.pips = best;
     if (best.face > 0) {
       r.face = best.face;

@@ -200,6 +200,17 @@ struct DiceParams {
   // Not for a body candidate (blob or distance peak) whose lone pip lies within this
   // fraction of its side of its centre: that is a "1" (0 = re-read those too).
   double lone_pip_centred = 0.2;
+  // ... and a body candidate (blob or distance peak) with a pip of its read within
+  // lone_pip_centred x its side of its centre, whose read face is centred further than
+  // centred_pip_is_one x its side from its centre, reads that pip alone, a "1"
+  // (centred_pip_read): a die's face centre lay within 0.22 of its body's side of the
+  // body's centre on `even` (the side faces move the body), and a face holding a pip at the
+  // body's centre but centred further out (0.30..0.33) paired the die's one pip with a
+  // neighbouring die's pip (a "2" across two dice, whose face centre between them let the
+  // suppression drop the die under its neighbour). 0 = off, the default: at 0.28 `even`
+  // gained one die (956 -> 957/1021) and `odd` lost one (937 -> 936/1017), docs/dice.md
+  // real round 33.
+  double centred_pip_is_one = 0;
   // First suppression before reading (speed): accepted candidates are read highest margin
   // first, and one whose centre lies within pre_nms_radius x the larger side of one
   // already taken is not read (0 = read every accepted candidate, ~5x slower).
@@ -349,6 +360,11 @@ std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const Di
 // pips under below_side_face_pip x the other's) is that die's side face; `keep` as
 // one_face_per_cube returns it (a spot it dropped drops nothing).
 std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vector<bool> keep, const DiceParams& params = {});
+// The read of body candidate `c` (DiceParams::centred_pip_is_one): `read` itself, or, when
+// a pip of it lies within lone_pip_centred x c's side of c's centre and its face is centred
+// further than centred_pip_is_one x that side from it, that pip alone (a "1" there, its
+// score the read's best; the other faces' scores 0). A pip cluster (source 1) is no body.
+PipRead centred_pip_read(const PipRead& read, const DieCandidate& c, const DiceParams& params = {});
 
 struct DieDetection {
   cv::Rect box;  // image pixels

@@ -259,5 +259,45 @@ TEST(DiceFuse, NetworkAndPipScores) {
   EXPECT_EQ(fuse_face(none, net, 6, 0.0, 1e-3), 6);
 }
 
+// docs/dice.md real round 33 (DiceParams::centred_pip_is_one): a body candidate's read as
+// measured on `even` (byler 100121, work pixels). A "2" of the die's centred pip and a
+// neighbouring die's pip, its face centre 0.33 of the candidate's side out, is that pip alone;
+// a five whose corner pip lies at the body's centre (the side faces move the body: 111642,
+// 0.20 out) stays a five, as does a pip cluster's read and every read with the rule off (the
+// default: no gain on the odd split).
+TEST(DiceCentredPip, APairAcrossTwoDiceIsTheBodysOne) {
+  PipRead two;
+  two.face = 2;
+  two.pip_diameter = 4.6f;
+  two.spacing = 9.5f;
+  two.centre = {366.9f, 245.0f};
+  two.pips = {{357.4f, 254.5f}, {376.4f, 235.5f}};
+  two.face_score = {0, 150, 300, 0, 0, 0, 0};
+  const DieCandidate body{{359.0f, 256.0f}, 44.75f, 2};
+  DiceParams on;
+  on.centred_pip_is_one = 0.28;
+  const PipRead one = centred_pip_read(two, body, on);
+  EXPECT_EQ(one.face, 1);
+  EXPECT_LT(cv::norm(one.centre - cv::Point2f(357.4f, 254.5f)), 1e-3);
+  ASSERT_EQ(one.pips.size(), 1u);
+  EXPECT_FLOAT_EQ(one.face_score[1], 300);
+  EXPECT_FLOAT_EQ(one.face_score[2], 0);
+  // rule off, or the candidate a pip cluster: the read as it was
+  DiceParams off;
+  off.centred_pip_is_one = 0;
+  EXPECT_EQ(centred_pip_read(two, body, off).face, 2);
+  EXPECT_EQ(centred_pip_read(two, DieCandidate{body.centre, body.side, 1}, on).face, 2);
+  // no pip at the body's centre: a die's own 2
+  EXPECT_EQ(centred_pip_read(two, DieCandidate{{366.9f, 256.0f}, 44.75f, 2}, on).face, 2);
+  // a five centred 0.20 of the side from the body, a corner pip at the body's centre
+  PipRead five;
+  five.face = 5;
+  five.spacing = 4.5f;
+  five.centre = {512.5f, 316.3f};
+  five.pips = {{505.0f, 320.7f}, {520.0f, 320.7f}, {512.5f, 316.3f}, {505.0f, 311.9f}, {520.0f, 311.9f}};
+  five.face_score = {0, 50, 60, 70, 80, 500, 0};
+  EXPECT_EQ(centred_pip_read(five, DieCandidate{{506.0f, 317.0f}, 32.2f, 2}, on).face, 5);
+}
+
 }  // namespace
 }  // namespace hexdice::vision
