@@ -1890,7 +1890,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && white_noise >= params.noise_white_level;
   if (debug) std::fprintf(stderr, "NOISE %.4f of the grey patch, %.4f of the white%s\n", grey_noise, white_noise, noisy ? ": a noisy frame" : "");
   // (exact33) In a noisy frame the pip places' rings are sampled on the face crop's box mean (noise_ring_average).
-  const int ring_avg = noisy ? params.noise_ring_average : 0;
+  // Only the 1's shown-top test (one_top_shown) takes it: the occluder gate's looks at the places
+  // keep single pixels, so a hand's edge is not averaged into a body-coloured ring.
+  const int ring_avg = noisy ? std::clamp(params.noise_ring_average, 0, 8) : 0;
   // (robust25) The face reader's parameters for this frame: in a blurred one a faint face two
   // readers agree on is read (blur_agreed_min_response).
   FaceParams face_params = params.face;
@@ -2088,7 +2090,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     // (robust33) In a blurred frame a cell failing the test is looked at again at the lower
     // blur_grid_line_contrast: the blur spreads the thin printed line and takes its contrast.
-    if (blurred && params.blur_grid_line_contrast > 0 && params.blur_grid_line_contrast < params.grid_line_contrast) {
+    if (blurred && !noisy && params.blur_grid_line_contrast > 0 && params.blur_grid_line_contrast < params.grid_line_contrast) {
       std::vector<std::size_t> again;
       for (std::size_t i = 0; i < layout.cells.size(); ++i)
         if (seen[i] <= params.hand_max_edges && !covered[i]) again.push_back(i);
@@ -2113,7 +2115,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                         : std::vector<uchar>();
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
       if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
-        if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, edges[i]);
+        if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, seen[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
         edges_covered[i] = 1;
         // (exact23) On a map of standard cells, read all the same under the occluder gate
@@ -3110,7 +3112,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // (exact27) Its top seen round its pips (fine_unit_top_shown): a pip of a side face, in
           // that side's shade, is no place of a top.
           const double top_round = ok && (params.fine_unit_top_shown > 0 || debug)
-                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false, ring_avg).top_round
+                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false, 0).top_round
                                        : -1;
           const bool side_pip = params.fine_unit_top_shown > 0 && top_round >= 0 && top_round < params.fine_unit_top_shown;
           ok = ok && !side_pip;
@@ -4620,7 +4622,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
-    if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex, ring_avg);
+    if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex, 0);
     // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
     if ((noise_faint_rule || debug) && fr.face > 0) {
       const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
@@ -4678,7 +4680,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (!params.occluded_white_one_surrounded) return true;
         FaceReading r = fr;
         r.pip_polarity = -1;
-        const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, -1, 16.0 * params.face_crop_scale, false, ring_avg);
+        const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, -1, 16.0 * params.face_crop_scale, false, 0);
         return sp.places[1] != '?' && sp.places[3] != '?' && sp.places[5] != '?' && sp.places[7] != '?';
       };
       const bool white_in_shade = pale_in_shade && (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one && one_surrounded())) &&
@@ -4729,7 +4731,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // white_in_shade's pale body with dark pips, at any confidence (two pips or more).
         const bool pale = pale_in_shade && !fine_saw_none && co.face >= 2 && (co.color == "black" || co.color == "white");
         if (clean_body || pale) {
-          shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, ring_avg);
+          shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, 0);
           shown_agreed[ci] = shown_count;
           if (shown_count && pale) co.color = "white";
           ok = shown_count;
@@ -4739,7 +4741,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (!ok && params.occluded_shown_any_place && off_size && clean_body && !skin_hue && !low_cover && co.color != "white" &&
           co.color != "black") {
         const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale,
-                                                         params.occluded_any_place_on_face, debug, ring_avg);
+                                                         params.occluded_any_place_on_face, debug, 0);
         if (debug) std::fprintf(stderr, "ANYPLACE %d,%d %s %d conf %.2f %s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face, co.confidence, ap.why.c_str());
         if (ap.count > 0 && ap.pips >= params.occluded_shown_min_pips) {
           co.face = ap.count;
@@ -4766,7 +4768,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // its count looked for in the pip places its face shows.
     if (params.weak_shown_places && params.hand_near_min_confidence > 0 && near_hand[ci] && !shown_agreed[ci] &&
         co.confidence < params.hand_near_min_confidence && co.face >= params.occluded_shown_min_pips)
-      shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, ring_avg);
+      shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, 0);
     // (robust26) In a dim frame a weak reading stands only when the lattice (its faint faces at
     // the agreed bar) and the component counter both read its count on its square (not the
     // fallback's reading, capped at fallback_below: the counter's own guess).

@@ -815,7 +815,9 @@ struct ReadParams {
   // (and a low-resolution stream scaled up) spreads the 0.4 mm line and takes its contrast, and
   // a die's cell in a defocused 640 px stream showed 1 of its 6 edges (harsh4 2705 (-5,4), harsh5
   // 3417 (0,1), harshR32 7217 (3,0): read right at 0.04). At 0.03 a blue 3 under a hand's edge
-  // was read 2 (7217 (0,4)). 0 (or grid_line_contrast or more) = off.
+  // was read 2 (7217 (0,4)). Not in a frame that is noisy as well (noise_grey_level): a webcam's
+  // long exposure and raised gain in a dim room give both, and there a hand's edge passed the
+  // lower bar (scenes_round26 2616 (0,-4) lost its cover). 0 (or grid_line_contrast or more) = off.
   double blur_grid_line_contrast = 0.04;
   double hand_px_per_mm = 1.0;
   // A cell is in view when its die's top face (16 mm square + 2 mm, top plane) and its
@@ -963,7 +965,9 @@ struct ReadParams {
   // single pixels of a die's top off its colour: gain2 2905 (0,0), a green 1 read at 1.00 in full
   // view, measured 0.34 of its top round its pip (one_top_shown 0.5: hidden "cut"), 0.43 at k = 1,
   // 0.54 at k = 2 (reported); gain4 3518 (4,-2), a green 1: 0.48, 0.62, 0.71; gain1 2801 (3,0), a
-  // black 1 in a darker frame: 0.20, 0.36, 0.46 (still hidden). 0 = off (single pixels, as before).
+  // black 1 in a darker frame: 0.20, 0.36, 0.46 (still hidden). Only the 1's shown-top test
+  // (one_top_shown) takes the mean; the occluder gate's looks at the places keep single pixels, so
+  // a hand's edge is not averaged into a body-coloured ring. Taken as 0..8. 0 = off.
   int noise_ring_average = 2;
 
   Status save(const std::string& path) const;
