@@ -505,6 +505,7 @@ PipRead centred_pip_read(const PipRead& read, const DieCandidate& c, const DiceP
       one.face = 1;
       one.centre = q;
       one.pips = {q};
+      one.spacing = 0;  // a 1 has no lattice; the 2's spacing spanned two dice
       one.face_score = {};
       one.face_score[1] = read.face_score[static_cast<std::size_t>(read.face)];
       return one;
@@ -744,7 +745,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     // A lone pip may be one pip of a face larger than both squares (a candidate round
     // one pip of a five): read a square round it about a face wide; when a face of more
     // pips is found there and this pip is one of its pips, the candidate is that face.
-    // ... but a die body (a blob or a distance peak, not a pip group) whose one pip lies
+    // ... but a candidate other than a pip group (a blob, a distance peak or a pip face) whose one pip lies
     // at its centre is a "1": a pip of a 2, 4 or 5 lies off its die's centre, and the
     // wider square would pair the pip with a side face's pips.
     const bool centred_body = params.lone_pip_centred > 0 && d.c.source != 1 &&

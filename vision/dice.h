@@ -197,10 +197,10 @@ struct DiceParams {
   // diameter; when a face of more pips holding that pip is found there, the candidate is
   // that face (a pip of a five is no "1"). 0 = off.
   double lone_pip_grow = 10.0;
-  // Not for a body candidate (blob or distance peak) whose lone pip lies within this
+  // Not for a candidate other than a pip cluster (a blob, a distance peak or a pip face) whose lone pip lies within this
   // fraction of its side of its centre: that is a "1" (0 = re-read those too).
   double lone_pip_centred = 0.2;
-  // ... and a body candidate (blob or distance peak) with a pip of its read within
+  // ... and a candidate other than a pip cluster (a blob, a distance peak or a pip face) with a pip of its read within
   // lone_pip_centred x its side of its centre, whose read face is centred further than
   // centred_pip_is_one x its side from its centre, reads that pip alone, a "1"
   // (centred_pip_read): a die's face centre lay within 0.22 of its body's side of the

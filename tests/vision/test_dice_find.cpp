@@ -287,8 +287,10 @@ TEST(DiceCentredPip, APairAcrossTwoDiceIsTheBodysOne) {
   off.centred_pip_is_one = 0;
   EXPECT_EQ(centred_pip_read(two, body, off).face, 2);
   EXPECT_EQ(centred_pip_read(two, DieCandidate{body.centre, body.side, 1}, on).face, 2);
-  // no pip at the body's centre: a die's own 2
-  EXPECT_EQ(centred_pip_read(two, DieCandidate{{366.9f, 256.0f}, 44.75f, 2}, on).face, 2);
+  // no pip at the body's centre (the face centred 0.67 of the side out, so the pip test decides):
+  // a die's own 2
+  EXPECT_EQ(centred_pip_read(two, DieCandidate{{366.9f, 275.0f}, 44.75f, 2}, on).face, 2);
+  EXPECT_EQ(one.spacing, 0.0f);
   // a five centred 0.20 of the side from the body, a corner pip at the body's centre
   PipRead five;
   five.face = 5;
