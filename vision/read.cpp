@@ -553,7 +553,7 @@ struct AnyPlacement {
   std::string why;  // (debug)
 };
 static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
-                                            bool on_face, bool debug, int ring_avg = 0) {
+                                            bool on_face, bool debug) {
   AnyPlacement out;
   const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
   if (!seen || seen->pips.size() < 2) return out;
@@ -596,10 +596,9 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
   // The nodes of every window: x1 - 2 .. x0 + 2 (and y); at most 5x5.
   const int nx = x0 - x1 + 5, ny = y0 - y1 + 5;
   std::vector<PlaceLook> looks(static_cast<std::size_t>(nx * ny));
-  const cv::Mat ring_crop = ring_crop_for(crop, ring_avg);
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i)
-      looks[static_cast<std::size_t>(j * nx + i)] = look_at_place(crop, r, origin + pitch * ((x1 - 2 + i) * ax + (y1 - 2 + j) * ay), pr, ring_crop);
+      looks[static_cast<std::size_t>(j * nx + i)] = look_at_place(crop, r, origin + pitch * ((x1 - 2 + i) * ax + (y1 - 2 + j) * ay), pr, crop);
   auto look = [&](cv::Point n) -> const PlaceLook& { return looks[static_cast<std::size_t>((n.y - y1 + 2) * nx + (n.x - x1 + 2))]; };
   // The pips' contrast: the median over the reading's pips on shown nodes.
   std::vector<double> ref_c;
@@ -695,9 +694,8 @@ static PipContrast pip_contrast(const cv::Mat& crop, const FaceReading& reading,
 // (count_from_shown_places, the pips' polarity the reading's or else its colour's) is the count
 // read, from at least occluded_shown_min_pips shown pips. `debug_hex`: a PLACES line.
 static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
-                               const Hex* debug_hex, int ring_avg) {
-  const ShownPlaces sp =
-      count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug_hex != nullptr, ring_avg);
+                               const Hex* debug_hex) {
+  const ShownPlaces sp = count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug_hex != nullptr);
   bool agrees = sp.count > 0 && sp.count == co.face && sp.pips >= params.occluded_shown_min_pips;
   // (exact24) One shown pip: a reading of two pips or more (the grid laid on them), a coloured die (its body unlike the
   // paper and the grey of a pale die in the shade, which read "black" before the pale path names them white), most places shown.
@@ -3112,7 +3110,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // (exact27) Its top seen round its pips (fine_unit_top_shown): a pip of a side face, in
           // that side's shade, is no place of a top.
           const double top_round = ok && (params.fine_unit_top_shown > 0 || debug)
-                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false, 0).top_round
+                                       ? count_from_shown_places(crop, fr, -1, 16.0 * params.face_crop_scale, false).top_round
                                        : -1;
           const bool side_pip = params.fine_unit_top_shown > 0 && top_round >= 0 && top_round < params.fine_unit_top_shown;
           ok = ok && !side_pip;
@@ -4622,7 +4620,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
-    if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex, 0);
+    if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex);
     // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
     if ((noise_faint_rule || debug) && fr.face > 0) {
       const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
@@ -4680,7 +4678,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         if (!params.occluded_white_one_surrounded) return true;
         FaceReading r = fr;
         r.pip_polarity = -1;
-        const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, -1, 16.0 * params.face_crop_scale, false, 0);
+        const ShownPlaces sp = count_from_shown_places(crop_at(fc), r, -1, 16.0 * params.face_crop_scale, false);
         return sp.places[1] != '?' && sp.places[3] != '?' && sp.places[5] != '?' && sp.places[7] != '?';
       };
       const bool white_in_shade = pale_in_shade && (co.face >= 2 || (params.occluded_white_one_fine && co.face == 1 && fine_dark_one && one_surrounded())) &&
@@ -4731,7 +4729,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // white_in_shade's pale body with dark pips, at any confidence (two pips or more).
         const bool pale = pale_in_shade && !fine_saw_none && co.face >= 2 && (co.color == "black" || co.color == "white");
         if (clean_body || pale) {
-          shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, 0);
+          shown_count = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
           shown_agreed[ci] = shown_count;
           if (shown_count && pale) co.color = "white";
           ok = shown_count;
@@ -4741,7 +4739,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (!ok && params.occluded_shown_any_place && off_size && clean_body && !skin_hue && !low_cover && co.color != "white" &&
           co.color != "black") {
         const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale,
-                                                         params.occluded_any_place_on_face, debug, 0);
+                                                         params.occluded_any_place_on_face, debug);
         if (debug) std::fprintf(stderr, "ANYPLACE %d,%d %s %d conf %.2f %s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face, co.confidence, ap.why.c_str());
         if (ap.count > 0 && ap.pips >= params.occluded_shown_min_pips) {
           co.face = ap.count;
@@ -4768,7 +4766,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // its count looked for in the pip places its face shows.
     if (params.weak_shown_places && params.hand_near_min_confidence > 0 && near_hand[ci] && !shown_agreed[ci] &&
         co.confidence < params.hand_near_min_confidence && co.face >= params.occluded_shown_min_pips)
-      shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr, 0);
+      shown_agreed[ci] = shown_count_agrees(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr);
     // (robust26) In a dim frame a weak reading stands only when the lattice (its faint faces at
     // the agreed bar) and the component counter both read its count on its square (not the
     // fallback's reading, capped at fallback_below: the counter's own guess).

@@ -956,8 +956,8 @@ struct ReadParams {
   // the gain clips their green and their pips' alike). Dark noisy frames keep the dim rule alone (a
   // right blue 2 there with a pip at no contrast). 0 = off (so is dim_min_confidence 0).
   double noise_pip_contrast = 0.55;
-  // (exact33) In a noisy frame (noise_grey_level, noise_white_level) the rings round a face's pip
-  // places (count_from_shown_places, count_from_any_placement: a place is shown when 0.75 of its
+  // (exact33) In a noisy frame (noise_grey_level, noise_white_level) the rings round a 1's pip
+  // places in its shown-top test (one_top_shown, by count_from_shown_places: a place is shown when 0.75 of its
   // ring's 32 samples are of the body's colour, each within 0.04 of the body's chromaticity and
   // 0.8-1.25 of its luminance) are sampled on the face crop's box mean over (2k+1)^2 crop pixels,
   // k this (2: 5x5, 1.7 mm on the 16 mm face; the inner ring is 1.35 pip radii out, so the mean
@@ -965,9 +965,9 @@ struct ReadParams {
   // single pixels of a die's top off its colour: gain2 2905 (0,0), a green 1 read at 1.00 in full
   // view, measured 0.34 of its top round its pip (one_top_shown 0.5: hidden "cut"), 0.43 at k = 1,
   // 0.54 at k = 2 (reported); gain4 3518 (4,-2), a green 1: 0.48, 0.62, 0.71; gain1 2801 (3,0), a
-  // black 1 in a darker frame: 0.20, 0.36, 0.46 (still hidden). Only the 1's shown-top test
-  // (one_top_shown) takes the mean; the occluder gate's looks at the places keep single pixels, so
-  // a hand's edge is not averaged into a body-coloured ring. Taken as 0..8. 0 = off.
+  // black 1 in a darker frame: 0.20, 0.36, 0.46 (still hidden). The occluder gate's looks at the
+  // places keep single pixels, so a hand's edge is not averaged into a body-coloured ring. Taken
+  // as 0..8. 0 = off.
   int noise_ring_average = 2;
 
   Status save(const std::string& path) const;
