@@ -496,11 +496,17 @@ std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vect
   return out;
 }
 
+// A pip at candidate `c`'s centre (within lone_pip_centred x its side), `c` not a pip cluster:
+// only a 1, 3 or 5 has a pip there. The lone-pip re-read's skip and centred_pip_read.
+static bool pip_centred_on_body(cv::Point2f p, const DieCandidate& c, const DiceParams& params) {
+  return params.lone_pip_centred > 0 && c.source != 1 && cv::norm(p - c.centre) < params.lone_pip_centred * c.side;
+}
+
 PipRead centred_pip_read(const PipRead& read, const DieCandidate& c, const DiceParams& params) {
-  if (params.centred_pip_is_one <= 0 || params.lone_pip_centred <= 0 || c.source == 1 || read.face < 2) return read;
+  if (params.centred_pip_is_one <= 0 || read.face < 2) return read;
   if (cv::norm(read.centre - c.centre) <= params.centred_pip_is_one * c.side) return read;
   for (const auto& q : read.pips)
-    if (cv::norm(q - c.centre) < static_cast<float>(params.lone_pip_centred) * c.side) {
+    if (pip_centred_on_body(q, c, params)) {
       PipRead one = read;
       one.face = 1;
       one.centre = q;
@@ -748,8 +754,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     // ... but a candidate other than a pip group (a blob, a distance peak or a pip face) whose one pip lies
     // at its centre is a "1": a pip of a 2, 4 or 5 lies off its die's centre, and the
     // wider square would pair the pip with a side face's pips.
-    const bool centred_body = params.lone_pip_centred > 0 && d.c.source != 1 &&
-                              cv::norm(best.centre - d.c.centre) < params.lone_pip_centred * d.c.side;
+    const bool centred_body = pip_centred_on_body(best.centre, d.c, params);
     if (params.lone_pip_grow > 0 && best.face == 1 && best.pip_diameter > 0 && !centred_body) {
       const float g = best.pip_diameter * static_cast<float>(params.lone_pip_grow);
       const PipRead big = read_pips(work, cv::Rect2f(best.centre.x - g / 2, best.centre.y - g / 2, g, g), params.pips);
