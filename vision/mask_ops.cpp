@@ -1368,10 +1368,20 @@ __attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar
 #endif
 
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
-                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio) {
+                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels) {
   int x = 0;
 #if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
-  if (use_avx2()) x = occluder_diff_row_avx2(frame, print, pmin, pmax, light, n, ip, dark, c2, out, ratio);
+  if (use_avx2()) {
+    x = occluder_diff_row_avx2(frame, print, pmin, pmax, light, n, ip, dark, c2, out, ratio);
+    // (speed34) A tail under 16 of a row of 16 or more: the row's last 16 pixels again (each
+    // output byte and ratio depends on its own pixel alone, so the bytes before the tail are
+    // rewritten with the values they hold).
+    if (x < n && n >= 16) {
+      const int t = n - 16;
+      x = t + occluder_diff_row_avx2(frame + 3 * t, print + 3 * t, pmin + 3 * t, pmax + 3 * t, light + 3 * t, 16, ip, dark, c2,
+                                     out + t, ratio ? ratio + t : nullptr);
+    }
+  }
 #endif
 #if CV_SIMD128
   using cv::v_float32x4;
@@ -1391,7 +1401,9 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
     f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
     f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
   };
-  for (; x + 16 <= n; x += 16) {
+  // (speed34) The tail under 16 of a row of 16 or more as the row's last 16 again (as above).
+  for (int next = x; next < n && n >= 16; next = x + 16) {
+    x = std::min(next, n - 16);
     cv::v_uint8x16 c8[3];
     v_float32x4 f[3][4], p[3][3][4];  // frame channel k; print j channel k
     cv::v_load_deinterleave(frame + 3 * x, c8[0], c8[1], c8[2]);
@@ -1442,7 +1454,9 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
     }
     cv::v_store(reinterpret_cast<schar*>(out + x), cv::v_pack(cv::v_pack(dm[0], dm[1]), cv::v_pack(dm[2], dm[3])));
   }
+  if (n >= 16) x = n;
 #endif
+  if (scalar_pixels) *scalar_pixels += n - x;
   if (x < n)
     occluder_diff_row_ref(frame + 3 * x, print + 3 * x, pmin + 3 * x, pmax + 3 * x, light + 3 * x, n - x, ip, dark, c2,
                           out + x, ratio ? ratio + x : nullptr);
