@@ -432,6 +432,26 @@ void median_blur5(const cv::Mat& src, cv::Mat& dst) {
   dst = out;
 }
 
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+// (speed34) dilate3x3_f32's two row steps 8 floats at a time in AVX2: per lane the SSE
+// steps' maxima (a maximum of floats is one of its arguments, whatever the width). Each
+// returns the first x not done.
+__attribute__((target("avx2"), noinline)) int max3_along_row_avx2(const float* s, int w, float* o) {
+  int x = 1;
+  for (; x + 8 < w; x += 8)
+    _mm256_storeu_ps(o + x, _mm256_max_ps(_mm256_max_ps(_mm256_loadu_ps(s + x - 1), _mm256_loadu_ps(s + x)), _mm256_loadu_ps(s + x + 1)));
+  return x;
+}
+__attribute__((target("avx2"), noinline)) int max3_of_rows_avx2(const float* a, const float* b, const float* c, int w, float* o) {
+  int x = 0;
+  for (; x + 8 <= w; x += 8)
+    _mm256_storeu_ps(o + x, _mm256_max_ps(_mm256_max_ps(_mm256_loadu_ps(a + x), _mm256_loadu_ps(b + x)), _mm256_loadu_ps(c + x)));
+  return x;
+}
+}  // namespace
+#endif
+
 void dilate3x3_f32(const cv::Mat& src, cv::Mat& dst) {
   if (src.type() != CV_32FC1 || src.empty() || src.cols < 2 || src.isSubmatrix()) {
     cv::dilate(src, dst, cv::Mat());
@@ -439,12 +459,18 @@ void dilate3x3_f32(const cv::Mat& src, cv::Mat& dst) {
   }
   const int w = src.cols, h = src.rows;
   // hm: each row's maximum over x-1..x+1 (inside the row); three rows kept in turn.
+#if defined(HEXDICE_BILINEAR_AVX2)
+  const bool avx2 = use_avx2();
+#endif
   thread_local std::vector<float> buf;
   buf.resize(static_cast<std::size_t>(3 * w));
   auto row_max = [&](int y, float* o) {
     const float* s = src.ptr<float>(y);
     o[0] = std::max(s[0], s[1]);
     int x = 1;
+#if defined(HEXDICE_BILINEAR_AVX2)
+    if (avx2) x = max3_along_row_avx2(s, w, o);
+#endif
 #if CV_SIMD128
     for (; x + 4 < w; x += 4)
       cv::v_store(o + x, cv::v_max(cv::v_max(cv::v_load(s + x - 1), cv::v_load(s + x)), cv::v_load(s + x + 1)));
@@ -463,6 +489,9 @@ void dilate3x3_f32(const cv::Mat& src, cv::Mat& dst) {
     float* o = out.ptr<float>(y);
     const float *a = rows[0], *b = rows[1], *c = rows[2];
     int x = 0;
+#if defined(HEXDICE_BILINEAR_AVX2)
+    if (avx2) x = max3_of_rows_avx2(a, b, c, w, o);
+#endif
 #if CV_SIMD128
     for (; x + 4 <= w; x += 4) cv::v_store(o + x, cv::v_max(cv::v_max(cv::v_load(a + x), cv::v_load(b + x)), cv::v_load(c + x)));
 #endif
@@ -1368,10 +1397,20 @@ __attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar
 #endif
 
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
-                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio) {
+                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels) {
   int x = 0;
 #if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
-  if (use_avx2()) x = occluder_diff_row_avx2(frame, print, pmin, pmax, light, n, ip, dark, c2, out, ratio);
+  if (use_avx2()) {
+    x = occluder_diff_row_avx2(frame, print, pmin, pmax, light, n, ip, dark, c2, out, ratio);
+    // (speed34) A tail under 16 of a row of 16 or more: the row's last 16 pixels again (each
+    // output byte and ratio depends on its own pixel alone, so the bytes before the tail are
+    // rewritten with the values they hold).
+    if (x < n && n >= 16) {
+      const int t = n - 16;
+      x = t + occluder_diff_row_avx2(frame + 3 * t, print + 3 * t, pmin + 3 * t, pmax + 3 * t, light + 3 * t, 16, ip, dark, c2,
+                                     out + t, ratio ? ratio + t : nullptr);
+    }
+  }
 #endif
 #if CV_SIMD128
   using cv::v_float32x4;
@@ -1391,7 +1430,9 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
     f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
     f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
   };
-  for (; x + 16 <= n; x += 16) {
+  // (speed34) The tail under 16 of a row of 16 or more as the row's last 16 again (as above).
+  for (int next = x; next < n && n >= 16; next = x + 16) {
+    x = std::min(next, n - 16);
     cv::v_uint8x16 c8[3];
     v_float32x4 f[3][4], p[3][3][4];  // frame channel k; print j channel k
     cv::v_load_deinterleave(frame + 3 * x, c8[0], c8[1], c8[2]);
@@ -1442,7 +1483,9 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
     }
     cv::v_store(reinterpret_cast<schar*>(out + x), cv::v_pack(cv::v_pack(dm[0], dm[1]), cv::v_pack(dm[2], dm[3])));
   }
+  if (n >= 16) x = n;
 #endif
+  if (scalar_pixels) *scalar_pixels += n - x;
   if (x < n)
     occluder_diff_row_ref(frame + 3 * x, print + 3 * x, pmin + 3 * x, pmax + 3 * x, light + 3 * x, n - x, ip, dark, c2,
                           out + x, ratio ? ratio + x : nullptr);

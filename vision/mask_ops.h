@@ -134,10 +134,12 @@ void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::
 // occluder_diff_row_ref is the per-pixel loop it replaces (branches, one pixel at a
 // time); occluder_diff_row does the same float operations in the same order on 16 pixels
 // at a time without branches, so both give the same bits (tests/vision/mask_ops_test.cpp).
+// A row of 16 or more has no per-pixel tail (speed34: its last 16 pixels are done again);
+// scalar_pixels (tests): += the pixels the per-pixel loop did.
 void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                            int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
-                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
+                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels = nullptr);
 
 // read.cpp's occluder_mask "no arm" exit: whether chamfer_core_possible's erosion by a
 // (2 k + 1) square (k = chamfer_core_half_side(r), read.h) can hold a pixel of `diff`

@@ -183,9 +183,13 @@ void BM_OccluderDiff(benchmark::State& st) {
   const bool simd = st.range(0) != 0;
   for (auto _ : st) {
     for (int y = 0; y < h; ++y) {
-      auto f = simd ? occluder_diff_row : occluder_diff_row_ref;
-      f(frame_.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y), w, ip, 0.72f,
-        0.035f * 0.035f, out.ptr<uchar>(y), st.range(0) == 2 ? nullptr : ratio.ptr<float>(y));
+      float* r = st.range(0) == 2 ? nullptr : ratio.ptr<float>(y);
+      if (simd)
+        occluder_diff_row(frame_.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y), w, ip,
+                          0.72f, 0.035f * 0.035f, out.ptr<uchar>(y), r);
+      else
+        occluder_diff_row_ref(frame_.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y), w,
+                              ip, 0.72f, 0.035f * 0.035f, out.ptr<uchar>(y), r);
     }
     benchmark::DoNotOptimize(out.data);
   }
