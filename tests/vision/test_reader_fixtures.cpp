@@ -1690,4 +1690,31 @@ TEST(ReaderFixtures, NoisyFramesRingsRoundPipPlacesAreSampledOnTheMean) {
   expect_each_boards_hidden_die_now_read_right("scenes_round33_exact33", off, 1);
 }
 
+// Round 34 (data/fixtures/scenes_round34_exact34: dev5 607 and dev7 807, as rendered in session
+// 28). Each has one die at the frame's edge: 607 (-5,5) a black 2, 807 (3,1) a white 4. The square of
+// +-8.5 mm round its cell's centre crosses the frame's edge, so the cell was hidden "view" unread,
+// each its board's one fault. With in_view_face_mm the cell is read; the face found has pip places
+// beyond the edge (607: o..?..?.o, places 3 and 6 out of the frame; 807: o.o...o??, 7 and 8), so
+// those are not shown, and the places inside the frame allow only the count read (a 2: the centre
+// and a third corner shown empty; a 4: three corners with pips, the middle row empty): both read,
+// both boards exact.
+TEST(ReaderFixtures, FacesPipPlacesBeyondTheFramesEdgeAreNotShown) {
+  ReadParams off;
+  off.in_view_face_mm = 0;
+  expect_each_boards_hidden_die_now_read_right("scenes_round34_exact34", off, 2);
+}
+
+// The same rule on the first fixture set: 027 (-5,5), a black 6 at the frame's bottom edge (places
+// oo?..??o?: its rows of pips across, the frame cutting the far column), hidden "view": read a 6,
+// the board exact; the set's other dice as they were.
+TEST(ReaderFixtures, FaceAtTheFramesEdgeIsReadFromThePlacesInView) {
+  ReadParams off;
+  off.in_view_face_mm = 0;
+  const auto [before, now] = ab_fixture_dir("scenes", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(before.hidden_visible_why.count("view") ? before.hidden_visible_why.at("view") : 0, 1);
+  EXPECT_EQ(now.hidden_visible_why.count("view") ? now.hidden_visible_why.at("view") : 0, 0);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
 }  // namespace hexdice::vision
