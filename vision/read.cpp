@@ -2096,7 +2096,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (params.edge_slack_mm > 0 && refined) {
       std::vector<std::size_t> again;
       for (std::size_t i = 0; i < layout.cells.size(); ++i)
-        if (edges[i] <= params.hand_max_edges && !covered[i]) again.push_back(i);
+        if (edges[i] <= params.hand_max_edges && !covered[i] && !view_partial[i]) again.push_back(i);
       const std::vector<int> e2 = visible_edges_slack(grey, layout, hp, params.grid_line_contrast, again, params.edge_slack_mm,
                                                       params.edge_slack_hits, debug);
       for (std::size_t n = 0; n < again.size(); ++n) seen[again[n]] = std::max(seen[again[n]], e2[n]);
@@ -2106,7 +2106,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (blurred && !noisy && params.blur_grid_line_contrast > 0 && params.blur_grid_line_contrast < params.grid_line_contrast) {
       std::vector<std::size_t> again;
       for (std::size_t i = 0; i < layout.cells.size(); ++i)
-        if (seen[i] <= params.hand_max_edges && !covered[i]) again.push_back(i);
+        if (seen[i] <= params.hand_max_edges && !covered[i] && !view_partial[i]) again.push_back(i);
       if (!again.empty()) {
         const std::vector<int> e3 = visible_edges(grey, layout, hp, params.blur_grid_line_contrast);
         const std::vector<int> e4 = params.edge_slack_mm > 0 && refined
@@ -2127,7 +2127,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                               params.small_cell_edgeless_group)
                                         : std::vector<uchar>();
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
-      if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
+      // (exact34) Not a cell at the frame's edge (in_view_face_mm): part of its print is out of the
+      // frame, not covered (nor is it covered for stop_when_covered); its die's face decides.
+      if (seen[i] <= params.hand_max_edges && !covered[i] && !view_partial[i] && (lone.empty() || !lone[i])) {
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, seen[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
         edges_covered[i] = 1;
