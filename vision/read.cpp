@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -445,8 +446,11 @@ static PlaceLook look_at_place(const cv::Mat& crop, const FaceReading& r, cv::Po
 static char place_class(const PlaceLook& l, double ref) {
   return l.ring < 0.75 ? '?' : l.con >= 0.5 * ref ? 'o' : l.con <= 0.2 * ref ? '.' : '~';
 }
+// (exact34) `seen_at` (when given): whether a place's disc (crop pixels: centre, radius) is in the
+// camera's view at all; a place out of it is not shown, whatever its ring holds (in_view_face_mm).
+using PlaceSeen = std::function<bool(cv::Point2d, double)>;
 static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
-                                           bool debug, int ring_avg = 0) {
+                                           bool debug, int ring_avg = 0, const PlaceSeen& seen_at = {}) {
   ShownPlaces out;
   const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
   if (!seen) return out;
@@ -479,7 +483,8 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   std::array<int, 9> read_pip{};
   for (int j = -1, k = 0; j <= 1; ++j)
     for (int i = -1; i <= 1; ++i, ++k) {
-      const PlaceLook pl = look_at_place(crop, r, c + pitch * (i * ax + j * ay), pr, ring_crop);
+      const cv::Point2d p = c + pitch * (i * ax + j * ay);
+      const PlaceLook pl = seen_at && !seen_at(p, 1.75 * pr) ? PlaceLook{} : look_at_place(crop, r, p, pr, ring_crop);
       ring[k] = pl.ring, con[k] = pl.con;
     }
   out.ring = ring;
@@ -694,8 +699,9 @@ static PipContrast pip_contrast(const cv::Mat& crop, const FaceReading& reading,
 // (count_from_shown_places, the pips' polarity the reading's or else its colour's) is the count
 // read, from at least occluded_shown_min_pips shown pips. `debug_hex`: a PLACES line.
 static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
-                               const Hex* debug_hex) {
-  const ShownPlaces sp = count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug_hex != nullptr);
+                               const Hex* debug_hex, const PlaceSeen& seen_at = {}) {
+  const ShownPlaces sp =
+      count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, debug_hex != nullptr, 0, seen_at);
   bool agrees = sp.count > 0 && sp.count == co.face && sp.pips >= params.occluded_shown_min_pips;
   // (exact24) One shown pip: a reading of two pips or more (the grid laid on them), a coloured die (its body unlike the
   // paper and the grey of a pale die in the shade, which read "black" before the pale path names them white), most places shown.
@@ -1989,29 +1995,38 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // view are listed in Observation::hidden and not read; the board is found when the
   // markers give a pose and at least min_visible_fraction of the cells are in view.
   std::vector<uchar> in_view(layout.cells.size(), 1);
+  // (exact34) Cells whose centre is in view and their top's square round it not: read, their die
+  // reported only when the face found has its pip places inside the frame (in_view_face_mm).
+  std::vector<uchar> view_partial(layout.cells.size(), 0);
+  std::vector<uchar> view_face_in(layout.cells.size(), 0);  // ... and its face found inside the frame
+  const double view_margin = params.edge_margin_px;
+  auto in_frame = [&](cv::Point2d p) {
+    return p.x >= view_margin && p.y >= view_margin && p.x < image.cols - view_margin && p.y < image.rows - view_margin;
+  };
   int visible = 0;
   {
-    const double m = params.edge_margin_px;
-    auto inside = [&](cv::Point2d p) { return p.x >= m && p.y >= m && p.x < image.cols - m && p.y < image.rows - m; };
     for (std::size_t i = 0; i < layout.cells.size(); ++i) {
       const cv::Point2d c(layout.cells[i].centre.x, layout.cells[i].centre.y);
-      bool in = inside(apply_h(hp, c));
+      const bool centre_in = in_frame(apply_h(hp, c)) && in_frame(apply_h(ht, c));
+      bool in = centre_in;
       const double t = params.in_view_top_mm;
       for (double dx : {-t, t})
-        for (double dy : {-t, t}) in = in && inside(apply_h(ht, c + cv::Point2d(dx, dy)));
+        for (double dy : {-t, t}) in = in && in_frame(apply_h(ht, c + cv::Point2d(dx, dy)));
       in_view[i] = in ? 1 : 0;
+      view_partial[i] = params.in_view_face_mm > 0 && centre_in && !in ? 1 : 0;
       visible += in ? 1 : 0;
     }
   }
+  const std::string view_why = "view: its top face (+-" + std::to_string(params.in_view_top_mm).substr(0, 4) + " mm) or paper centre not inside the frame";
   if (visible == 0 || visible < params.min_visible_fraction * static_cast<double>(layout.cells.size())) {
     obs.why_not_found = "map only partly in view (" + std::to_string(visible) + " of " +
                         std::to_string(layout.cells.size()) + " cells)";
     return obs;
   }
   for (std::size_t i = 0; i < layout.cells.size(); ++i)
-    if (!in_view[i]) {
+    if (!in_view[i] && !view_partial[i]) {
       obs.hidden.push_back(layout.cells[i].hex);
-      obs.hidden_why[layout.cells[i].hex] = "view: its top face (+-" + std::to_string(params.in_view_top_mm).substr(0, 4) + " mm) or paper centre not inside the frame";
+      obs.hidden_why[layout.cells[i].hex] = view_why;
     }
   obs.board_found = true;
   // params.stop_when_covered: a cell in view found covered ends the read (cells empty).
@@ -2069,7 +2084,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<uchar> covered(layout.cells.size(), 0);
   std::vector<uchar> near_hand(layout.cells.size(), 0);  // cell centre within hand_near_mm of a hand
   std::vector<uchar> under_skin_cell(layout.cells.size(), 0);  // its die's top seen through the skin mask
-  for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] ? 0 : 1;
+  for (std::size_t i = 0; i < layout.cells.size(); ++i) covered[i] = in_view[i] || view_partial[i] ? 0 : 1;
   cv::Mat hm, skin;  // hm: every cue's mask (skin, occluder); skin: the skin cue's alone
   std::vector<int> edges;
   if (params.hand_max_edges >= 0 || params.occluder_core_mm > 0) edges = edges_first;
@@ -2081,7 +2096,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (params.edge_slack_mm > 0 && refined) {
       std::vector<std::size_t> again;
       for (std::size_t i = 0; i < layout.cells.size(); ++i)
-        if (edges[i] <= params.hand_max_edges && !covered[i]) again.push_back(i);
+        if (edges[i] <= params.hand_max_edges && !covered[i] && !view_partial[i]) again.push_back(i);
       const std::vector<int> e2 = visible_edges_slack(grey, layout, hp, params.grid_line_contrast, again, params.edge_slack_mm,
                                                       params.edge_slack_hits, debug);
       for (std::size_t n = 0; n < again.size(); ++n) seen[again[n]] = std::max(seen[again[n]], e2[n]);
@@ -2091,7 +2106,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (blurred && !noisy && params.blur_grid_line_contrast > 0 && params.blur_grid_line_contrast < params.grid_line_contrast) {
       std::vector<std::size_t> again;
       for (std::size_t i = 0; i < layout.cells.size(); ++i)
-        if (seen[i] <= params.hand_max_edges && !covered[i]) again.push_back(i);
+        if (seen[i] <= params.hand_max_edges && !covered[i] && !view_partial[i]) again.push_back(i);
       if (!again.empty()) {
         const std::vector<int> e3 = visible_edges(grey, layout, hp, params.blur_grid_line_contrast);
         const std::vector<int> e4 = params.edge_slack_mm > 0 && refined
@@ -2112,7 +2127,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                               params.small_cell_edgeless_group)
                                         : std::vector<uchar>();
     for (std::size_t i = 0; i < layout.cells.size(); ++i)
-      if (seen[i] <= params.hand_max_edges && !covered[i] && (lone.empty() || !lone[i])) {
+      // (exact34) Not a cell at the frame's edge (in_view_face_mm): part of its print is out of the
+      // frame, not covered (nor is it covered for stop_when_covered); its die's face decides.
+      if (seen[i] <= params.hand_max_edges && !covered[i] && !view_partial[i] && (lone.empty() || !lone[i])) {
         if (debug) std::fprintf(stderr, "COVER %d,%d edges %d\n", layout.cells[i].hex.q, layout.cells[i].hex.r, seen[i]);
         covered[i] = 1;  // nothing of the print seen round it: not a shadow
         edges_covered[i] = 1;
@@ -2550,7 +2567,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       print[ci] = ep.cell_print[ci];  // = cell_paper(ep.print, (s px/mm), cell centre, hex_size_mm), kept with the print
       const bool untinted = std::min({print[ci][0], print[ci][1], print[ci][2]}) >= 245.0f;
       tint[ci] = untinted ? 0 : 1 + cvRound(print[ci][0] / 8) * 1024 + cvRound(print[ci][1] / 8) * 32 + cvRound(print[ci][2] / 8);
-      if (covered[ci] != 0) continue;
+      // (exact34) Not a cell at the frame's edge (in_view_face_mm): its paper is read only for its own die.
+      if (covered[ci] != 0 || view_partial[ci]) continue;
       auto it = std::find_if(lit.begin(), lit.end(), [&](const auto& e) { return e.first == tint[ci]; });
       if (it == lit.end()) lit.push_back({tint[ci], {}}), it = lit.end() - 1;
       it->second.push_back(papers[ci]);
@@ -4630,6 +4648,32 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                      cell.hex.r, co.color.c_str(), co.face, co.confidence, pc.contrast, pc.min_contrast, grey_noise > 0 ? pc.contrast / grey_noise : 0.0,
                      pc.measured ? "" : " (not measured)");
     }
+    // (exact34) A cell at the frame's edge: its die only when the face found has its pip places
+    // inside the frame (in_view_face_mm), or else the places inside the frame allow only its count
+    // (shown_count_agrees, the places beyond the edge not shown).
+    if (view_partial[ci]) {
+      const double k = 2.0 * params.in_view_face_mm / 16.0;  // side: the face's 16 mm in patch pixels
+      cv::Point2f v[4];
+      cv::RotatedRect(fc, cv::Size2f(static_cast<float>(k * side), static_cast<float>(k * side)), face_rect.angle).points(v);
+      bool whole = true;
+      for (const auto& q : v) whole = whole && in_frame(apply_h(ht, apply_h(patch_to_mm, {q.x, q.y})));
+      bool shown = false;
+      if (!whole && params.occluded_shown_places) {
+        const cv::Mat crop = crop_at(fc);
+        const cv::Matx33d to_image =
+            ht * face_crop_to_mm(apply_h(patch_to_mm, {fc.x, fc.y}), face_rect.angle, 16.0 * params.face_crop_scale, crop.cols);
+        const PlaceSeen seen_at = [&](cv::Point2d p, double r) {
+          for (const cv::Point2d& o : {cv::Point2d(0, 0), cv::Point2d(r, 0), cv::Point2d(-r, 0), cv::Point2d(0, r), cv::Point2d(0, -r)})
+            if (!in_frame(apply_h(to_image, p + o))) return false;
+          return true;
+        };
+        shown = shown_count_agrees(co, crop, fr, params, debug ? &cell.hex : nullptr, seen_at);
+      }
+      if (debug) std::fprintf(stderr, "VIEWFACE %d,%d %s %d conf %.2f: its pip places %s the frame%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
+                              co.confidence, whole ? "inside" : "not inside", shown ? ", those inside allow only its count" : "");
+      if (!whole && !shown) continue;  // hidden "view" (below)
+      view_face_in[ci] = 1;
+    }
     if (covered[ci] == 2) {
       // Under the occluder: reported only when beyond doubt, the face read confidently and
       // a body no shadow on the paper has: darker than occluded_dark_ratio x the cell's own
@@ -4837,6 +4881,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   }
   laps.enter(nullptr);
   laps.lap(&ReadProfile::cells_ms);
+  // (exact34) A cell at the frame's edge with no die reported whose face was found inside the frame
+  // (a die another path reported before that look is taken back): hidden "view", as before.
+  for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+    if (!view_partial[ci]) continue;
+    const Hex& h = layout.cells[ci].hex;
+    if (!view_face_in[ci])
+      obs.cells.erase(std::remove_if(obs.cells.begin(), obs.cells.end(), [&](const CellObservation& o) { return o.hex == h; }), obs.cells.end());
+    const bool reported = std::any_of(obs.cells.begin(), obs.cells.end(), [&](const CellObservation& o) { return o.hex == h; });
+    if (!reported && std::find(obs.hidden.begin(), obs.hidden.end(), h) == obs.hidden.end()) {
+      obs.hidden.push_back(h);
+      obs.hidden_why[h] = view_why;
+    }
+  }
   // The cells under the occluder whose die was read beyond doubt are no longer hidden.
   if (std::find(reread_ok.begin(), reread_ok.end(), 1) != reread_ok.end()) {
     std::vector<Hex> still;
@@ -4966,7 +5023,7 @@ Status ReadParams::save(const std::string& path) const {
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
-    fs << "in_view_top_mm" << in_view_top_mm;
+    fs << "in_view_top_mm" << in_view_top_mm << "in_view_face_mm" << in_view_face_mm;
     fs << "retry_read_above" << static_cast<int>(retry_read_above);
     fs << "small_cell_paper_hex_mm" << small_cell_paper_hex_mm << "small_cell_lone_edges_hex_mm" << small_cell_lone_edges_hex_mm
        << "small_cell_edgeless_group" << small_cell_edgeless_group << "occluded_white_no_pip" << static_cast<int>(occluded_white_no_pip)
@@ -5147,6 +5204,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("fine_pip_angle_agree_pips", p.fine_pip_angle_agree_pips);
     get("coloured_pip_look_occluded_pips", p.coloured_pip_look_occluded_pips);
     get("in_view_top_mm", p.in_view_top_mm);
+    get("in_view_face_mm", p.in_view_face_mm);
     get("small_cell_paper_hex_mm", p.small_cell_paper_hex_mm);
     get("small_cell_lone_edges_hex_mm", p.small_cell_lone_edges_hex_mm);
     get("small_cell_edgeless_group", p.small_cell_edgeless_group);

@@ -830,6 +830,20 @@ struct ReadParams {
   // and 0.5 mm) inside it too (10 before branch occupancy3: a die whose face was whole in
   // the frame, its sides cut by the frame's edge, was hidden).
   double in_view_top_mm = 8.5;
+  // (exact34) A cell at the frame's edge whose square of +-in_view_top_mm round its centre is not
+  // wholly inside the frame, but whose centre is (on the top plane and on the paper, edge_margin_px
+  // from the edge), is read all the same. A die stands anywhere in its cell: the square round the
+  // cell's centre can cross the frame's edge while the die's pips are in view, on the cell's inner
+  // side (dev5 607 (-5,5), a black 2; fixture 027 (-5,5), a black 6; dev7 807 (3,1), a white 4:
+  // each its board's one fault, hidden "view"). Its die is reported when the face found has all its
+  // pip places inside the frame (the square of +-in_view_face_mm round the face's own centre, along
+  // its own sides: the nine places lie 0.27 x 16 mm from the centre, their pips 0.09 x 16 mm round,
+  // 5.76 mm; beyond that a face holds no pip), or else when the places inside the frame allow only
+  // the count read (shown_count_agrees, a place whose ring reaches past the edge not shown: 607's
+  // o..?..?.o fits only a 2). A face whose cut places could hold a pip stays hidden "view" (half a
+  // 5 shows a 3). Such cells take no printed-edge cover test and give no paper to their tint's lit
+  // paper. 0 = off (such cells hidden unread, as before).
+  double in_view_face_mm = 6.0;
   double min_visible_fraction = 0.0;
   // For callers that cannot act on a view with a cell covered (the live referee: a hand
   // in view means nothing is committed, docs/referee.md): when true, read_board returns

@@ -462,6 +462,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
   p.noise_ring_average = 3;
+  p.in_view_face_mm = 5.5;
   p.blur_agreed_min_response = 4.5;
   p.blur_faint_below = 5.5;
   p.blur_faint_empty_ratio = 0.4;
@@ -559,6 +560,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
   EXPECT_EQ(q->noise_ring_average, 3);
+  EXPECT_DOUBLE_EQ(q->in_view_face_mm, 5.5);
   EXPECT_DOUBLE_EQ(q->blur_agreed_min_response, 4.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_below, 5.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_empty_ratio, 0.4);

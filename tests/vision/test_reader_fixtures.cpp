@@ -442,6 +442,7 @@ TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
   hide_all.hand_max_edges = 6;  // every cell counts as covered
   hide_all.edges_read_occluded_hex_mm = 0;  // (exact23) and hidden unread, not read under the occluder gate
   hide_all.edges_read_no_hand = false;  // (exact25) nor where no hand is in the frame
+  hide_all.in_view_face_mm = 0;  // (exact34) and the cells at the frame's edge hidden "view" unread (they take no edge test)
   auto s = eval_scenes(dir.string(), hide_all, 0, nullptr);
   auto normal = eval_scenes(dir.string(), ReadParams{}, 0, nullptr);
   ASSERT_TRUE(s.ok() && normal.ok());
@@ -465,7 +466,8 @@ TEST(ReaderFixtures, ScorerHidingEverythingDoesNotLookGood) {
     return it == x.hidden_visible_why.end() ? 0 : it->second;
   };
   EXPECT_GT(count(*s, "edges"), 400);
-  EXPECT_EQ(count(*s, "view"), count(*normal, "view"));
+  // (exact34) ... but for 027 (-5,5), a black 6 the defaults read from its pip places in view (in_view_face_mm).
+  EXPECT_EQ(count(*s, "view"), count(*normal, "view") + 1);
   EXPECT_EQ(count(*s, "edges") + count(*s, "view"), s->hidden_visible);
 }
 
@@ -479,6 +481,7 @@ TEST(ReaderFixtures, DieWithItsTopFaceInTheFrameIsRead) {
   const Hex die{3, 2};
   ReadParams old_margin;
   old_margin.in_view_top_mm = 10.0;
+  old_margin.in_view_face_mm = 0;  // (exact34) which reads that die too, from its face's pip places in view
   const Observation before = read_board(*img, standard_sheet(), nullptr, old_margin);
   const Observation after = read_board(*img, standard_sheet());
   ASSERT_TRUE(before.board_found && after.board_found);
@@ -1688,6 +1691,33 @@ TEST(ReaderFixtures, NoisyFramesRingsRoundPipPlacesAreSampledOnTheMean) {
   ReadParams off;
   off.noise_ring_average = 0;
   expect_each_boards_hidden_die_now_read_right("scenes_round33_exact33", off, 1);
+}
+
+// Round 34 (data/fixtures/scenes_round34_exact34: dev5 607 and dev7 807, as rendered in session
+// 28). Each has one die at the frame's edge: 607 (-5,5) a black 2, 807 (3,1) a white 4. The square of
+// +-8.5 mm round its cell's centre crosses the frame's edge, so the cell was hidden "view" unread,
+// each its board's one fault. With in_view_face_mm the cell is read; the face found has pip places
+// beyond the edge (607: o..?..?.o, places 3 and 6 out of the frame; 807: o.o...o??, 7 and 8), so
+// those are not shown, and the places inside the frame allow only the count read (a 2: the centre
+// and a third corner shown empty; a 4: three corners with pips, the middle row empty): both read,
+// both boards exact.
+TEST(ReaderFixtures, FacesPipPlacesBeyondTheFramesEdgeAreNotShown) {
+  ReadParams off;
+  off.in_view_face_mm = 0;
+  expect_each_boards_hidden_die_now_read_right("scenes_round34_exact34", off, 2);
+}
+
+// The same rule on the first fixture set: 027 (-5,5), a black 6 at the frame's bottom edge (places
+// oo?..??o?: its rows of pips across, the frame cutting the far column), hidden "view": read a 6,
+// the board exact; the set's other dice as they were.
+TEST(ReaderFixtures, FaceAtTheFramesEdgeIsReadFromThePlacesInView) {
+  ReadParams off;
+  off.in_view_face_mm = 0;
+  const auto [before, now] = ab_fixture_dir("scenes", off);
+  expect_one_hidden_die_now_read_right(before, now);
+  EXPECT_EQ(before.hidden_visible_why.count("view") ? before.hidden_visible_why.at("view") : 0, 1);
+  EXPECT_EQ(now.hidden_visible_why.count("view") ? now.hidden_visible_why.at("view") : 0, 0);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
 }  // namespace hexdice::vision
