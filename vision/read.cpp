@@ -4246,6 +4246,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // blob rings a hole of a top face's size, the paper-coloured top. One dark pip at the
       // hole's centre read there as a white 1 is that die (a lone dark spot elsewhere, grain
       // or print, is no 1: the white pip looks need two pips).
+      // The face crop at m_mm (top-plane mm) read as a white 1 at min_conf or more: reported.
+      auto white_one_at = [&](const cv::Point2d& m_mm, double ang_deg, double min_conf) {
+        const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
+        const FaceReading r1 = read_face(crop, face_params, min_conf);
+        const std::string colour = name_color(rel_of(r1.body_bgr), samples, r1.pip_polarity);
+        if (debug) std::fprintf(stderr, "WHITE1 %d,%d face %d conf %.2f %s\n", cell.hex.q, cell.hex.r, r1.face, r1.confidence, colour.c_str());
+        if (r1.face != 1 || r1.confidence < min_conf || colour != "white") return false;
+        CellObservation co;
+        co.hex = cell.hex;
+        co.face = 1;
+        co.color = colour;
+        co.confidence = r1.confidence;
+        co.guard = !token.empty();
+        reported_polarity[ci] = r1.pip_polarity;
+        obs.cells.push_back(co);
+        return true;
+      };
       if (params.white_one_in_hole > 0 && covered[ci] != 2) {
         cv::Mat filled = die_region.clone();
         fill_holes(filled);
@@ -4268,27 +4285,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (cv::norm(pips[0] - hcen) <= 0.15 * face_px && cv::norm(pips[0] - centre) <= params.max_face_offset_mm * ppm) {
             std::vector<cv::Point> hp_pts;
             cv::findNonZero(hl == big, hp_pts);
-            const double ang_deg = cv::minAreaRect(hp_pts).angle;
-            const cv::Point2d m_mm = apply_h(patch_to_mm, pips[0]);
-            const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
-            const FaceReading r1 = read_face(crop, face_params, params.white_one_in_hole);
-            const std::string colour = name_color(rel_of(r1.body_bgr), samples, r1.pip_polarity);
             if (debug)
-              std::fprintf(stderr, "HOLE1 %d,%d hole %.2f units, pip %.1f mm off its centre: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r,
-                           h_area / unit_area, cv::norm(pips[0] - hcen) / ppm, r1.face, r1.confidence, colour.c_str());
-            if (r1.face == 1 && r1.confidence >= params.white_one_in_hole && colour == "white") {
-              CellObservation co;
-              co.hex = cell.hex;
-              co.face = 1;
-              co.color = colour;
-              co.confidence = r1.confidence;
-              co.guard = !token.empty();
-              reported_polarity[ci] = r1.pip_polarity;
-              obs.cells.push_back(co);
-              continue;
-            }
+              std::fprintf(stderr, "HOLE1 %d,%d hole %.2f units, pip %.1f mm off its centre\n", cell.hex.q, cell.hex.r, h_area / unit_area,
+                           cv::norm(pips[0] - hcen) / ppm);
+            if (white_one_at(apply_h(patch_to_mm, pips[0]), cv::minAreaRect(hp_pts).angle, params.white_one_in_hole)) continue;
           }
         }
+      }
+      // (robust34) ... or whose lone dark pip near the top's place has a face round it of the
+      // paper's colour (white_one_lone_pip: a white 1's top), when that blob rings no hole: a
+      // white 1 in a dim, shaded frame whose grey top is one with the paper and whose blob is
+      // its two dark sides, open towards the camera (harsh5 3407 (0,-5)).
+      if (params.white_one_lone_pip_shadow > 0 && lone_white_one[ci] && covered[ci] != 2) {
+        if (debug) std::fprintf(stderr, "LONE1 %d,%d its lone dark pip read again as a white 1's top\n", cell.hex.q, cell.hex.r);
+        if (white_one_at(lone_pip_mm[ci], face_rect.angle, params.white_one_lone_pip_shadow)) continue;
       }
       if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf (conf %.2f)\n", cell.hex.q, cell.hex.r, first_confidence);
       note_occluded(ci, "found only with its shadow pixels, face too weak");
@@ -4957,7 +4967,7 @@ Status ReadParams::save(const std::string& path) const {
        << "full_search_margin" << reg.full_search_margin
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -5023,6 +5033,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("table_distance", p.table_distance);
     get("margin_distance", p.margin_distance);
     get("white_one_in_hole", p.white_one_in_hole);
+    get("white_one_lone_pip_shadow", p.white_one_lone_pip_shadow);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);

@@ -48,6 +48,13 @@ struct ReadParams {
   // read there as a white 1 at this confidence or more (not under the occluder; read_face's
   // confidence for a lone pip is low: dev5 604's clear 1 read 0.33). 0 = off.
   double white_one_in_hole = 0.3;
+  // (robust34) ... and such a die whose blob rings no hole but whose lone dark pip near the
+  // top's place has a face round it of the paper's colour (white_one_lone_pip's test: a white
+  // 1's top) is a white 1 when the face crop at that pip reads a white 1 at this confidence or
+  // more (not under the occluder). In a dim, shaded frame a white 1's top is as grey as the
+  // paper and its blob is its two dark sides, open towards the camera (harsh5 3407 (0,-5)).
+  // 0 = off.
+  double white_one_lone_pip_shadow = 0.3;
   // A die whose final reading's pips are of the other polarity than its colour's dice carry
   // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
   // reported (docs/reader.md, exact10). false = reported as before.
