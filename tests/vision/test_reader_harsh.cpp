@@ -306,12 +306,12 @@ TEST(ReaderHarsh, AShadedWhiteOnesLonePipIsReadAsItsTop) {
 }
 
 // (robust34) The component counter's guess (its fallback's reading, at its cap 0.30) in a blurred,
-// dim or noisy frame was hidden for its confidence alone ("blur", "dim", "noise"); 11 of the 28 on
+// dim or noisy frame was hidden for its confidence alone ("blur", "dim", "noise"); 14 of the 25 on
 // the harsh and gain sets were right. With guess_clear_ratio one whose pip places stand clear of
 // its empty ones (the strongest empty place at most 0.3 of the weakest pip), whose weakest pip is
 // above guess_clear_min_pip (0.08) and whose top shows round guess_clear_min_shown (3) of its
-// places is read. data/fixtures/scenes_round34_robust34 holds harsh24 2404, 2406 and 2407 (a
-// defocused 640 px stream in a dim room): 2404 (-3,2) a red 1 and (5,0) a blue 1 are read (0.19
+// places is read. data/fixtures/scenes_round34_robust34 holds harsh24 2404, 2406 and 2407 (2404
+// and 2406 motion-blurred, dim, a 960 px stream; 2407 defocused): 2404 (-3,2) a red 1 and (5,0) a blue 1 are read (0.19
 // and 0.21 of their pip); scenes_round31_robust31's 3401 (-1,2), a green 5, too. The bars: at ratio
 // 0.35 2406 (-5,0), paper read as a white 1 (0.35 of its pip), is reported; without the pip bar
 // 2407 (-1,-4), pale print read as a red 2 (its weakest pip 0.04); without the shown places 3401
