@@ -721,17 +721,17 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
 // as its pips do (harsh2 2504 (-4,1): pips 0.12-0.14, centre 0.09); an empty cell's shadow read
 // as a 1 has no pip (harsh4 2705 (5,-2): -0.07). A reading the grid cannot be laid on: not clear.
 static bool faint_places_clear(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
-                               const Hex* debug_hex) {
+                               double ratio, const Hex* debug_hex, double min_weakest = 0, int min_shown = 0) {
   const ShownPlaces sp = count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
   double weakest = std::numeric_limits<double>::max(), strongest_empty = -std::numeric_limits<double>::max();
   for (std::size_t k = 0; k < 9; ++k)
     if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
     else strongest_empty = std::max(strongest_empty, sp.con[k]);
-  const bool clear = sp.read_mask != 0 && weakest > 0 && strongest_empty <= params.blur_faint_empty_ratio * weakest;
+  const bool clear = sp.read_mask != 0 && weakest > min_weakest && strongest_empty <= ratio * weakest && sp.shown >= min_shown;
   if (debug_hex)
-    std::fprintf(stderr, "FAINTPLACES %d,%d %s %d conf %.2f: weakest pip %.2f, strongest empty place %.2f%s\n", debug_hex->q, debug_hex->r,
-                 co.color.c_str(), co.face, co.confidence, sp.read_mask ? weakest : 0.0, sp.read_mask ? strongest_empty : 0.0,
-                 clear ? "" : ": not clear");
+    std::fprintf(stderr, "FAINTPLACES %d,%d %s %d conf %.2f: weakest pip %.2f, strongest empty place %.2f, %d shown%s\n", debug_hex->q,
+                 debug_hex->r, co.color.c_str(), co.face, co.confidence, sp.read_mask ? weakest : 0.0, sp.read_mask ? strongest_empty : 0.0,
+                 sp.shown, clear ? "" : ": not clear");
   return clear;
 }
 
@@ -2521,6 +2521,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (robust26) In a dim frame, a weak reading's count read by both the lattice and the counter (dim_min_confidence).
   std::vector<char> dim_agreed(layout.cells.size(), 0);
   std::vector<char> faint_unclear(layout.cells.size(), 0);  // (robust30) blur_faint_empty_ratio
+  std::vector<char> guess_clear(layout.cells.size(), 0);    // (robust34) guess_clear_ratio
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
@@ -4264,6 +4265,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // blob rings a hole of a top face's size, the paper-coloured top. One dark pip at the
       // hole's centre read there as a white 1 is that die (a lone dark spot elsewhere, grain
       // or print, is no 1: the white pip looks need two pips).
+      // The face crop at m_mm (top-plane mm) read as a white 1 at min_conf or more: reported.
+      auto white_one_at = [&](const cv::Point2d& m_mm, double ang_deg, double min_conf) {
+        const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
+        const FaceReading r1 = read_face(crop, face_params, min_conf);
+        const std::string colour = name_color(rel_of(r1.body_bgr), samples, r1.pip_polarity);
+        if (debug) std::fprintf(stderr, "WHITE1 %d,%d face %d conf %.2f %s\n", cell.hex.q, cell.hex.r, r1.face, r1.confidence, colour.c_str());
+        if (r1.face != 1 || r1.confidence < min_conf || colour != "white") return false;
+        CellObservation co;
+        co.hex = cell.hex;
+        co.face = 1;
+        co.color = colour;
+        co.confidence = r1.confidence;
+        co.guard = !token.empty();
+        reported_polarity[ci] = r1.pip_polarity;
+        obs.cells.push_back(co);
+        return true;
+      };
       if (params.white_one_in_hole > 0 && covered[ci] != 2) {
         cv::Mat filled = die_region.clone();
         fill_holes(filled);
@@ -4286,27 +4304,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (cv::norm(pips[0] - hcen) <= 0.15 * face_px && cv::norm(pips[0] - centre) <= params.max_face_offset_mm * ppm) {
             std::vector<cv::Point> hp_pts;
             cv::findNonZero(hl == big, hp_pts);
-            const double ang_deg = cv::minAreaRect(hp_pts).angle;
-            const cv::Point2d m_mm = apply_h(patch_to_mm, pips[0]);
-            const cv::Mat crop = cut_face_crop(image, ht, m_mm, ang_deg, 16.0 * params.face_crop_scale);
-            const FaceReading r1 = read_face(crop, face_params, params.white_one_in_hole);
-            const std::string colour = name_color(rel_of(r1.body_bgr), samples, r1.pip_polarity);
             if (debug)
-              std::fprintf(stderr, "HOLE1 %d,%d hole %.2f units, pip %.1f mm off its centre: face %d conf %.2f %s\n", cell.hex.q, cell.hex.r,
-                           h_area / unit_area, cv::norm(pips[0] - hcen) / ppm, r1.face, r1.confidence, colour.c_str());
-            if (r1.face == 1 && r1.confidence >= params.white_one_in_hole && colour == "white") {
-              CellObservation co;
-              co.hex = cell.hex;
-              co.face = 1;
-              co.color = colour;
-              co.confidence = r1.confidence;
-              co.guard = !token.empty();
-              reported_polarity[ci] = r1.pip_polarity;
-              obs.cells.push_back(co);
-              continue;
-            }
+              std::fprintf(stderr, "HOLE1 %d,%d hole %.2f units, pip %.1f mm off its centre\n", cell.hex.q, cell.hex.r, h_area / unit_area,
+                           cv::norm(pips[0] - hcen) / ppm);
+            if (white_one_at(apply_h(patch_to_mm, pips[0]), cv::minAreaRect(hp_pts).angle, params.white_one_in_hole)) continue;
           }
         }
+      }
+      // (robust34) ... or whose lone dark pip near the top's place has a face round it of the
+      // paper's colour (white_one_lone_pip: a white 1's top), when that blob rings no hole: a
+      // white 1 in a dim, shaded frame whose grey top is one with the paper and whose blob is
+      // its two dark sides, open towards the camera (harsh5 3407 (0,-5)).
+      if (params.white_one_lone_pip_shadow > 0 && lone_white_one[ci] && covered[ci] != 2) {
+        if (debug) std::fprintf(stderr, "LONE1 %d,%d its lone dark pip read again as a white 1's top\n", cell.hex.q, cell.hex.r);
+        if (white_one_at(lone_pip_mm[ci], face_rect.angle, params.white_one_lone_pip_shadow)) continue;
       }
       if (debug) std::fprintf(stderr, "SKIP %d,%d shadowconf (conf %.2f)\n", cell.hex.q, cell.hex.r, first_confidence);
       note_occluded(ci, "found only with its shadow pixels, face too weak");
@@ -4844,7 +4855,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if ((blurred || dim) && params.blur_faint_empty_ratio > 0 && params.blur_agreed_min_response > 0 &&
         params.blur_faint_below > params.blur_agreed_min_response && co.face > 0 && fr.face == co.face &&
         !(deblurred && params.blur_deblur_past_faint)) {
-      if (!faint_places_clear(co, crop_at(fc), fr, params, debug ? &cell.hex : nullptr)) {
+      if (!faint_places_clear(co, crop_at(fc), fr, params, params.blur_faint_empty_ratio, debug ? &cell.hex : nullptr)) {
         faint_unclear[ci] = lattice_face_at(std::min(params.blur_faint_below, face_params.lattice_min_response)) != co.face &&
                             lattice_face_at(params.blur_agreed_min_response) == co.face;
         if (debug && faint_unclear[ci])
@@ -4852,6 +4863,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                        co.color.c_str(), co.face, co.confidence);
       }
     }
+    // (robust34) The component counter's guess (at its cap, fallback_below) in a blurred, dim or
+    // noisy frame stands when its pip places stand clear of its empty ones at guess_clear_ratio.
+    if ((blurred || dim) && params.guess_clear_ratio > 0 && co.face > 0 && fr.face == co.face &&
+        co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence)
+      guess_clear[ci] = faint_places_clear(co, crop_at(fc), fr, params, params.guess_clear_ratio, debug ? &cell.hex : nullptr,
+                                           params.guess_clear_min_pip, params.guess_clear_min_shown);
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
@@ -4958,10 +4975,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (robust24) In a blurred frame a reading the lattice could not make sure of.
       // (robust30) ... or one read only at the agreed look's lower bar whose places are not clear.
       const bool faint = i >= 0 && faint_unclear[static_cast<std::size_t>(i)];
-      const bool blur_weak = blurred && (c.confidence < params.blur_min_confidence || faint);
+      // (robust34) ... not the counter's guess whose places stand clear (guess_clear_ratio).
+      const bool clear_guess = i >= 0 && guess_clear[static_cast<std::size_t>(i)];
+      const bool blur_weak = blurred && ((c.confidence < params.blur_min_confidence && !clear_guess) || faint);
       // (robust26) In a dim frame a weak reading only one reader makes.
-      const bool dim_weak =
-          dim && ((c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)])) || faint);
+      const bool dim_weak = dim && ((c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]) && !clear_guess) ||
+                                    faint);
       // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
@@ -5014,7 +5033,7 @@ Status ReadParams::save(const std::string& path) const {
        << "full_search_margin" << reg.full_search_margin
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -5080,6 +5099,10 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("table_distance", p.table_distance);
     get("margin_distance", p.margin_distance);
     get("white_one_in_hole", p.white_one_in_hole);
+    get("white_one_lone_pip_shadow", p.white_one_lone_pip_shadow);
+    get("guess_clear_ratio", p.guess_clear_ratio);
+    get("guess_clear_min_pip", p.guess_clear_min_pip);
+    get("guess_clear_min_shown", p.guess_clear_min_shown);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);

@@ -48,6 +48,13 @@ struct ReadParams {
   // read there as a white 1 at this confidence or more (not under the occluder; read_face's
   // confidence for a lone pip is low: dev5 604's clear 1 read 0.33). 0 = off.
   double white_one_in_hole = 0.3;
+  // (robust34) ... and such a die whose blob rings no hole but whose lone dark pip near the
+  // top's place has a face round it of the paper's colour (white_one_lone_pip's test: a white
+  // 1's top) is a white 1 when the face crop at that pip reads a white 1 at this confidence or
+  // more (not under the occluder). In a dim, shaded frame a white 1's top is as grey as the
+  // paper and its blob is its two dark sides, open towards the camera (harsh5 3407 (0,-5)).
+  // 0 = off.
+  double white_one_lone_pip_shadow = 0.3;
   // A die whose final reading's pips are of the other polarity than its colour's dice carry
   // (dark on black, red, green, blue; light on white, yellow) is hidden (unknown), not
   // reported (docs/reader.md, exact10). false = reported as before.
@@ -909,6 +916,17 @@ struct ReadParams {
   // look measure at most 0.19 of their weakest pip. 0 = off (the agreed look's readings all stand).
   double blur_faint_below = 8.0;
   double blur_faint_empty_ratio = 0.5;
+  // (robust34) In a blurred, dim or noisy frame the component counter's guess (its fallback's
+  // reading, capped at FaceParams::fallback_below) is no longer hidden for its confidence alone
+  // (blur_min_confidence, dim_min_confidence) when its pip places stand clear of its empty ones
+  // (faint_places_clear at this ratio: the weakest contrast on its pip places above zero, the
+  // strongest on the places without pips at most this share of it). 0 = off.
+  double guess_clear_ratio = 0.3;
+  // ... and its weakest pip place's contrast is above this (a pale print or a shade read as
+  // pips measures 0.04-0.06), and this many of its nine places or more show its top (the ring
+  // round each of the body's colour: a blurred die in a shade with none shown read a green 6 as 3).
+  double guess_clear_min_pip = 0.08;
+  int guess_clear_min_shown = 3;
   // (robust31) In a blurred frame a reading the lattice could not make sure of (below
   // blur_min_confidence: the counter's guesses, hidden "blur") is read again on its square
   // deblurred: blur_deblur_iterations Richardson-Lucy steps (deblur_crop) with a Gaussian kernel of

@@ -458,6 +458,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.noise_white_level = 0.03;
   p.noise_one_min_confidence = 0.65;
   p.white_one_lone_pip = 0.25;
+  p.white_one_lone_pip_shadow = 0.45;
+  p.guess_clear_ratio = 0.2;
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
@@ -556,6 +558,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->noise_white_level, 0.03);
   EXPECT_DOUBLE_EQ(q->noise_one_min_confidence, 0.65);
   EXPECT_DOUBLE_EQ(q->white_one_lone_pip, 0.25);
+  EXPECT_DOUBLE_EQ(q->white_one_lone_pip_shadow, 0.45);
+  EXPECT_DOUBLE_EQ(q->guess_clear_ratio, 0.2);
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);

@@ -47,6 +47,7 @@ TEST(ReaderHarsh, ABlurredFramesUnsureReadingsAreHiddenNotGuessed) {
   ReadParams on;
   on.dim_white_level = 0;
   on.noise_grey_level = 0;
+  on.guess_clear_ratio = 0;  // (robust34) it reads 2404 (-3,5)'s guess, a right red 5, again
   ReadParams off = on;
   off.blur_edge_mm = 0;
   const SceneScore before = harsh_score(off), after = harsh_score(on);
@@ -69,6 +70,7 @@ TEST(ReaderHarsh, ABlurredFramesFaintFaceIsReadWhenTwoReadersAgree) {
   // the same dice when this rule is off.
   ReadParams on;
   on.blur_deblur_iterations = 0;
+  on.guess_clear_ratio = 0;  // (robust34) nor the counter's clear guesses (2404 (-3,5) read in both runs)
   ReadParams off = on;
   off.blur_agreed_min_response = 0;
   const SceneScore before = harsh_score(off), after = harsh_score(on);
@@ -285,6 +287,52 @@ TEST(ReaderHarsh, ABlurredFramesCellIsLookedAtAgainForItsFaintPrintedEdges) {
   EXPECT_EQ(hidden_for(r26, "edges"), hidden_for(r26_off, "edges")) << "a noisy blurred frame's edge cover";
   EXPECT_EQ(r26.face_ok, r26_off.face_ok);
   EXPECT_EQ(false_dice(r26), false_dice(r26_off));
+}
+
+// (robust34) A white 1 in a dim, shaded frame (data/fixtures/scenes_round34_robust34: harsh5 3407,
+// exposure x0.56, a cold cast, a book's shadow): (0,-5)'s grey top is one with the paper, so its
+// blob is its two dark sides, open towards the camera, and rings no hole (white_one_in_hole's
+// look); read there at 0.19 it was skipped ("found only with its shadow pixels") and missed. Its
+// lone dark pip 1.1 mm from the top's place has 0.01 of the face round it differing from the paper
+// (white_one_lone_pip's test); with white_one_lone_pip_shadow the crop at that pip reads a white 1
+// at 1.00: one right reading more, no wrong face or false die.
+TEST(ReaderHarsh, AShadedWhiteOnesLonePipIsReadAsItsTop) {
+  ReadParams off;
+  off.white_one_lone_pip_shadow = 0;
+  const SceneScore before = fixture_score("scenes_round34_robust34", off);
+  const SceneScore after = fixture_score("scenes_round34_robust34", ReadParams{});
+  EXPECT_EQ(after.matched, before.matched + 1) << "dice read: " << before.matched << " -> " << after.matched;
+  expect_more_right_none_worse(before, after, 1);
+}
+
+// (robust34) The component counter's guess (its fallback's reading, at its cap 0.30) in a blurred,
+// dim or noisy frame was hidden for its confidence alone ("blur", "dim", "noise"); 14 of the 25 on
+// the harsh and gain sets were right. With guess_clear_ratio one whose pip places stand clear of
+// its empty ones (the strongest empty place at most 0.3 of the weakest pip), whose weakest pip is
+// above guess_clear_min_pip (0.08) and whose top shows round guess_clear_min_shown (3) of its
+// places is read. data/fixtures/scenes_round34_robust34 holds harsh24 2404, 2406 and 2407 (2404
+// and 2406 motion-blurred, dim, a 960 px stream; 2407 defocused): 2404 (-3,2) a red 1 and (5,0) a blue 1 are read (0.19
+// and 0.21 of their pip); scenes_round31_robust31's 3401 (-1,2), a green 5, too. The bars: at ratio
+// 0.35 2406 (-5,0), paper read as a white 1 (0.35 of its pip), is reported; without the pip bar
+// 2407 (-1,-4), pale print read as a red 2 (its weakest pip 0.04); without the shown places 3401
+// (4,1), a green 6 in a shade read 3 (no place shown).
+TEST(ReaderHarsh, ACountersGuessWhosePipPlacesStandClearIsRead) {
+  const char* set = "scenes_round34_robust34";
+  const char* set31 = "scenes_round31_robust31";
+  const SceneScore on = fixture_score(set, ReadParams{}), on31 = fixture_score(set31, ReadParams{});
+  ReadParams off;
+  off.guess_clear_ratio = 0;
+  expect_more_right_none_worse(fixture_score(set, off), on, 2);
+  expect_more_right_none_worse(fixture_score(set31, off), on31, 1);
+  ReadParams loose;
+  loose.guess_clear_ratio = 0.35;
+  EXPECT_EQ(false_dice(fixture_score(set, loose)), false_dice(on) + 1) << "2406's paper read at ratio 0.35";
+  ReadParams no_pip_bar;
+  no_pip_bar.guess_clear_min_pip = 0;
+  EXPECT_EQ(false_dice(fixture_score(set, no_pip_bar)), false_dice(on) + 1) << "2407's print read without the pip bar";
+  ReadParams no_shown_bar;
+  no_shown_bar.guess_clear_min_shown = 0;
+  EXPECT_EQ(wrong(fixture_score(set31, no_shown_bar)), wrong(on31) + 1) << "3401 (4,1)'s 6 read 3 without the shown places";
 }
 
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
