@@ -716,8 +716,9 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
 
 // (robust30) A faint reading's pip places against its empty ones (blur_faint_empty_ratio): the
 // weakest contrast on the reading's own pip places (count_from_shown_places' grid, every place,
-// shown or not) is above zero and the strongest on the places without its pips at most `ratio`
-// of it. A 5 whose faint centre pip the lattice lost is a 4 whose empty centre stands out almost
+// shown or not) is above `min_weakest` (0 for robust30's gate) and the strongest on the places
+// without its pips at most `ratio` of it, with at least `min_shown` places showing the top
+// (robust34's guess gate: guess_clear_min_pip, guess_clear_min_shown). A 5 whose faint centre pip the lattice lost is a 4 whose empty centre stands out almost
 // as its pips do (harsh2 2504 (-4,1): pips 0.12-0.14, centre 0.09); an empty cell's shadow read
 // as a 1 has no pip (harsh4 2705 (5,-2): -0.07). A reading the grid cannot be laid on: not clear.
 static bool faint_places_clear(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
@@ -4662,6 +4663,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (exact34) A cell at the frame's edge: its die only when the face found has its pip places
     // inside the frame (in_view_face_mm), or else the places inside the frame allow only its count
     // (shown_count_agrees, the places beyond the edge not shown).
+    bool face_in_frame = true;  // (exact34) all its pip places inside the frame (an edge cell's face: looked at below)
     if (view_partial[ci]) {
       const double k = 2.0 * params.in_view_face_mm / 16.0;  // side: the face's 16 mm in patch pixels
       cv::Point2f v[4];
@@ -4684,6 +4686,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                               co.confidence, whole ? "inside" : "not inside", shown ? ", those inside allow only its count" : "");
       if (!whole && !shown) continue;  // hidden "view" (below)
       view_face_in[ci] = 1;
+      face_in_frame = whole;
     }
     if (covered[ci] == 2) {
       // Under the occluder: reported only when beyond doubt, the face read confidently and
@@ -4791,8 +4794,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
       // (exact30) A coloured reading of a part of its face at a smaller size: the count its pips allow in every window.
+      // Not on a face the frame's edge cuts: its count would be read from places beyond the edge.
       if (!ok && params.occluded_shown_any_place && off_size && clean_body && !skin_hue && !low_cover && co.color != "white" &&
-          co.color != "black") {
+          co.color != "black" && face_in_frame) {
         const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale,
                                                          params.occluded_any_place_on_face, debug);
         if (debug) std::fprintf(stderr, "ANYPLACE %d,%d %s %d conf %.2f %s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face, co.confidence, ap.why.c_str());
@@ -4863,9 +4867,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                        co.color.c_str(), co.face, co.confidence);
       }
     }
-    // (robust34) The component counter's guess (at its cap, fallback_below) in a blurred, dim or
-    // noisy frame stands when its pip places stand clear of its empty ones at guess_clear_ratio.
-    if ((blurred || dim) && params.guess_clear_ratio > 0 && co.face > 0 && fr.face == co.face &&
+    // (robust34) A reading at or below the component counter's cap (fallback_below: the counter's
+    // guess, or a weak lattice reading) in a blurred, dim or noisy frame stands when its pip places
+    // stand clear of its empty ones at guess_clear_ratio. Not on a face the frame's edge cuts (its
+    // places beyond the edge would count as shown).
+    if ((blurred || dim) && params.guess_clear_ratio > 0 && co.face > 0 && fr.face == co.face && face_in_frame &&
         co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence)
       guess_clear[ci] = faint_places_clear(co, crop_at(fc), fr, params, params.guess_clear_ratio, debug ? &cell.hex : nullptr,
                                            params.guess_clear_min_pip, params.guess_clear_min_shown);
@@ -4903,8 +4909,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     if (!view_partial[ci]) continue;
     const Hex& h = layout.cells[ci].hex;
-    if (!view_face_in[ci])
+    if (!view_face_in[ci]) {
+      reread_ok[ci] = 0;  // an occluder's cell whose die is taken back stays hidden (not released below as seen)
       obs.cells.erase(std::remove_if(obs.cells.begin(), obs.cells.end(), [&](const CellObservation& o) { return o.hex == h; }), obs.cells.end());
+    }
     const bool reported = std::any_of(obs.cells.begin(), obs.cells.end(), [&](const CellObservation& o) { return o.hex == h; });
     if (!reported && std::find(obs.hidden.begin(), obs.hidden.end(), h) == obs.hidden.end()) {
       obs.hidden.push_back(h);

@@ -916,11 +916,12 @@ struct ReadParams {
   // look measure at most 0.19 of their weakest pip. 0 = off (the agreed look's readings all stand).
   double blur_faint_below = 8.0;
   double blur_faint_empty_ratio = 0.5;
-  // (robust34) In a blurred, dim or noisy frame the component counter's guess (its fallback's
-  // reading, capped at FaceParams::fallback_below) is no longer hidden for its confidence alone
-  // (blur_min_confidence, dim_min_confidence) when its pip places stand clear of its empty ones
-  // (faint_places_clear at this ratio: the weakest contrast on its pip places above zero, the
-  // strongest on the places without pips at most this share of it). 0 = off.
+  // (robust34) In a blurred, dim or noisy frame a reading at or below the component counter's cap
+  // (FaceParams::fallback_below: the counter's guess, or a weak lattice reading) is no longer
+  // hidden for its confidence alone (blur_min_confidence, dim_min_confidence) when its pip places
+  // stand clear of its empty ones (faint_places_clear at this ratio: the weakest contrast on its
+  // pip places above guess_clear_min_pip, the strongest on the places without pips at most this
+  // share of it). Not on a face the frame's edge cuts (in_view_face_mm). 0 = off.
   double guess_clear_ratio = 0.3;
   // ... and its weakest pip place's contrast is above this (a pale print or a shade read as
   // pips measures 0.04-0.06), and this many of its nine places or more show its top (the ring

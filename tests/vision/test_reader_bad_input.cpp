@@ -460,6 +460,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.white_one_lone_pip = 0.25;
   p.white_one_lone_pip_shadow = 0.45;
   p.guess_clear_ratio = 0.2;
+  p.guess_clear_min_pip = 0.11;
+  p.guess_clear_min_shown = 5;
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
@@ -560,6 +562,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->white_one_lone_pip, 0.25);
   EXPECT_DOUBLE_EQ(q->white_one_lone_pip_shadow, 0.45);
   EXPECT_DOUBLE_EQ(q->guess_clear_ratio, 0.2);
+  EXPECT_DOUBLE_EQ(q->guess_clear_min_pip, 0.11);
+  EXPECT_EQ(q->guess_clear_min_shown, 5);
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
