@@ -718,12 +718,14 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
 // weakest contrast on the reading's own pip places (count_from_shown_places' grid, every place,
 // shown or not) is above `min_weakest` (0 for robust30's gate) and the strongest on the places
 // without its pips at most `ratio` of it, with at least `min_shown` places showing the top
-// (robust34's guess gate: guess_clear_min_pip, guess_clear_min_shown). A 5 whose faint centre pip the lattice lost is a 4 whose empty centre stands out almost
-// as its pips do (harsh2 2504 (-4,1): pips 0.12-0.14, centre 0.09); an empty cell's shadow read
-// as a 1 has no pip (harsh4 2705 (5,-2): -0.07). A reading the grid cannot be laid on: not clear.
-static bool faint_places_clear(const CellObservation& co, const cv::Mat& crop, const FaceReading& fr, const ReadParams& params,
-                               double ratio, const Hex* debug_hex, double min_weakest = 0, int min_shown = 0) {
-  const ShownPlaces sp = count_from_shown_places(crop, fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
+// (robust34's guess gate: guess_clear_min_pip, guess_clear_min_shown). A 5 whose faint centre
+// pip the lattice lost is a 4 whose empty centre stands out almost as its pips do (harsh2 2504
+// (-4,1): pips 0.12-0.14, centre 0.09); an empty cell's shadow read as a 1 has no pip (harsh4
+// 2705 (5,-2): -0.07). A reading the grid cannot be laid on: not clear. `sp`: the reading's
+// places (count_from_shown_places in its colour's polarity), laid
+// once for both gates.
+static bool faint_places_clear(const CellObservation& co, const ShownPlaces& sp, double ratio, const Hex* debug_hex, double min_weakest = 0,
+                               int min_shown = 0) {
   double weakest = std::numeric_limits<double>::max(), strongest_empty = -std::numeric_limits<double>::max();
   for (std::size_t k = 0; k < 9; ++k)
     if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
@@ -4856,10 +4858,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // blur_faint_below 8: every reading of that look), stands only when its pip places stand clear
     // of its empty ones (faint_places_clear). The lattice is read again only for a reading whose
     // places are not clear.
+    std::optional<ShownPlaces> faint_sp;  // the reading's places for faint_places_clear, laid once for both gates below
+    auto faint_places = [&]() -> const ShownPlaces& {
+      if (!faint_sp) faint_sp = count_from_shown_places(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false);
+      return *faint_sp;
+    };
     if ((blurred || dim) && params.blur_faint_empty_ratio > 0 && params.blur_agreed_min_response > 0 &&
         params.blur_faint_below > params.blur_agreed_min_response && co.face > 0 && fr.face == co.face &&
         !(deblurred && params.blur_deblur_past_faint)) {
-      if (!faint_places_clear(co, crop_at(fc), fr, params, params.blur_faint_empty_ratio, debug ? &cell.hex : nullptr)) {
+      if (!faint_places_clear(co, faint_places(), params.blur_faint_empty_ratio, debug ? &cell.hex : nullptr)) {
         faint_unclear[ci] = lattice_face_at(std::min(params.blur_faint_below, face_params.lattice_min_response)) != co.face &&
                             lattice_face_at(params.blur_agreed_min_response) == co.face;
         if (debug && faint_unclear[ci])
@@ -4873,8 +4880,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // places beyond the edge would count as shown).
     if ((blurred || dim) && params.guess_clear_ratio > 0 && co.face > 0 && fr.face == co.face && face_in_frame &&
         co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence)
-      guess_clear[ci] = faint_places_clear(co, crop_at(fc), fr, params, params.guess_clear_ratio, debug ? &cell.hex : nullptr,
-                                           params.guess_clear_min_pip, params.guess_clear_min_shown);
+      guess_clear[ci] = faint_places_clear(co, faint_places(), params.guess_clear_ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip,
+                                           params.guess_clear_min_shown);
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
