@@ -3790,8 +3790,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // body taken again without the skin-hued pixels (skin_row, hand_mask's test, grown by 1 mm)
     // gives another square when it is of a die's colour (not white or black: their tops are the
     // paper's and the shade's) and not of skin's hue itself; the reading there replaces the
-    // skin's when it is of that colour. The occluder gate then judges it as any other reading
-    // (the skin's reading it replaces was hidden for its hue).
+    // skin's when it is of that colour. The occluder gate then judges it as any other reading.
+    // (The first reading is tested: the looks after this one may still move the square.)
     if (params.occluded_off_skin && covered[ci] == 2 && fr.face > 0 &&
         skin_hued(fr.body_bgr, params.occluded_skin_untinted ? paper_light[ci] : papers[ci], params)) {
       cv::Mat skin_px(patch.size(), CV_8U, cv::Scalar(0));
