@@ -209,6 +209,17 @@ static BodyOnPaper body_on_paper(const cv::Vec3f& body, const cv::Vec3f& paper) 
   return b;
 }
 
+// (exact14, exact20) A body "of skin's hue" against the light on its cell (the occluder gate's
+// no-die test): saturated by occluded_skin_min_saturation or more, red > green >= blue, its hue
+// within hand_hue_min..max.
+static bool skin_hued(const cv::Vec3f& body, const cv::Vec3f& paper, const ReadParams& params) {
+  const BodyOnPaper bl = body_on_paper(body, paper);
+  const cv::Vec3f& rp = bl.rel;
+  const float hue_num = 60.0f * (rp[1] - rp[0]), hue_den = rp[2] - rp[0];
+  return bl.sat >= params.occluded_skin_min_saturation && rp[2] > rp[1] && rp[1] >= rp[0] && hue_num >= params.hand_hue_min * hue_den &&
+         hue_num <= params.hand_hue_max * hue_den;
+}
+
 // Saturated (the guard token's tests): rel (a colour relative to the white) not black and its
 // spread max - min at least min_sat of its max. A template so that every caller keeps its own
 // arithmetic: a float min_sat multiplies in float, params' double one in double.
@@ -3775,6 +3786,44 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         else face_rect = rect0, fc = fc0;
       }
     }
+    // (exact35) Under the occluder, a reading whose body is of skin's hue read the hand: the die's
+    // body taken again without the skin-hued pixels (skin_row, hand_mask's test, grown by 1 mm)
+    // gives another square when it is of a die's colour (not white or black: their tops are the
+    // paper's and the shade's) and not of skin's hue itself; the reading there replaces the
+    // skin's when it is of that colour. The occluder gate then judges it as any other reading.
+    // (The first reading is tested: the looks after this one may still move the square.)
+    if (params.occluded_off_skin && covered[ci] == 2 && fr.face > 0 &&
+        skin_hued(fr.body_bgr, params.occluded_skin_untinted ? paper_light[ci] : papers[ci], params)) {
+      cv::Mat skin_px(patch.size(), CV_8U, cv::Scalar(0));
+      const float iw[3] = {1.0f / cwhite[0], 1.0f / cwhite[1], 1.0f / cwhite[2]};
+      for (int y = 0; y < patch.rows; ++y)
+        skin_row(patch.ptr<uchar>(y), patch.cols, iw, static_cast<float>(params.hand_chroma), static_cast<float>(params.hand_hue_min),
+                 static_cast<float>(params.hand_hue_max), skin_px.ptr<uchar>(y));
+      const int g = std::max(1, cvRound(1.0 * ppm)) * 2 + 1;
+      morph(skin_px, skin_px, cv::MORPH_DILATE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
+      const cv::Mat die_only = body_inner & ~skin_px;
+      const std::vector<ColorSample> off_skin_samples = calib ? calib->colors : std::vector<ColorSample>{};
+      const int n_die = cv::countNonZero(die_only);
+      std::string n2 = "-";
+      bool kept = false;
+      FaceReading fr2;
+      if (n_die >= 0.3 * unit_area) {
+        const cv::Vec3f b2 = body_of(die_only);
+        n2 = name_color(cv::Vec3f(b2[0] / cwhite[0], b2[1] / cwhite[1], b2[2] / cwhite[2]), off_skin_samples);
+        if (n2 != "white" && n2 != "black" && !skin_hued(b2, params.occluded_skin_untinted ? paper_light[ci] : papers[ci], params)) {
+          const cv::RotatedRect rect0 = face_rect;
+          const cv::Point2f fc0 = fc;
+          locate(b2, !other_paper.empty(), face_rect, fc);
+          fr2 = read_at(fc);
+          kept = fr2.face > 0 && name_color(relative_to_white(fr2.body_bgr, cwhite, params.colour_clip_level), off_skin_samples) == n2;
+          if (kept) fr = fr2, body = b2, fr_plain_confidence = plain_confidence;
+          else face_rect = rect0, fc = fc0;
+        }
+      }
+      if (debug)
+        std::fprintf(stderr, "OFFSKIN %d,%d %.2f units off the skin: %s; face %d conf %.2f%s\n", cell.hex.q, cell.hex.r, n_die / unit_area,
+                     n2.c_str(), fr2.face, fr2.confidence, kept ? " kept" : "");
+    }
     // White and black dice: the top is paper- or shadow-coloured, so the square slid over
     // the top mask may sit on the sides and the shadow. Their pips are what stands out (dark
     // on white, light on black): the round pip-sized blobs of the die's polarity near the
@@ -4711,12 +4760,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact20) Of skin's hue against the light on the cell (its paper with its print's tint
       // divided out), not against a tinted paper: a grey die on a blue-tinted cell is orange
       // against that paper (dev7n 819 (-2,5), 818 (-2,5), dev5n 616 (-1,4): white dice hidden as skin).
-      const BodyOnPaper bl = body_on_paper(fr.body_bgr, params.occluded_skin_untinted ? paper_light[ci] : papers[ci]);
-      const cv::Vec3f& rp = bl.rel;
-      const float hue_num = 60.0f * (rp[1] - rp[0]), hue_den = rp[2] - rp[0];
-      const bool skin_hue = bl.sat >= params.occluded_skin_min_saturation && rp[2] > rp[1] && rp[1] >= rp[0] &&
-                            hue_num >= params.hand_hue_min * hue_den &&
-                            hue_num <= params.hand_hue_max * hue_den;
+      const bool skin_hue = skin_hued(fr.body_bgr, params.occluded_skin_untinted ? paper_light[ci] : papers[ci], params);
       const bool clean_body = lum_paper < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
       // A white (or pale) die in the shade: as bright as its cell's own shaded paper, its
       // dark pips (a black die's are light) in a standard layout of two or more read beyond
@@ -5049,7 +5093,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_off_skin" << static_cast<int>(occluded_off_skin) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -5151,6 +5195,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
     get_bool("occluded_shown_any_place", p.occluded_shown_any_place);
     get_bool("occluded_any_place_on_face", p.occluded_any_place_on_face);
+    get_bool("occluded_off_skin", p.occluded_off_skin);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
     get("one_top_shown", p.one_top_shown);
     get_bool("guard_print_tint", p.guard_print_tint);

@@ -733,6 +733,17 @@ struct ReadParams {
   // (counts 4, 5, 6) leaves the shown column beside the pips off its face: only a 4 stays.
   // false = every window holding the pips counts (exact30).
   bool occluded_any_place_on_face = true;
+  // (exact35) Under the occluder a reading whose body is of skin's hue (the gate's skin test) read
+  // the hand over the die, its square slid onto the skin: the die's body is taken again without
+  // the skin-hued pixels (hand_mask's pixel test, grown by 1 mm), and when that is of a die's
+  // colour (not white or black, not of skin's hue) the square is located on it and the face read
+  // there; that reading replaces the skin's when it is of that colour, and the gate judges it as
+  // any other (the skin's reading was hidden for its hue). dev14 1618 (-2,2): a yellow 3 under a
+  // finger read "red 2" of the finger at 0.10; off the skin a yellow 2 at 1.00 at 0.5 of a face's
+  // size, whose two pips laid at the real size (occluded_shown_any_place) allow only a 3.
+  // Forced to stand by its shown places alone (the first version) it hid a red 5 read right at
+  // 1.00 (scenes_round23 1416 (1,3)): the places' ring test failed round its clear pips. false = off.
+  bool occluded_off_skin = true;
   // (exact24) Under the occluder gate a white 1 in the shade (occluded_white_one_fine) is reported
   // only when its top surrounds its pip: the four pip places beside the pip along the face's axes
   // (the face's 3x3 grid centred on it, at the face's real size) all show the body's colour. A 2

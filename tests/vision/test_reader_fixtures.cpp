@@ -1720,4 +1720,16 @@ TEST(ReaderFixtures, FaceAtTheFramesEdgeIsReadFromThePlacesInView) {
   EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
+// Round 35 (data/fixtures/scenes_round35_exact35: dev14's 1618 as rendered in session 33). Its
+// (-2,2), a yellow 3 under a finger (3 of its 9 pip places under the hand), was read "red 2" at 0.10
+// on the finger, its square slid onto the skin, and hidden for the skin's hue. With
+// occluded_off_skin the die's body is taken again without the skin-hued pixels (yellow), the square
+// located on it reads a yellow 2 at 1.00 at half a face's size, and its two pips laid at the real
+// size (occluded_shown_any_place) allow only a 3: read a yellow 3, the board exact.
+TEST(ReaderFixtures, DieUnderAFingerIsReadOffTheSkin) {
+  ReadParams off;
+  off.occluded_off_skin = false;
+  expect_each_boards_hidden_die_now_read_right("scenes_round35_exact35", off, 1);
+}
+
 }  // namespace hexdice::vision
