@@ -4428,19 +4428,27 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     }
     // (robust35) A 2 whose pips are one side of a larger face (side_pair_scale_min..max of a 2's
-    // size: two corners of a 4, 5 or 6 a side apart, not across its diagonal): the square moved
-    // across the pair by half its length (the face's centre lies there, on one side or the other)
-    // and read again there (on the square deblurred too in a blurred frame); a reading of 4-6 pips
-    // at the face's real size, at least side_pair_min_confidence, with a pip on each of the pair's
-    // replaces it (the more confident of the two sides).
-    if (params.side_pair_min_confidence > 0 && fr.face == 2 && fr.pips.size() == 2) {
+    // size: two corners of a 4, 5 or 6 a side apart, not across its diagonal), or a 3 whose pips
+    // are a 6's column (in a line, not across the diagonal: the same size): the square moved
+    // across the pair (the 3's ends) by half its length (the face's centre lies there, on one side
+    // or the other) and read again there (on the square deblurred too in a blurred frame); a
+    // reading of 4-6 pips at the face's real size, at least side_pair_min_confidence, with a pip on
+    // each of the 2's or the 3's replaces it (the more confident of the two sides).
+    if (params.side_pair_min_confidence > 0 && (fr.face == 2 || fr.face == 3) && static_cast<int>(fr.pips.size()) == fr.face) {
       const double s0 = scale_at(fr, fc);
       if (s0 >= params.side_pair_scale_min && s0 <= params.side_pair_scale_max) {
         const double side_mm = 16.0 * params.face_crop_scale;
         const cv::Mat crop0 = crop_at(fc);
         const std::vector<cv::Point2d> p0 = pips_where_seen(crop0, fr);
         const cv::Matx33d to_mm0 = face_crop_to_mm(apply_h(patch_to_mm, {fc.x, fc.y}), face_rect.angle, side_mm, crop0.cols);
-        const cv::Point2d a = apply_h(to_mm0, p0[0]), b = apply_h(to_mm0, p0[1]);
+        std::vector<cv::Point2d> ends;  // the reading's pips in mm, its two furthest apart first
+        for (const auto& q : p0) ends.push_back(apply_h(to_mm0, q));
+        if (ends.size() == 3) {
+          const double d01 = cv::norm(ends[0] - ends[1]), d02 = cv::norm(ends[0] - ends[2]), d12 = cv::norm(ends[1] - ends[2]);
+          if (d02 >= d01 && d02 >= d12) std::swap(ends[1], ends[2]);
+          else if (d12 >= d01 && d12 >= d02) std::swap(ends[0], ends[2]);
+        }
+        const cv::Point2d a = ends[0], b = ends[1];
         const cv::Point2d mid = 0.5 * (a + b), across(-0.5 * (b.y - a.y), 0.5 * (b.x - a.x));
         const double near_mm = 0.25 * cv::norm(b - a);
         const cv::Matx33d mm_to_patch = patch_to_mm.inv();
@@ -4458,13 +4466,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (!face_scale_ok(pip_layout_scale(crop, r, side_mm))) return false;
             const cv::Matx33d to_mm = face_crop_to_mm(apply_h(patch_to_mm, {t.x, t.y}), face_rect.angle, side_mm, crop.cols);
             int on = 0;
-            for (const cv::Point2d& end : {a, b})
+            for (const cv::Point2d& end : ends)
               for (const auto& q : pips_where_seen(crop, r))
                 if (cv::norm(apply_h(to_mm, q) - end) <= near_mm) {
                   ++on;
                   break;
                 }
-            return on == 2;
+            return on == static_cast<int>(ends.size());
           };
           FaceReading r2 = read_at(t);
           bool from_deblur = false;
@@ -4476,8 +4484,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (holds_pair(r3)) r2 = r3, ok = from_deblur = true;
           }
           if (debug)
-            std::fprintf(stderr, "SIDEPAIR %d,%d 2 conf %.2f scale %.2f, moved %+d: face %d conf %.2f%s%s\n", cell.hex.q, cell.hex.r,
-                         fr.confidence, s0, sgn, r2.face, r2.confidence, from_deblur ? " deblurred" : "", ok ? ": holds the pair" : "");
+            std::fprintf(stderr, "SIDEPAIR %d,%d %d conf %.2f scale %.2f, moved %+d: face %d conf %.2f%s%s\n", cell.hex.q, cell.hex.r,
+                         fr.face, fr.confidence, s0, sgn, r2.face, r2.confidence, from_deblur ? " deblurred" : "", ok ? ": holds the pair" : "");
           if (ok && r2.confidence > best.confidence) best = r2, best_at = t, best_deblurred = from_deblur;
         }
         if (best.face > 0) fr = best, fc = best_at, deblurred = best_deblurred;
