@@ -4476,6 +4476,70 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         deblurred = true;
       }
     }
+    // (robust35) A 2 whose pips are one side of a larger face (side_pair_scale_min..max of a 2's
+    // size: two corners of a 4, 5 or 6 a side apart, not across its diagonal), or a 3 whose pips
+    // are a 6's column (in a line, not across the diagonal: the same size): the square moved
+    // across the pair (the 3's ends) by half its length (the face's centre lies there, on one side
+    // or the other) and read again there (on the square deblurred too in a blurred frame); a
+    // reading of 4-6 pips at the face's real size, at least side_pair_min_confidence, with a pip on
+    // each of the 2's or the 3's replaces it (the more confident of the two sides).
+    if (params.side_pair_min_confidence > 0 && (fr.face == 2 || fr.face == 3) && static_cast<int>(fr.pips.size()) == fr.face) {
+      const double s0 = scale_at(fr, fc);
+      if (s0 >= params.side_pair_scale_min && s0 <= params.side_pair_scale_max) {
+        const double side_mm = 16.0 * params.face_crop_scale;
+        const cv::Mat crop0 = crop_at(fc);
+        const std::vector<cv::Point2d> p0 = pips_where_seen(crop0, fr);
+        const cv::Matx33d to_mm0 = face_crop_to_mm(apply_h(patch_to_mm, {fc.x, fc.y}), face_rect.angle, side_mm, crop0.cols);
+        std::vector<cv::Point2d> ends;  // the reading's pips in mm, its two furthest apart first
+        for (const auto& q : p0) ends.push_back(apply_h(to_mm0, q));
+        if (ends.size() == 3) {
+          const double d01 = cv::norm(ends[0] - ends[1]), d02 = cv::norm(ends[0] - ends[2]), d12 = cv::norm(ends[1] - ends[2]);
+          if (d02 >= d01 && d02 >= d12) std::swap(ends[1], ends[2]);
+          else if (d12 >= d01 && d12 >= d02) std::swap(ends[0], ends[2]);
+        }
+        const cv::Point2d a = ends[0], b = ends[1];
+        const cv::Point2d mid = 0.5 * (a + b), across(-0.5 * (b.y - a.y), 0.5 * (b.x - a.x));
+        const double near_mm = 0.25 * cv::norm(b - a);
+        const cv::Matx33d mm_to_patch = patch_to_mm.inv();
+        FaceReading best;
+        cv::Point2f best_at = fc;
+        bool best_deblurred = false;
+        for (const int sgn : {1, -1}) {
+          const cv::Point2d at_px = apply_h(mm_to_patch, mid + sgn * across);
+          const cv::Point2f t(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+          if (params.max_face_offset_mm > 0 && cv::norm(cv::Point2d(t) - centre) > params.max_face_offset_mm * ppm) continue;
+          // Its pips at the face's real size and on the pair's.
+          auto holds_pair = [&](const FaceReading& r) {
+            if (r.face < 4 || static_cast<int>(r.pips.size()) != r.face || r.confidence < params.side_pair_min_confidence) return false;
+            const cv::Mat& crop = crop_at(t);
+            if (!face_scale_ok(pip_layout_scale(crop, r, side_mm))) return false;
+            const cv::Matx33d to_mm = face_crop_to_mm(apply_h(patch_to_mm, {t.x, t.y}), face_rect.angle, side_mm, crop.cols);
+            int on = 0;
+            for (const cv::Point2d& end : ends)
+              for (const auto& q : pips_where_seen(crop, r))
+                if (cv::norm(apply_h(to_mm, q) - end) <= near_mm) {
+                  ++on;
+                  break;
+                }
+            return on == static_cast<int>(ends.size());
+          };
+          FaceReading r2 = read_at(t);
+          bool from_deblur = false;
+          bool ok = holds_pair(r2);
+          if (!ok && blurred && params.blur_deblur_iterations > 0) {
+            const double sigma_px = params.blur_deblur_sigma_scale * frame_blur_mm * kFaceCropPx / side_mm;
+            FaceReading r3 = read_face_lattice(deblur_crop(crop_at(t), sigma_px, params.blur_deblur_iterations), face_params);
+            r3.body_bgr = r2.body_bgr;
+            if (holds_pair(r3)) r2 = r3, ok = from_deblur = true;
+          }
+          if (debug)
+            std::fprintf(stderr, "SIDEPAIR %d,%d %d conf %.2f scale %.2f, moved %+d: face %d conf %.2f%s%s\n", cell.hex.q, cell.hex.r,
+                         fr.face, fr.confidence, s0, sgn, r2.face, r2.confidence, from_deblur ? " deblurred" : "", ok ? ": holds the pair" : "");
+          if (ok && r2.confidence > best.confidence) best = r2, best_at = t, best_deblurred = from_deblur;
+        }
+        if (best.face > 0) fr = best, fc = best_at, deblurred = best_deblurred;
+      }
+    }
     // (exact20) The final reading's pips' size (face_scale_gate).
     const double final_scale = fr.face >= 2 && (params.face_scale_gate || debug) ? scale_at(fr, fc) : 0.0;
     if (debug) {
@@ -5092,7 +5156,7 @@ Status ReadParams::save(const std::string& path) const {
        << "full_search_margin" << reg.full_search_margin
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "side_pair_min_confidence" << side_pair_min_confidence << "side_pair_scale_min" << side_pair_scale_min << "side_pair_scale_max" << side_pair_scale_max << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_off_skin" << static_cast<int>(occluded_off_skin) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -5162,6 +5226,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guess_clear_ratio", p.guess_clear_ratio);
     get("guess_clear_min_pip", p.guess_clear_min_pip);
     get("guess_clear_min_shown", p.guess_clear_min_shown);
+    get("side_pair_min_confidence", p.side_pair_min_confidence);
+    get("side_pair_scale_min", p.side_pair_scale_min);
+    get("side_pair_scale_max", p.side_pair_scale_max);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);

@@ -952,6 +952,15 @@ struct ReadParams {
   // full bar on the deblurred square; the gate reads the plain one again, where its faint face
   // reads only at the lower bar: scenes_round26 2616 (4,0) a green 5 read 5 at 0.92 was hidden).
   bool blur_deblur_past_faint = true;
+  // (robust35) A 2 whose pips' size (pip_layout_scale) is side_pair_scale_min..max of a 2's is
+  // two corners of a 4, 5 or 6 one side apart (1/sqrt 2 = 0.71 of the diagonal's distance; the
+  // faces read so, hidden "size" by face_scale_gate, measured 0.69-0.72): the square moved across
+  // the pair by half its length, either way, is read again, and a 4-6 there at least
+  // side_pair_min_confidence, at the face's real size, with a pip on each of the pair's, replaces
+  // it. 0 = off.
+  double side_pair_min_confidence = 0.5;
+  double side_pair_scale_min = 0.66;
+  double side_pair_scale_max = 0.76;
   // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
   // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
   // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4

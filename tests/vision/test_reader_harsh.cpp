@@ -335,6 +335,28 @@ TEST(ReaderHarsh, ACountersGuessWhosePipPlacesStandClearIsRead) {
   EXPECT_EQ(wrong(fixture_score(set31, no_shown_bar)), wrong(on31) + 1) << "3401 (4,1)'s 6 read 3 without the shown places";
 }
 
+// (robust35) Two corners of a 4, 5 or 6 along one of its sides read as a 2 measure 0.71 of a 2's
+// size (a side is 1/sqrt 2 of the diagonal), and a 6's column read as a 3 0.71 of a 3's; both were
+// hidden "size" (face_scale_gate). With side_pair_min_confidence the square moved across the pair
+// (the 3's ends) by half its length, either way, is read again, and a 4-6 there at the face's real
+// size with a pip on each of the 2's or the 3's replaces it. data/fixtures/scenes_round35_robust35:
+// harsh5 3404 (2,-1), a black 4 read 2 at 0.95 (scale 0.69, defocused, a 960 px stream), harsh2
+// 2507 (3,-1), a green 4 read 2 at 0.39 (0.71; defocused, dim, an 800 px stream, read 4 on the
+// moved square deblurred), and harsh5 3403 (0,4), a blue 6 read 3 at 0.46 (0.71; motion blur, a
+// 640 px stream); scenes_round30_robust30's 2504 (0,4), a blue 4 (0.96, 0.71), and
+// scenes_round31_robust31's 3401 (-2,4), a green 4 (0.77, 0.71): each read right, no wrong face
+// or false die more.
+TEST(ReaderHarsh, ASidesTwoCornersReadAsATwoAreReadAsTheirFace) {
+  ReadParams off;
+  off.side_pair_min_confidence = 0;
+  for (const auto& [set, more] : {std::pair{"scenes_round35_robust35", 3}, {"scenes_round30_robust30", 1}, {"scenes_round31_robust31", 1}}) {
+    SCOPED_TRACE(set);
+    const SceneScore before = fixture_score(set, off), after = fixture_score(set, ReadParams{});
+    expect_more_right_none_worse(before, after, more);
+    EXPECT_EQ(hidden_for(after, "size"), hidden_for(before, "size") - more) << "hidden size";
+  }
+}
+
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
 // three a column, 4.3 mm apart, on a 48 px crop of 16 mm): blurred by sigma 3 px the lattice finds
 // no face at its full bar; after 20 steps of sigma 3 it reads the 6.
