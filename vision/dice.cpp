@@ -651,15 +651,12 @@ DieRead read_die(const cv::Mat& bgr, const cv::Mat& gray, const cv::Rect2f& regi
   return out;
 }
 
-namespace {
-
-// The side that scales the first suppression's radius for two candidates (see
-// DiceParams::pre_nms_smaller).
-float pre_nms_side(float a, float b, const DiceParams& params) {
-  return params.pre_nms_smaller ? std::min(a, b) : std::max(a, b);
+bool pre_nms_suppresses(const DieCandidate& taken, const DieCandidate& c, const DiceParams& params) {
+  if (params.pre_nms_radius <= 0) return false;
+  if (params.pre_nms_wide > 0 && taken.side > params.pre_nms_wide * c.side) return false;
+  const float side = params.pre_nms_smaller ? std::min(taken.side, c.side) : std::max(taken.side, c.side);
+  return cv::norm(taken.centre - c.centre) < params.pre_nms_radius * side;
 }
-
-}  // namespace
 
 Result<DiceModels> load_dice_models(const DiceParams& params) {
   DiceModels out;
@@ -799,15 +796,14 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     std::vector<const Scored*> taken;
     for (const auto& d : dice) {
       bool near = false;
-      if (params.pre_nms_radius > 0)
-        for (const Scored* f : taken)
-          if (cv::norm(f->c.centre - d.c.centre) < params.pre_nms_radius * pre_nms_side(f->c.side, d.c.side, params)) {
-            if (debug)
-              std::cerr << "dice: pre-nms drops " << d.c.centre << " side " << d.c.side << " margin " << d.margin << " under "
-                        << f->c.centre << " side " << f->c.side << '\n';
-            near = true;
-            break;
-          }
+      for (const Scored* f : taken)
+        if (pre_nms_suppresses(f->c, d.c, params)) {
+          if (debug)
+            std::cerr << "dice: pre-nms drops " << d.c.centre << " side " << d.c.side << " margin " << d.margin << " under "
+                      << f->c.centre << " side " << f->c.side << '\n';
+          near = true;
+          break;
+        }
       if (near) continue;
       if (debug)
         std::cerr << "dice: read " << d.c.centre << " side " << d.c.side << " src " << d.c.source << " forest " << d.face

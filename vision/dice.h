@@ -219,6 +219,15 @@ struct DiceParams {
   // with the larger, one wide candidate (a blob of touching dice) kept first suppressed
   // every die within 0.6 of its side before any was read.
   bool pre_nms_smaller = true;
+  // ... and a taken candidate more than pre_nms_wide x wider than the next one does not
+  // suppress it before reading: a pip cluster or blob several dice wide (a photo's red pips
+  // of smoky dice merge into one "pip" square) centred on a die took its place, its read
+  // moved onto a neighbour's face and the final suppression dropped it there, so the die
+  // under it was never read (the sizes of one place, three_sizes, are at most 2x apart).
+  // Both are read; the final suppression, which sees the reads, chooses. 0 = off. At 2.5
+  // (2.1 the same) `even` 956 -> 957/1021 end to end (byler 095849's 1), the check `odd`
+  // 937 -> 938/1017 (docs/dice.md real round 35).
+  double pre_nms_wide = 2.5;
   // After reading, a candidate wider than this x the face it reads (face_size: 3.7 x the
   // lattice spacing, a lone pip 5.5 x its diameter) moves onto the face and takes this x
   // its size (0 = off).
@@ -365,6 +374,9 @@ std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vect
 // further than centred_pip_is_one x that side from it, that pip alone (a "1" there, its
 // score the read's best; the other faces' scores 0). A pip cluster (source 1) is no body.
 PipRead centred_pip_read(const PipRead& read, const DieCandidate& c, const DiceParams& params = {});
+// Whether candidate `taken`, read first, keeps candidate `c` from being read (the first
+// suppression: DiceParams::pre_nms_radius, pre_nms_smaller, pre_nms_wide).
+bool pre_nms_suppresses(const DieCandidate& taken, const DieCandidate& c, const DiceParams& params = {});
 
 struct DieDetection {
   cv::Rect box;  // image pixels

@@ -263,6 +263,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--below-side-face-radius", ea->below_side_face_radius, "--real: DiceParams::below_side_face_radius (0 = off)");
   ev->add_option("--below-side-face-pip", ea->below_side_face_pip, "--real: DiceParams::below_side_face_pip");
   ev->add_option("--centred-pip-is-one", ea->centred_pip_is_one, "--real: DiceParams::centred_pip_is_one (0 = off)");
+  ev->add_option("--pre-nms-wide", ea->pre_nms_wide, "--real: DiceParams::pre_nms_wide (0 = off)");
   ev->add_option("--gap-residual-seeds", ea->gap_residual_seeds,
                  "--real: DiceParams::gap_residual_seeds (1 on, 0 off; gap seeds in the foreground the kept dice leave)");
   ev->add_option("--gap-residual-clear", ea->gap_residual_clear, "--real: DiceParams::gap_residual_clear");

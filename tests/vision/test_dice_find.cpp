@@ -301,5 +301,31 @@ TEST(DiceCentredPip, APairAcrossTwoDiceIsTheBodysOne) {
   EXPECT_EQ(centred_pip_read(five, DieCandidate{{506.0f, 317.0f}, 32.2f, 2}, on).face, 5);
 }
 
+// docs/dice.md real round 35 (DiceParams::pre_nms_wide): byler 095849 with the even forest
+// (work pixels as measured). The red pips of its smoky dice merge into one pip cluster 127 px
+// wide (four dice) centred on the die showing a 1; read first (higher margin), it kept that
+// die's own 31 px candidate from being read, its read moved onto a neighbour's face and the
+// final suppression dropped it there: the die was lost. A candidate over pre_nms_wide x wider
+// does not suppress before reading; the sizes of one place (three_sizes, 1.43 x apart) and
+// a neighbour of about the die's size still do, and with the rule off the wide one does too.
+TEST(DicePreNms, AFarWiderCandidateDoesNotSuppressBeforeReading) {
+  const DieCandidate cluster{{326.294f, 272.981f}, 127.285f, 1};
+  const DieCandidate die{{323.5f, 277.0f}, 31.4643f, 0};
+  DiceParams on;
+  on.pre_nms_wide = 2.5;
+  EXPECT_FALSE(pre_nms_suppresses(cluster, die, on));
+  DiceParams off;
+  off.pre_nms_wide = 0;
+  EXPECT_TRUE(pre_nms_suppresses(cluster, die, off));
+  // the next size of the die's own place, and the die under it
+  const DieCandidate wider{{323.5f, 277.0f}, 44.05f, 0};
+  EXPECT_TRUE(pre_nms_suppresses(wider, die, on));
+  EXPECT_TRUE(pre_nms_suppresses(die, wider, on));
+  // the wide one itself is still suppressed by a die read first (the smaller side's radius)
+  EXPECT_TRUE(pre_nms_suppresses(die, cluster, on));
+  // a candidate of about the die's size 0.8 of its side away is not suppressed
+  EXPECT_FALSE(pre_nms_suppresses(die, DieCandidate{{348.7f, 277.0f}, 31.4643f, 0}, on));
+}
+
 }  // namespace
 }  // namespace hexdice::vision
