@@ -1393,6 +1393,24 @@ __attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar
   }
   return x;
 }
+// (speed35) occluder_ratio_row's step on the 16 pixels at x as two halves of 8 AVX2 floats
+// (occluder_diff_row_avx2's ratio, the same operations).
+__attribute__((target("avx2"), noinline)) void occluder_ratio_16_avx2(const uchar* frame, const uchar* pmin, int x,
+                                                                     const float ip[3], float* ratio) {
+  const __m256 vip0 = _mm256_set1_ps(ip[0]), vip1 = _mm256_set1_ps(ip[1]), vip2 = _mm256_set1_ps(ip[2]);
+  const __m256 two = _mm256_set1_ps(2.0f), c255 = _mm256_set1_ps(255.0f), floor01 = _mm256_set1_ps(0.1f);
+  cv::v_uint8x16 f8[3], p8[3];
+  cv::v_load_deinterleave(frame + 3 * x, f8[0], f8[1], f8[2]);
+  cv::v_load_deinterleave(pmin + 3 * x, p8[0], p8[1], p8[2]);
+  for (int h = 0; h < 2; ++h) {
+    const __m256 b = _mm256_mul_ps(widen8_avx2(f8[0], h), vip0), g = _mm256_mul_ps(widen8_avx2(f8[1], h), vip1),
+                 r = _mm256_mul_ps(widen8_avx2(f8[2], h), vip2);
+    const __m256 lum = _mm256_add_ps(_mm256_add_ps(b, _mm256_mul_ps(two, g)), r);
+    const __m256 lum_lo = _mm256_div_ps(
+        _mm256_add_ps(_mm256_add_ps(widen8_avx2(p8[0], h), _mm256_mul_ps(two, widen8_avx2(p8[1], h))), widen8_avx2(p8[2], h)), c255);
+    _mm256_storeu_ps(ratio + x + 8 * h, _mm256_div_ps(lum, _mm256_max_ps(floor01, lum_lo)));
+  }
+}
 }  // namespace
 #endif
 
@@ -1489,6 +1507,64 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
   if (x < n)
     occluder_diff_row_ref(frame + 3 * x, print + 3 * x, pmin + 3 * x, pmax + 3 * x, light + 3 * x, n - x, ip, dark, c2,
                           out + x, ratio ? ratio + x : nullptr);
+}
+
+void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const float ip[3], float* ratio) {
+  const float ip0 = ip[0], ip1 = ip[1], ip2 = ip[2];
+  int x = 0;
+#if CV_SIMD128
+  // 16 pixels a step, the same float operations per lane as the loop below (and as
+  // occluder_diff_row's vector steps); a tail under 16 of a row of 16 or more is the row's last
+  // 16 again (each ratio depends on its own pixel alone).
+  if (n >= 16) {
+    using cv::v_float32x4;
+    const v_float32x4 vip0 = cv::v_setall_f32(ip0), vip1 = cv::v_setall_f32(ip1), vip2 = cv::v_setall_f32(ip2);
+    const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f), floor01 = cv::v_setall_f32(0.1f);
+    auto widen = [](const cv::v_uint8x16& v, v_float32x4 f[4]) {
+      cv::v_uint16x8 lo, hi;
+      cv::v_expand(v, lo, hi);
+      cv::v_uint32x4 a, b, c, d;
+      cv::v_expand(lo, a, b);
+      cv::v_expand(hi, c, d);
+      f[0] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a));
+      f[1] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(b));
+      f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
+      f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
+    };
+#if defined(HEXDICE_BILINEAR_AVX2)
+    const bool avx2 = use_avx2();
+#endif
+    for (int next = 0; next < n; next = x + 16) {
+      x = std::min(next, n - 16);
+#if defined(HEXDICE_BILINEAR_AVX2)
+      if (avx2) {
+        occluder_ratio_16_avx2(frame, pmin, x, ip, ratio);
+        continue;
+      }
+#endif
+      cv::v_uint8x16 c8[3];
+      v_float32x4 f[3][4], p[3][4];
+      cv::v_load_deinterleave(frame + 3 * x, c8[0], c8[1], c8[2]);
+      for (int k = 0; k < 3; ++k) widen(c8[k], f[k]);
+      cv::v_load_deinterleave(pmin + 3 * x, c8[0], c8[1], c8[2]);
+      for (int k = 0; k < 3; ++k) widen(c8[k], p[k]);
+      for (int q = 0; q < 4; ++q) {
+        const v_float32x4 lum = f[0][q] * vip0 + two * (f[1][q] * vip1) + f[2][q] * vip2;
+        const v_float32x4 lum_lo = (p[0][q] + two * p[1][q] + p[2][q]) / c255;
+        cv::v_store(ratio + x + 4 * q, lum / cv::v_max(floor01, lum_lo));
+      }
+    }
+    return;
+  }
+#endif
+  for (; x < n; ++x) {
+    const uchar* px = frame + 3 * x;
+    const uchar* lo = pmin + 3 * x;
+    const float b = px[0] * ip0, g = px[1] * ip1, r = px[2] * ip2;
+    const float lum = b + 2 * g + r;
+    const float lum_lo = (lo[0] + 2 * lo[1] + lo[2]) / 255.0f;
+    ratio[x] = lum / std::max(0.1f, lum_lo);
+  }
 }
 
 namespace {

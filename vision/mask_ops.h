@@ -140,6 +140,11 @@ void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* 
                            int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                        int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels = nullptr);
+// (speed35) occluder_diff_row's ratio alone (luminance under ip over pmin's, floored at 0.1),
+// the same float operations per pixel, so the same bits: for the arm's penumbra, which wants
+// the ratio of a row whose mask occluder_diff_row has already given (without the colour test
+// that pass spends most of its time on).
+void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const float ip[3], float* ratio);
 
 // read.cpp's occluder_mask "no arm" exit: whether chamfer_core_possible's erosion by a
 // (2 k + 1) square (k = chamfer_core_half_side(r), read.h) can hold a pixel of `diff`

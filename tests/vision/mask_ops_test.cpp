@@ -455,6 +455,11 @@ TEST(MaskOps, OccluderDiffRowMatchesThePerPixelLoop) {
       std::vector<uchar> out2(n, 7);  // without the ratio: the same mask
       occluder_diff_row(frame.data(), print.data(), pmin.data(), pmax.data(), light.data(), n, ip, dark, c2, out2.data(), nullptr);
       ASSERT_EQ(0, std::memcmp(out0.data(), out2.data(), out0.size())) << "n " << n << " rep " << rep;
+      // (speed35) The ratio alone (the arm's penumbra): the same bits, nothing written past the row.
+      std::vector<float> r2(n + 1, -7.0f);
+      occluder_ratio_row(frame.data(), pmin.data(), n, ip, r2.data());
+      ASSERT_EQ(0, std::memcmp(r0.data(), r2.data(), r0.size() * sizeof(float))) << "n " << n << " rep " << rep;
+      ASSERT_EQ(r2[static_cast<std::size_t>(n)], -7.0f);
       for (int x = 0; x < n; ++x) {
         const uchar* f = &frame[3 * x];
         const uchar* lo = &pmin[3 * x];
