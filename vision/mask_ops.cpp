@@ -708,6 +708,99 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
 #endif
 }
 
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+namespace {
+bool use_avx2();
+// (speed35) resize_linear_f32_part's column pass, 8 floats a step: r0 b0 + r1 b1 per lane (no
+// FMA is enabled here). Returns the first float not done.
+__attribute__((target("avx2"), noinline)) int vlinear_row_avx2(const float* r0, const float* r1, float b0, float b1, int n,
+                                                               float* d) {
+  const __m256 vb0 = _mm256_set1_ps(b0), vb1 = _mm256_set1_ps(b1);
+  int x = 0;
+  for (; x + 8 <= n; x += 8)
+    _mm256_storeu_ps(d + x, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(r0 + x), vb0), _mm256_mul_ps(_mm256_loadu_ps(r1 + x), vb1)));
+  return x;
+}
+}  // namespace
+#endif
+
+void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv::Size part) {
+  const int sw = src.cols, sh = src.rows, cn = src.channels();
+  CV_Assert(part.width >= 0 && part.height >= 0 && part.width <= dsize.width && part.height <= dsize.height);
+  if (src.depth() != CV_32F || cn > 4 || sw < 1 || sh < 1 || dsize.width < sw || dsize.height < sh) {
+    cv::Mat big;
+    cv::resize(src, big, dsize, 0, 0, cv::INTER_LINEAR);
+    big(cv::Rect(0, 0, part.width, part.height)).copyTo(dst);
+    return;
+  }
+  // OpenCV's positions and weights (resize(): scale = 1 / inv_scale, inv_scale = dsize / size).
+  const double scale_x = 1. / (static_cast<double>(dsize.width) / sw), scale_y = 1. / (static_cast<double>(dsize.height) / sh);
+  const int pw = part.width, ph = part.height;
+  std::vector<int> xo(static_cast<std::size_t>(pw)), yo(static_cast<std::size_t>(ph));
+  std::vector<float> xa(2 * static_cast<std::size_t>(pw)), yb(2 * static_cast<std::size_t>(ph));
+  int xmax = pw;  // from here on a column takes its first source alone
+  for (int dx = 0; dx < pw; ++dx) {
+    float fx = static_cast<float>((dx + 0.5) * scale_x - 0.5);
+    int sx = cvFloor(fx);
+    fx -= static_cast<float>(sx);
+    if (sx < 0) fx = 0, sx = 0;
+    if (sx + 1 >= sw) {
+      xmax = std::min(xmax, dx);
+      if (sx >= sw - 1) fx = 0, sx = sw - 1;
+    }
+    xo[static_cast<std::size_t>(dx)] = sx * cn;
+    xa[2 * static_cast<std::size_t>(dx)] = 1.f - fx;
+    xa[2 * static_cast<std::size_t>(dx) + 1] = fx;
+  }
+  for (int dy = 0; dy < ph; ++dy) {
+    float fy = static_cast<float>((dy + 0.5) * scale_y - 0.5);
+    const int sy = cvFloor(fy);
+    fy -= static_cast<float>(sy);
+    yo[static_cast<std::size_t>(dy)] = sy;
+    yb[2 * static_cast<std::size_t>(dy)] = 1.f - fy;
+    yb[2 * static_cast<std::size_t>(dy) + 1] = fy;
+  }
+  // The row pass on every source row a part's row uses.
+  const int rw = pw * cn;
+  const int last_row = ph > 0 ? std::min(sh - 1, std::max(0, yo[static_cast<std::size_t>(ph) - 1] + 1)) : -1;
+  std::vector<float> rows(static_cast<std::size_t>(last_row + 1) * static_cast<std::size_t>(rw));
+  for (int y = 0; y <= last_row; ++y) {
+    const float* S = src.ptr<float>(y);
+    float* D = rows.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(rw);
+    for (int dx = 0; dx < pw; ++dx) {
+      const int sx = xo[static_cast<std::size_t>(dx)];
+      const float a0 = xa[2 * static_cast<std::size_t>(dx)], a1 = xa[2 * static_cast<std::size_t>(dx) + 1];
+      float* o = D + dx * cn;
+      if (dx < xmax)
+        for (int k = 0; k < cn; ++k) o[k] = S[sx + k] * a0 + S[sx + k + cn] * a1;
+      else
+        for (int k = 0; k < cn; ++k) o[k] = S[sx + k] * a0;
+    }
+  }
+  cv::Mat out = dst.data == src.data ? cv::Mat() : dst;
+  out.create(ph, pw, src.type());
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+  const bool avx2 = use_avx2();
+#endif
+  for (int dy = 0; dy < ph; ++dy) {
+    const int sy = yo[static_cast<std::size_t>(dy)];
+    const float* R0 = rows.data() + static_cast<std::size_t>(std::clamp(sy, 0, sh - 1)) * static_cast<std::size_t>(rw);
+    const float* R1 = rows.data() + static_cast<std::size_t>(std::clamp(sy + 1, 0, sh - 1)) * static_cast<std::size_t>(rw);
+    const float b0 = yb[2 * static_cast<std::size_t>(dy)], b1 = yb[2 * static_cast<std::size_t>(dy) + 1];
+    float* d = out.ptr<float>(dy);
+    int x = 0;
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+    if (avx2) x = vlinear_row_avx2(R0, R1, b0, b1, rw, d);
+#endif
+#if CV_SIMD128
+    const cv::v_float32x4 vb0 = cv::v_setall_f32(b0), vb1 = cv::v_setall_f32(b1);
+    for (; x + 4 <= rw; x += 4) cv::v_store(d + x, cv::v_load(R0 + x) * vb0 + cv::v_load(R1 + x) * vb1);
+#endif
+    for (; x < rw; ++x) d[x] = R0[x] * b0 + R1[x] * b1;
+  }
+  dst = out;
+}
+
 void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
   const int sw = src.cols, sh = src.rows, dw = dsize.width, dh = dsize.height;
   // (At other factors OpenCV's weights are not the ones below to the last bit.)
