@@ -556,6 +556,23 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+namespace {
+// OpenCV 4.6 resize()'s INTER_LINEAR column dx (scale_x = 1 / (dsize / size)): its first source
+// column, returned, and fraction fx, clamped to the first column and the last (fx 0 there);
+// xmax lowered to dx at the first column whose second source is past the image.
+int linear_column(int dx, double scale_x, int sw, float& fx, int& xmax) {
+  fx = static_cast<float>((dx + 0.5) * scale_x - 0.5);
+  int sx = cvFloor(fx);
+  fx -= static_cast<float>(sx);
+  if (sx < 0) fx = 0, sx = 0;
+  if (sx + 1 >= sw) {
+    xmax = std::min(xmax, dx);
+    if (sx >= sw - 1) fx = 0, sx = sw - 1;
+  }
+  return sx;
+}
+}  // namespace
+
 #if defined(HEXDICE_BILINEAR_AVX2)
 namespace {
 bool use_ssse3();
@@ -619,14 +636,8 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
     t.alpha.assign(static_cast<std::size_t>(2 * W), 0);
     int xmax = dw;
     for (int dx = 0; dx < dw; ++dx) {
-      float fx = static_cast<float>((dx + 0.5) * scale_x - 0.5);
-      int sx = cvFloor(fx);
-      fx -= static_cast<float>(sx);
-      if (sx < 0) fx = 0, sx = 0;
-      if (sx + 1 >= sw) {
-        xmax = std::min(xmax, dx);
-        if (sx >= sw - 1) fx = 0, sx = sw - 1;
-      }
+      float fx;
+      const int sx = linear_column(dx, scale_x, sw, fx, xmax);
       const short a0 = cv::saturate_cast<short>((1.f - fx) * INTER_RESIZE_COEF_SCALE_U8);
       const short a1 = cv::saturate_cast<short>(fx * INTER_RESIZE_COEF_SCALE_U8);
       for (int k = 0; k < cn; ++k) {
@@ -740,14 +751,8 @@ void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv
   std::vector<float> xa(2 * static_cast<std::size_t>(pw)), yb(2 * static_cast<std::size_t>(ph));
   int xmax = pw;  // from here on a column takes its first source alone
   for (int dx = 0; dx < pw; ++dx) {
-    float fx = static_cast<float>((dx + 0.5) * scale_x - 0.5);
-    int sx = cvFloor(fx);
-    fx -= static_cast<float>(sx);
-    if (sx < 0) fx = 0, sx = 0;
-    if (sx + 1 >= sw) {
-      xmax = std::min(xmax, dx);
-      if (sx >= sw - 1) fx = 0, sx = sw - 1;
-    }
+    float fx;
+    const int sx = linear_column(dx, scale_x, sw, fx, xmax);
     xo[static_cast<std::size_t>(dx)] = sx * cn;
     xa[2 * static_cast<std::size_t>(dx)] = 1.f - fx;
     xa[2 * static_cast<std::size_t>(dx) + 1] = fx;
@@ -1507,6 +1512,23 @@ __attribute__((target("avx2"), noinline)) void occluder_ratio_16_avx2(const ucha
 }  // namespace
 #endif
 
+#if CV_SIMD128
+namespace {
+// 16 bytes as four groups of 4 floats (exact): occluder_diff_row's and occluder_ratio_row's widening.
+void widen16_f32(const cv::v_uint8x16& v, cv::v_float32x4 f[4]) {
+  cv::v_uint16x8 lo, hi;
+  cv::v_expand(v, lo, hi);
+  cv::v_uint32x4 a, b, c, d;
+  cv::v_expand(lo, a, b);
+  cv::v_expand(hi, c, d);
+  f[0] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a));
+  f[1] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(b));
+  f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
+  f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
+}
+}  // namespace
+#endif
+
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                        int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels) {
   int x = 0;
@@ -1529,18 +1551,7 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
   const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f), floor01 = cv::v_setall_f32(0.1f);
   const v_float32x4 vdark = cv::v_setall_f32(dark), vc2 = cv::v_setall_f32(c2), lum_min = cv::v_setall_f32(0.4f);
   const v_float32x4 one = cv::v_setall_f32(1.0f), eps = cv::v_setall_f32(1e-3f);
-  // The 16 pixels' channel k as four groups of 4 floats (exact: bytes).
-  auto widen = [](const cv::v_uint8x16& v, v_float32x4 f[4]) {
-    cv::v_uint16x8 lo, hi;
-    cv::v_expand(v, lo, hi);
-    cv::v_uint32x4 a, b, c, d;
-    cv::v_expand(lo, a, b);
-    cv::v_expand(hi, c, d);
-    f[0] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a));
-    f[1] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(b));
-    f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
-    f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
-  };
+  const auto widen = widen16_f32;  // the 16 pixels' channel k as four groups of 4 floats (exact: bytes)
   // (speed34) The tail under 16 of a row of 16 or more as the row's last 16 again (as above).
   for (int next = x; next < n && n >= 16; next = x + 16) {
     x = std::min(next, n - 16);
@@ -1613,17 +1624,7 @@ void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const floa
     using cv::v_float32x4;
     const v_float32x4 vip0 = cv::v_setall_f32(ip0), vip1 = cv::v_setall_f32(ip1), vip2 = cv::v_setall_f32(ip2);
     const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f), floor01 = cv::v_setall_f32(0.1f);
-    auto widen = [](const cv::v_uint8x16& v, v_float32x4 f[4]) {
-      cv::v_uint16x8 lo, hi;
-      cv::v_expand(v, lo, hi);
-      cv::v_uint32x4 a, b, c, d;
-      cv::v_expand(lo, a, b);
-      cv::v_expand(hi, c, d);
-      f[0] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a));
-      f[1] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(b));
-      f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
-      f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
-    };
+    const auto widen = widen16_f32;
 #if defined(HEXDICE_BILINEAR_AVX2)
     const bool avx2 = use_avx2();
 #endif
