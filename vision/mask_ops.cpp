@@ -556,6 +556,23 @@ void resize_area(const cv::Mat& src, cv::Mat& dst, double scale) {
   dst = out;
 }
 
+namespace {
+// OpenCV 4.6 resize()'s INTER_LINEAR column dx (scale_x = 1 / (dsize / size)): its first source
+// column, returned, and fraction fx, clamped to the first column and the last (fx 0 there);
+// xmax lowered to dx at the first column whose second source is past the image.
+int linear_column(int dx, double scale_x, int sw, float& fx, int& xmax) {
+  fx = static_cast<float>((dx + 0.5) * scale_x - 0.5);
+  int sx = cvFloor(fx);
+  fx -= static_cast<float>(sx);
+  if (sx < 0) fx = 0, sx = 0;
+  if (sx + 1 >= sw) {
+    xmax = std::min(xmax, dx);
+    if (sx >= sw - 1) fx = 0, sx = sw - 1;
+  }
+  return sx;
+}
+}  // namespace
+
 #if defined(HEXDICE_BILINEAR_AVX2)
 namespace {
 bool use_ssse3();
@@ -619,14 +636,8 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
     t.alpha.assign(static_cast<std::size_t>(2 * W), 0);
     int xmax = dw;
     for (int dx = 0; dx < dw; ++dx) {
-      float fx = static_cast<float>((dx + 0.5) * scale_x - 0.5);
-      int sx = cvFloor(fx);
-      fx -= static_cast<float>(sx);
-      if (sx < 0) fx = 0, sx = 0;
-      if (sx + 1 >= sw) {
-        xmax = std::min(xmax, dx);
-        if (sx >= sw - 1) fx = 0, sx = sw - 1;
-      }
+      float fx;
+      const int sx = linear_column(dx, scale_x, sw, fx, xmax);
       const short a0 = cv::saturate_cast<short>((1.f - fx) * INTER_RESIZE_COEF_SCALE_U8);
       const short a1 = cv::saturate_cast<short>(fx * INTER_RESIZE_COEF_SCALE_U8);
       for (int k = 0; k < cn; ++k) {
@@ -706,6 +717,93 @@ void resize_linear_up_u8c3(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
     for (; x < W; ++x) d[x] = cv::saturate_cast<uchar>((R0[x] * b0 + R1[x] * b1 + (1 << 21)) >> 22);
   }
 #endif
+}
+
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+namespace {
+bool use_avx2();
+// (speed35) resize_linear_f32_part's column pass, 8 floats a step: r0 b0 + r1 b1 per lane (no
+// FMA is enabled here). Returns the first float not done.
+__attribute__((target("avx2"), noinline)) int vlinear_row_avx2(const float* r0, const float* r1, float b0, float b1, int n,
+                                                               float* d) {
+  const __m256 vb0 = _mm256_set1_ps(b0), vb1 = _mm256_set1_ps(b1);
+  int x = 0;
+  for (; x + 8 <= n; x += 8)
+    _mm256_storeu_ps(d + x, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(r0 + x), vb0), _mm256_mul_ps(_mm256_loadu_ps(r1 + x), vb1)));
+  return x;
+}
+}  // namespace
+#endif
+
+void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv::Size part) {
+  const int sw = src.cols, sh = src.rows, cn = src.channels();
+  CV_Assert(part.width >= 0 && part.height >= 0 && part.width <= dsize.width && part.height <= dsize.height);
+  if (src.depth() != CV_32F || cn > 4 || sw < 1 || sh < 1 || dsize.width < sw || dsize.height < sh) {
+    cv::Mat big;
+    cv::resize(src, big, dsize, 0, 0, cv::INTER_LINEAR);
+    big(cv::Rect(0, 0, part.width, part.height)).copyTo(dst);
+    return;
+  }
+  // OpenCV's positions and weights (resize(): scale = 1 / inv_scale, inv_scale = dsize / size).
+  const double scale_x = 1. / (static_cast<double>(dsize.width) / sw), scale_y = 1. / (static_cast<double>(dsize.height) / sh);
+  const int pw = part.width, ph = part.height;
+  std::vector<int> xo(static_cast<std::size_t>(pw)), yo(static_cast<std::size_t>(ph));
+  std::vector<float> xa(2 * static_cast<std::size_t>(pw)), yb(2 * static_cast<std::size_t>(ph));
+  int xmax = pw;  // from here on a column takes its first source alone
+  for (int dx = 0; dx < pw; ++dx) {
+    float fx;
+    const int sx = linear_column(dx, scale_x, sw, fx, xmax);
+    xo[static_cast<std::size_t>(dx)] = sx * cn;
+    xa[2 * static_cast<std::size_t>(dx)] = 1.f - fx;
+    xa[2 * static_cast<std::size_t>(dx) + 1] = fx;
+  }
+  for (int dy = 0; dy < ph; ++dy) {
+    float fy = static_cast<float>((dy + 0.5) * scale_y - 0.5);
+    const int sy = cvFloor(fy);
+    fy -= static_cast<float>(sy);
+    yo[static_cast<std::size_t>(dy)] = sy;
+    yb[2 * static_cast<std::size_t>(dy)] = 1.f - fy;
+    yb[2 * static_cast<std::size_t>(dy) + 1] = fy;
+  }
+  // The row pass on every source row a part's row uses.
+  const int rw = pw * cn;
+  const int last_row = ph > 0 ? std::min(sh - 1, std::max(0, yo[static_cast<std::size_t>(ph) - 1] + 1)) : -1;
+  std::vector<float> rows(static_cast<std::size_t>(last_row + 1) * static_cast<std::size_t>(rw));
+  for (int y = 0; y <= last_row; ++y) {
+    const float* S = src.ptr<float>(y);
+    float* D = rows.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(rw);
+    for (int dx = 0; dx < pw; ++dx) {
+      const int sx = xo[static_cast<std::size_t>(dx)];
+      const float a0 = xa[2 * static_cast<std::size_t>(dx)], a1 = xa[2 * static_cast<std::size_t>(dx) + 1];
+      float* o = D + dx * cn;
+      if (dx < xmax)
+        for (int k = 0; k < cn; ++k) o[k] = S[sx + k] * a0 + S[sx + k + cn] * a1;
+      else
+        for (int k = 0; k < cn; ++k) o[k] = S[sx + k] * a0;
+    }
+  }
+  cv::Mat out = dst.data == src.data ? cv::Mat() : dst;
+  out.create(ph, pw, src.type());
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+  const bool avx2 = use_avx2();
+#endif
+  for (int dy = 0; dy < ph; ++dy) {
+    const int sy = yo[static_cast<std::size_t>(dy)];
+    const float* R0 = rows.data() + static_cast<std::size_t>(std::clamp(sy, 0, sh - 1)) * static_cast<std::size_t>(rw);
+    const float* R1 = rows.data() + static_cast<std::size_t>(std::clamp(sy + 1, 0, sh - 1)) * static_cast<std::size_t>(rw);
+    const float b0 = yb[2 * static_cast<std::size_t>(dy)], b1 = yb[2 * static_cast<std::size_t>(dy) + 1];
+    float* d = out.ptr<float>(dy);
+    int x = 0;
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+    if (avx2) x = vlinear_row_avx2(R0, R1, b0, b1, rw, d);
+#endif
+#if CV_SIMD128
+    const cv::v_float32x4 vb0 = cv::v_setall_f32(b0), vb1 = cv::v_setall_f32(b1);
+    for (; x + 4 <= rw; x += 4) cv::v_store(d + x, cv::v_load(R0 + x) * vb0 + cv::v_load(R1 + x) * vb1);
+#endif
+    for (; x < rw; ++x) d[x] = R0[x] * b0 + R1[x] * b1;
+  }
+  dst = out;
 }
 
 void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
@@ -1393,6 +1491,41 @@ __attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar
   }
   return x;
 }
+// (speed35) occluder_ratio_row's step on the 16 pixels at x as two halves of 8 AVX2 floats
+// (occluder_diff_row_avx2's ratio, the same operations).
+__attribute__((target("avx2"), noinline)) void occluder_ratio_16_avx2(const uchar* frame, const uchar* pmin, int x,
+                                                                     const float ip[3], float* ratio) {
+  const __m256 vip0 = _mm256_set1_ps(ip[0]), vip1 = _mm256_set1_ps(ip[1]), vip2 = _mm256_set1_ps(ip[2]);
+  const __m256 two = _mm256_set1_ps(2.0f), c255 = _mm256_set1_ps(255.0f), floor01 = _mm256_set1_ps(0.1f);
+  cv::v_uint8x16 f8[3], p8[3];
+  cv::v_load_deinterleave(frame + 3 * x, f8[0], f8[1], f8[2]);
+  cv::v_load_deinterleave(pmin + 3 * x, p8[0], p8[1], p8[2]);
+  for (int h = 0; h < 2; ++h) {
+    const __m256 b = _mm256_mul_ps(widen8_avx2(f8[0], h), vip0), g = _mm256_mul_ps(widen8_avx2(f8[1], h), vip1),
+                 r = _mm256_mul_ps(widen8_avx2(f8[2], h), vip2);
+    const __m256 lum = _mm256_add_ps(_mm256_add_ps(b, _mm256_mul_ps(two, g)), r);
+    const __m256 lum_lo = _mm256_div_ps(
+        _mm256_add_ps(_mm256_add_ps(widen8_avx2(p8[0], h), _mm256_mul_ps(two, widen8_avx2(p8[1], h))), widen8_avx2(p8[2], h)), c255);
+    _mm256_storeu_ps(ratio + x + 8 * h, _mm256_div_ps(lum, _mm256_max_ps(floor01, lum_lo)));
+  }
+}
+}  // namespace
+#endif
+
+#if CV_SIMD128
+namespace {
+// 16 bytes as four groups of 4 floats (exact): occluder_diff_row's and occluder_ratio_row's widening.
+void widen16_f32(const cv::v_uint8x16& v, cv::v_float32x4 f[4]) {
+  cv::v_uint16x8 lo, hi;
+  cv::v_expand(v, lo, hi);
+  cv::v_uint32x4 a, b, c, d;
+  cv::v_expand(lo, a, b);
+  cv::v_expand(hi, c, d);
+  f[0] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a));
+  f[1] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(b));
+  f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
+  f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
+}
 }  // namespace
 #endif
 
@@ -1418,18 +1551,7 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
   const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f), floor01 = cv::v_setall_f32(0.1f);
   const v_float32x4 vdark = cv::v_setall_f32(dark), vc2 = cv::v_setall_f32(c2), lum_min = cv::v_setall_f32(0.4f);
   const v_float32x4 one = cv::v_setall_f32(1.0f), eps = cv::v_setall_f32(1e-3f);
-  // The 16 pixels' channel k as four groups of 4 floats (exact: bytes).
-  auto widen = [](const cv::v_uint8x16& v, v_float32x4 f[4]) {
-    cv::v_uint16x8 lo, hi;
-    cv::v_expand(v, lo, hi);
-    cv::v_uint32x4 a, b, c, d;
-    cv::v_expand(lo, a, b);
-    cv::v_expand(hi, c, d);
-    f[0] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(a));
-    f[1] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(b));
-    f[2] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(c));
-    f[3] = cv::v_cvt_f32(cv::v_reinterpret_as_s32(d));
-  };
+  const auto widen = widen16_f32;  // the 16 pixels' channel k as four groups of 4 floats (exact: bytes)
   // (speed34) The tail under 16 of a row of 16 or more as the row's last 16 again (as above).
   for (int next = x; next < n && n >= 16; next = x + 16) {
     x = std::min(next, n - 16);
@@ -1489,6 +1611,54 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
   if (x < n)
     occluder_diff_row_ref(frame + 3 * x, print + 3 * x, pmin + 3 * x, pmax + 3 * x, light + 3 * x, n - x, ip, dark, c2,
                           out + x, ratio ? ratio + x : nullptr);
+}
+
+void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const float ip[3], float* ratio) {
+  const float ip0 = ip[0], ip1 = ip[1], ip2 = ip[2];
+  int x = 0;
+#if CV_SIMD128
+  // 16 pixels a step, the same float operations per lane as the loop below (and as
+  // occluder_diff_row's vector steps); a tail under 16 of a row of 16 or more is the row's last
+  // 16 again (each ratio depends on its own pixel alone).
+  if (n >= 16) {
+    using cv::v_float32x4;
+    const v_float32x4 vip0 = cv::v_setall_f32(ip0), vip1 = cv::v_setall_f32(ip1), vip2 = cv::v_setall_f32(ip2);
+    const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f), floor01 = cv::v_setall_f32(0.1f);
+    const auto widen = widen16_f32;
+#if defined(HEXDICE_BILINEAR_AVX2)
+    const bool avx2 = use_avx2();
+#endif
+    for (int next = 0; next < n; next = x + 16) {
+      x = std::min(next, n - 16);
+#if defined(HEXDICE_BILINEAR_AVX2)
+      if (avx2) {
+        occluder_ratio_16_avx2(frame, pmin, x, ip, ratio);
+        continue;
+      }
+#endif
+      cv::v_uint8x16 c8[3];
+      v_float32x4 f[3][4], p[3][4];
+      cv::v_load_deinterleave(frame + 3 * x, c8[0], c8[1], c8[2]);
+      for (int k = 0; k < 3; ++k) widen(c8[k], f[k]);
+      cv::v_load_deinterleave(pmin + 3 * x, c8[0], c8[1], c8[2]);
+      for (int k = 0; k < 3; ++k) widen(c8[k], p[k]);
+      for (int q = 0; q < 4; ++q) {
+        const v_float32x4 lum = f[0][q] * vip0 + two * (f[1][q] * vip1) + f[2][q] * vip2;
+        const v_float32x4 lum_lo = (p[0][q] + two * p[1][q] + p[2][q]) / c255;
+        cv::v_store(ratio + x + 4 * q, lum / cv::v_max(floor01, lum_lo));
+      }
+    }
+    return;
+  }
+#endif
+  for (; x < n; ++x) {
+    const uchar* px = frame + 3 * x;
+    const uchar* lo = pmin + 3 * x;
+    const float b = px[0] * ip0, g = px[1] * ip1, r = px[2] * ip2;
+    const float lum = b + 2 * g + r;
+    const float lum_lo = (lo[0] + 2 * lo[1] + lo[2]) / 255.0f;
+    ratio[x] = lum / std::max(0.1f, lum_lo);
+  }
 }
 
 namespace {

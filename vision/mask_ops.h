@@ -93,6 +93,19 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
 // (other types or factors: there OpenCV's weights differ in the last bit): cv::resize.
 // Tested against cv::resize (MaskOps.ResizeLinearUpF32IsOpenCVsResize).
 void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
+// (speed35) The top-left `part` (at most dsize) of cv::resize(src, big, dsize, 0, 0,
+// cv::INTER_LINEAR) of a CV_32F image of 1 to 4 channels and finite values enlarged (or kept)
+// each way, any factor, into dst (part's size, continuous): OpenCV 4.6's resizeGeneric_ step
+// for step: column positions (d + 0.5) * (1 / (dsize / size)) - 0.5 as a float, floor and
+// fraction f, weights (1 - f, f), clamped to the first column (f 0) and the last (f 0, its
+// weight 1 alone); the row pass s0 a0 + s1 a1 (the last column s a0); rows the same positions
+// unclamped, the two source rows sy and sy + 1 each clamped into the image, the column pass
+// r0 b0 + r1 b1, all in floats (OpenCV's vector steps do the same operations per lane, with no
+// fused multiply-add in its SSE baseline). The light map of read.cpp's occluder_mask (a 10 mm
+// grid to 1 px/mm, ~1.4 M instructions in OpenCV for a whole A3 sheet). Other types or a
+// reduction: cv::resize, then the part copied. Tested against cv::resize
+// (MaskOps.ResizeLinearF32PartIsOpenCVsResize).
+void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv::Size part);
 // (speed22) cv::resize(src, dst, dsize, 0, 0, cv::INTER_LINEAR) of a CV_8UC3 image enlarged
 // by whole factors, its rows whole 16-byte steps (the lattice reader's 16 -> 48 px local body
 // colour; other enlargements differed from OpenCV's bytes and go to cv::resize):
@@ -140,6 +153,11 @@ void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* 
                            int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                        int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels = nullptr);
+// (speed35) occluder_diff_row's ratio alone (luminance under ip over pmin's, floored at 0.1),
+// the same float operations per pixel, so the same bits: for the arm's penumbra, which wants
+// the ratio of a row whose mask occluder_diff_row has already given (without the colour test
+// that pass spends most of its time on).
+void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const float ip[3], float* ratio);
 
 // read.cpp's occluder_mask "no arm" exit: whether chamfer_core_possible's erosion by a
 // (2 k + 1) square (k = chamfer_core_half_side(r), read.h) can hold a pixel of `diff`

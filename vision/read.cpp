@@ -1308,9 +1308,9 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
         ey[static_cast<std::size_t>(gy) * nk + k] = std::exp(-dy * dy / (2 * sigma * sigma));
       }
     light_grid(ex, ey, rho, global, grid);  // the weighted means (mask_ops.h, 4 grid columns at a time)
-    cv::resize(grid, light, cv::Size(cvRound((gw - 1) * step * s) + 1, cvRound((gh - 1) * step * s) + 1), 0, 0,
-               cv::INTER_LINEAR);
-    light = light(cv::Rect(0, 0, std::min(light.cols, size.width), std::min(light.rows, size.height)));  // a view: read row by row
+    // (speed35) Only the part on the sheet: the same floats as cv::resize's (mask_ops.h).
+    const cv::Size full(cvRound((gw - 1) * step * s) + 1, cvRound((gh - 1) * step * s) + 1);
+    resize_linear_f32_part(grid, light, full, cv::Size(std::min(full.width, size.width), std::min(full.height, size.height)));
     if (light.size() != size) cv::copyMakeBorder(light, light, 0, size.height - light.rows, 0, size.width - light.cols, cv::BORDER_REPLICATE);
   }
   cv::Mat diff(size, CV_8U, cv::Scalar(0));
@@ -1365,12 +1365,8 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   if (any && params.occluder_penumbra > 0) {
     cv::Mat smooth, soft;
     cv::Mat ratio(size, CV_32F);  // luminance over the print's 3x3 minimum (paper's white = 1)
-    {
-      std::vector<uchar> scratch(static_cast<std::size_t>(size.width));
-      for (int y = 0; y < size.height; ++y)
-        occluder_diff_row(sheet.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y),
-                          size.width, ip, dark, c2, scratch.data(), ratio.ptr<float>(y));
-    }
+    // (speed35) The ratio alone: occluder_diff_row's, without the mask it gave above.
+    for (int y = 0; y < size.height; ++y) occluder_ratio_row(sheet.ptr<uchar>(y), pmin.ptr<uchar>(y), size.width, ip, ratio.ptr<float>(y));
     cv::blur(ratio, smooth, cv::Size(5, 5));
     soft = smooth < params.occluder_penumbra;
     soft &= distance_threshold(out == 0, params.occluder_penumbra_mm * s, true, params);

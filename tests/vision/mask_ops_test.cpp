@@ -455,6 +455,11 @@ TEST(MaskOps, OccluderDiffRowMatchesThePerPixelLoop) {
       std::vector<uchar> out2(n, 7);  // without the ratio: the same mask
       occluder_diff_row(frame.data(), print.data(), pmin.data(), pmax.data(), light.data(), n, ip, dark, c2, out2.data(), nullptr);
       ASSERT_EQ(0, std::memcmp(out0.data(), out2.data(), out0.size())) << "n " << n << " rep " << rep;
+      // (speed35) The ratio alone (the arm's penumbra): the same bits, nothing written past the row.
+      std::vector<float> r2(n + 1, -7.0f);
+      occluder_ratio_row(frame.data(), pmin.data(), n, ip, r2.data());
+      ASSERT_EQ(0, std::memcmp(r0.data(), r2.data(), r0.size() * sizeof(float))) << "n " << n << " rep " << rep;
+      ASSERT_EQ(r2[static_cast<std::size_t>(n)], -7.0f);
       for (int x = 0; x < n; ++x) {
         const uchar* f = &frame[3 * x];
         const uchar* lo = &pmin[3 * x];
@@ -1036,6 +1041,46 @@ TEST(MaskOps, ResizeLinearUpF32IsOpenCVsResize) {
     ++n;
   }
   EXPECT_EQ(n, 96);
+}
+
+// (speed35) The part of an enlargement by any factor, 1 to 4 channels: cv::resize's floats (the
+// occluder's light map: a 10 mm grid of an A3 sheet, 31 x 43, to 1 px/mm, the sheet's 297 x 420
+// of 301 x 421; and odd sizes, factors near 1, one row or column, parts cut anywhere).
+TEST(MaskOps, ResizeLinearF32PartIsOpenCVsResize) {
+  std::mt19937 rng(3505);
+  std::uniform_real_distribution<float> u(0.05f, 3.0f);
+  struct Case {
+    cv::Size src, dst, part;
+  };
+  std::vector<Case> cases = {{{31, 43}, {301, 421}, {297, 420}}, {{31, 43}, {451, 631}, {446, 630}}, {{22, 31}, {211, 301}, {210, 297}},
+                             {{31, 43}, {301, 421}, {301, 421}}, {{5, 5}, {10, 10}, {10, 10}}, {{1, 1}, {7, 3}, {7, 3}},
+                             {{1, 6}, {5, 13}, {4, 13}}, {{7, 1}, {33, 9}, {30, 9}}, {{12, 9}, {12, 9}, {12, 9}},
+                             {{12, 9}, {13, 10}, {13, 10}}, {{3, 4}, {200, 7}, {199, 7}}, {{9, 9}, {30, 30}, {0, 0}}};
+  std::uniform_int_distribution<int> side(1, 40), grow(0, 300);
+  for (int k = 0; k < 60; ++k) {
+    const cv::Size a(side(rng), side(rng));
+    const cv::Size b(a.width + grow(rng), a.height + grow(rng) % 60);
+    cases.push_back({a, b, {b.width - grow(rng) % (b.width + 1) / 3, b.height - grow(rng) % (b.height + 1) / 3}});
+  }
+  long floats = 0;
+  int i = 0;
+  for (const Case& c : cases) {
+    const int cn = 1 + i % 4;
+    cv::Mat src(c.src, CV_32FC(cn));
+    for (int y = 0; y < src.rows; ++y)
+      for (int x = 0; x < src.cols * cn; ++x) src.ptr<float>(y)[x] = u(rng);
+    cv::Mat want, got;
+    cv::resize(src, want, c.dst, 0, 0, cv::INTER_LINEAR);
+    resize_linear_f32_part(src, got, c.dst, c.part);
+    ASSERT_EQ(got.size(), c.part) << "case " << i;
+    ASSERT_EQ(got.type(), src.type());
+    for (int y = 0; y < c.part.height; ++y)
+      ASSERT_EQ(std::memcmp(want.ptr(y), got.ptr(y), static_cast<std::size_t>(c.part.width * cn) * sizeof(float)), 0)
+          << "case " << i << " " << c.src << " -> " << c.dst << " part " << c.part << " cn " << cn << " row " << y;
+    floats += static_cast<long>(c.part.area()) * cn;
+    ++i;
+  }
+  EXPECT_GT(floats, 1000000);
 }
 
 TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
