@@ -1434,10 +1434,9 @@ __attribute__((target("avx2"), always_inline)) inline __m256 widen8_avx2(const c
 // done.
 __attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar* frame, const uchar* print, const uchar* pmin,
                                                                     const uchar* pmax, const float* light, int n,
-                                                                    const float ip[3], float dark, float c2, uchar* out,
-                                                                    float* ratio) {
+                                                                    const float ip[3], float dark, float c2, uchar* out) {
   const __m256 vip0 = _mm256_set1_ps(ip[0]), vip1 = _mm256_set1_ps(ip[1]), vip2 = _mm256_set1_ps(ip[2]);
-  const __m256 two = _mm256_set1_ps(2.0f), c255 = _mm256_set1_ps(255.0f), floor01 = _mm256_set1_ps(0.1f);
+  const __m256 two = _mm256_set1_ps(2.0f), c255 = _mm256_set1_ps(255.0f);
   const __m256 vdark = _mm256_set1_ps(dark), vc2 = _mm256_set1_ps(c2), lum_min = _mm256_set1_ps(0.4f);
   const __m256 one = _mm256_set1_ps(1.0f), eps = _mm256_set1_ps(1e-3f);
   const uchar* prs[3] = {print, pmin, pmax};
@@ -1454,7 +1453,6 @@ __attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar
       const __m256 b = _mm256_mul_ps(f0, vip0), g = _mm256_mul_ps(f1, vip1), r = _mm256_mul_ps(f2, vip2);
       const __m256 lum = _mm256_add_ps(_mm256_add_ps(b, _mm256_mul_ps(two, g)), r);
       const __m256 lum_lo = _mm256_div_ps(_mm256_add_ps(_mm256_add_ps(lo0, _mm256_mul_ps(two, lo1)), lo2), c255);
-      if (ratio) _mm256_storeu_ps(ratio + x + 8 * h, _mm256_div_ps(lum, _mm256_max_ps(floor01, lum_lo)));
       const __m256 dk = _mm256_cmp_ps(lum, _mm256_mul_ps(vdark, lum_lo), _CMP_LT_OQ);
       const __m256 need = _mm256_andnot_ps(dk, _mm256_cmp_ps(lum, lum_min, _CMP_GT_OQ));
       __m256 d = dk;
@@ -1492,7 +1490,8 @@ __attribute__((target("avx2"), noinline)) int occluder_diff_row_avx2(const uchar
   return x;
 }
 // (speed35) occluder_ratio_row's step on the 16 pixels at x as two halves of 8 AVX2 floats
-// (occluder_diff_row_avx2's ratio, the same operations).
+// (the reference loop's ratio, the per-lane float operations of occluder_diff_row_avx2's
+// luminances).
 __attribute__((target("avx2"), noinline)) void occluder_ratio_16_avx2(const uchar* frame, const uchar* pmin, int x,
                                                                      const float ip[3], float* ratio) {
   const __m256 vip0 = _mm256_set1_ps(ip[0]), vip1 = _mm256_set1_ps(ip[1]), vip2 = _mm256_set1_ps(ip[2]);
@@ -1530,25 +1529,25 @@ void widen16_f32(const cv::v_uint8x16& v, cv::v_float32x4 f[4]) {
 #endif
 
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
-                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels) {
+                       int n, const float ip[3], float dark, float c2, uchar* out, long* scalar_pixels) {
   int x = 0;
 #if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
   if (use_avx2()) {
-    x = occluder_diff_row_avx2(frame, print, pmin, pmax, light, n, ip, dark, c2, out, ratio);
+    x = occluder_diff_row_avx2(frame, print, pmin, pmax, light, n, ip, dark, c2, out);
     // (speed34) A tail under 16 of a row of 16 or more: the row's last 16 pixels again (each
-    // output byte and ratio depends on its own pixel alone, so the bytes before the tail are
+    // output byte depends on its own pixel alone, so the bytes before the tail are
     // rewritten with the values they hold).
     if (x < n && n >= 16) {
       const int t = n - 16;
       x = t + occluder_diff_row_avx2(frame + 3 * t, print + 3 * t, pmin + 3 * t, pmax + 3 * t, light + 3 * t, 16, ip, dark, c2,
-                                     out + t, ratio ? ratio + t : nullptr);
+                                     out + t);
     }
   }
 #endif
 #if CV_SIMD128
   using cv::v_float32x4;
   const v_float32x4 vip0 = cv::v_setall_f32(ip[0]), vip1 = cv::v_setall_f32(ip[1]), vip2 = cv::v_setall_f32(ip[2]);
-  const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f), floor01 = cv::v_setall_f32(0.1f);
+  const v_float32x4 two = cv::v_setall_f32(2.0f), c255 = cv::v_setall_f32(255.0f);
   const v_float32x4 vdark = cv::v_setall_f32(dark), vc2 = cv::v_setall_f32(c2), lum_min = cv::v_setall_f32(0.4f);
   const v_float32x4 one = cv::v_setall_f32(1.0f), eps = cv::v_setall_f32(1e-3f);
   const auto widen = widen16_f32;  // the 16 pixels' channel k as four groups of 4 floats (exact: bytes)
@@ -1575,7 +1574,6 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
       const v_float32x4 lum = b + two * g + r;
       // (lo0 + 2 lo1 + lo2) is an integer below 2^24: exact in float whichever way summed.
       const v_float32x4 lum_lo = (p[1][0][q] + two * p[1][1][q] + p[1][2][q]) / c255;
-      if (ratio) cv::v_store(ratio + x + 4 * q, lum / cv::v_max(floor01, lum_lo));
       const v_float32x4 dk = lum < vdark * lum_lo;
       // The lanes whose colour decides (not dark, lit enough); none: no colour test.
       const v_float32x4 need = ~dk & (lum > lum_min);
@@ -1610,7 +1608,7 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
   if (scalar_pixels) *scalar_pixels += n - x;
   if (x < n)
     occluder_diff_row_ref(frame + 3 * x, print + 3 * x, pmin + 3 * x, pmax + 3 * x, light + 3 * x, n - x, ip, dark, c2,
-                          out + x, ratio ? ratio + x : nullptr);
+                          out + x, nullptr);
 }
 
 void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const float ip[3], float* ratio) {

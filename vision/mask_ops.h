@@ -95,7 +95,8 @@ void resize_area_to(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
 void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize);
 // (speed35) The top-left `part` (at most dsize) of cv::resize(src, big, dsize, 0, 0,
 // cv::INTER_LINEAR) of a CV_32F image of 1 to 4 channels and finite values enlarged (or kept)
-// each way, any factor, into dst (part's size, continuous): OpenCV 4.6's resizeGeneric_ step
+// each way, any factor, into dst (part's size, row by row: a dst of that size and type, a view
+// too, is written in place): OpenCV 4.6's resizeGeneric_ step
 // for step: column positions (d + 0.5) * (1 / (dsize / size)) - 0.5 as a float, floor and
 // fraction f, weights (1 - f, f), clamped to the first column (f 0) and the last (f 0, its
 // weight 1 alone); the row pass s0 a0 + s1 a1 (the last column s a0); rows the same positions
@@ -147,12 +148,14 @@ void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::
 // occluder_diff_row_ref is the per-pixel loop it replaces (branches, one pixel at a
 // time); occluder_diff_row does the same float operations in the same order on 16 pixels
 // at a time without branches, so both give the same bits (tests/vision/mask_ops_test.cpp).
+// occluder_diff_row gives the mask alone (speed35: the arm's penumbra takes the ratio from
+// occluder_ratio_row; the reference loop's ratio is the tests' reference for both).
 // A row of 16 or more has no per-pixel tail (speed34: its last 16 pixels are done again);
 // scalar_pixels (tests): += the pixels the per-pixel loop did.
 void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                            int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
-                       int n, const float ip[3], float dark, float c2, uchar* out, float* ratio, long* scalar_pixels = nullptr);
+                       int n, const float ip[3], float dark, float c2, uchar* out, long* scalar_pixels = nullptr);
 // (speed35) occluder_diff_row's ratio alone (luminance under ip over pmin's, floored at 0.1),
 // the same float operations per pixel, so the same bits: for the arm's penumbra, which wants
 // the ratio of a row whose mask occluder_diff_row has already given (without the colour test

@@ -1320,10 +1320,11 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // Per pixel (mask_ops.h, 16 at a time): darker than dark x the print's 3x3 minimum, or
   // (lit enough) its chromaticity under the local light far from the print's, its 3x3
   // minimum's and maximum's (registration). The luminance ratio is wanted only for an
-  // arm's penumbra, below: computed there, by the same function, when there is an arm.
+  // arm's penumbra, below: computed there (occluder_ratio_row, the same float operations)
+  // when there is an arm.
   for (int y = 0; y < size.height; ++y)
     occluder_diff_row(sheet.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y),
-                      size.width, ip, dark, c2, diff.ptr<uchar>(y), nullptr);
+                      size.width, ip, dark, c2, diff.ptr<uchar>(y));
   blank_print_marks(diff, layout, s);
   const char* dbg = std::getenv("HEXDICE_HAND_DEBUG");
   const double r = 0.5 * params.occluder_core_mm * s;
@@ -1365,7 +1366,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   if (any && params.occluder_penumbra > 0) {
     cv::Mat smooth, soft;
     cv::Mat ratio(size, CV_32F);  // luminance over the print's 3x3 minimum (paper's white = 1)
-    // (speed35) The ratio alone: occluder_diff_row's, without the mask it gave above.
+    // (speed35) The ratio alone (occluder_ratio_row), without the colour test the mask above took.
     for (int y = 0; y < size.height; ++y) occluder_ratio_row(sheet.ptr<uchar>(y), pmin.ptr<uchar>(y), size.width, ip, ratio.ptr<float>(y));
     cv::blur(ratio, smooth, cv::Size(5, 5));
     soft = smooth < params.occluder_penumbra;
@@ -3787,9 +3788,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // gives another square when it is of a die's colour (not white or black: their tops are the
     // paper's and the shade's) and not of skin's hue itself; the reading there replaces the
     // skin's when it is of that colour. The occluder gate then judges it as any other reading.
-    // (The first reading is tested: the looks after this one may still move the square.)
-    if (params.occluded_off_skin && covered[ci] == 2 && fr.face > 0 &&
-        skin_hued(fr.body_bgr, params.occluded_skin_untinted ? paper_light[ci] : papers[ci], params)) {
+    // (The reading so far is tested, after the other-paper cut look above; the looks after this
+    // one may still move the square.)
+    // Skin's hue is judged against the light on the cell (occluded_skin_untinted, exact20: the
+    // occluder gate below does the same).
+    const cv::Vec3f skin_ref = params.occluded_skin_untinted ? paper_light[ci] : papers[ci];
+    // The colours below are named with the calibrated samples, relative to the white.
+    const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
+    if (params.occluded_off_skin && covered[ci] == 2 && fr.face > 0 && skin_hued(fr.body_bgr, skin_ref, params)) {
       cv::Mat skin_px(patch.size(), CV_8U, cv::Scalar(0));
       const float iw[3] = {1.0f / cwhite[0], 1.0f / cwhite[1], 1.0f / cwhite[2]};
       for (int y = 0; y < patch.rows; ++y)
@@ -3798,20 +3804,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const int g = std::max(1, cvRound(1.0 * ppm)) * 2 + 1;
       morph(skin_px, skin_px, cv::MORPH_DILATE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(g, g)));
       const cv::Mat die_only = body_inner & ~skin_px;
-      const std::vector<ColorSample> off_skin_samples = calib ? calib->colors : std::vector<ColorSample>{};
       const int n_die = cv::countNonZero(die_only);
       std::string n2 = "-";
       bool kept = false;
       FaceReading fr2;
       if (n_die >= 0.3 * unit_area) {
         const cv::Vec3f b2 = body_of(die_only);
-        n2 = name_color(cv::Vec3f(b2[0] / cwhite[0], b2[1] / cwhite[1], b2[2] / cwhite[2]), off_skin_samples);
-        if (n2 != "white" && n2 != "black" && !skin_hued(b2, params.occluded_skin_untinted ? paper_light[ci] : papers[ci], params)) {
+        n2 = name_color(relative_to_white(b2, cwhite, params.colour_clip_level), samples);
+        if (n2 != "white" && n2 != "black" && !skin_hued(b2, skin_ref, params)) {
           const cv::RotatedRect rect0 = face_rect;
           const cv::Point2f fc0 = fc;
           locate(b2, !other_paper.empty(), face_rect, fc);
           fr2 = read_at(fc);
-          kept = fr2.face > 0 && name_color(relative_to_white(fr2.body_bgr, cwhite, params.colour_clip_level), off_skin_samples) == n2;
+          kept = fr2.face > 0 && name_color(relative_to_white(fr2.body_bgr, cwhite, params.colour_clip_level), samples) == n2;
           if (kept) fr = fr2, body = b2, fr_plain_confidence = plain_confidence;
           else face_rect = rect0, fc = fc0;
         }
@@ -3827,9 +3832,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // standard layout is centred on its face). The face is read there and that reading is
     // kept when it counts as many pips as were found and is confident enough: two
     // independent counts agreeing.
-    // The second looks below name colours with the calibrated samples, relative to the white.
+    // The second looks below name colours with the calibrated samples (above), relative to the white.
     laps.enter(&ReadProfile::cell_fine_ms);
-    const std::vector<ColorSample> samples = calib ? calib->colors : std::vector<ColorSample>{};
     auto rel_of = [&](const cv::Vec3f& c) { return relative_to_white(c, cwhite, params.colour_clip_level); };
     bool fine_looked = false;  // the camera-resolution look below found the face
     // (exact15) The dark-pip look below saw two or more pips at some threshold and no standard
@@ -4459,12 +4463,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (blur_deblur_iterations): the lattice's reading there at its full bar replaces it when sure
     // enough (blur_deblur_min_confidence); the body's colour stays the plain square's.
     bool deblurred = false;
+    // The frame's blur in the face crop's pixels (blur_deblur_sigma_scale), and the lattice's
+    // reading of the crop at t deblurred by it.
+    const double deblur_sigma_px = params.blur_deblur_sigma_scale * frame_blur_mm * kFaceCropPx / (16.0 * params.face_crop_scale);
+    auto read_deblurred = [&](const cv::Point2f& t) {
+      return read_face_lattice(deblur_crop(crop_at(t), deblur_sigma_px, params.blur_deblur_iterations), face_params);
+    };
     if (blurred && params.blur_deblur_iterations > 0 && fr.face > 0 && fr.confidence < params.blur_min_confidence) {
-      const double sigma_px = params.blur_deblur_sigma_scale * frame_blur_mm * kFaceCropPx / (16.0 * params.face_crop_scale);
-      FaceReading r2 = read_face_lattice(deblur_crop(crop_at(fc), sigma_px, params.blur_deblur_iterations), face_params);
+      FaceReading r2 = read_deblurred(fc);
       const bool keep = r2.face > 0 && r2.confidence >= params.blur_deblur_min_confidence;
       if (debug)
-        std::fprintf(stderr, "DEBLUR %d,%d sigma %.2f px: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q, cell.hex.r, sigma_px, fr.face,
+        std::fprintf(stderr, "DEBLUR %d,%d sigma %.2f px: face %d conf %.2f -> face %d conf %.2f%s\n", cell.hex.q, cell.hex.r, deblur_sigma_px, fr.face,
                      fr.confidence, r2.face, r2.confidence, keep ? ": kept" : "");
       if (keep) {
         r2.body_bgr = fr.body_bgr;
@@ -4481,7 +4490,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // each of the 2's or the 3's replaces it (the more confident of the two sides).
     if (params.side_pair_min_confidence > 0 && (fr.face == 2 || fr.face == 3) && static_cast<int>(fr.pips.size()) == fr.face) {
       const double s0 = scale_at(fr, fc);
-      if (s0 >= params.side_pair_scale_min && s0 <= params.side_pair_scale_max) {
+      if (s0 >= params.side_pair_scale_min && s0 <= params.side_pair_scale_max && s0 < params.face_scale_min) {
         const double side_mm = 16.0 * params.face_crop_scale;
         const cv::Mat crop0 = crop_at(fc);
         const std::vector<cv::Point2d> p0 = pips_where_seen(crop0, fr);
@@ -4510,9 +4519,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const cv::Mat& crop = crop_at(t);
             if (!face_scale_ok(pip_layout_scale(crop, r, side_mm))) return false;
             const cv::Matx33d to_mm = face_crop_to_mm(apply_h(patch_to_mm, {t.x, t.y}), face_rect.angle, side_mm, crop.cols);
+            const std::vector<cv::Point2d> seen = pips_where_seen(crop, r);
             int on = 0;
             for (const cv::Point2d& end : ends)
-              for (const auto& q : pips_where_seen(crop, r))
+              for (const auto& q : seen)
                 if (cv::norm(apply_h(to_mm, q) - end) <= near_mm) {
                   ++on;
                   break;
@@ -4523,8 +4533,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           bool from_deblur = false;
           bool ok = holds_pair(r2);
           if (!ok && blurred && params.blur_deblur_iterations > 0) {
-            const double sigma_px = params.blur_deblur_sigma_scale * frame_blur_mm * kFaceCropPx / side_mm;
-            FaceReading r3 = read_face_lattice(deblur_crop(crop_at(t), sigma_px, params.blur_deblur_iterations), face_params);
+            FaceReading r3 = read_deblurred(t);
             r3.body_bgr = r2.body_bgr;
             if (holds_pair(r3)) r2 = r3, ok = from_deblur = true;
           }
@@ -4820,7 +4829,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact20) Of skin's hue against the light on the cell (its paper with its print's tint
       // divided out), not against a tinted paper: a grey die on a blue-tinted cell is orange
       // against that paper (dev7n 819 (-2,5), 818 (-2,5), dev5n 616 (-1,4): white dice hidden as skin).
-      const bool skin_hue = skin_hued(fr.body_bgr, params.occluded_skin_untinted ? paper_light[ci] : papers[ci], params);
+      const bool skin_hue = skin_hued(fr.body_bgr, skin_ref, params);
       const bool clean_body = lum_paper < params.occluded_dark_ratio || (sat > params.occluded_saturation && !skin_hue);
       // A white (or pale) die in the shade: as bright as its cell's own shaded paper, its
       // dark pips (a black die's are light) in a standard layout of two or more read beyond

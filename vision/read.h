@@ -957,7 +957,9 @@ struct ReadParams {
   // faces read so, hidden "size" by face_scale_gate, measured 0.69-0.72): the square moved across
   // the pair by half its length, either way, is read again, and a 4-6 there at least
   // side_pair_min_confidence, at the face's real size, with a pip on each of the pair's, replaces
-  // it. 0 = off.
+  // it. A straight 3 of that size is a 6's column: its two ends are the pair, and the new reading
+  // must have a pip on each of its three. Only below face_scale_min (a face at its real size is
+  // not moved whatever the band). 0 = off.
   double side_pair_min_confidence = 0.5;
   double side_pair_scale_min = 0.66;
   double side_pair_scale_max = 0.76;

@@ -165,8 +165,9 @@ void BM_FindDice(benchmark::State& st) {
 
 // The occluder's per-pixel comparison on an A3 sheet at 1 px/mm (420 x 297), the
 // one-pixel loop (arg 0, the ratio too, as read.cpp had it) against mask_ops' 16-at-a-time
-// version (arg 1 with the ratio, arg 2 without it: read.cpp's frame without an arm): a paper-like
-// print, the frame a little darker and noisier than it, a few shadowed pixels.
+// version (arg 1 with occluder_ratio_row's ratio: a frame with an arm; arg 2 the mask alone:
+// read.cpp's frame without an arm): a paper-like print, the frame a little darker and noisier
+// than it, a few shadowed pixels.
 void BM_OccluderDiff(benchmark::State& st) {
   const int w = 420, h = 297;
   cv::Mat print(h, w, CV_8UC3), frame_(h, w, CV_8UC3), pmin, pmax, light(h, w, CV_32FC3, cv::Scalar(1.02, 0.99, 0.99));
@@ -184,10 +185,11 @@ void BM_OccluderDiff(benchmark::State& st) {
   for (auto _ : st) {
     for (int y = 0; y < h; ++y) {
       float* r = st.range(0) == 2 ? nullptr : ratio.ptr<float>(y);
-      if (simd)
+      if (simd) {
         occluder_diff_row(frame_.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y), w, ip,
-                          0.72f, 0.035f * 0.035f, out.ptr<uchar>(y), r);
-      else
+                          0.72f, 0.035f * 0.035f, out.ptr<uchar>(y));
+        if (r) occluder_ratio_row(frame_.ptr<uchar>(y), pmin.ptr<uchar>(y), w, ip, r);
+      } else
         occluder_diff_row_ref(frame_.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y), w,
                               ip, 0.72f, 0.035f * 0.035f, out.ptr<uchar>(y), r);
     }

@@ -463,8 +463,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.guess_clear_ratio = 0.2;
   p.guess_clear_min_pip = 0.11;
   p.guess_clear_min_shown = 5;
-  p.side_pair_min_confidence = 0.6;
-  p.side_pair_scale_min = 0.6;
+  p.side_pair_min_confidence = 0.55;
+  p.side_pair_scale_min = 0.62;
   p.side_pair_scale_max = 0.8;
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
@@ -569,9 +569,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->guess_clear_ratio, 0.2);
   EXPECT_DOUBLE_EQ(q->guess_clear_min_pip, 0.11);
   EXPECT_EQ(q->guess_clear_min_shown, 5);
-  EXPECT_EQ(q->side_pair_min_confidence, 0.6);
-  EXPECT_EQ(q->side_pair_scale_min, 0.6);
-  EXPECT_EQ(q->side_pair_scale_max, 0.8);
+  EXPECT_DOUBLE_EQ(q->side_pair_min_confidence, 0.55);
+  EXPECT_DOUBLE_EQ(q->side_pair_scale_min, 0.62);
+  EXPECT_DOUBLE_EQ(q->side_pair_scale_max, 0.8);
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
