@@ -735,6 +735,23 @@ __attribute__((target("avx2"), noinline)) int vlinear_row_avx2(const float* r0, 
 }  // namespace
 #endif
 
+namespace {
+// A linear resize's column pass over n floats: d = r0 b0 + r1 b1, all in floats (8 a step in
+// AVX2 when avx2, then 4 a step, then one at a time; the same operations per lane, no FMA), so
+// every step gives cv::resize's bits. resize_linear_f32_part's and resize_linear_up_f32's.
+void linear_column_pass(const float* r0, const float* r1, float b0, float b1, int n, float* d, [[maybe_unused]] bool avx2) {
+  int x = 0;
+#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
+  if (avx2) x = vlinear_row_avx2(r0, r1, b0, b1, n, d);
+#endif
+#if CV_SIMD128
+  const cv::v_float32x4 vb0 = cv::v_setall_f32(b0), vb1 = cv::v_setall_f32(b1);
+  for (; x + 4 <= n; x += 4) cv::v_store(d + x, cv::v_load(r0 + x) * vb0 + cv::v_load(r1 + x) * vb1);
+#endif
+  for (; x < n; ++x) d[x] = r0[x] * b0 + r1[x] * b1;
+}
+}  // namespace
+
 void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv::Size part) {
   const int sw = src.cols, sh = src.rows, cn = src.channels();
   CV_Assert(part.width >= 0 && part.height >= 0 && part.width <= dsize.width && part.height <= dsize.height);
@@ -786,22 +803,15 @@ void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv
   out.create(ph, pw, src.type());
 #if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
   const bool avx2 = use_avx2();
+#else
+  const bool avx2 = false;
 #endif
   for (int dy = 0; dy < ph; ++dy) {
     const int sy = yo[static_cast<std::size_t>(dy)];
     const float* R0 = rows.data() + static_cast<std::size_t>(std::clamp(sy, 0, sh - 1)) * static_cast<std::size_t>(rw);
     const float* R1 = rows.data() + static_cast<std::size_t>(std::clamp(sy + 1, 0, sh - 1)) * static_cast<std::size_t>(rw);
     const float b0 = yb[2 * static_cast<std::size_t>(dy)], b1 = yb[2 * static_cast<std::size_t>(dy) + 1];
-    float* d = out.ptr<float>(dy);
-    int x = 0;
-#if defined(HEXDICE_BILINEAR_AVX2) && CV_SIMD128
-    if (avx2) x = vlinear_row_avx2(R0, R1, b0, b1, rw, d);
-#endif
-#if CV_SIMD128
-    const cv::v_float32x4 vb0 = cv::v_setall_f32(b0), vb1 = cv::v_setall_f32(b1);
-    for (; x + 4 <= rw; x += 4) cv::v_store(d + x, cv::v_load(R0 + x) * vb0 + cv::v_load(R1 + x) * vb1);
-#endif
-    for (; x < rw; ++x) d[x] = R0[x] * b0 + R1[x] * b1;
+    linear_column_pass(R0, R1, b0, b1, rw, out.ptr<float>(dy), avx2);
   }
   dst = out;
 }
@@ -878,13 +888,7 @@ void resize_linear_up_f32(const cv::Mat& src, cv::Mat& dst, cv::Size dsize) {
     const float b0 = ya0[static_cast<std::size_t>(y)], b1 = ya1[static_cast<std::size_t>(y)];
     const float* r0 = rows + static_cast<std::size_t>(sy) * static_cast<std::size_t>(dw);
     const float* r1 = rows + static_cast<std::size_t>(sy1) * static_cast<std::size_t>(dw);
-    float* o = out.ptr<float>(y);
-    int x = 0;
-#if CV_SIMD128
-    const cv::v_float32x4 vb0 = cv::v_setall_f32(b0), vb1 = cv::v_setall_f32(b1);
-    for (; x + 4 <= dw; x += 4) cv::v_store(o + x, cv::v_load(r0 + x) * vb0 + cv::v_load(r1 + x) * vb1);
-#endif
-    for (; x < dw; ++x) o[x] = r0[x] * b0 + r1[x] * b1;
+    linear_column_pass(r0, r1, b0, b1, dw, out.ptr<float>(y), false);
   }
   dst = out;
 }
