@@ -767,7 +767,7 @@ def harsh_post(label):
     return a
 
 
-def render(pov_text, label, out_dir, name, quality, keep_pov):
+def render(pov_text, label, out_dir, name, quality, keep_pov, noise_seed):
     W, H = label["width"], label["height"]
     tmp = tempfile.mkdtemp(prefix="hexdice_scene_")
     try:
@@ -786,9 +786,9 @@ def render(pov_text, label, out_dir, name, quality, keep_pov):
         dt = time.time() - t0
         jpg = os.path.join(out_dir, name + ".jpg")
         if "harsh" in label:
-            subprocess.run(["convert", png_path] + harsh_post(label) + [jpg], check=True)
+            subprocess.run(["convert", png_path, "-seed", str(noise_seed)] + harsh_post(label) + [jpg], check=True)
         else:
-            subprocess.run(["convert", png_path, "-attenuate", "%.3f" % label["post"]["gaussian_noise_attenuate"],
+            subprocess.run(["convert", png_path, "-seed", str(noise_seed), "-attenuate", "%.3f" % label["post"]["gaussian_noise_attenuate"],
                             "+noise", "Gaussian", "-strip", "-quality", str(label["post"]["jpeg_quality"]), jpg], check=True)
         with open(os.path.join(out_dir, name + ".json"), "w") as f:
             json.dump(label, f, indent=1)
@@ -849,7 +849,10 @@ def main():
             with open(os.path.join(args.out, s["name"] + ".json"), "w") as f:
                 json.dump(label, f, indent=1)
             continue
-        dt = render(pov_text, label, args.out, s["name"], args.quality, args.keep_pov)
+        # The sensor noise (ImageMagick's +noise) from a seed of the scene's own, so a scene renders to
+        # the same bytes every time; unseeded, a set rendered again on a new machine differed in its
+        # noise alone and moved readings on the harsh sets by several dice (session 35).
+        dt = render(pov_text, label, args.out, s["name"], args.quality, args.keep_pov, args.seed * 1000 + i)
         print("%s %dx%d preset=%s dice=%d tilt=%.1f render %.1fs" % (
             s["name"], label["width"], label["height"], preset, len(label["dice"]), s["tilt"], dt), flush=True)
 
