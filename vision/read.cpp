@@ -569,7 +569,7 @@ struct AnyPlacement {
   std::string why;  // (debug)
 };
 static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceReading& reading, int polarity, double crop_side_mm,
-                                            bool on_face, bool debug) {
+                                            bool on_face, bool debug, double own_pip_ring = 0) {
   AnyPlacement out;
   const std::optional<SeenReading> seen = seen_reading(crop, reading, polarity);
   if (!seen || seen->pips.size() < 2) return out;
@@ -616,22 +616,32 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
     for (int i = 0; i < nx; ++i)
       looks[static_cast<std::size_t>(j * nx + i)] = look_at_place(crop, r, origin + pitch * ((x1 - 2 + i) * ax + (y1 - 2 + j) * ay), pr, crop);
   auto look = [&](cv::Point n) -> const PlaceLook& { return looks[static_cast<std::size_t>((n.y - y1 + 2) * nx + (n.x - x1 + 2))]; };
+  // (exact36, own_pip_ring) A node holding one of the reading's own pips is shown at that lower
+  // share of its ring: the pip was found there as a round blob at the face's size, and a ring
+  // round a pip at the top's edge or beside the hand reaches past it.
+  auto own = [&](cv::Point n) { return std::find(node.begin(), node.end(), n) != node.end(); };
+  auto shown = [&](cv::Point n) { return look(n).ring >= 0.75 || (own_pip_ring > 0 && own(n) && look(n).ring >= own_pip_ring); };
   // The pips' contrast: the median over the reading's pips on shown nodes.
   std::vector<double> ref_c;
   for (const auto& n : node)
-    if (look(n).ring >= 0.75) ref_c.push_back(look(n).con);
-  if (ref_c.empty()) return out;
+    if (shown(n)) ref_c.push_back(look(n).con);
+  if (ref_c.empty()) {
+    if (debug) out.why = "none of its pips shown";
+    return out;
+  }
   std::sort(ref_c.begin(), ref_c.end());
   const double ref = ref_c[ref_c.size() / 2];
   if (ref < 0.3) return out;
   // Each node: 'o' a pip, '.' none, '?' not shown or neither.
   auto place = [&](cv::Point n) {
-    const char c = place_class(look(n), ref);
+    const char c = place_class({shown(n) ? std::max(look(n).ring, 0.75) : look(n).ring, look(n).con}, ref);
     return c == '~' ? '?' : c;
   };
+  int low_ring = 0;  // (debug) the reading's pips shown by own_pip_ring alone
   for (const auto& n : node) {
     if (place(n) == '.') return out;  // a reading's pip on a shown empty node
     out.pips += place(n) == 'o';
+    low_ring += place(n) == 'o' && look(n).ring < 0.75;
   }
   int counts = 0;  // bit f: count f allowed by some window
   for (int wy = y1 - 2; wy <= y0; ++wy)
@@ -662,8 +672,8 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
       grid += j + 1 < ny ? "/" : "";
     }
     char buf[200];
-    std::snprintf(buf, sizeof buf, "face %d turn %.0f ref %.2f nodes %s windows %d pips %d counts 0x%x count %d", r.face, best_t * 180 / CV_PI, ref,
-                  grid.c_str(), out.windows, out.pips, counts, out.count);
+    std::snprintf(buf, sizeof buf, "face %d turn %.0f ref %.2f nodes %s windows %d pips %d (%d by their own ring) counts 0x%x count %d", r.face,
+                  best_t * 180 / CV_PI, ref, grid.c_str(), out.windows, out.pips, low_ring, counts, out.count);
     out.why = buf;
   }
   return out;
@@ -4913,7 +4923,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (!ok && params.occluded_shown_any_place && off_size && clean_body && !skin_hue && !low_cover && co.color != "white" &&
           co.color != "black" && face_in_frame) {
         const AnyPlacement ap = count_from_any_placement(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale,
-                                                         params.occluded_any_place_on_face, debug);
+                                                         params.occluded_any_place_on_face, debug, params.occluded_own_pip_ring);
         if (debug) std::fprintf(stderr, "ANYPLACE %d,%d %s %d conf %.2f %s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face, co.confidence, ap.why.c_str());
         if (ap.count > 0 && ap.pips >= params.occluded_shown_min_pips) {
           co.face = ap.count;
@@ -5162,7 +5172,7 @@ Status ReadParams::save(const std::string& path) const {
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "side_pair_min_confidence" << side_pair_min_confidence << "side_pair_scale_min" << side_pair_scale_min << "side_pair_scale_max" << side_pair_scale_max << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
-       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_off_skin" << static_cast<int>(occluded_off_skin) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
+       << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_own_pip_ring" << occluded_own_pip_ring << "occluded_off_skin" << static_cast<int>(occluded_off_skin) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
@@ -5267,6 +5277,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("occluded_shown_one_pip_min_shown", p.occluded_shown_one_pip_min_shown);
     get_bool("occluded_shown_any_place", p.occluded_shown_any_place);
     get_bool("occluded_any_place_on_face", p.occluded_any_place_on_face);
+    get("occluded_own_pip_ring", p.occluded_own_pip_ring);
     get_bool("occluded_off_skin", p.occluded_off_skin);
     get_bool("occluded_white_one_surrounded", p.occluded_white_one_surrounded);
     get("one_top_shown", p.one_top_shown);

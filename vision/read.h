@@ -733,6 +733,13 @@ struct ReadParams {
   // (counts 4, 5, 6) leaves the shown column beside the pips off its face: only a 4 stays.
   // false = every window holding the pips counts (exact30).
   bool occluded_any_place_on_face = true;
+  // (exact36) ... and in that look a node holding one of the reading's own pips is shown when at
+  // least this share of its ring is of the body's colour (other nodes: 0.75, as before): the pip
+  // was found there as a round blob at the face's size, and the ring round a pip near the top's
+  // edge or beside the hand reaches past the top. dev19 2118 (-2,-2): a red 4, its left column
+  // under a sleeve, read a sure 2 at 0.71 (one side); the side's top pip's ring 0.62 (its
+  // contrast 1.49, the other pip's 1.13), so only one pip was shown and a 2 or a 4 fitted. 0 = off.
+  double occluded_own_pip_ring = 0.5;
   // (exact35) Under the occluder a reading whose body is of skin's hue (the gate's skin test) read
   // the hand over the die, its square slid onto the skin: the die's body is taken again without
   // the skin-hued pixels (hand_mask's pixel test, grown by 1 mm), and when that is of a die's

@@ -1740,4 +1740,17 @@ TEST(ReaderFixtures, DieUnderAFingerIsReadOffTheSkin) {
   expect_each_boards_hidden_die_now_read_right("scenes_round35_exact35", off, 1);
 }
 
+// Round 36 (data/fixtures/scenes_round36_exact36: dev19's 2118 as rendered in session 35). (-2,-2),
+// a red 4 whose left column is under a sleeve, read its right column's two pips as a sure 2 at 0.71
+// of the face's size, hidden by the occluder gate for its size. occluded_shown_any_place lays them on
+// the real-size grid, but the top pip, at the top's edge beside the side face, had only 0.62 of its
+// ring of the body's colour (its contrast 1.49): not shown, one pip left, a 2 or a 4 fitted. With
+// occluded_own_pip_ring (0.5) a node holding one of the reading's own pips is shown at half its
+// ring: the two pips and the clean column beside them allow only a 4, the board exact.
+TEST(ReaderFixtures, ReadingsOwnPipAtTheTopsEdgeIsShown) {
+  ReadParams off;
+  off.occluded_own_pip_ring = 0;
+  expect_each_boards_hidden_die_now_read_right("scenes_round36_exact36", off, 1);
+}
+
 }  // namespace hexdice::vision
