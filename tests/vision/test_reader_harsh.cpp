@@ -367,7 +367,8 @@ TEST(ReaderHarsh, ASidesTwoCornersReadAsATwoAreReadAsTheirFace) {
 // against the centre's 0.31) and (-1,0) red 6 read 2, harsh2 2505 (1,-1) blue 5 read 1, harsh5
 // 3417 (-1,-1) red 3 read 2 and (-2,1) red 3 read 2 and hidden "blur" (its faint places not
 // clear): each read right; four wrong faces fewer, no false die more. scenes_round26 (2616
-// (4,-1) green 3 read 2), scenes_round31_robust31 (3417 (-1,-1)) and scenes_round35_robust35
+// (4,-1) green 3 read 2), scenes_round31_robust31 (3416 (-3,0)
+// green 4 read 2) and scenes_round35_robust35
 // (2507 (4,-3) red 3 read 2): one wrong face fewer each.
 TEST(ReaderHarsh, AFaceWhoseFaintPipsTheReadersLostIsReadWhole) {
   ReadParams off;
