@@ -970,6 +970,17 @@ struct ReadParams {
   double side_pair_min_confidence = 0.5;
   double side_pair_scale_min = 0.66;
   double side_pair_scale_max = 0.76;
+  // (robust36) In a blurred, dim or noisy frame a face of 1-4 whose pips were read but one or more
+  // of a larger face's were lost to the blur or the noise (harsh renders: red 3s read 1 or 2 with
+  // their corner pips at 0.5-0.95 of the centre's contrast, a blue and a green 5 read 1, a red 6
+  // read 2): laid on the reading's 3x3 pip places (count_from_shown_places), a larger standard
+  // layout holding the reading's pips is read instead when each place it adds contrasts with the
+  // body at least faint_pip_fill_ratio of the reading's weakest pip (itself at least
+  // faint_pip_fill_min_pip), and every place outside it at most faint_pip_fill_empty of the
+  // weakest added one (the largest such face). The gates after it run on the new reading. 0 = off.
+  double faint_pip_fill_ratio = 0.4;
+  double faint_pip_fill_empty = 0.5;
+  double faint_pip_fill_min_pip = 0.15;
   // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
   // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
   // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4
