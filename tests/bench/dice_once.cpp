@@ -10,15 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#if defined(__has_include)
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#endif
-#endif
-#ifndef CALLGRIND_START_INSTRUMENTATION
-#define CALLGRIND_START_INSTRUMENTATION
-#define CALLGRIND_STOP_INSTRUMENTATION
-#endif
+#include "callgrind_marks.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
