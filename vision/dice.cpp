@@ -484,7 +484,13 @@ std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vect
       if (i == j || !keep[i] || !out[i] || spots[i].pips.face < 1) continue;
       // A die's side face never shows its top's number nor the opposite one (they sum to 7),
       // so two such faces are two dice (a 6's small pips below a 1's large pip, say).
-      if (spots[j].pips.face == spots[i].pips.face || spots[j].pips.face + spots[i].pips.face == 7) continue;
+      // ... unless neither reads a 1 and j's pips are far smaller than i's
+      // (below_side_face_pair_pip): then j is a misread side face.
+      if (spots[j].pips.face == spots[i].pips.face || spots[j].pips.face + spots[i].pips.face == 7) {
+        const bool misread_side = params.below_side_face_pair_pip > 0 && spots[j].pips.face != 1 && spots[i].pips.face != 1 &&
+                                  spots[j].pips.pip_diameter < params.below_side_face_pair_pip * spots[i].pips.pip_diameter;
+        if (!misread_side) continue;
+      }
       const cv::Point2f d = spots[j].centre - spots[i].centre;  // from the top face i to j
       const bool below = d.y > std::abs(d.x);
       // ... and, as one_face_per_cube asks, the side face's pips respond less
@@ -1161,7 +1167,12 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   if (cnn && params.final_side_face_radius > 0 && shown.size() > 1) {
     std::vector<FaceSpot> spots;
     for (const std::size_t ki : shown) spots.push_back(spot_of(kept[ki]));
-    if (debug) std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << median_face(spots) << '\n';
+    if (debug) {
+      std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << median_face(spots) << '\n';
+      for (const auto& f : spots)
+        std::cerr << "dice: final face " << f.centre << " face " << f.pips.face << " pip d " << f.pips.pip_diameter << " strength "
+                  << f.pips.strength << '\n';
+    }
     DiceParams fp = params;
     fp.side_face_radius = params.final_side_face_radius;
     const std::vector<bool> keep = below_side_faces(spots, one_face_per_cube(spots, fp), params);
@@ -1170,7 +1181,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (keep[i]) s2.push_back(shown[i]);
       else if (debug)
         std::cerr << "dice: one face per cube (final) drops " << kept[shown[i]].s.c.centre << " side " << kept[shown[i]].s.c.side
-                  << " face " << kept[shown[i]].face << '\n';
+                  << " face " << kept[shown[i]].face << " (pips " << spots[i].pips.face << ", pip d " << spots[i].pips.pip_diameter
+                  << ", strength " << spots[i].pips.strength << ")\n";
     shown.swap(s2);
   }
   std::vector<DieDetection> out;

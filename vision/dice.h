@@ -182,6 +182,15 @@ struct DiceParams {
   // the overlay's live loop.
   double below_side_face_radius = 1.3;
   double below_side_face_pip = 0.75;
+  // ... but the skip of a same-or-opposite pair trusts the side face's reading, and a
+  // foreshortened side face is often misread (penlington's staged photos: a "2" below a 2,
+  // a "3" below a 4). Two dice of one set showing the same number, or 2/5, 3/4, have pips
+  // of one size (a camera in front sees the lower die nearer, its pips no smaller), so
+  // such a pair is still one die's top and side face when the lower one's pip diameter is
+  // under below_side_face_pair_pip x the upper one's (the other tests above holding too).
+  // A pair with a "1" keeps the skip (a 1's pip is often larger than a 6's). 0 = off (every
+  // same-or-opposite pair skipped, as real round 32's mend). docs/dice.md real round 36.
+  double below_side_face_pair_pip = 0.6;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;

@@ -31,6 +31,7 @@ struct EvalArgs {
   double centred_pip_is_one = -1;  // --real: DiceParams::centred_pip_is_one (0 = off, < 0 = its default)
   double pre_nms_wide = -1;  // --real: DiceParams::pre_nms_wide (0 = off, < 0 = its default)
   double below_side_face_pip = -1;     // --real: DiceParams::below_side_face_pip (< 0 = its default)
+  double below_side_face_pair_pip = -1;  // --real: DiceParams::below_side_face_pair_pip (< 0 = its default, 0 = off)
   double cnn_max_not_die = -1;  // --real: DiceParams::cnn_max_not_die (< 0 = its default)
   double cnn_fuse_weight = -1;  // --real: DiceParams::cnn_fuse_weight (< 0 = its default)
   double cnn_fuse_floor = -1;   // --real: DiceParams::cnn_fuse_floor (< 0 = its default)

@@ -17,16 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#if defined(__has_include)
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#endif
-#endif
-#ifndef CALLGRIND_START_INSTRUMENTATION
-#define CALLGRIND_START_INSTRUMENTATION
-#define CALLGRIND_STOP_INSTRUMENTATION
-#define CALLGRIND_DUMP_STATS_AT(s)
-#endif
+#include "callgrind_marks.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

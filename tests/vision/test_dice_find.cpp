@@ -239,6 +239,34 @@ TEST(DiceSideFaces, SmallerPipsBelowATopFaceAreItsSideFace) {
   EXPECT_TRUE(below_side_faces({spots[0], spots[1], spot(100, 188, 1, 4.9f, 15)}, {true, true, true}, on)[2]);
 }
 
+// docs/dice.md real round 36 (DiceParams::below_side_face_pair_pip): the skip of a pair
+// reading the same number or opposite ones trusts the side face's reading, but a
+// foreshortened side face is misread (penlington's two_*: a "2" below a 2). Two dice of one
+// set showing those numbers have pips of one size, so a lower face whose pips are under 0.6
+// of the upper one's is still its side face; with a 1 in the pair the skip holds.
+TEST(DiceSideFaces, AMisreadSideFaceOfTheTopsNumberIsStillItsSideFace) {
+  const DiceParams on;
+  ASSERT_GT(on.below_side_face_pair_pip, 0);
+  DiceParams off = on;
+  off.below_side_face_pair_pip = 0;
+  const FaceSpot top = spot(100, 100, 2, 10, 40);  // a 2, pip diameter 6.7
+  // a "2" 44 px below (1.19 faces), pips 0.55 of the top's and weaker: the side face
+  const FaceSpot side2 = spot(100, 144, 2, 5.5f, 25);
+  EXPECT_FALSE(below_side_faces({top, side2}, {true, true}, on)[1]);
+  EXPECT_TRUE(below_side_faces({top, side2}, {true, true}, off)[1]);
+  // ... and a "5" (the opposite number) likewise
+  EXPECT_FALSE(below_side_faces({top, spot(100, 144, 5, 5.5f, 25)}, {true, true}, on)[1]);
+  // pips 0.7 of the top's: two dice of the same number (the mend's case), kept
+  EXPECT_TRUE(below_side_faces({top, spot(100, 144, 2, 7, 25)}, {true, true}, on)[1]);
+  // a 6 with small pips below a 1 (a 1's pip is larger than a 6's), or a 1 below a 6: kept
+  const FaceSpot one = spot(100, 100, 1, 10, 40);
+  EXPECT_TRUE(below_side_faces({one, spot(100, 144, 6, 5.5f, 25)}, {true, true}, on)[1]);
+  EXPECT_TRUE(below_side_faces({spot(100, 100, 6, 10, 40), spot(100, 144, 1, 5.5f, 25)}, {true, true}, on)[1]);
+  // the other tests still hold: beside rather than below, or stronger pips, it stays
+  EXPECT_TRUE(below_side_faces({top, spot(144, 100, 2, 5.5f, 25)}, {true, true}, on)[1]);
+  EXPECT_TRUE(below_side_faces({top, spot(100, 144, 2, 5.5f, 45)}, {true, true}, on)[1]);
+}
+
 // The face network fused with the pip scores (DiceParams::cnn_fuse_weight, fuse_face).
 TEST(DiceFuse, NetworkAndPipScores) {
   // The pips read a "2" (two glints) narrowly over a "3"; the network is sure of the 3.
