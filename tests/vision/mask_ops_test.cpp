@@ -701,6 +701,14 @@ double warp_max_diff(const cv::Mat& src, const cv::Matx33d& m, cv::Size ds, int 
   return cv::norm(want, got, cv::NORM_INF);
 }
 
+// dst (x, y) -> src: dst's centre to (cx, cy), turned by ang, scaled by sc, a perspective of
+// up to p (two more draws of u).
+cv::Matx33d warp_test_matrix(cv::Size ds, double sc, double ang, double cx, double cy, double p, std::mt19937& rng,
+                             std::uniform_real_distribution<double>& u) {
+  const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), cx, sc * std::sin(ang), sc * std::cos(ang), cy, p * u(rng), p * u(rng), 1);
+  return a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+}
+
 }  // namespace
 
 TEST(MaskOps, WarpPerspectiveLinearIsOpenCVsWarp) {
@@ -1539,8 +1547,7 @@ TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
     const double sc = 0.15 + 0.35 * (u(rng) + 1), ang = 0.3 * u(rng);
     const double cx = ss.width * (0.5 + 0.45 * u(rng)), cy = rep % 3 == 0 ? ss.height - 1.5 : ss.height * (0.5 + 0.4 * u(rng));
     const double p = rep % 4 == 0 ? 0 : 0.0015 * u(rng);
-    const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), cx, sc * std::sin(ang), sc * std::cos(ang), cy, p * u(rng), p * u(rng), 1);
-    const cv::Matx33d m = a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+    const cv::Matx33d m = warp_test_matrix(ds, sc, ang, cx, cy, p, rng, u);
     for (int bt : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
       ASSERT_EQ(warp_max_diff(src, m, ds, bt, cv::Scalar(3, 130, 250)), 0.0) << "rep " << rep << " src " << ss << " dst " << ds << " border " << bt;
       compared += ds.area();
@@ -1578,8 +1585,7 @@ TEST(MaskOps, WarpPerspectiveLinearSpansAreTheWarpThere) {
     const double sc = 0.2 + 0.5 * (u(rng) + 1), ang = 3.2 * u(rng);
     const double cx = ss.width * (0.5 + 0.5 * u(rng)), cy = rep % 3 == 0 ? ss.height - 1.5 : ss.height * (0.5 + 0.5 * u(rng));
     const double p = rep % 4 == 0 ? 0 : 0.002 * u(rng);
-    const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), cx, sc * std::sin(ang), sc * std::cos(ang), cy, p * u(rng), p * u(rng), 1);
-    const cv::Matx33d m = a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+    const cv::Matx33d m = warp_test_matrix(ds, sc, ang, cx, cy, p, rng, u);
     std::vector<int> x0(static_cast<std::size_t>(ds.height)), x1(x0.size());
     const int bw0 = std::min(1024 / std::min(16, ds.height), ds.width);  // OpenCV's block width
     for (int y = 0; y < ds.height; ++y) {
