@@ -189,7 +189,7 @@ std::vector<cv::Point2d> find_plane_pips(const cv::Mat& image_bgr, const cv::Mat
                                          const PlanePipParams& params = {});
 // The plane's sampling (luminance), kept between calls for the same die.
 struct PlaneSample {
-  cv::Mat lum;  // CV_16U, b + 2g + r
+  cv::Mat lum;  // CV_16U, b + 2g + r (speed36: within the search disc grown by the island ring; 0 beyond it)
   cv::Point2d centre_mm{0, 0};
   double radius_mm = -1;
 };

@@ -2558,14 +2558,16 @@ bool use_avx2() {
 // order (W = m20 i + W0, W ? 32 / W : 0, X = (X0 + m00 i) W, Y likewise, clamped to int,
 // converted in the current rounding mode), the same doubles and ints; no FMA is enabled here,
 // so no multiply and add are fused. Into xr, yr; returns whether a position was NaN.
+// (speed36) From pixel i0 on (i = i0, i0 + 1, ...: each position is a function of its own i
+// as a double, so the same values whatever i0 is).
 __attribute__((target("avx2"), noinline)) bool warp_positions_avx2(double X0, double Y0, double W0, double m00, double m10,
-                                                                   double m20, int bw, int* xr, int* yr) {
+                                                                   double m20, int i0, int bw, int* xr, int* yr) {
   const __m256d v_M0 = _mm256_set1_pd(m00), v_M3 = _mm256_set1_pd(m10), v_M6 = _mm256_set1_pd(m20);
   const __m256d v_X0 = _mm256_set1_pd(X0), v_Y0 = _mm256_set1_pd(Y0), v_W0 = _mm256_set1_pd(W0);
   const __m256d v_intmax = _mm256_set1_pd(static_cast<double>(INT_MAX)), v_intmin = _mm256_set1_pd(static_cast<double>(INT_MIN));
   const __m256d v_zero = _mm256_setzero_pd(), v_its = _mm256_set1_pd(32.0), v_4 = _mm256_set1_pd(4.0);
-  __m256d v_x1 = _mm256_set_pd(3, 2, 1, 0), nan_seen = v_zero;
-  for (int i = 0; i < bw; i += 4) {
+  __m256d v_x1 = _mm256_set_pd(i0 + 3, i0 + 2, i0 + 1, i0), nan_seen = v_zero;
+  for (int i = i0; i < bw; i += 4) {
     __m256d w = _mm256_add_pd(_mm256_mul_pd(v_M6, v_x1), v_W0);
     w = _mm256_andnot_pd(_mm256_cmp_pd(w, v_zero, _CMP_EQ_OQ), _mm256_div_pd(v_its, w));
     const __m256d fx = _mm256_mul_pd(_mm256_add_pd(v_X0, _mm256_mul_pd(v_M0, v_x1)), w);
@@ -2763,8 +2765,12 @@ void remap_block_8uc3(const RemapSrc8u3& r, const int* xr, const int* yr, const 
 
 }  // namespace
 
-void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
-                             const cv::Scalar& value) {
+namespace {
+// warp_perspective_linear's steps, of whole rows (kSpans false: the spans are not read) or of
+// the spans' pixels (warp_perspective_linear_spans).
+template <bool kSpans>
+void warp_linear_rows(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border, const int* span_x0,
+                      const int* span_x1, const cv::Scalar& value) {
   auto opencv = [&] {
     cv::warpPerspective(src, dst, cv::Mat(m), dsize, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, border, value);
   };
@@ -2817,27 +2823,32 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   bool nan_avx2 = false;
   for (int y = 0; y < height; ++y) {
     uchar* D = out.ptr<uchar>(y);
+    // (speed36) The row's pixels [a, b) only: each block's positions from its own X0, Y0, W0 as
+    // before, computed and sampled from the span's first pixel in it to its last.
+    const int a = kSpans && span_x0 ? std::max(0, span_x0[y]) : 0, b = kSpans && span_x1 ? std::min(width, span_x1[y]) : width;
+    if (a >= b) continue;
     int run0 = -1;  // the first pixel of the blocks inside not yet sampled
-    for (int xb = 0; xb < width; xb += bw0) {
-      const int bw = std::min(bw0, width - xb);
-      int* const xr = xr_row + xb;
-      int* const yr = yr_row + xb;
-      int* const fxs = fxs_row + xb;
-      int* const fys = fys_row + xb;
-      int* const ofs = ofs_row + xb;
+    for (int xb = kSpans ? a / bw0 * bw0 : 0; xb < b; xb += bw0) {
+      const int lo = kSpans ? std::max(a, xb) : xb, hi = std::min(b, xb + bw0);  // the block's pixels sampled
+      const int i0 = lo - xb, bw = hi - xb;  // positions i0 .. bw - 1 of the block
+      int* const xr = xr_row + lo;  // (from the first pixel sampled)
+      int* const yr = yr_row + lo;
+      int* const fxs = fxs_row + lo;
+      int* const fys = fys_row + lo;
+      int* const ofs = ofs_row + lo;
       const double X0 = M[0] * xb + M[1] * y + M[2];
       const double Y0 = M[3] * xb + M[4] * y + M[5];
       const double W0 = M[6] * xb + M[7] * y + M[8];
       const __m128d v_X0 = _mm_set1_pd(X0), v_Y0 = _mm_set1_pd(Y0), v_W0 = _mm_set1_pd(W0);
-      __m128d v_x1 = _mm_set_pd(1, 0);
+      __m128d v_x1 = _mm_set_pd(i0 + 1, i0);
       unsigned all_in = 0xF;
 #if defined(HEXDICE_BILINEAR_AVX2)
       if (avx2) {
-        nan_avx2 |= warp_positions_avx2(X0, Y0, W0, M[0], M[3], M[6], bw, xr, yr);
-        all_in = warp_block_avx2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
+        nan_avx2 |= warp_positions_avx2(X0, Y0, W0, M[0], M[3], M[6], i0, bw, xr_row + xb, yr_row + xb);
+        all_in = warp_block_avx2(xr, yr, hi - lo, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
       }
 #endif
-      for (int i = 0; i < bw && !avx2; i += 4) {
+      for (int i = i0; i < bw && !avx2; i += 4) {
         // Two pixels' positions (OpenCV's operations): [X, X] and [Y, Y] as ints.
         auto two = [&](__m128i& xo, __m128i& yo) {
           __m128d w = _mm_add_pd(_mm_mul_pd(v_M6, v_x1), v_W0);
@@ -2852,22 +2863,23 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
         __m128i xa, ya, xb2, yb2;
         two(xa, ya);
         two(xb2, yb2);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + i), _mm_unpacklo_epi64(xa, xb2));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + i), _mm_unpacklo_epi64(ya, yb2));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(xr + (i - i0)), _mm_unpacklo_epi64(xa, xb2));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(yr + (i - i0)), _mm_unpacklo_epi64(ya, yb2));
       }
-      if (!avx2) all_in = warp_block_sse2(xr, yr, bw, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
+      if (!avx2) all_in = warp_block_sse2(xr, yr, hi - lo, fxs, fys, ofs, v_wh1, v_ofsk) ? 0xF : 0;
       if ((all_in & 0xF) == 0xF && rs.madd_ofs) {  // (remap_block_8uc3's fast case) sampled with the run
-        if (run0 < 0) run0 = xb;
+        if (run0 < 0) run0 = lo;
         continue;
       }
       if (run0 >= 0) {
-        bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, xb - run0, D + run0 * 3, true);
+        bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, lo - run0, D + run0 * 3, true);
         run0 = -1;
       }
-      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, bw, false, D + xb * 3, xb + bw < width);
+      remap_block_8uc3(rs, xr, yr, fxs, fys, ofs, hi - lo, false, D + lo * 3, hi < width);
     }
+    // (A span ending before the row's end may write the next pixel's first bytes: outside it.)
     if (run0 >= 0)
-      bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, width - run0, D + run0 * 3, false);
+      bilinear3_run(rs.S0, rs.sstep, rs.safe_end, ofs_row + run0, fxs_row + run0, fys_row + run0, b - run0, D + run0 * 3, b < width);
   }
   if (_mm_movemask_pd(nan_seen) != 0 || nan_avx2) {
     opencv();
@@ -2875,6 +2887,17 @@ void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d
   }
   dst = out;
 #endif
+}
+}  // namespace
+
+void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
+                             const cv::Scalar& value) {
+  warp_linear_rows<false>(src, dst, m, dsize, border, nullptr, nullptr, value);
+}
+
+void warp_perspective_linear_spans(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
+                                   const int* span_x0, const int* span_x1, const cv::Scalar& value) {
+  warp_linear_rows<true>(src, dst, m, dsize, border, span_x0, span_x1, value);
 }
 
 #if defined(HEXDICE_BILINEAR_AVX2)

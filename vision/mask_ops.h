@@ -310,6 +310,15 @@ void sep_filter_f32_fast(const cv::Mat& src, cv::Mat& dst, const float* k, int n
 // OpenCV's call.
 void warp_perspective_linear(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
                              const cv::Scalar& value = cv::Scalar());
+// (speed36) The same, only the pixels [span_x0[y], span_x1[y]) of each row y (cut to the
+// row; null spans: whole rows): those are warp_perspective_linear's bytes (each block's
+// positions from its own X0, Y0, W0, each pixel's from its own i), the others are left as
+// they were or are undefined (dst is created when its size or type differ; the first bytes
+// of the pixel after a span may be written). For a caller that reads a disc of the warp (find_plane_pips). Where
+// OpenCV's call is taken (other types, a non-finite position in a span) every pixel is
+// written.
+void warp_perspective_linear_spans(const cv::Mat& src, cv::Mat& dst, const cv::Matx33d& m, cv::Size dsize, int border,
+                                   const int* span_x0, const int* span_x1, const cv::Scalar& value = cv::Scalar());
 
 // (Speed round 24) cv::remap(src, dst, mapx, mapy, cv::INTER_LINEAR, border, value) of a
 // CV_8UC3 image with CV_32FC1 maps, the same bytes: OpenCV 4.6's RemapInvoker rounds each

@@ -701,6 +701,14 @@ double warp_max_diff(const cv::Mat& src, const cv::Matx33d& m, cv::Size ds, int 
   return cv::norm(want, got, cv::NORM_INF);
 }
 
+// dst (x, y) -> src: dst's centre to (cx, cy), turned by ang, scaled by sc, a perspective of
+// up to p (two more draws of u).
+cv::Matx33d warp_test_matrix(cv::Size ds, double sc, double ang, double cx, double cy, double p, std::mt19937& rng,
+                             std::uniform_real_distribution<double>& u) {
+  const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), cx, sc * std::sin(ang), sc * std::cos(ang), cy, p * u(rng), p * u(rng), 1);
+  return a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+}
+
 }  // namespace
 
 TEST(MaskOps, WarpPerspectiveLinearIsOpenCVsWarp) {
@@ -1539,8 +1547,7 @@ TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
     const double sc = 0.15 + 0.35 * (u(rng) + 1), ang = 0.3 * u(rng);
     const double cx = ss.width * (0.5 + 0.45 * u(rng)), cy = rep % 3 == 0 ? ss.height - 1.5 : ss.height * (0.5 + 0.4 * u(rng));
     const double p = rep % 4 == 0 ? 0 : 0.0015 * u(rng);
-    const cv::Matx33d a(sc * std::cos(ang), -sc * std::sin(ang), cx, sc * std::sin(ang), sc * std::cos(ang), cy, p * u(rng), p * u(rng), 1);
-    const cv::Matx33d m = a * cv::Matx33d(1, 0, -ds.width / 2.0, 0, 1, -ds.height / 2.0, 0, 0, 1);
+    const cv::Matx33d m = warp_test_matrix(ds, sc, ang, cx, cy, p, rng, u);
     for (int bt : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
       ASSERT_EQ(warp_max_diff(src, m, ds, bt, cv::Scalar(3, 130, 250)), 0.0) << "rep " << rep << " src " << ss << " dst " << ds << " border " << bt;
       compared += ds.area();
@@ -1557,6 +1564,75 @@ TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
   }
   EXPECT_GT(compared, 1000000);
   EXPECT_GT(rows_mixed, 500);
+}
+
+TEST(MaskOps, WarpPerspectiveLinearSpansAreTheWarpThere) {
+  // (speed36) warp_perspective_linear_spans writes each row's span only, with the whole warp's
+  // bytes there (each block's positions from its own X0, Y0, W0, each pixel's from its own i,
+  // computed from the span's first pixel on): random spans (empty, one pixel, starting or ending
+  // inside a block or on its edge, past the row's ends, whole rows), discs as find_plane_pips
+  // asks, rows of one or several of OpenCV's blocks, sources reached past their sides and last
+  // rows, both borders; against cv::warpPerspective byte for byte inside the spans, and the
+  // bytes outside them as they were (a span's next pixel's first two bytes aside). Both paths
+  // (AVX2 and, with HEXDICE_NO_AVX2=1, SSE2).
+  std::mt19937 rng(3636);
+  std::uniform_real_distribution<double> u(-1, 1);
+  long compared = 0, kept = 0, partial_blocks = 0;
+  for (int rep = 0; rep < 300; ++rep) {
+    const cv::Size ss(60 + rep % 31 * 11, 40 + rep % 17 * 7);
+    const cv::Size ds(1 + (rep * 37) % 200, 1 + (rep * 11) % 120);
+    const cv::Mat src = warp_test_source(ss, rep);
+    const double sc = 0.2 + 0.5 * (u(rng) + 1), ang = 3.2 * u(rng);
+    const double cx = ss.width * (0.5 + 0.5 * u(rng)), cy = rep % 3 == 0 ? ss.height - 1.5 : ss.height * (0.5 + 0.5 * u(rng));
+    const double p = rep % 4 == 0 ? 0 : 0.002 * u(rng);
+    const cv::Matx33d m = warp_test_matrix(ds, sc, ang, cx, cy, p, rng, u);
+    std::vector<int> x0(static_cast<std::size_t>(ds.height)), x1(x0.size());
+    const int bw0 = std::min(1024 / std::min(16, ds.height), ds.width);  // OpenCV's block width
+    for (int y = 0; y < ds.height; ++y) {
+      int& a0 = x0[static_cast<std::size_t>(y)];
+      int& a1 = x1[static_cast<std::size_t>(y)];
+      const int kind = rep % 3 == 2 ? 9 : static_cast<int>((u(rng) + 1) * 4.5);  // 9: a disc
+      if (kind == 9) {
+        const double r = ds.width / 2.0, dy = y - (ds.height - 1) / 2.0, w2 = r * r - dy * dy;
+        a0 = w2 < 0 ? 0 : static_cast<int>(std::ceil((ds.width - 1) / 2.0 - std::sqrt(w2)));
+        a1 = w2 < 0 ? 0 : static_cast<int>(std::floor((ds.width - 1) / 2.0 + std::sqrt(w2))) + 1;
+      } else if (kind == 0) {
+        a0 = a1 = static_cast<int>((u(rng) + 1) * ds.width / 2);  // empty
+      } else if (kind == 1) {
+        a0 = -5, a1 = ds.width + 5;  // past both ends
+      } else if (kind == 2) {
+        a0 = static_cast<int>((u(rng) + 1) * ds.width / 2), a1 = a0 + 1;  // one pixel
+      } else if (kind == 3) {
+        a0 = bw0 * static_cast<int>((u(rng) + 1) * 2), a1 = a0 + bw0;  // a block's edges
+      } else {
+        a0 = static_cast<int>((u(rng) + 1) * ds.width / 2), a1 = a0 + static_cast<int>((u(rng) + 1) * ds.width / 2);
+      }
+    }
+    for (int bt : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
+      cv::Mat want, got(ds, CV_8UC3);
+      cv::warpPerspective(src, want, cv::Mat(m), ds, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, bt, cv::Scalar(3, 130, 250));
+      cv::randu(got, cv::Scalar::all(0), cv::Scalar::all(256));
+      const cv::Mat before = got.clone();
+      warp_perspective_linear_spans(src, got, m, ds, bt, x0.data(), x1.data(), cv::Scalar(3, 130, 250));
+      ASSERT_EQ(got.size(), ds);
+      for (int y = 0; y < ds.height; ++y) {
+        const int a0 = std::max(0, x0[static_cast<std::size_t>(y)]), a1 = std::min(ds.width, x1[static_cast<std::size_t>(y)]);
+        if (a0 < a1 && (a0 % bw0 != 0 || (a1 % bw0 != 0 && a1 != ds.width))) ++partial_blocks;
+        for (int x = 0; x < ds.width; ++x) {
+          const uchar* g = got.ptr<uchar>(y) + 3 * x;
+          const uchar* w = (x >= a0 && x < a1 ? want : before).ptr<uchar>(y) + 3 * x;
+          const int nb = x >= a0 && x < a1 ? 3 : x == a1 ? 1 : 3;  // (the next pixel's first two bytes may be written)
+          for (int k = 3 - nb; k < 3; ++k)
+            ASSERT_EQ(g[k], w[k]) << "rep " << rep << " border " << bt << " row " << y << " x " << x << " span " << a0 << ".." << a1
+                                  << " dst " << ds;
+          (x >= a0 && x < a1 ? compared : kept) += 1;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 500000);
+  EXPECT_GT(kept, 500000);
+  EXPECT_GT(partial_blocks, 5000);
 }
 
 TEST(MaskOps, ColorDistanceMaskEveryWidth) {

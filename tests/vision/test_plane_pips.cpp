@@ -312,6 +312,43 @@ TEST(PlanePips, RunLabellingIsConnectedComponentsWithStats) {
   EXPECT_EQ(rl.comps[0].area, 63);
 }
 
+// (speed36) find_plane_pips samples only its search disc grown by the island ring's width
+// (the pixels its tests read), not the square round it: pips near the disc's edge, whose rings
+// reach past it, with arcs of the pip's polarity in their rings (near the ring_fraction
+// bar), both polarities, against find_plane_pips_reference (the whole square) bit for bit.
+TEST(PlanePips, PipsAtTheSearchDiscsEdgeAreTheReferences) {
+  std::mt19937 rng(3636);
+  std::uniform_real_distribution<double> u(0, 1);
+  const cv::Point2d c(40, 40);
+  std::size_t pips = 0;
+  for (int k = 0; k < 600; ++k) {
+    const bool dark = k % 2 == 0;
+    const int body = dark ? 235 : 25, pip = dark ? 30 : 220;
+    cv::Mat img(240, 240, CV_8UC3, cv::Scalar::all(body));
+    // The pip's centre 12.6 .. 13.1 mm from the disc's (radius 15 mm): its ring crosses the edge.
+    const double a = 2 * CV_PI * u(rng), dist = 12.6 + 0.5 * u(rng);
+    const cv::Point2d p = c + dist * cv::Point2d(std::cos(a), std::sin(a));
+    cv::circle(img, to_px(p), cvRound(1.45 * kPx * 16), cv::Scalar::all(pip), cv::FILLED, cv::LINE_AA, 4);
+    // An arc of the pip's polarity in its ring (0.8 mm wide), on the side towards the disc's
+    // centre, over 60 .. 160 degrees: the ring's share of the other polarity near the bar.
+    const double turn = a * 180 / CV_PI + 180, span = 60 + 100 * u(rng);
+    cv::ellipse(img, to_px(p), cv::Size(cvRound(2.05 * kPx * 16), cvRound(2.05 * kPx * 16)), turn, -span / 2, span / 2,
+                cv::Scalar::all(pip), cvRound(0.6 * kPx), cv::LINE_AA, 4);
+    const std::vector<float> thr{540, 405, 675};
+    PlanePipParams pp;  // rings of 0.8 .. 3.2 mm (5 .. 19 px here): up to ~20 px past the disc
+    pp.ring_mm = k % 3 == 0 ? 0.8 : 1.2 + 2.0 * u(rng);
+    PlaneSample sa, sb;
+    const auto want = find_plane_pips_reference(img, kPlaneToImage, c, 15, dark, thr, {0, 0}, pp, &sa);
+    const auto got = find_plane_pips(img, kPlaneToImage, c, 15, dark, thr, {0, 0}, pp, &sb);
+    ASSERT_EQ(got, want) << "case " << k << " pip at " << p << " dark " << dark;
+    for (const auto& g : got) pips += g.size();
+    // The other polarity from the cached sample.
+    EXPECT_EQ(find_plane_pips(img, kPlaneToImage, c, 15, !dark, thr, {0, 0}, pp, &sb),
+              find_plane_pips_reference(img, kPlaneToImage, c, 15, !dark, thr, {0, 0}, pp, &sa));
+  }
+  EXPECT_GT(pips, 300u);
+}
+
 // find_plane_pips (runs, scratch kept between calls) gives exactly the pips of
 // find_plane_pips_reference (OpenCV's labels image): synthetic white and black dice with and
 // without side faces, and the committed scenes' camera images sampled round many points at
