@@ -548,7 +548,8 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
   const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
   // Sample pixel (x, y) -> plane mm -> image.
   const double rc = radius_mm * s, mid = (n - 1) / 2.0;
-  const bool reuse = cache && cache->radius_mm == radius_mm && cache->centre_mm == centre_mm && cache->lum.rows == n;
+  const bool reuse = cache && cache->radius_mm == radius_mm && cache->centre_mm == centre_mm && cache->lum.rows == n &&
+                     cache->ring == std::numeric_limits<int>::max();  // a whole square's sampling only
   cv::Mat plane;
   if (!reuse) {
     const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
@@ -574,7 +575,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips_reference(const cv::Mat& i
     const int a = x0[static_cast<std::size_t>(y)], b = x1[static_cast<std::size_t>(y)];
     if (b > a) std::memset(disc_mask.ptr<uchar>(y) + a, 255, static_cast<std::size_t>(b - a));
   }
-  if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
+  if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm, std::numeric_limits<int>::max()};  // the whole square
   for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
   const float lum_threshold = lum_thresholds[ti];
   std::vector<cv::Point2d>& out = all[ti];
@@ -647,12 +648,12 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
   const cv::Point2d o = centre_mm - cv::Point2d(radius_mm, radius_mm);
   // Sample pixel (x, y) -> plane mm -> image.
   const double rc = radius_mm * s, mid = (n - 1) / 2.0;
-  const bool reuse = cache && cache->radius_mm == radius_mm && cache->centre_mm == centre_mm && cache->lum.rows == n;
+  const auto [pip_area, du, k, squeeze_test, ring, ring_k] = blob_tests_at(params, parallax_mm, s);
+  const bool reuse = cache && cache->radius_mm == radius_mm && cache->centre_mm == centre_mm && cache->lum.rows == n && cache->ring >= ring;
   // Scratch kept between calls (one per thread): no allocation per call once warm.
   thread_local cv::Mat plane, lum_ok, comp, grown;
   thread_local RunLabels rl;
   thread_local std::vector<int> x0, x1, gx0, gx1;
-  const auto [pip_area, du, k, squeeze_test, ring, ring_k] = blob_tests_at(params, parallax_mm, s);
   // The search disc's span on each row.
   x0.resize(static_cast<std::size_t>(n)), x1.resize(static_cast<std::size_t>(n));
   for (int y = 0; y < n; ++y) {
@@ -681,7 +682,7 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
       bgr_lum_row(plane.ptr<uchar>(y) + 3 * a, b - a, l + a);  // b + 2g + r, 16 at a time (mask_ops.h)
       std::fill(l + b, l + n, ushort{0});
     }
-  if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm};
+  if (cache && !reuse) *cache = PlaneSample{lum_img, centre_mm, radius_mm, ring};
   for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
     const float lum_threshold = lum_thresholds[ti];
     std::vector<cv::Point2d>& out = all[ti];

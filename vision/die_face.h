@@ -192,6 +192,7 @@ struct PlaneSample {
   cv::Mat lum;  // CV_16U, b + 2g + r (speed36: within the search disc grown by the island ring; 0 beyond it)
   cv::Point2d centre_mm{0, 0};
   double radius_mm = -1;
+  int ring = -1;  // the island ring (sample px) the spans were grown by; a call with a wider ring samples again
 };
 // The same for several thresholds at once (one sampling of the plane): one list per threshold.
 // With `cache`, a sampling of the same disc made by an earlier call is used again.

@@ -361,6 +361,7 @@ struct ShownPlaces {
   std::array<double, 9> con{};    // each place's centre contrast with the body, in the pips' polarity (over its luminance)
   int read_mask = 0;              // the places of the reading's own pips (bit k: place k, row by row; 0: not looked at)
   std::array<cv::Point2d, 9> at{};  // each place's centre (crop pixels)
+  double rms = -1;                // the reading's pips' distance from the grid's places (over the pitch; -1: not looked at)
   std::string why;                // (debug) the places' rings and contrasts
 };
 // (count_from_shown_places, count_from_any_placement, pip_contrast) A reading in its pips' polarity (the reading's, else
@@ -488,6 +489,7 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   else
     best_e = 0;
   const double rms = std::sqrt(best_e / static_cast<double>(pips.size()));
+  out.rms = rms;
   const cv::Point2d ax(std::cos(best_t), std::sin(best_t)), ay(-std::sin(best_t), std::cos(best_t));
   // Each place: the fraction of its ring of the body's colour, its centre's contrast (over the body's luminance).
   const cv::Mat ring_crop = ring_crop_for(crop, ring_avg);
@@ -769,11 +771,16 @@ static bool faint_places_clear(const CellObservation& co, const ShownPlaces& sp,
 // on one layout of its face, each on its own place).
 struct PipFill {
   int face = 0, mask = 0;
+  bool on_layout = false;  // the reading's pips on its face's layout, on the grid (the rest measured)
   double weakest = 0, added = 0, empty = 0;  // (debug) the reading's weakest pip, the weakest added place, the strongest place outside
 };
 static PipFill faint_pip_fill(const ShownPlaces& sp, int face, double ratio, double empty, double min_pip) {
   PipFill out;
-  if (face < 1 || face > 5 || (sp.read_mask != layout_mask(face, 0) && sp.read_mask != layout_mask(face, 1))) return out;
+  // The pips on the grid's places, as count_from_shown_places' own clear grid (rms 0.2): pips off
+  // the face's size round onto the same places, and the places measured would not be the face's.
+  if (face < 1 || face > 5 || (sp.read_mask != layout_mask(face, 0) && sp.read_mask != layout_mask(face, 1)) || !(sp.rms >= 0 && sp.rms <= 0.2))
+    return out;
+  out.on_layout = true;
   double weakest = std::numeric_limits<double>::max();
   for (std::size_t k = 0; k < 9; ++k)
     if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
@@ -4591,11 +4598,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (robust36) In a blurred, dim or noisy frame a face of 1-4 whose larger face's other pips
     // show on their places, too faint for the readers (faint_pip_fill_ratio): read as that face.
     if (params.faint_pip_fill_ratio > 0 && (blurred || dim) && fr.face >= 1 && fr.face <= 4 && fr.pip_polarity != 0 &&
+        fr.confidence < params.faint_pip_fill_max_confidence &&
         static_cast<int>(fr.pips.size()) == fr.face) {
       const ShownPlaces sp = count_from_shown_places(crop_at(fc), fr, fr.pip_polarity, 16.0 * params.face_crop_scale, false);
       const PipFill fill = faint_pip_fill(sp, fr.face, params.faint_pip_fill_ratio, params.faint_pip_fill_empty, params.faint_pip_fill_min_pip);
       if (debug && sp.read_mask != 0)
-        std::fprintf(stderr, "PIPFILL %d,%d %d conf %.2f: weakest pip %.2f%s", cell.hex.q, cell.hex.r, fr.face, fr.confidence, fill.weakest,
+        std::fprintf(stderr, "PIPFILL %d,%d %d conf %.2f: %s%.2f%s", cell.hex.q, cell.hex.r, fr.face, fr.confidence,
+                     fill.on_layout ? "weakest pip " : "its pips not on its layout's grid, rms ", fill.on_layout ? fill.weakest : sp.rms,
                      fill.face > 0 ? "" : ": no larger face\n");
       if (fill.face > 0) {
         if (debug) std::fprintf(stderr, ", added places %.2f, strongest empty %.2f: face %d\n", fill.added, fill.empty, fill.face);
@@ -5220,7 +5229,7 @@ Status ReadParams::save(const std::string& path) const {
        << "full_search_margin" << reg.full_search_margin
        << "pip_diameter" << face.pip_diameter << "pip_area_min" << face.pip_area_min
        << "pip_area_max" << face.pip_area_max << "border" << face.border << "min_contrast" << face.min_contrast
-       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "side_pair_min_confidence" << side_pair_min_confidence << "side_pair_scale_min" << side_pair_scale_min << "side_pair_scale_max" << side_pair_scale_max << "faint_pip_fill_ratio" << faint_pip_fill_ratio << "faint_pip_fill_empty" << faint_pip_fill_empty << "faint_pip_fill_min_pip" << faint_pip_fill_min_pip << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
+       << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "side_pair_min_confidence" << side_pair_min_confidence << "side_pair_scale_min" << side_pair_scale_min << "side_pair_scale_max" << side_pair_scale_max << "faint_pip_fill_ratio" << faint_pip_fill_ratio << "faint_pip_fill_empty" << faint_pip_fill_empty << "faint_pip_fill_min_pip" << faint_pip_fill_min_pip << "faint_pip_fill_max_confidence" << faint_pip_fill_max_confidence << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_own_pip_ring" << occluded_own_pip_ring << "occluded_off_skin" << static_cast<int>(occluded_off_skin) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
@@ -5296,6 +5305,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("faint_pip_fill_ratio", p.faint_pip_fill_ratio);
     get("faint_pip_fill_empty", p.faint_pip_fill_empty);
     get("faint_pip_fill_min_pip", p.faint_pip_fill_min_pip);
+    get("faint_pip_fill_max_confidence", p.faint_pip_fill_max_confidence);
     get("open_mm", p.open_mm);
     get("grid_line_mm", p.grid_line_mm);
     get("shadow_min", p.shadow_min);

@@ -981,6 +981,9 @@ struct ReadParams {
   double faint_pip_fill_ratio = 0.4;
   double faint_pip_fill_empty = 0.5;
   double faint_pip_fill_min_pip = 0.15;
+  // (review of session 35) Only a reading below this confidence is looked at: a sure reading
+  // has lost no pip (the filled readings on the rendered sets were at 0.30-0.72).
+  double faint_pip_fill_max_confidence = 0.9;
   // (robust26) A dim frame (a dim room, a short exposure): the sensor's noise is a larger share
   // of a pip's contrast, and the weak readings are guesses (harsh renders at exposure x0.37:
   // a green 6 read 1 at 0.35; standard scenes darkened to x0.4 with noise: a green 3 read 4

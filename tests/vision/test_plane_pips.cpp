@@ -345,6 +345,17 @@ TEST(PlanePips, PipsAtTheSearchDiscsEdgeAreTheReferences) {
     // The other polarity from the cached sample.
     EXPECT_EQ(find_plane_pips(img, kPlaneToImage, c, 15, !dark, thr, {0, 0}, pp, &sb),
               find_plane_pips_reference(img, kPlaneToImage, c, 15, !dark, thr, {0, 0}, pp, &sa));
+    // A sample cached by a call with a narrower ring (its spans grown less) is not used by one
+    // with a wider ring: that call samples again (PlaneSample::ring).
+    if (pp.ring_mm > 0.8) {
+      PlanePipParams narrow = pp;
+      narrow.ring_mm = 0.8;
+      PlaneSample sc;
+      (void)find_plane_pips(img, kPlaneToImage, c, 15, dark, thr, {0, 0}, narrow, &sc);
+      const int narrow_ring = sc.ring;
+      EXPECT_EQ(find_plane_pips(img, kPlaneToImage, c, 15, dark, thr, {0, 0}, pp, &sc), want) << "case " << k << " (narrow cache)";
+      EXPECT_GT(sc.ring, narrow_ring) << "case " << k << ": the narrow sample was used again";
+    }
   }
   EXPECT_GT(pips, 300u);
 }

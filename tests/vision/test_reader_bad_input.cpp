@@ -470,6 +470,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.faint_pip_fill_ratio = 0.45;
   p.faint_pip_fill_empty = 0.55;
   p.faint_pip_fill_min_pip = 0.12;
+  p.faint_pip_fill_max_confidence = 0.87;
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
@@ -579,6 +580,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->side_pair_scale_max, 0.8);
   EXPECT_DOUBLE_EQ(q->faint_pip_fill_ratio, 0.45);
   EXPECT_DOUBLE_EQ(q->faint_pip_fill_empty, 0.55);
+  EXPECT_DOUBLE_EQ(q->faint_pip_fill_max_confidence, 0.87);
   EXPECT_DOUBLE_EQ(q->faint_pip_fill_min_pip, 0.12);
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
