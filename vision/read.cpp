@@ -454,10 +454,15 @@ static PlaceLook look_at_place(const cv::Mat& crop, const FaceReading& r, cv::Po
     }
   return {static_cast<double>(n_body) / n_ring, n_con > 0 ? sc / n_con / blum : 0};
 }
-// A looked-at place against the reading's pips' contrast `ref`: '?' not shown (its ring not of the
-// body's colour), 'o' a pip, '.' none, '~' neither.
-static char place_class(const PlaceLook& l, double ref) {
-  return l.ring < 0.75 ? '?' : l.con >= 0.5 * ref ? 'o' : l.con <= 0.2 * ref ? '.' : '~';
+// A place is shown when at least this share of its ring is of the body's colour.
+constexpr double kShownRing = 0.75;
+// The reading's pips lie on count_from_shown_places' grid when their distance from its places is
+// at most this (over the pitch): the grid is clear (faint_pip_fill needs it too).
+constexpr double kClearGridRms = 0.2;
+// A looked-at place against the reading's pips' contrast `ref`: '?' not shown (less than
+// `ring_min` of its ring of the body's colour), 'o' a pip, '.' none, '~' neither.
+static char place_class(const PlaceLook& l, double ref, double ring_min = kShownRing) {
+  return l.ring < ring_min ? '?' : l.con >= 0.5 * ref ? 'o' : l.con <= 0.2 * ref ? '.' : '~';
 }
 // (exact34) `seen_at` (when given): whether a place's disc (crop pixels: centre, radius) is in the
 // camera's view at all; a place out of it is not shown, whatever its ring holds (in_view_face_mm).
@@ -520,7 +525,7 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   // The pips' contrast: the median over the reading's pips on shown places.
   std::vector<double> ref_c;
   for (std::size_t k = 0; k < 9; ++k)
-    if (read_pip[k] && ring[k] >= 0.75) ref_c.push_back(con[k]);
+    if (read_pip[k] && ring[k] >= kShownRing) ref_c.push_back(con[k]);
   double ref = 0;
   if (!ref_c.empty()) {
     std::sort(ref_c.begin(), ref_c.end());
@@ -528,7 +533,7 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   }
   int mask = 0, shown_mask = 0;
   std::string dbg;
-  bool clear = rms <= 0.2 && ref >= 0.3;
+  bool clear = rms <= kClearGridRms && ref >= 0.3;
   for (std::size_t k = 0; k < 9; ++k) {
     if (debug) {
       char buf[64];
@@ -624,11 +629,11 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
   // share of its ring: the pip was found there as a round blob at the face's size, and a ring
   // round a pip at the top's edge or beside the hand reaches past it.
   auto own = [&](cv::Point n) { return std::find(node.begin(), node.end(), n) != node.end(); };
-  auto shown = [&](cv::Point n) { return look(n).ring >= 0.75 || (own_pip_ring > 0 && own(n) && look(n).ring >= own_pip_ring); };
+  auto ring_min = [&](cv::Point n) { return own_pip_ring > 0 && own(n) ? std::min(kShownRing, own_pip_ring) : kShownRing; };
   // The pips' contrast: the median over the reading's pips on shown nodes.
   std::vector<double> ref_c;
   for (const auto& n : node)
-    if (shown(n)) ref_c.push_back(look(n).con);
+    if (look(n).ring >= ring_min(n)) ref_c.push_back(look(n).con);
   if (ref_c.empty()) {
     if (debug) out.why = "none of its pips shown";
     return out;
@@ -638,14 +643,14 @@ static AnyPlacement count_from_any_placement(const cv::Mat& crop, const FaceRead
   if (ref < 0.3) return out;
   // Each node: 'o' a pip, '.' none, '?' not shown or neither.
   auto place = [&](cv::Point n) {
-    const char c = place_class({shown(n) ? std::max(look(n).ring, 0.75) : look(n).ring, look(n).con}, ref);
+    const char c = place_class(look(n), ref, ring_min(n));
     return c == '~' ? '?' : c;
   };
   int low_ring = 0;  // (debug) the reading's pips shown by own_pip_ring alone
   for (const auto& n : node) {
     if (place(n) == '.') return out;  // a reading's pip on a shown empty node
     out.pips += place(n) == 'o';
-    low_ring += place(n) == 'o' && look(n).ring < 0.75;
+    low_ring += place(n) == 'o' && look(n).ring < kShownRing;
   }
   int counts = 0;  // bit f: count f allowed by some window
   for (int wy = y1 - 2; wy <= y0; ++wy)
@@ -776,9 +781,10 @@ struct PipFill {
 };
 static PipFill faint_pip_fill(const ShownPlaces& sp, int face, double ratio, double empty, double min_pip) {
   PipFill out;
-  // The pips on the grid's places, as count_from_shown_places' own clear grid (rms 0.2): pips off
-  // the face's size round onto the same places, and the places measured would not be the face's.
-  if (face < 1 || face > 5 || (sp.read_mask != layout_mask(face, 0) && sp.read_mask != layout_mask(face, 1)) || !(sp.rms >= 0 && sp.rms <= 0.2))
+  // The pips on the grid's places, as count_from_shown_places' own clear grid: pips off the face's
+  // size round onto the same places, and the places measured would not be the face's.
+  if (face < 1 || face > 5 || (sp.read_mask != layout_mask(face, 0) && sp.read_mask != layout_mask(face, 1)) ||
+      !(sp.rms >= 0 && sp.rms <= kClearGridRms))
     return out;
   out.on_layout = true;
   double weakest = std::numeric_limits<double>::max();
