@@ -3921,6 +3921,25 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
       return false;
     };
+    // (exact37) A layout on the top plane takes the guard token's pip (pip_look_off_token): one of
+    // its pips (within the face's reach of its centre) lies on the token taken out of the unit's
+    // blob, its pip's hole filled.
+    cv::Mat token_filled;  // made on the first call
+    auto takes_token_pip = [&](const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
+      if (!params.pip_look_off_token || token.empty()) return false;
+      if (token_filled.empty()) {
+        token_filled = token.clone();
+        fill_holes(token_filled);
+      }
+      const cv::Matx33d mm_to_patch = patch_to_mm.inv();
+      for (const auto& q : pips) {
+        if (cv::norm(q - h.centre_mm) > 0.44 * 16.0) continue;
+        const cv::Point2d p = apply_h(mm_to_patch, q);
+        const int x = cvRound(p.x), y = cvRound(p.y);
+        if (x >= 0 && y >= 0 && x < token_filled.cols && y < token_filled.rows && token_filled.at<uchar>(y, x)) return true;
+      }
+      return false;
+    };
     if (params.pip_look_confidence > 0 && params.fine_pip_look) {
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
@@ -4330,6 +4349,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
           if (takes_other_cell(pips, h)) {
             if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d takes a pip in another cell: not read\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count);
+            return false;
+          }
+          if (takes_token_pip(pips, h)) {
+            if (debug) std::fprintf(stderr, "COLPIP %d,%d %s face of %d takes the guard token's pip: not read\n", cell.hex.q, cell.hex.r, nf.c_str(), h.count);
             return false;
           }
           const FaceReading r2 = read_at(at, params.pip_look_confidence);
@@ -5257,7 +5280,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
     fs << "noise_ring_average" << noise_ring_average;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
-       << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell);
+       << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell) << "pip_look_off_token" << static_cast<int>(pip_look_off_token);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
        << "grid_refine_min_cells" << grid_refine_min_cells << "grid_refine_all_shift_mm" << grid_refine_all_shift_mm << "grid_refine_min_corners" << grid_refine_min_corners;
   } catch (const cv::Exception& e) {
@@ -5447,6 +5470,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("guard_in_own_cell", p.guard_in_own_cell);
     get_bool("pip_unit_fine_one_place", p.pip_unit_fine_one_place);
     get_bool("pip_look_own_cell", p.pip_look_own_cell);
+    get_bool("pip_look_off_token", p.pip_look_off_token);
     get("occluder_core_mm", p.occluder_core_mm);
     get("occluder_min_area_mm2", p.occluder_min_area_mm2);
     get("occluder_dark", p.occluder_dark);

@@ -260,6 +260,12 @@ struct ReadParams {
   // cell); on small maps a neighbour's pip and a 1's made a sure 2 (robust22's packed radius-9
   // renders: a yellow and a white 1). false: the test before.
   bool pip_look_own_cell = true;
+  // (exact37) ... and a layout with a pip on the guard token taken out of the unit's blob (the
+  // token's mask, its pip's hole filled): a token's one light pip stands 6-10 mm from a die's
+  // pip, a 2's diagonal at the face's size. harsh4 2707 (5,-5): a red 1 read at 0.84 beside its
+  // token (taken out, TOKENIN), the coloured pip look's layout of the token's pip and the 1's read
+  // a red 2 at 0.66 there and replaced it. false: the test before.
+  bool pip_look_off_token = true;
   // (exact15) When no threshold of that camera-resolution look finds a face, the pips of all
   // its thresholds together (one per place: within fine_unit_pool_mm) are looked at as one
   // set; a layout of two or more pips that no single threshold had is read as above (a white 2

@@ -439,6 +439,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_shown_any_place = false;
   p.occluded_any_place_on_face = false;
   p.occluded_own_pip_ring = 0.43;
+  p.pip_look_off_token = false;
   p.occluded_off_skin = false;
   p.occluded_white_one_surrounded = false;
   p.guard_print_tint = true;
@@ -550,6 +551,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->occluded_shown_any_place);
   EXPECT_FALSE(q->occluded_any_place_on_face);
   EXPECT_EQ(q->occluded_own_pip_ring, 0.43);
+  EXPECT_FALSE(q->pip_look_off_token);
   EXPECT_FALSE(q->occluded_off_skin);
   EXPECT_FALSE(q->occluded_white_one_surrounded);
   EXPECT_TRUE(q->guard_print_tint);

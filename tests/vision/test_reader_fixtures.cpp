@@ -1753,4 +1753,20 @@ TEST(ReaderFixtures, ReadingsOwnPipAtTheTopsEdgeIsShown) {
   expect_each_boards_hidden_die_now_read_right("scenes_round36_exact36", off, 1);
 }
 
+// Round 37 (data/fixtures/scenes_round37_exact37: harsh4's 2707 as rendered in session 35). (5,-5),
+// a red 1 in a dim frame with its blue guard token against its side: the token was taken out of the
+// unit's blob (token_in_blob_area) and the face read a 1 at 0.84, but the coloured pip look found
+// the token's one light pip and the 1's pip 6.4 mm apart, a 2's diagonal at the face's size, read a
+// red 2 at 0.66 there and replaced the 1. With pip_look_off_token a layout holding a pip on the token
+// taken out is not read: the 1 stands, the board exact (its guard was right all along).
+TEST(ReaderFixtures, GuardTokensPipIsNoPipOfTheDie) {
+  ReadParams off;
+  off.pip_look_off_token = false;
+  const auto [before, now] = ab_fixture_dir("scenes_round37_exact37", off);
+  expect_one_wrong_face_now_read_right(before, now);
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+  EXPECT_EQ(now.exact_boards, now.scenes);
+}
+
 }  // namespace hexdice::vision
