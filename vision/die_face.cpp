@@ -662,13 +662,13 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     x0[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::max(0, static_cast<int>(std::ceil(mid - w)));
     x1[static_cast<std::size_t>(y)] = w < 0 ? 0 : std::min(n, static_cast<int>(std::floor(mid + w)) + 1);
   }
+  // (speed36) Only the pixels the tests below read are sampled: the blobs lie within the disc's
+  // spans (the labelling's), their island rings within `ring` of them (ring_k's box), so
+  // the spans grown by `ring` each way (plane_disc_spans_grown) hold every pixel of lum_ok
+  // that is read; the square's corners beyond them (~13% of it at 720p) are not warped
+  // (their luminance is left 0). (speed37) Nor compared: lum_ok is made within them alone.
+  plane_disc_spans_grown(x0, x1, n, ring, gx0, gx1);
   if (!reuse) {
-    // (speed36) Only the pixels the tests below read are sampled: the blobs lie within the disc's
-    // spans (the labelling's), their island rings within `ring` of them (ring_k's box), so
-    // the spans grown by `ring` each way (plane_disc_spans_grown) hold every pixel of lum_ok
-    // that is read; the square's corners beyond them (~13% of it at 720p) are not warped
-    // (their luminance is left 0).
-    plane_disc_spans_grown(x0, x1, n, ring, gx0, gx1);
     const cv::Matx33d to_image = plane_to_image * cv::Matx33d(1 / s, 0, o.x, 0, 1 / s, o.y, 0, 0, 1);
     // = cv::warpPerspective within the spans (mask_ops.h)
     warp_perspective_linear_spans(image_bgr, plane, to_image, cv::Size(n, n), cv::BORDER_REPLICATE, gx0.data(), gx1.data());
@@ -686,22 +686,12 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
   for (std::size_t ti = 0; ti < lum_thresholds.size(); ++ti) {
     const float lum_threshold = lum_thresholds[ti];
     std::vector<cv::Point2d>& out = all[ti];
-    // lum_ok: of the pips' polarity (OpenCV's vectorised compare); the blobs are those of
-    // lum_ok within the search disc (its spans given to the labelling).
-    {
-      const int t = static_cast<int>(std::ceil(lum_threshold));  // lum < t <=> lum < threshold (integer lum)
-      const int tf = static_cast<int>(std::floor(lum_threshold));  // lum > tf <=> lum > threshold
-      lum_ok.create(n, n, CV_8U);
-      if (dark_pips) {
-        if (t <= 0) lum_ok.setTo(cv::Scalar(0));
-        else if (t > 65535) lum_ok.setTo(cv::Scalar(255));
-        else cv::compare(lum_img, cv::Scalar(t), lum_ok, cv::CMP_LT);
-      } else {
-        if (tf < 0) lum_ok.setTo(cv::Scalar(255));
-        else if (tf >= 65535) lum_ok.setTo(cv::Scalar(0));
-        else cv::compare(lum_img, cv::Scalar(tf), lum_ok, cv::CMP_GT);
-      }
-    }
+    // lum_ok: of the pips' polarity; the blobs are those of lum_ok within the search disc (its
+    // spans given to the labelling). (speed37) Within the grown spans only (lum_compare_spans:
+    // cv::compare's bytes there): the labelling reads the disc's spans, the island test the
+    // ring's pixels (within the grown spans); the bytes beyond are left as they were.
+    lum_ok.create(n, n, CV_8U);
+    lum_compare_spans(lum_img, lum_threshold, !dark_pips, gx0.data(), gx1.data(), lum_ok);
     // The blobs by runs (label_runs: cv::connectedComponents' components in its order, with
     // components_with_stats' statistics; a blob's pixels are its runs, no labels image).
     const int nc = label_runs(lum_ok, rl, x0.data(), x1.data());

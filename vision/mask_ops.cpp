@@ -3201,10 +3201,12 @@ void bgr_lum_row(const uchar* bgr, int n, ushort* out) {
   for (; x < n; ++x) out[x] = static_cast<ushort>(bgr[3 * x] + 2 * bgr[3 * x + 1] + bgr[3 * x + 2]);
 }
 
-void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bool above, LumWhere rule, uchar* out) {
-  // lum is an integer in [0, 1020]: lum < thr <=> lum < ceil(thr); lum > thr <=> lum >= floor(thr) + 1.
-  // As "lum >= lo": lo in [0, 1021] (1021: never, NaN included; 0: always).
-  int lo = 0, hi = 1021;  // out = lo <= lum < hi
+namespace {
+// lum_compare_row's float bound as the integer range it is equivalent to: out = lo <= lum < hi.
+// lum is an integer in [0, 1020]: lum < thr <=> lum < ceil(thr); lum > thr <=> lum >= floor(thr) + 1.
+// As "lum >= lo": lo in [0, 1021] (1021: never, NaN included; 0: always).
+std::pair<int, int> lum_bounds(float thr, bool above) {
+  int lo = 0, hi = 1021;
   if (above) {
     if (!(thr >= 0.0f)) lo = std::isnan(thr) ? 1021 : 0;
     else lo = thr >= 1020.0f ? 1021 : static_cast<int>(std::floor(thr)) + 1;
@@ -3212,20 +3214,28 @@ void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bo
     if (!(thr <= 1021.0f)) hi = std::isnan(thr) ? 0 : 1021;
     else hi = thr <= 0.0f ? 0 : static_cast<int>(std::ceil(thr));
   }
-  if (rule == LumWhere::Any) where = nullptr;
-  const bool want_set = rule == LumWhere::Set;
+  return {lo, hi};
+}
+
+// out[x] = 255 when lo <= lum[x] < hi (and where[x] passes: nonzero for want_set, else zero;
+// where null: any), else 0, for x in [0, n); 16 at a time.
+void lum_range_row(const ushort* lum, const uchar* where, int n, int lo, int hi, bool want_set, uchar* out) {
   int x = 0;
-#if CV_SIMD128
-  const cv::v_uint16x8 vlo = cv::v_setall_u16(static_cast<ushort>(lo)), vhi = cv::v_setall_u16(static_cast<ushort>(hi));
-  const cv::v_uint8x16 z = cv::v_setzero_u8();
+#if defined(__SSE2__)
+  // (speed37) lum, lo - 1 and hi all lie in [-1, 1021]: the signed 16-bit compares are the
+  // unsigned ones (SSE2 has no unsigned compare; OpenCV's v_uint16x8 emulates it, ~3x the steps).
+  const __m128i vlo = _mm_set1_epi16(static_cast<short>(lo - 1)), vhi = _mm_set1_epi16(static_cast<short>(hi));
+  const __m128i z = _mm_setzero_si128();
   auto step = [&](int at) {
-    const cv::v_uint16x8 a = cv::v_load(lum + at), b = cv::v_load(lum + at + 8);
-    cv::v_uint8x16 m = cv::v_pack((a >= vlo) & (a < vhi), (b >= vlo) & (b < vhi));  // (0xFFFF -> 255)
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lum + at));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lum + at + 8));
+    __m128i m = _mm_packs_epi16(_mm_and_si128(_mm_cmpgt_epi16(a, vlo), _mm_cmplt_epi16(a, vhi)),
+                                _mm_and_si128(_mm_cmpgt_epi16(b, vlo), _mm_cmplt_epi16(b, vhi)));  // (-1 -> 255)
     if (where) {
-      const cv::v_uint8x16 clear = cv::v_load(where + at) == z;
-      m = want_set ? (m & ~clear) : (m & clear);
+      const __m128i clear = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(where + at)), z);
+      m = want_set ? _mm_andnot_si128(clear, m) : _mm_and_si128(m, clear);
     }
-    cv::v_store(out + at, m);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + at), m);
   };
   for (; x + 16 <= n; x += 16) step(x);
   // A tail under 16 of a run of 16 or more: the run's last 16 again (each byte depends on its
@@ -3235,6 +3245,58 @@ void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bo
   for (; x < n; ++x) {
     const bool in = lum[x] >= lo && lum[x] < hi && (!where || ((where[x] != 0) == want_set));
     out[x] = in ? 255 : 0;
+  }
+}
+}  // namespace
+
+void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bool above, LumWhere rule, uchar* out) {
+  const auto [lo, hi] = lum_bounds(thr, above);
+  lum_range_row(lum, rule == LumWhere::Any ? nullptr : where, n, lo, hi, rule == LumWhere::Set, out);
+}
+
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+// lum_range_row without `where`, 32 at a time (a span of 32 or more: its last 32 again for the
+// tail, as lum_range_row's); the signed compares as there. A span under 32: lum_range_row.
+__attribute__((target("avx2"), always_inline)) inline void lum_range_32_avx2(const ushort* l, __m256i vlo, __m256i vhi, uchar* o) {
+  const __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l));
+  const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(l + 16));
+  const __m256i m = _mm256_packs_epi16(_mm256_and_si256(_mm256_cmpgt_epi16(p, vlo), _mm256_cmpgt_epi16(vhi, p)),
+                                       _mm256_and_si256(_mm256_cmpgt_epi16(q, vlo), _mm256_cmpgt_epi16(vhi, q)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), _mm256_permute4x64_epi64(m, 0xD8));  // packs works per 128-bit lane
+}
+__attribute__((target("avx2"), noinline)) void lum_range_spans_avx2(const cv::Mat& lum, int lo, int hi, const int* x0,
+                                                                   const int* x1, cv::Mat& out) {
+  const __m256i vlo = _mm256_set1_epi16(static_cast<short>(lo - 1)), vhi = _mm256_set1_epi16(static_cast<short>(hi));
+  for (int y = 0; y < lum.rows; ++y) {
+    const int a = std::max(0, x0[y]), n = std::min(lum.cols, x1[y]) - a;
+    if (n <= 0) continue;
+    const ushort* l = lum.ptr<ushort>(y) + a;
+    uchar* o = out.ptr<uchar>(y) + a;
+    if (n < 32) {
+      lum_range_row(l, nullptr, n, lo, hi, false, o);
+      continue;
+    }
+    int x = 0;
+    for (; x + 32 <= n; x += 32) lum_range_32_avx2(l + x, vlo, vhi, o + x);
+    if (x < n) lum_range_32_avx2(l + n - 32, vlo, vhi, o + n - 32);
+  }
+}
+}  // namespace
+#endif
+
+void lum_compare_spans(const cv::Mat& lum, float thr, bool above, const int* x0, const int* x1, cv::Mat& out) {
+  CV_Assert(lum.type() == CV_16U && out.type() == CV_8U && out.size() == lum.size());
+  const auto [lo, hi] = lum_bounds(thr, above);
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) {
+    lum_range_spans_avx2(lum, lo, hi, x0, x1, out);
+    return;
+  }
+#endif
+  for (int y = 0; y < lum.rows; ++y) {
+    const int a = std::max(0, x0[y]), b = std::min(lum.cols, x1[y]);
+    if (b > a) lum_range_row(lum.ptr<ushort>(y) + a, nullptr, b - a, lo, hi, false, out.ptr<uchar>(y) + a);
   }
 }
 

@@ -385,6 +385,12 @@ void bgr_lum_row(const uchar* bgr, int n, ushort* out);
 // and its core tests.
 enum class LumWhere { Any, Set, Clear };
 void lum_compare_row(const ushort* lum, const uchar* where, int n, float thr, bool above, LumWhere rule, uchar* out);
+// (Speed round 37) lum_compare_row over each row's span [x0[y], x1[y]) of a CV_16U image of
+// such values (clipped to the row) into out (CV_8U, lum's size): out = 255 where lum > thr
+// (above) or lum < thr, else 0: within the spans the bytes of cv::compare(lum, t, out,
+// CMP_LT) with t = ceil(thr) (CMP_GT with floor(thr)) and its setTo cases; beyond them out is
+// left as it was. The plane pip look's polarity mask (find_plane_pips: only the spans its tests read).
+void lum_compare_spans(const cv::Mat& lum, float thr, bool above, const int* x0, const int* x1, cv::Mat& out);
 
 // true when the run-time chosen AVX2 steps run (round 20: for the lattice reader's coarse
 // search too): the CPU has AVX2 and HEXDICE_NO_AVX2 is unset, empty or 0.

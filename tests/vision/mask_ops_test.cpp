@@ -1530,6 +1530,89 @@ TEST(MaskOps, LumCompareRowIsThePerPixelFloatTest) {
   EXPECT_GT(bound_hits, 5000);  // the bound between pixels' luminances, where an off-by-one shows
 }
 
+TEST(MaskOps, LumCompareSpansIsOpenCVsCompareThere) {
+  // (Speed round 37) lum_compare_spans against what find_plane_pips did before: cv::compare of
+  // the whole image with ceil(thr) (CMP_LT) or floor(thr) (CMP_GT), setTo for bounds past
+  // 0 .. 65535. Images 1..140 x 1..60 of luminances 0 .. 1020 (runs of equal values too), spans
+  // per row empty, one pixel, under and over 16 wide, past both ends, a disc's; thresholds on,
+  // just off and between integers and past 0 .. 1020; every byte inside the spans against the
+  // compare, every byte outside against what out held.
+  std::mt19937 rng(3707);
+  std::uniform_int_distribution<int> lumd(0, 1020), small(0, 3);
+  const float specials[] = {-5.0f, -0.0f, 0.0f, 0.25f, 0.75f, 1.0f, 1019.5f, 1020.0f, 1020.5f, 1021.0f, 1500.0f, 70000.0f};
+  long inside = 0, outside = 0, on = 0, off = 0, bound_hits = 0;
+  for (int rep = 0; rep < 400; ++rep) {
+    const int w = 1 + rep % 140, h = 1 + (rep * 7) % 60;
+    cv::Mat lum(h, w, CV_16U);
+    const int base = lumd(rng);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        lum.at<ushort>(y, x) = static_cast<ushort>(rep % 3 == 0 ? std::clamp(base + small(rng) - 1, 0, 1020) : lumd(rng));
+    float thr;
+    switch (rep % 4) {
+      case 0: thr = specials[static_cast<std::size_t>(rep / 4) % std::size(specials)]; break;
+      case 1: thr = static_cast<float>(base); break;
+      case 2: thr = std::nextafter(static_cast<float>(base), (rep / 4) % 2 ? 2000.0f : -1.0f); break;
+      default: thr = static_cast<float>(base) + 0.5f; break;
+    }
+    const bool above = (rep / 2) % 2;
+    std::vector<int> x0(static_cast<std::size_t>(h)), x1(static_cast<std::size_t>(h));
+    std::uniform_int_distribution<int> pos(-20, w + 20);
+    for (int y = 0; y < h; ++y) {
+      int a = pos(rng), b = pos(rng);
+      switch ((rep + y) % 6) {
+        case 0: b = a; break;                     // empty
+        case 1: b = a + 1; break;                 // one pixel
+        case 2: a = -5, b = w + 5; break;         // past both ends
+        case 3: if (a > b) std::swap(a, b); break;
+        case 4: {                                 // a disc's span
+          const double mid = (h - 1) / 2.0, rc = std::max(w, h) / 2.0, dy = y - mid, w2 = rc * rc - dy * dy;
+          const double ww = w2 >= 0 ? std::sqrt(w2) : -1;
+          a = ww < 0 ? 0 : static_cast<int>(std::ceil((w - 1) / 2.0 - ww));
+          b = ww < 0 ? 0 : static_cast<int>(std::floor((w - 1) / 2.0 + ww)) + 1;
+          break;
+        }
+        default: a = 3 + y % 17, b = a + 16 + y % 5; break;  // just over 16 wide
+      }
+      x0[static_cast<std::size_t>(y)] = a, x1[static_cast<std::size_t>(y)] = b;
+    }
+    cv::Mat want;
+    const int t = static_cast<int>(std::ceil(thr)), tf = static_cast<int>(std::floor(thr));
+    want.create(h, w, CV_8U);
+    if (!above) {
+      if (t <= 0) want.setTo(cv::Scalar(0));
+      else if (t > 65535) want.setTo(cv::Scalar(255));
+      else cv::compare(lum, cv::Scalar(t), want, cv::CMP_LT);
+    } else {
+      if (tf < 0) want.setTo(cv::Scalar(255));
+      else if (tf >= 65535) want.setTo(cv::Scalar(0));
+      else cv::compare(lum, cv::Scalar(tf), want, cv::CMP_GT);
+    }
+    cv::Mat got(h, w, CV_8U);
+    cv::randu(got, 0, 256);
+    const cv::Mat before = got.clone();
+    lum_compare_spans(lum, thr, above, x0.data(), x1.data(), got);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const bool in = x >= x0[static_cast<std::size_t>(y)] && x < x1[static_cast<std::size_t>(y)];
+        const uchar g = got.at<uchar>(y, x), e = in ? want.at<uchar>(y, x) : before.at<uchar>(y, x);
+        ASSERT_EQ(g, e) << "rep " << rep << " row " << y << " x " << x << " span " << x0[static_cast<std::size_t>(y)] << ".."
+                        << x1[static_cast<std::size_t>(y)] << " lum " << lum.at<ushort>(y, x) << " thr " << thr << " above " << above;
+        if (in) {
+          ++inside, (e ? on : off) += 1;
+          bound_hits += std::abs(static_cast<float>(lum.at<ushort>(y, x)) - thr) <= 0.5f;
+        } else {
+          ++outside;
+        }
+      }
+  }
+  EXPECT_GT(inside, 300000);
+  EXPECT_GT(outside, 200000);
+  EXPECT_GT(on, 50000);
+  EXPECT_GT(off, 50000);
+  EXPECT_GT(bound_hits, 2000);
+}
+
 TEST(MaskOps, WarpPerspectiveLinearRunsOfBlocks) {
   // (Speed round 27) A row's blocks wholly inside the source are sampled by one call per run of
   // them (each block's positions still its own, as OpenCV's): rows of many blocks (widths to
