@@ -4093,9 +4093,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
         const float thr = static_cast<float>(std::min(0.95, dark_polarity ? params.core_dark_ratio : params.pip_light_ratio) * paper_lum);
         // (robust37) Light pips on a black top lifted towards the paper (grey_other_lifted_low,
-        // _high): when a threshold's pips make no face, the next, higher one.
+        // _high): when a threshold's pips make no face, the next, higher one. In a noisy frame
+        // only: the camera's gain that lifts the top lifts the sensor's noise with it.
         std::vector<float> ladder{thr};
-        if (!dark_polarity)
+        if (!dark_polarity && noisy)
           for (const double r : {params.grey_other_lifted_low, params.grey_other_lifted_high})
             if (r > 0 && static_cast<float>(std::min(0.95, r) * paper_lum) > ladder.back())
               ladder.push_back(static_cast<float>(std::min(0.95, r) * paper_lum));

@@ -231,7 +231,8 @@ struct ReadParams {
   // brighter than grey_other_lifted_low x the paper, then grey_other_lifted_high: the camera's
   // gain (or a glare) lifts a black top to 0.6-0.8 of the paper white, over pip_light_ratio, so
   // the top and its pips are one light blob there; its pips stand out near the paper (gain3
-  // 3100 (1,-1), 3104 (-3,-1), gain4 3519 (2,2): black 6 and 4s read white 2, hidden). A step
+  // 3100 (1,-1), 3104 (-3,-1), gain4 3519 (2,2): black 6 and 4s read white 2, hidden). In a
+  // noisy frame only (noise_grey_level: the gain lifts the sensor's noise with the top). A step
   // at 0 (or not above the one before) is left out; both 0 = off.
   double grey_other_lifted_low = 0.7;
   double grey_other_lifted_high = 0.85;
