@@ -4109,32 +4109,46 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const bool dark_polarity = nb == "black";  // the other grey's pips: dark on white
         const std::string want = dark_polarity ? "white" : "black";
         const cv::Vec3f pp = papers[ci];
-        const float thr = static_cast<float>(std::min(0.95, dark_polarity ? params.core_dark_ratio : params.pip_light_ratio) *
-                                             (pp[0] + 2 * pp[1] + pp[2]));
+        const float paper_lum = pp[0] + 2 * pp[1] + pp[2];
+        const float thr = static_cast<float>(std::min(0.95, dark_polarity ? params.core_dark_ratio : params.pip_light_ratio) * paper_lum);
+        // (robust37) Light pips on a black top lifted towards the paper (grey_other_lifted_low,
+        // _high): when a threshold's pips make no face, the next, higher one. In a noisy frame
+        // only: the camera's gain that lifts the top lifts the sensor's noise with it.
+        std::vector<float> ladder{thr};
+        if (!dark_polarity && noisy)
+          for (const double r : {params.grey_other_lifted_low, params.grey_other_lifted_high})
+            if (r > 0 && static_cast<float>(std::min(0.95, r) * paper_lum) > ladder.back())
+              ladder.push_back(static_cast<float>(std::min(0.95, r) * paper_lum));
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
         const double reach_mm = pip_look_reach_mm(params);
-        // (The look above's sampling of this disc when it made one: fine_sample.)
-        const std::vector<cv::Point2d> pips = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{thr},
-                                                              displacement[ci], PlanePipParams{}, &fine_sample)[0];
         const cv::Matx33d mm_to_patch = patch_to_mm.inv();
-        int tried = 0;
-        for (const TopFacePips& h : top_face_hypotheses(pips, displacement[ci])) {
-          // Two pips at least: one dark spot is a shadow's edge or a print mark as often as a 1.
-          if (h.count < 2 || cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 2) continue;
-          ++tried;
-          const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
-          const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
-          const FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
-          const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
-          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
-                             r2.confidence > fr.confidence;
-          if (debug)
-            std::fprintf(stderr, "GREYPIP %d,%d %s %zu pips, face of %d moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
-                         cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, cv::norm(at - fc) / ppm, fr.face, fr.confidence,
-                         r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
-          if (agree) {
-            fr = r2, fc = at, fine_looked = true;
-            break;
+        for (std::size_t ti = 0; ti < ladder.size() && !fine_looked; ++ti) {
+          const float t = ladder[ti];
+          if (debug && ti > 0)
+            std::fprintf(stderr, "GREYLIFTED %d,%d no face in light pips above %.2f of the paper: above %.2f\n", cell.hex.q, cell.hex.r,
+                         ladder[ti - 1] / paper_lum, t / paper_lum);
+          // (The look above's sampling of this disc when it made one: fine_sample.)
+          const std::vector<cv::Point2d> pips = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{t},
+                                                                displacement[ci], PlanePipParams{}, &fine_sample)[0];
+          int tried = 0;
+          for (const TopFacePips& h : top_face_hypotheses(pips, displacement[ci])) {
+            // Two pips at least: one dark spot is a shadow's edge or a print mark as often as a 1.
+            if (h.count < 2 || cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 2) continue;
+            ++tried;
+            const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
+            const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
+            const FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
+            const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+            const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
+                               r2.confidence > fr.confidence;
+            if (debug)
+              std::fprintf(stderr, "GREYPIP %d,%d %s %zu pips, face of %d moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
+                           cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, cv::norm(at - fc) / ppm, fr.face, fr.confidence,
+                           r2.face, r2.confidence, colour.c_str(), agree ? " agree" : "");
+            if (agree) {
+              fr = r2, fc = at, fine_looked = true;
+              break;
+            }
           }
         }
       }
@@ -5263,7 +5277,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -5432,6 +5446,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("polarity_check", p.polarity_check);
     get("grey_polarity_band", p.grey_polarity_band);
     get("grey_other_below", p.grey_other_below);
+    get("grey_other_lifted_low", p.grey_other_lifted_low);
+    get("grey_other_lifted_high", p.grey_other_lifted_high);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);
     get("hand_rest_area", p.hand_rest_area);

@@ -226,6 +226,16 @@ struct ReadParams {
   // the square's rim; unturned 0.22-0.37). 0 = only the test above.
   int fine_pip_angle_agree_pips = 3;
   double grey_other_below = 0.9;
+  // (robust37) ... and when that look's light pips (a die named white looked at as black),
+  // brighter than pip_light_ratio x the paper, make no face, it looks again at light pips
+  // brighter than grey_other_lifted_low x the paper, then grey_other_lifted_high: the camera's
+  // gain (or a glare) lifts a black top to 0.6-0.8 of the paper white, over pip_light_ratio, so
+  // the top and its pips are one light blob there; its pips stand out near the paper (gain3
+  // 3100 (1,-1), 3104 (-3,-1), gain4 3519 (2,2): black 6 and 4s read white 2, hidden). In a
+  // noisy frame only (noise_grey_level: the gain lifts the sensor's noise with the top). A step
+  // at 0 (or not above the one before) is left out; both 0 = off.
+  double grey_other_lifted_low = 0.7;
+  double grey_other_lifted_high = 0.85;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.

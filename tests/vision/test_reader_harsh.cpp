@@ -387,6 +387,32 @@ TEST(ReaderHarsh, AFaceWhoseFaintPipsTheReadersLostIsReadWhole) {
   EXPECT_GT(wrong(fixture_score("scenes_round36_robust36", capped)), wrong(fixture_score("scenes_round36_robust36", ReadParams{})));
 }
 
+// (robust37) A high camera gain lifts a black die's top to 0.6-0.8 of the paper white (its
+// sides stay dark), over the other grey's light-pip threshold (pip_light_ratio 0.6 x the paper):
+// top and pips are one light blob there, so the die was read white from the pips' gaps and hidden
+// weak. grey_other_lifted_low and _high look again for light pips at 0.7, then 0.85 of the paper.
+// data/fixtures/scenes_round37_robust37: gain3 3104 (-3,-1), a black 4 read white 2 (its pips
+// found at 0.85 only), and gain4 3519 (2,2), a black 4 read white 2 (found at 0.7): each read
+// black 4, no wrong face or false die more.
+TEST(ReaderHarsh, ABlackDieLiftedToGreyByTheGainIsReadInItsLightPips) {
+  ReadParams off;
+  off.grey_other_lifted_low = 0;
+  off.grey_other_lifted_high = 0;
+  const SceneScore before = fixture_score("scenes_round37_robust37", off);
+  const SceneScore after = fixture_score("scenes_round37_robust37", ReadParams{});
+  expect_more_right_none_worse(before, after, 2);
+  EXPECT_EQ(hidden_for(after, "weak"), hidden_for(before, "weak") - 2) << "hidden weak";
+  // Either step alone reads one of the two.
+  ReadParams low = off, high = off;
+  low.grey_other_lifted_low = ReadParams{}.grey_other_lifted_low;
+  high.grey_other_lifted_high = ReadParams{}.grey_other_lifted_high;
+  for (const ReadParams& one : {low, high}) {
+    const SceneScore s = fixture_score("scenes_round37_robust37", one);
+    expect_more_right_none_worse(before, s, 1);
+    EXPECT_LT(s.face_ok, after.face_ok) << "one step alone";
+  }
+}
+
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
 // three a column, 4.3 mm apart, on a 48 px crop of 16 mm): blurred by sigma 3 px the lattice finds
 // no face at its full bar; after 20 steps of sigma 3 it reads the 6.
