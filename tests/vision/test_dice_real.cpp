@@ -184,7 +184,8 @@ TEST(DiceReal, SideFaceBesideItsTopFaceIsNoSecondDie) {
 // same places (about 110,335 and 180,430). Their boxes are the plain table round one dark
 // dot: almost no foreground, where a die's body fills its box. Four even photos with such a
 // speck, scored with the shipped model with the rule and without (0): each speck gone, the
-// same dice matched and read right.
+// same dice matched and read right (measured: 52 -> 48 detections, 48 = 48 matched, 45 = 45
+// right, of 52 dice).
 TEST(DiceReal, ASpeckOnThePlainTableIsNoDie) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   const std::set<std::string> names = {"byler_IMG_20191208_112116.jpg", "byler_IMG_20191208_111228.jpg",
