@@ -413,6 +413,14 @@ DieDetection describe(const cv::Mat& work, const cv::Mat& bg, const cv::Rect& r,
 
 namespace {
 
+// The share of `r` (clipped to the mask) that is foreground in `fg` (0 or 255); 1 for an
+// empty box. DiceParams::min_body_share.
+double body_share(const cv::Mat& fg, const cv::Rect& r) {
+  const cv::Rect in = r & cv::Rect(0, 0, fg.cols, fg.rows);
+  if (in.area() <= 0) return 1.0;
+  return static_cast<double>(cv::countNonZero(fg(in))) / in.area();
+}
+
 // A die cut by the photo's edge: more than max_box_outside of its box's side lies outside
 // the working image (its top face is not all in view, so neither is its pip layout; the
 // false detections of this kind were keyboard legends and cable ends at the border).
@@ -1152,6 +1160,13 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
   // The kept dice the output reports: not cut by the photo's edge, not called not a die by
   // the network.
+  // The finder's foreground against the median background, made once when a die is tested
+  // (DiceParams::min_body_share).
+  cv::Mat fg_mask;
+  auto fg_of = [&]() -> const cv::Mat& {
+    if (fg_mask.empty()) fg_mask = distance_map(work, bg) > params.fg_distance;
+    return fg_mask;
+  };
   std::vector<std::size_t> shown;
   for (std::size_t ki = 0; ki < kept.size(); ++ki) {
     const Read& k = kept[ki];
@@ -1159,6 +1174,14 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (cnn && cnn_of(ki)[0] >= (from_gap[ki] ? params.gap_max_not_die : params.cnn_max_not_die)) {
       if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cnn_of(ki)[0] << ")\n";
       continue;
+    }
+    if (params.min_body_share > 0) {
+      const double share = body_share(fg_of(), box_of(k));
+      if (debug) std::cerr << "dice: body share " << k.s.c.centre << " side " << k.s.c.side << " face " << k.face << ": " << share << '\n';
+      if (share < params.min_body_share) {
+        if (debug) std::cerr << "dice: speck drops " << k.s.c.centre << " side " << k.s.c.side << " (body share " << share << ")\n";
+        continue;
+      }
     }
     shown.push_back(ki);
   }

@@ -294,6 +294,17 @@ struct DiceParams {
   // false detections dropped (floor specks, the tray's corner, penlington's side faces and
   // cables), no die lost, no face changed; 0.5 drops 74 and loses one die.
   double cnn_max_not_die = 0.8;
+  // ... and a kept die whose box is almost all background is dropped: a speck of dirt on a
+  // plain table reads as a 1 or a 2 (its lone dark dot the pip), and its box is the table
+  // round it. A die's body differs from the median background (its colour, or its edges and
+  // shading), so most of its box is foreground; a speck's box is foreground only at the dot.
+  // The share is the fraction of the box's pixels farther than fg_distance from the median
+  // background (the finder's own foreground test). 0 = off. 0.06, tuned on the even split
+  // (even forest): every detection under 0.114 there is false (specks, and penlington's
+  // cable ends and laptop edges), the lowest matched die a white 1 on white at 0.123 (its
+  // body is the table's colour: only its pip is foreground), so half that. docs/dice.md
+  // real round 37.
+  double min_body_share = 0.06;
   // ... and its probabilities fused with the pip reader's evidence (with the network,
   // when cnn_min_prob does not hand it the face): face = argmax over f of
   //   log(max(s_f / s_max, cnn_fuse_floor)) + cnn_fuse_weight x log(p_f),

@@ -266,6 +266,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: DiceParams::below_side_face_pair_pip (a same-or-opposite pair is one die when the lower pips are under this x the upper; 0 = off)");
   ev->add_option("--centred-pip-is-one", ea->centred_pip_is_one, "--real: DiceParams::centred_pip_is_one (0 = off)");
   ev->add_option("--pre-nms-wide", ea->pre_nms_wide, "--real: DiceParams::pre_nms_wide (0 = off)");
+  ev->add_option("--min-body-share", ea->min_body_share,
+                 "--real: DiceParams::min_body_share (a kept die whose box has less foreground than this share is a speck; 0 = off)");
   ev->add_option("--gap-residual-seeds", ea->gap_residual_seeds,
                  "--real: DiceParams::gap_residual_seeds (1 on, 0 off; gap seeds in the foreground the kept dice leave)");
   ev->add_option("--gap-residual-clear", ea->gap_residual_clear, "--real: DiceParams::gap_residual_clear");
