@@ -689,8 +689,13 @@ std::vector<std::vector<cv::Point2d>> find_plane_pips(const cv::Mat& image_bgr, 
     // lum_ok: of the pips' polarity; the blobs are those of lum_ok within the search disc (its
     // spans given to the labelling). (speed37) Within the grown spans only (lum_compare_spans:
     // cv::compare's bytes there): the labelling reads the disc's spans, the island test the
-    // ring's pixels (within the grown spans); the bytes beyond are left as they were.
-    lum_ok.create(n, n, CV_8U);
+    // ring's pixels (within the grown spans); the bytes beyond are left as they were, zeros
+    // when the buffer is new (next_where's 16-byte loads may reach before a span: shifted out,
+    // but never uninitialised).
+    if (lum_ok.rows != n || lum_ok.cols != n || lum_ok.type() != CV_8U) {
+      lum_ok.create(n, n, CV_8U);
+      lum_ok.setTo(0);
+    }
     lum_compare_spans(lum_img, lum_threshold, !dark_pips, gx0.data(), gx1.data(), lum_ok);
     // The blobs by runs (label_runs: cv::connectedComponents' components in its order, with
     // components_with_stats' statistics; a blob's pixels are its runs, no labels image).

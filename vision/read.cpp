@@ -459,6 +459,9 @@ constexpr double kShownRing = 0.75;
 // The reading's pips lie on count_from_shown_places' grid when their distance from its places is
 // at most this (over the pitch): the grid is clear (faint_pip_fill needs it too).
 constexpr double kClearGridRms = 0.2;
+// A top's pips lie within this of its centre (mm: 0.44 of the 16 mm face, its corner pips'
+// reach with some slack); pips beyond are another die's or the paper's.
+constexpr double kFaceReachMm = 0.44 * 16.0;
 // A looked-at place against the reading's pips' contrast `ref`: '?' not shown (less than
 // `ring_min` of its ring of the body's colour), 'o' a pip, '.' none, '~' neither.
 static char place_class(const PlaceLook& l, double ref, double ring_min = kShownRing) {
@@ -2960,6 +2963,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // under guard_like_area unit faces of deep blue is the token, not the unit. It is
     // taken out and the unit looked for again (with the shadow pixels, below, if needed).
     cv::Mat token;
+    // The token is TOKENIN's blue part of the unit's own blob (not the small blob's whole
+    // foreground component, which may hold the die): the coloured pip look's test below.
+    bool token_from_unit_blob = false;
     // What the unit was before the token was taken out: restored when nothing else is
     // found (then the blue blob was a blue die seen small, not a token).
     struct { cv::Mat labels; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
@@ -3032,6 +3038,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                      t_area / unit_area, rest_colour.c_str(), take ? ": taken out" : "");
       if (take) {
         morph(bl == big, token, cv::MORPH_DILATE, close_k);
+        token_from_unit_blob = true;
         take_out_token();
       }
     }
@@ -3119,7 +3126,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // The crop along the face's axes (pip_grid_angle_deg).
           std::vector<cv::Point2f> members;
           for (const auto& q : pips)
-            if (cv::norm(q - h.centre_mm) <= 0.44 * 16.0) members.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
+            if (cv::norm(q - h.centre_mm) <= kFaceReachMm) members.emplace_back(static_cast<float>(q.x), static_cast<float>(q.y));
           const double ang_deg = pip_grid_angle_deg(members);
           const cv::Mat crop = cut_face_crop(image, ht, h.centre_mm, ang_deg, 16.0 * params.face_crop_scale);
           const double f0 = laps.now();
@@ -3349,6 +3356,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       labels = token_was.labels, unit_label = token_was.label, unit_area_px = token_was.area;
       fg = token_was.fg, fg_all = token_was.fg_all, via_shadow = false;
       token.release();
+      token_from_unit_blob = false;
     }
     if (unit_label < 0) {
       if (debug) std::fprintf(stderr, "SKIP %d,%d unit\n", cell.hex.q, cell.hex.r);
@@ -3912,7 +3920,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     auto takes_other_cell = [&](const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
       if (!params.pip_look_own_cell) return false;
       for (const auto& q : pips) {
-        if (cv::norm(q - h.centre_mm) > 0.44 * 16.0) continue;
+        if (cv::norm(q - h.centre_mm) > kFaceReachMm) continue;
         const double own = std::hypot(q.x - cell.centre.x, q.y - cell.centre.y);
         for (const auto& c : layout.cells)
           if (std::hypot(c.centre.x - cell.centre.x, c.centre.y - cell.centre.y) < 2.2 * hs &&
@@ -3922,18 +3930,19 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return false;
     };
     // (exact37) A layout on the top plane takes the guard token's pip (pip_look_off_token): one of
-    // its pips (within the face's reach of its centre) lies on the token taken out of the unit's
-    // blob, its pip's hole filled.
+    // its pips (within the face's reach of its centre) lies on the token TOKENIN took out of the
+    // unit's blob, its pip's hole filled. (The small blob's token, TOKEN above, is the whole
+    // foreground component holding it, which may hold the die: not used.)
     cv::Mat token_filled;  // made on the first call
     auto takes_token_pip = [&](const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
-      if (!params.pip_look_off_token || token.empty()) return false;
+      if (!params.pip_look_off_token || !token_from_unit_blob || token.empty()) return false;
       if (token_filled.empty()) {
         token_filled = token.clone();
         fill_holes(token_filled);
       }
       const cv::Matx33d mm_to_patch = patch_to_mm.inv();
       for (const auto& q : pips) {
-        if (cv::norm(q - h.centre_mm) > 0.44 * 16.0) continue;
+        if (cv::norm(q - h.centre_mm) > kFaceReachMm) continue;
         const cv::Point2d p = apply_h(mm_to_patch, q);
         const int x = cvRound(p.x), y = cvRound(p.y);
         if (x >= 0 && y >= 0 && x < token_filled.cols && y < token_filled.rows && token_filled.at<uchar>(y, x)) return true;

@@ -411,6 +411,15 @@ TEST(ReaderHarsh, ABlackDieLiftedToGreyByTheGainIsReadInItsLightPips) {
     expect_more_right_none_worse(before, s, 1);
     EXPECT_LT(s.face_ok, after.face_ok) << "one step alone";
   }
+  // The steps run in a noisy frame only: with the noise bars out of reach the same frames are read
+  // as clean ones, and then the steps change nothing.
+  ReadParams clean_off = off, clean_on;
+  clean_off.noise_grey_level = clean_on.noise_grey_level = 1e9;
+  const SceneScore c_off = fixture_score("scenes_round37_robust37", clean_off);
+  const SceneScore c_on = fixture_score("scenes_round37_robust37", clean_on);
+  EXPECT_EQ(c_on.face_ok, c_off.face_ok) << "a clean frame";
+  EXPECT_EQ(c_on.matched, c_off.matched) << "a clean frame";
+  EXPECT_EQ(c_on.hidden_visible, c_off.hidden_visible) << "a clean frame";
 }
 
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
