@@ -2727,6 +2727,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                          rect_bounds;
     if (roi.area() <= 0) continue;
     const cv::Matx33d patch_to_mm = rect_to_mm * cv::Matx33d(1, 0, roi.x, 0, 1, roi.y, 0, 0, 1);  // patch px -> top-plane mm
+    const cv::Matx33d mm_to_patch = patch_to_mm.inv();  // top-plane mm -> patch px
     // Quick empty test: a unit's top face covers most of the 8 mm square round the
     // cell centre (even when pushed aside by a guard token): skip cells where little of
     // it differs from the paper.
@@ -3139,7 +3140,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           bool on_print = false;  // a lone pip where the printed lines are seen
           bool lone_print_hidden = false;  // ... but where they would be, they are not seen (lone_pip_print_seen)
           if (h.count == 1) {
-            const cv::Point2d at = apply_h(patch_to_mm.inv(), h.centre_mm);
+            const cv::Point2d at = apply_h(mm_to_patch, h.centre_mm);
             const int rr = std::max(1, cvRound(1.5 * ppm));
             for (int yy = cvRound(at.y) - rr; yy <= cvRound(at.y) + rr && !on_print; ++yy)
               for (int xx = cvRound(at.x) - rr; xx <= cvRound(at.x) + rr && !on_print; ++xx)
@@ -3151,7 +3152,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             // (lone_pip_print_ring_mm) crosses the printed lines' band; where a die's top lies
             // over the lines, the band's darkest sample is as bright as the ring's other samples
             // (the top hides the print), and the spot is a pip on that top, not where lines meet.
-            const cv::Point2d at = apply_h(patch_to_mm.inv(), h.centre_mm);
+            const cv::Point2d at = apply_h(mm_to_patch, h.centre_mm);
             const double ring = params.lone_pip_print_ring_mm * ppm;
             std::vector<float> off_band;
             float band_min = 1e9f;
@@ -3579,7 +3580,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       int layout_count = 0;
       for (const TopFacePips& h : top_face_hypotheses(pips_mm, displacement[ci]))
         if (h.count >= 2 && cv::norm(h.centre_mm - c_mm) <= params.max_face_offset_mm) {
-          m = apply_h(patch_to_mm.inv(), h.centre_mm), layout_count = h.count;
+          m = apply_h(mm_to_patch, h.centre_mm), layout_count = h.count;
           break;
         }
       // (exact29) ... else all the pips but one, three or more, in one layout (white_top_drop_one).
@@ -3591,7 +3592,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             if (j != drop) rest.push_back(pips_mm[j]);
           for (const TopFacePips& h : top_face_hypotheses(rest, displacement[ci]))
             if (h.count == static_cast<int>(rest.size()) && h.fit < best_fit && cv::norm(h.centre_mm - c_mm) <= params.max_face_offset_mm) {
-              m = apply_h(patch_to_mm.inv(), h.centre_mm), layout_count = h.count, best_fit = h.fit;
+              m = apply_h(mm_to_patch, h.centre_mm), layout_count = h.count, best_fit = h.fit;
               if (debug)
                 std::fprintf(stderr, "WHITETOP %d,%d all pips but (%.1f %.1f): a face of %d (fit %.3f) %.1f mm off\n", cell.hex.q, cell.hex.r,
                              pips_mm[drop].x - c_mm.x, pips_mm[drop].y - c_mm.y, h.count, h.fit, cv::norm(h.centre_mm - c_mm));
@@ -3940,7 +3941,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         token_filled = token.clone();
         fill_holes(token_filled);
       }
-      const cv::Matx33d mm_to_patch = patch_to_mm.inv();
       for (const auto& q : pips) {
         if (cv::norm(q - h.centre_mm) > kFaceReachMm) continue;
         const cv::Point2d p = apply_h(mm_to_patch, q);
@@ -3952,7 +3952,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (params.pip_look_confidence > 0 && params.fine_pip_look) {
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
-      const cv::Matx33d mm_to_patch = patch_to_mm.inv();
       PlaneSample& plane_sample = fine_sample;  // one sampling of the top plane for both polarities
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
@@ -4125,12 +4124,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // only: the camera's gain that lifts the top lifts the sensor's noise with it.
         std::vector<float> ladder{thr};
         if (!dark_polarity && noisy)
-          for (const double r : {params.grey_other_lifted_low, params.grey_other_lifted_high})
-            if (r > 0 && static_cast<float>(std::min(0.95, r) * paper_lum) > ladder.back())
-              ladder.push_back(static_cast<float>(std::min(0.95, r) * paper_lum));
+          for (const double r : {params.grey_other_lifted_low, params.grey_other_lifted_high}) {
+            const float t = static_cast<float>(std::min(0.95, r) * paper_lum);
+            if (r > 0 && t > ladder.back()) ladder.push_back(t);
+          }
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
         const double reach_mm = pip_look_reach_mm(params);
-        const cv::Matx33d mm_to_patch = patch_to_mm.inv();
         for (std::size_t ti = 0; ti < ladder.size() && !fine_looked; ++ti) {
           const float t = ladder[ti];
           if (debug && ti > 0)
@@ -4346,7 +4345,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
       if (!thr.empty()) {
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
-        const cv::Matx33d mm_to_patch = patch_to_mm.inv();
         const double reach_mm = pip_look_reach_mm(params);
         // The white/black look's sampling of this disc when it made one (a token's blob read
         // blue gets both looks): the sample is the plane's luminance, whatever the thresholds.
@@ -4607,7 +4605,6 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2d a = ends[0], b = ends[1];
         const cv::Point2d mid = 0.5 * (a + b), across(-0.5 * (b.y - a.y), 0.5 * (b.x - a.x));
         const double near_mm = 0.25 * cv::norm(b - a);
-        const cv::Matx33d mm_to_patch = patch_to_mm.inv();
         FaceReading best;
         cv::Point2f best_at = fc;
         bool best_deblurred = false;
