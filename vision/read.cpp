@@ -4796,7 +4796,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::Mat gl, gs, gc;
         const int gn = components_with_stats(blue, gl, gs, gc);
         // One blob's test: a token's size, standing in this cell, solid.
-        auto token_blob = [&](const cv::Mat& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag) {
+        auto token_blob = [&](const cv::Mat& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag, double core_min) {
           const double area = st.at<int>(i, cv::CC_STAT_AREA);
           // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
           // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
@@ -4817,7 +4817,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                       layout.cells[k].centre.y - cell.centre.y)) < cv::norm(g))
                 ok = false;
           double core = -1;  // (only measured for a blob that passes the rest)
-          if (ok && params.guard_core_ratio > 0) {
+          if (ok && core_min > 0) {
             // The blob's thickest point: its largest inscribed disc (distance to its edge).
             const cv::Rect bb(st.at<int>(i, cv::CC_STAT_LEFT) - 1, st.at<int>(i, cv::CC_STAT_TOP) - 1,
                               st.at<int>(i, cv::CC_STAT_WIDTH) + 2, st.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
@@ -4833,7 +4833,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             double dmax = 0;
             cv::minMaxLoc(dist, nullptr, &dmax);
             core = 2 * dmax / std::sqrt(area);
-            ok = core >= params.guard_core_ratio;
+            ok = core >= core_min;
           }
           // (exact32) In a noisy frame a blob of part of a token's size is deep blue in the mean
           // (guard_part_area): the pale print's noise makes blobs that small.
@@ -4849,20 +4849,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                static_cast<float>(mc[2] / colour_base[2]));
             const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
             const cv::Vec3f pc = papers[ci];
-            std::fprintf(stderr, "GUARD%s %d,%d area %.2f core %.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", tag, cell.hex.q, cell.hex.r,
-                         area / guard_area, core, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
+            std::fprintf(stderr, "GUARD%s %d,%d area %.2f core %.2f/%.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", tag, cell.hex.q, cell.hex.r,
+                         area / guard_area, core, core_min, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
                          displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2],
                          tint_paper[ci][0], tint_paper[ci][1], tint_paper[ci][2]);
           }
           return ok;
         };
         for (int i = 1; i < gn; ++i) {
-          bool ok = token_blob(gl, gs, gc, i, "");
+          bool ok = token_blob(gl, gs, gc, i, "", params.guard_core_ratio);
           // (exact27) A blob over the cap may be the token joined to the band of its cell's tinted
           // print round a white die, or to a blue die's side: the token is a die's deep blue and a
           // solid 10 mm square, the print pale and the bands thin. The blob's deep pixels
           // (guard_core_saturation), closed, opened with a disc of guard_core_open x the token's
-          // side, are tested again.
+          // side, are tested again, (exact38) their core against guard_opened_core_ratio: no thin
+          // band is left after the opening, but the token keeps a stub of what it was joined to.
           if (!ok && params.guard_core_open > 0 && gs.at<int>(i, cv::CC_STAT_AREA) > 2.5 * guard_area) {
             const int k_px = std::max(3, cvRound(params.guard_core_open * params.guard_side_mm * ppm)) | 1;
             const cv::Mat blob = gl == i;
@@ -4880,7 +4881,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             }
             morph(one, one, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k_px, k_px)));
             const int sn = components_with_stats(one, sl, ss, sc);
-            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(sl, ss, sc, j, " (opened)");
+            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(sl, ss, sc, j, " (opened)", params.guard_opened_core_ratio);
           }
           co.guard = co.guard || ok;
         }
@@ -5283,7 +5284,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -5429,6 +5430,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("white_top_drop_one", p.white_top_drop_one);
     get("white_one_apart_mm", p.white_one_apart_mm);
     get("guard_core_ratio", p.guard_core_ratio);
+    get("guard_opened_core_ratio", p.guard_opened_core_ratio);
     get("guard_core_hole", p.guard_core_hole);
     get("guard_core_open", p.guard_core_open);
     get("guard_core_saturation", p.guard_core_saturation);

@@ -465,6 +465,13 @@ struct ReadParams {
   // into one blob of a token's area, is a band (dev4 516: 0.56; docs/reader.md "Exact round
   // 12"). 0 = off.
   double guard_core_ratio = 0.6;
+  // (exact38) ... the bar for a blob the over-cap look below (guard_core_open) opened out of a
+  // larger one: its pixels deep blue and opened with a disc of half the token's side, so no thin
+  // band of print or shadow is left in it, but a token joined to its cell's deep-tinted print or
+  // to a blue die's side keeps a stub of it (dev17 1904 (0,4): 0.58; dev4n 507 (-1,3): 0.57).
+  // Every opened blob on the 67 scored sets is a token (5: 0.57-0.83); any bar from 0 to 0.57
+  // reads them alike: 0.5 is under both stubs with room. 0 = off.
+  double guard_opened_core_ratio = 0.5;
   // (exact32) ... measured with the blob's holes of under guard_core_hole guard faces filled: a
   // token's top has its pip at its centre, a hole in its blob where the close does not shut it
   // (a noisy frame's pale token, gain3 3100 (0,3): 1.00 faces, its pip and the noise round it a

@@ -474,6 +474,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.faint_pip_fill_max_confidence = 0.87;
   p.grey_other_lifted_low = 0.66;
   p.grey_other_lifted_high = 0.88;
+  p.guard_opened_core_ratio = 0.47;
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
@@ -587,6 +588,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->faint_pip_fill_max_confidence, 0.87);
   EXPECT_DOUBLE_EQ(q->grey_other_lifted_low, 0.66);
   EXPECT_DOUBLE_EQ(q->grey_other_lifted_high, 0.88);
+  EXPECT_DOUBLE_EQ(q->guard_opened_core_ratio, 0.47);
   EXPECT_DOUBLE_EQ(q->faint_pip_fill_min_pip, 0.12);
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);

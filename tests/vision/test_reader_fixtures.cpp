@@ -1769,4 +1769,24 @@ TEST(ReaderFixtures, GuardTokensPipIsNoPipOfTheDie) {
   EXPECT_EQ(now.exact_boards, now.scenes);
 }
 
+// Round 38 (data/fixtures/scenes_round38_exact38: dev17's 1904 and dev4n's 507 as rendered in
+// session 35). Each die's guard token stands against something blue: 1904 (0,4), a white 3, the
+// deep-tinted print of its cell round the die; 507 (-1,3), a blue 3, its own die's side. The blue
+// blob is over the 2.5 guard-face cap, so its deep pixels are opened with a 5 mm disc and tested
+// again: the token is left with a stub of what it was joined to, a core of 0.58 and 0.57, under
+// guard_core_ratio 0.6, and both guards were missed, each board's one fault. No thin band is left
+// after that opening; guard_opened_core_ratio (0.5) is the opened blob's bar: both guards read,
+// both boards exact, nothing else moves.
+TEST(ReaderFixtures, TokenOpenedOutOfABlueBlobKeepsAStubOfIt) {
+  ReadParams off;
+  off.guard_opened_core_ratio = off.guard_core_ratio;  // the bar before: the plain blob's
+  const auto [before, now] = ab_fixture_dir("scenes_round38_exact38", off);
+  EXPECT_EQ(before.guard_ok, before.matched - 2);
+  EXPECT_EQ(now.guard_ok, now.matched);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.face_ok, before.face_ok);
+  EXPECT_EQ(before.exact_boards, 0);
+  EXPECT_EQ(now.exact_boards, now.scenes);
+}
+
 }  // namespace hexdice::vision
