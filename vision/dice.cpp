@@ -493,6 +493,19 @@ std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const Di
   return keep;
 }
 
+std::vector<bool> small_specks_kept(const std::vector<float>& sides, const std::vector<double>& shares, const DiceParams& params) {
+  std::vector<bool> keep(sides.size(), true);
+  if (params.min_body_die_share <= 0 || sides.empty() || shares.size() != sides.size()) return keep;
+  // The photo's die: the median side of the dice (the speck itself among them; with one or
+  // two dice and a speck, the upper median is a die's).
+  const float m = median_of(sides);
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    const double r = sides[i] / m;
+    keep[i] = !(sides[i] < m && shares[i] * r * r < params.min_body_die_share);
+  }
+  return keep;
+}
+
 std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vector<bool> keep, const DiceParams& params) {
   const std::size_t n = spots.size();
   if (n < 2 || params.below_side_face_radius <= 0) return keep;
@@ -1176,7 +1189,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   const cv::Mat& fg_mask = masks.raw_fg;
   // The kept dice the output reports: not cut by the photo's edge, not called not a die by
   // the network, not a speck (DiceParams::min_body_share).
+  const bool shares_needed = params.min_body_share > 0 || params.min_body_die_share > 0;
   std::vector<std::size_t> shown;
+  std::vector<double> shown_share;  // with shares_needed: each shown die's body share
   for (std::size_t ki = 0; ki < kept.size(); ++ki) {
     const Read& k = kept[ki];
     if (cut_by_edge(box_of(k), work.size(), params)) continue;
@@ -1184,15 +1199,29 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cnn_of(ki)[0] << ")\n";
       continue;
     }
-    if (params.min_body_share > 0) {
+    if (shares_needed) {
       const double share = body_share(fg_mask, box_of(k));
       if (debug) std::cerr << "dice: body share " << k.s.c.centre << " side " << k.s.c.side << " face " << k.face << ": " << share << '\n';
       if (share < params.min_body_share) {
         if (debug) std::cerr << "dice: speck drops " << k.s.c.centre << " side " << k.s.c.side << " (body share " << share << ")\n";
         continue;
       }
+      shown_share.push_back(share);
     }
     shown.push_back(ki);
+  }
+  // A speck in a box smaller than the photo's dice (DiceParams::min_body_die_share).
+  if (params.min_body_die_share > 0 && !shown.empty()) {
+    std::vector<float> sides;
+    for (const std::size_t ki : shown) sides.push_back(kept[ki].s.c.side);
+    const std::vector<bool> keep = small_specks_kept(sides, shown_share, params);
+    std::vector<std::size_t> s2;
+    for (std::size_t i = 0; i < shown.size(); ++i)
+      if (keep[i]) s2.push_back(shown[i]);
+      else if (debug)
+        std::cerr << "dice: small speck drops " << kept[shown[i]].s.c.centre << " side " << sides[i] << " (body share "
+                  << shown_share[i] << ", the photo's median side " << median_of(sides) << ")\n";
+    shown.swap(s2);
   }
   // One die, one detection, again among them (DiceParams::final_side_face_radius): the
   // photo's median face is now that of the dice, not of the clutter the network dropped.
