@@ -98,6 +98,18 @@ Result<RealScore> score_even_photos(const std::set<std::string>& names, const st
   return r;
 }
 
+// A rule's run `a` against the run without it `b` (score_even_photos): printed as `rule`,
+// on `images` photos, at least `fewer` detections fewer, the same dice matched and read right.
+void expect_fewer_same_dice(const std::string& rule, const Result<RealScore>& a, const Result<RealScore>& b, int images, int fewer) {
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::printf("%s: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n", rule.c_str(), a->detections, a->matched,
+              a->face_ok, b->detections, b->matched, b->face_ok, a->labels);
+  EXPECT_EQ(a->images, images);
+  EXPECT_LE(a->detections, b->detections - fewer);
+  EXPECT_EQ(a->matched, b->matched);
+  EXPECT_EQ(a->face_ok, b->face_ok);
+}
+
 TEST(DiceReal, FewVotesAreNoDie) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   int n = 0;
@@ -177,13 +189,7 @@ TEST(DiceReal, SideFaceBesideItsTopFaceIsNoSecondDie) {
   DiceParams off;
   off.final_side_face_radius = 0;
   const auto a = score(DiceParams{}), b = score(off);
-  ASSERT_TRUE(a.ok() && b.ok());
-  std::printf("final_side_face_radius 1.05: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n",
-              a->detections, a->matched, a->face_ok, b->detections, b->matched, b->face_ok, a->labels);
-  EXPECT_EQ(a->images, 9);
-  EXPECT_LE(a->detections, b->detections - 3);
-  EXPECT_EQ(a->matched, b->matched);
-  EXPECT_EQ(a->face_ok, b->face_ok);
+  expect_fewer_same_dice("final_side_face_radius 1.05", a, b, 9, 3);
 }
 
 // docs/dice.md real round 37 (DiceParams::min_body_share): byler's table has specks of dirt
@@ -205,14 +211,7 @@ TEST(DiceReal, ASpeckOnThePlainTableIsNoDie) {
   DiceParams off = on;
   off.min_body_share = 0;
   const auto a = score(on), b = score(off);
-  ASSERT_TRUE(a.ok() && b.ok());
-  std::printf("min_body_share %.2f: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n",
-              DiceParams{}.min_body_share, a->detections, a->matched, a->face_ok, b->detections, b->matched, b->face_ok,
-              a->labels);
-  EXPECT_EQ(a->images, 4);
-  EXPECT_LE(a->detections, b->detections - 4);
-  EXPECT_EQ(a->matched, b->matched);
-  EXPECT_EQ(a->face_ok, b->face_ok);
+  expect_fewer_same_dice("min_body_share " + std::to_string(DiceParams{}.min_body_share), a, b, 4, 4);
 }
 
 // docs/dice.md real round 38 (DiceParams::min_body_die_share): the same specks seen in a box
@@ -226,14 +225,7 @@ TEST(DiceReal, ASpeckInASmallBoxIsNoDie) {
   DiceParams off;
   off.min_body_die_share = 0;
   const auto a = score(DiceParams{}), b = score(off);
-  ASSERT_TRUE(a.ok() && b.ok());
-  std::printf("min_body_die_share %.2f: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n",
-              DiceParams{}.min_body_die_share, a->detections, a->matched, a->face_ok, b->detections, b->matched, b->face_ok,
-              a->labels);
-  EXPECT_EQ(a->images, 2);
-  EXPECT_LE(a->detections, b->detections - 2);
-  EXPECT_EQ(a->matched, b->matched);
-  EXPECT_EQ(a->face_ok, b->face_ok);
+  expect_fewer_same_dice("min_body_die_share " + std::to_string(DiceParams{}.min_body_die_share), a, b, 2, 2);
 }
 
 // Dice touching in a cluster: a wide candidate (a blob of several dice, or the largest of a
