@@ -80,6 +80,7 @@ namespace {
 
 struct Bodies {
   cv::Mat fg, bg;
+  cv::Mat raw_fg;  // fg before the opening, closing and hole filling (the finder's plain foreground test)
   std::vector<cv::Rect> dice;
   std::vector<DieCandidate> peaks;  // distance-transform maxima of the foreground
 };
@@ -166,7 +167,12 @@ Bodies body_blobs(const cv::Mat& work, const DiceParams& params, bool refine) {
     cv::resize(b2, out.bg, work.size(), 0, 0, cv::INTER_LINEAR);
     fg = distance_map(work, out.bg) > params.fg_distance;
   }
-  cv::morphologyEx(fg, fg, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
+  out.raw_fg = fg;
+  {
+    cv::Mat opened;  // a new mask: raw_fg keeps the plain test
+    cv::morphologyEx(fg, opened, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
+    fg = opened;
+  }
   cv::morphologyEx(fg, fg, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
   const double min_px = params.min_side * side, max_px = params.max_side * side;
   fill_holes_up_to(fg, params.max_hole * max_px * max_px);
@@ -321,12 +327,18 @@ void pip_face_candidates(const cv::Mat& work, const std::vector<DieCandidate>& s
 namespace {
 
 // The candidate places (body blobs, distance peaks, pip groups, single pips), each at its
-// estimated size, before the three sizes of dice_candidates.
-std::vector<DieCandidate> candidate_places(const cv::Mat& work, const DiceParams& params, cv::Mat* fg = nullptr) {
+// estimated size, before the three sizes of dice_candidates. `masks`, when given, gets the
+// body blobs' foreground (fg), their median background (bg) and the plain foreground test
+// against it (raw_fg), which the finder uses again (made once a photo).
+std::vector<DieCandidate> candidate_places(const cv::Mat& work, const DiceParams& params, Bodies* masks = nullptr) {
   std::vector<DieCandidate> out;
   if (work.empty()) return out;
   const Bodies b = body_blobs(work, params, false);
-  if (fg) *fg = b.fg;
+  if (masks) {
+    masks->fg = b.fg;
+    masks->bg = b.bg;
+    masks->raw_fg = b.raw_fg;
+  }
   for (const auto& r : b.dice)
     out.push_back({cv::Point2f(r.x + r.width / 2.0f, r.y + r.height / 2.0f),
                    std::sqrt(static_cast<float>(r.area())), 0});
@@ -477,6 +489,19 @@ std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const Di
       const std::size_t j = order[b];
       if (keep[j] && cv::norm(spots[i].centre - spots[j].centre) < params.side_face_radius * die) keep[j] = false;
     }
+  }
+  return keep;
+}
+
+std::vector<bool> small_specks_kept(const std::vector<float>& sides, const std::vector<double>& shares, const DiceParams& params) {
+  std::vector<bool> keep(sides.size(), true);
+  if (params.min_body_die_share <= 0 || sides.empty() || shares.size() != sides.size()) return keep;
+  // The photo's die: the median side of the dice (the speck itself among them; with one or
+  // two dice and a speck, the upper median is a die's).
+  const float m = median_of(sides);
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    const double r = sides[i] / m;
+    keep[i] = !(sides[i] < m && shares[i] * r * r < params.min_body_die_share);
   }
   return keep;
 }
@@ -714,8 +739,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   cv::cvtColor(work, gray, cv::COLOR_BGR2GRAY);
   // The candidate places and the foreground they came from: the gap stage below seeds from
   // them too (found once a photo).
-  cv::Mat places_fg;
-  const std::vector<DieCandidate> places = candidate_places(work, params, &places_fg);
+  Bodies masks;
+  const std::vector<DieCandidate> places = candidate_places(work, params, &masks);
+  const cv::Mat& places_fg = masks.fg;
   for (const auto& c : three_sizes(places, work, params)) {
     const auto s = model->scores(gray, c.centre, c.side, params.model_turns);
     int best = 1;
@@ -1157,17 +1183,15 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       }
     }
   }
-  const cv::Mat bg = median_background(work, params.bg_shrink, params.bg_median);
+  // The median background and the finder's plain foreground test against it, as the body
+  // blobs made them (candidate_places; the same params, so the same masks).
+  const cv::Mat& bg = masks.bg;
+  const cv::Mat& fg_mask = masks.raw_fg;
   // The kept dice the output reports: not cut by the photo's edge, not called not a die by
-  // the network.
-  // The finder's foreground against the median background, made once when a die is tested
-  // (DiceParams::min_body_share).
-  cv::Mat fg_mask;
-  auto fg_of = [&]() -> const cv::Mat& {
-    if (fg_mask.empty()) fg_mask = distance_map(work, bg) > params.fg_distance;
-    return fg_mask;
-  };
+  // the network, not a speck (DiceParams::min_body_share).
+  const bool shares_needed = params.min_body_share > 0 || params.min_body_die_share > 0;
   std::vector<std::size_t> shown;
+  std::vector<double> shown_share;  // with shares_needed: each shown die's body share
   for (std::size_t ki = 0; ki < kept.size(); ++ki) {
     const Read& k = kept[ki];
     if (cut_by_edge(box_of(k), work.size(), params)) continue;
@@ -1175,15 +1199,29 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       if (debug) std::cerr << "dice: network drops " << k.s.c.centre << " side " << k.s.c.side << " (not a die " << cnn_of(ki)[0] << ")\n";
       continue;
     }
-    if (params.min_body_share > 0) {
-      const double share = body_share(fg_of(), box_of(k));
+    if (shares_needed) {
+      const double share = body_share(fg_mask, box_of(k));
       if (debug) std::cerr << "dice: body share " << k.s.c.centre << " side " << k.s.c.side << " face " << k.face << ": " << share << '\n';
       if (share < params.min_body_share) {
         if (debug) std::cerr << "dice: speck drops " << k.s.c.centre << " side " << k.s.c.side << " (body share " << share << ")\n";
         continue;
       }
+      shown_share.push_back(share);
     }
     shown.push_back(ki);
+  }
+  // A speck in a box smaller than the photo's dice (DiceParams::min_body_die_share).
+  if (params.min_body_die_share > 0 && !shown.empty()) {
+    std::vector<float> sides;
+    for (const std::size_t ki : shown) sides.push_back(kept[ki].s.c.side);
+    const std::vector<bool> keep = small_specks_kept(sides, shown_share, params);
+    std::vector<std::size_t> s2;
+    for (std::size_t i = 0; i < shown.size(); ++i)
+      if (keep[i]) s2.push_back(shown[i]);
+      else if (debug)
+        std::cerr << "dice: small speck drops " << kept[shown[i]].s.c.centre << " side " << sides[i] << " (body share "
+                  << shown_share[i] << ", the photo's median side " << median_of(sides) << ")\n";
+    shown.swap(s2);
   }
   // One die, one detection, again among them (DiceParams::final_side_face_radius): the
   // photo's median face is now that of the dice, not of the clutter the network dropped.

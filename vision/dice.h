@@ -305,6 +305,15 @@ struct DiceParams {
   // body is the table's colour: only its pip is foreground), so half that. docs/dice.md
   // real round 37.
   double min_body_share = 0.06;
+  // ... and a kept die smaller than the photo's dice whose foreground is a small part of a
+  // die of the photo's size is a speck too: its box's share times (side / m)^2, m the median
+  // side of the dice min_body_share kept, is the foreground over the area of the photo's
+  // median die; under min_body_die_share (and side < m) the die is dropped. A speck of 10-14
+  // px on byler's table (the dot 6-9% of its small box, over min_body_share) is 1-2% of a
+  // die there. 0 = off. 0.03, tuned on the even split (even forest): every detection under
+  // 0.129 there is false, the specks at 0.012-0.013, so a quarter of the lowest matched die;
+  // the odd check's lowest matched die is at 0.056. docs/dice.md real round 38.
+  double min_body_die_share = 0.03;
   // ... and its probabilities fused with the pip reader's evidence (with the network,
   // when cnn_min_prob does not hand it the face): face = argmax over f of
   //   log(max(s_f / s_max, cnn_fuse_floor)) + cnn_fuse_weight x log(p_f),
@@ -389,6 +398,11 @@ std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const Di
 // pips under below_side_face_pip x the other's) is that die's side face; `keep` as
 // one_face_per_cube returns it (a spot it dropped drops nothing).
 std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vector<bool> keep, const DiceParams& params = {});
+// Which of the output's dice (their sides and body shares, DiceParams::min_body_share) to
+// keep when one smaller than their median side has a foreground under min_body_die_share
+// of a die of that side: a speck in a small box (all kept when the rule is off).
+std::vector<bool> small_specks_kept(const std::vector<float>& sides, const std::vector<double>& shares,
+                                    const DiceParams& params = {});
 // The read of body candidate `c` (DiceParams::centred_pip_is_one): `read` itself, or, when
 // a pip of it lies within lone_pip_centred x c's side of c's centre and its face is centred
 // further than centred_pip_is_one x that side from it, that pip alone (a "1" there, its

@@ -422,6 +422,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.centred_pip_is_one >= 0) dp.centred_pip_is_one = a.centred_pip_is_one;
     if (a.pre_nms_wide >= 0) dp.pre_nms_wide = a.pre_nms_wide;
     if (a.min_body_share >= 0) dp.min_body_share = a.min_body_share;
+    if (a.min_body_die_share >= 0) dp.min_body_die_share = a.min_body_die_share;
     if (a.gap_residual_seeds >= 0) dp.gap_residual_seeds = a.gap_residual_seeds > 0;
     if (a.gap_residual_clear >= 0) dp.gap_residual_clear = a.gap_residual_clear;
     if (a.gap_residual_depth >= 0) dp.gap_residual_depth = a.gap_residual_depth;

@@ -34,6 +34,7 @@ struct EvalArgs {
   double below_side_face_pair_pip = -1;  // --real: DiceParams::below_side_face_pair_pip (< 0 = its default, 0 = off)
   double cnn_max_not_die = -1;  // --real: DiceParams::cnn_max_not_die (< 0 = its default)
   double min_body_share = -1;   // --real: DiceParams::min_body_share (< 0 = its default, 0 = off)
+  double min_body_die_share = -1;  // --real: DiceParams::min_body_die_share (< 0 = its default, 0 = off)
   double cnn_fuse_weight = -1;  // --real: DiceParams::cnn_fuse_weight (< 0 = its default)
   double cnn_fuse_floor = -1;   // --real: DiceParams::cnn_fuse_floor (< 0 = its default)
   int cnn_views = 0;            // --real: DiceParams::cnn_views (0 = its default)

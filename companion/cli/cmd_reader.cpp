@@ -268,6 +268,9 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--pre-nms-wide", ea->pre_nms_wide, "--real: DiceParams::pre_nms_wide (0 = off)");
   ev->add_option("--min-body-share", ea->min_body_share,
                  "--real: DiceParams::min_body_share (a kept die whose box has less foreground than this share is a speck; 0 = off)");
+  ev->add_option("--min-body-die-share", ea->min_body_die_share,
+                 "--real: DiceParams::min_body_die_share (a kept die smaller than the photo's dice whose foreground is less than this "
+                 "share of the photo's median die is a speck; 0 = off)");
   ev->add_option("--gap-residual-seeds", ea->gap_residual_seeds,
                  "--real: DiceParams::gap_residual_seeds (1 on, 0 off; gap seeds in the foreground the kept dice leave)");
   ev->add_option("--gap-residual-clear", ea->gap_residual_clear, "--real: DiceParams::gap_residual_clear");

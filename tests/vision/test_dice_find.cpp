@@ -267,6 +267,52 @@ TEST(DiceSideFaces, AMisreadSideFaceOfTheTopsNumberIsStillItsSideFace) {
   EXPECT_TRUE(below_side_faces({top, spot(100, 144, 2, 5.5f, 45)}, {true, true}, on)[1]);
 }
 
+// docs/dice.md real round 38 (DiceParams::min_body_die_share): a speck of dirt in a box of
+// 10-14 px has 6-9% foreground, over min_body_share, but its dot is 1-2% of a die of the
+// photo's size. The figures of byler 112239 (11 dice of median side 32, a speck of side 13 at
+// share 0.066) and 112300 (side 11 at 0.090, median 30), of the lowest matched die on even
+// (095508: side 21, share 0.207, median 27: 0.129 of a die) and on odd (penlington five_38:
+// side 7, share 0.922, median 30: 0.056).
+TEST(DiceSpecks, ASpeckInASmallBoxIsSmallAgainstThePhotosDie) {
+  const DiceParams on;
+  ASSERT_GT(on.min_body_die_share, 0);
+  DiceParams off = on;
+  off.min_body_die_share = 0;
+  // 10 dice of sides 30..34 with shares 0.5..0.9, then the candidate under test
+  auto photo = [](float side, double share) {
+    std::vector<float> sides;
+    std::vector<double> shares;
+    for (int i = 0; i < 10; ++i) {
+      sides.push_back(30.0f + static_cast<float>(i % 5));
+      shares.push_back(0.5 + 0.04 * i);
+    }
+    sides.push_back(side);
+    shares.push_back(share);
+    return std::make_pair(sides, shares);
+  };
+  const auto [s1, h1] = photo(13, 0.066);  // 112239's speck: dropped, the dice kept
+  const std::vector<bool> k1 = small_specks_kept(s1, h1, on);
+  EXPECT_FALSE(k1.back());
+  EXPECT_EQ(std::count(k1.begin(), k1.end(), true), 10);
+  EXPECT_TRUE(small_specks_kept(s1, h1, off).back());
+  const auto [s2, h2] = photo(11, 0.090);  // 112300's
+  EXPECT_FALSE(small_specks_kept(s2, h2, on).back());
+  EXPECT_TRUE(small_specks_kept(s2, h2, off).back());
+  // small dice that are dice, here among dice of median side 32: 095508's pale one (0.089 of
+  // a die) and five_38's tiny one all foreground (0.049)
+  const auto [s3, h3] = photo(21, 0.207);
+  EXPECT_TRUE(small_specks_kept(s3, h3, on).back());
+  const auto [s4, h4] = photo(7.4f, 0.922);
+  EXPECT_TRUE(small_specks_kept(s4, h4, on).back());
+  // a die as large as the photo's, however little of it is foreground, is min_body_share's
+  const auto [s5, h5] = photo(32, 0.02);
+  EXPECT_TRUE(small_specks_kept(s5, h5, on).back());
+  // one die and the speck: the upper median is the die's side, so the speck goes
+  EXPECT_EQ(small_specks_kept({32, 13}, {0.7, 0.066}, on), (std::vector<bool>{true, false}));
+  // a die alone is its own median
+  EXPECT_EQ(small_specks_kept({13}, {0.066}, on), (std::vector<bool>{true}));
+}
+
 // The face network fused with the pip scores (DiceParams::cnn_fuse_weight, fuse_face).
 TEST(DiceFuse, NetworkAndPipScores) {
   // The pips read a "2" (two glints) narrowly over a "3"; the network is sure of the 3.

@@ -87,6 +87,29 @@ fs::path subset_dir(const std::string& split, const std::string& tag, Take take)
   return dir;
 }
 
+// eval_real on the even photos of `names` (a subset_dir tagged `tag`) with the shipped
+// model and `p`.
+Result<RealScore> score_even_photos(const std::set<std::string>& names, const std::string& tag, DiceParams p) {
+  p.model_path = shipped_model();
+  p.use_model = true;
+  const fs::path dir = subset_dir("even", tag, [&](const RealImage& im) { return names.count(im.name) > 0; });
+  auto r = eval_real((dir / "labels.csv").string(), "all", 0, p, nullptr);
+  fs::remove_all(dir);
+  return r;
+}
+
+// A rule's run `a` against the run without it `b` (score_even_photos): printed as `rule`,
+// on `images` photos, at least `fewer` detections fewer, the same dice matched and read right.
+void expect_fewer_same_dice(const std::string& rule, const Result<RealScore>& a, const Result<RealScore>& b, int images, int fewer) {
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::printf("%s: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n", rule.c_str(), a->detections, a->matched,
+              a->face_ok, b->detections, b->matched, b->face_ok, a->labels);
+  EXPECT_EQ(a->images, images);
+  EXPECT_LE(a->detections, b->detections - fewer);
+  EXPECT_EQ(a->matched, b->matched);
+  EXPECT_EQ(a->face_ok, b->face_ok);
+}
+
 TEST(DiceReal, FewVotesAreNoDie) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   int n = 0;
@@ -126,9 +149,10 @@ TEST(DiceReal, DetectionsTheNetworkDoubtsAreNoDice) {
   // the gate alone, as measured in real round 29 (real round 31's final side-face pass drops
   // some of the same side faces at either threshold)
   now.final_side_face_radius = before.final_side_face_radius = 0;
-  // ... and without real round 37's speck drop (min_body_share), which takes the speck on
-  // byler's floor at either threshold
+  // ... and without real round 37's and 38's speck drops (min_body_share,
+  // min_body_die_share), which take the speck on byler's floor at either threshold
   now.min_body_share = before.min_body_share = 0;
+  now.min_body_die_share = before.min_body_die_share = 0;
   auto a = eval_real((dir / "labels.csv").string(), "all", 0, now, nullptr);
   auto b = eval_real((dir / "labels.csv").string(), "all", 0, before, nullptr);
   fs::remove_all(dir);
@@ -161,25 +185,11 @@ TEST(DiceReal, SideFaceBesideItsTopFaceIsNoSecondDie) {
                                        "penlington_train_three_23.jpg", "penlington_valid_valid_34.jpg",
                                        "penlington_valid_valid_76.jpg", "penlington_train_two_36.jpg",
                                        "penlington_train_three_14.jpg"};
-  // eval_real on the even photos of `names` with the shipped model and `p`
-  auto score = [&](DiceParams p) {
-    p.model_path = shipped_model();
-    p.use_model = true;
-    const fs::path dir = subset_dir("even", "sideface", [&](const RealImage& im) { return names.count(im.name) > 0; });
-    auto r = eval_real((dir / "labels.csv").string(), "all", 0, p, nullptr);
-    fs::remove_all(dir);
-    return r;
-  };
+  auto score = [&](const DiceParams& p) { return score_even_photos(names, "sideface", p); };
   DiceParams off;
   off.final_side_face_radius = 0;
   const auto a = score(DiceParams{}), b = score(off);
-  ASSERT_TRUE(a.ok() && b.ok());
-  std::printf("final_side_face_radius 1.05: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n",
-              a->detections, a->matched, a->face_ok, b->detections, b->matched, b->face_ok, a->labels);
-  EXPECT_EQ(a->images, 9);
-  EXPECT_LE(a->detections, b->detections - 3);
-  EXPECT_EQ(a->matched, b->matched);
-  EXPECT_EQ(a->face_ok, b->face_ok);
+  expect_fewer_same_dice("final_side_face_radius 1.05", a, b, 9, 3);
 }
 
 // docs/dice.md real round 37 (DiceParams::min_body_share): byler's table has specks of dirt
@@ -193,25 +203,29 @@ TEST(DiceReal, ASpeckOnThePlainTableIsNoDie) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   const std::set<std::string> names = {"byler_IMG_20191208_112116.jpg", "byler_IMG_20191208_111228.jpg",
                                        "byler_IMG_20191208_112251.jpg", "byler_IMG_20191208_111339.jpg"};
-  auto score = [&](DiceParams p) {
-    p.model_path = shipped_model();
-    p.use_model = true;
-    const fs::path dir = subset_dir("even", "speck", [&](const RealImage& im) { return names.count(im.name) > 0; });
-    auto r = eval_real((dir / "labels.csv").string(), "all", 0, p, nullptr);
-    fs::remove_all(dir);
-    return r;
-  };
-  DiceParams off;
+  auto score = [&](const DiceParams& p) { return score_even_photos(names, "speck", p); };
+  // the rule alone: real round 38's min_body_die_share, which also takes a speck in a box a
+  // little smaller than the photo's median die, off in both runs
+  DiceParams on;
+  on.min_body_die_share = 0;
+  DiceParams off = on;
   off.min_body_share = 0;
+  const auto a = score(on), b = score(off);
+  expect_fewer_same_dice("min_body_share " + std::to_string(DiceParams{}.min_body_share), a, b, 4, 4);
+}
+
+// docs/dice.md real round 38 (DiceParams::min_body_die_share): the same specks seen in a box
+// of 10-14 px (112239, 112300) have 6-9% foreground, over min_body_share; against the area of
+// the photo's median die their dot is 1-2%. The two even photos with the shipped model, with
+// the rule and without (0): the specks gone, the same dice matched and read right.
+TEST(DiceReal, ASpeckInASmallBoxIsNoDie) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  const std::set<std::string> names = {"byler_IMG_20191208_112239.jpg", "byler_IMG_20191208_112300.jpg"};
+  auto score = [&](const DiceParams& p) { return score_even_photos(names, "small_speck", p); };
+  DiceParams off;
+  off.min_body_die_share = 0;
   const auto a = score(DiceParams{}), b = score(off);
-  ASSERT_TRUE(a.ok() && b.ok());
-  std::printf("min_body_share %.2f: %d detections, %d matched, %d right; off: %d, %d, %d (of %d dice)\n",
-              DiceParams{}.min_body_share, a->detections, a->matched, a->face_ok, b->detections, b->matched, b->face_ok,
-              a->labels);
-  EXPECT_EQ(a->images, 4);
-  EXPECT_LE(a->detections, b->detections - 4);
-  EXPECT_EQ(a->matched, b->matched);
-  EXPECT_EQ(a->face_ok, b->face_ok);
+  expect_fewer_same_dice("min_body_die_share " + std::to_string(DiceParams{}.min_body_die_share), a, b, 2, 2);
 }
 
 // Dice touching in a cluster: a wide candidate (a blob of several dice, or the largest of a
@@ -563,8 +577,10 @@ TEST(DiceReal, SmallDieIsReadAgainAtThePhotosDieSize) {
   on.reread_sides_before_gap = off.reread_sides_before_gap = false;
   // Real round 37's speck drop (min_body_share) takes 112251's floor speck when the re-read
   // has squared it to the photo's die size (share 0.012 there) and keeps it without the
-  // re-read (10 dice against 11): the re-read's count of dice is measured without it.
+  // re-read (10 dice against 11): the re-read's count of dice is measured without it (and
+  // without real round 38's, min_body_die_share, which takes the speck's small square).
   on.min_body_share = off.min_body_share = 0;
+  on.min_body_die_share = off.min_body_die_share = 0;
   const LabelledDie dice[] = {{"byler_IMG_20191208_111411.jpg", {315, 113, 37, 45}, 4},
                               {"byler_IMG_20191208_112251.jpg", {300, 118, 27, 30}, 4}};
   expect_read_again(dice, on, off, 1);
