@@ -165,7 +165,7 @@ void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin
 // minimum, maximum and dark it had. box[i] holds changed[i] grown by 1 (within the image; its
 // sides moved out to multiples of 16 px for occluder_diff_patched's runs; when the boxes cover
 // more than half the image, one box: the whole image), pmin[i], pmax[i] and
-// dark[i] those of `print` there, computed there alone (~0.1 M instructions for 17 tinted
+// dark[i] those of `print` there, computed there alone (~0.57 M instructions for 17 tinted
 // cells of the A3 sheet at 1 px/mm where the whole print's erosion, dilation, grey level and
 // compare cost ~1.6 M). Tested against OpenCV's calls on the whole print
 // (MaskOps.PrintPatchesAreTheWholePrintsMinimumAndMaximum).
