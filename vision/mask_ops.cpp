@@ -1664,6 +1664,151 @@ void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const floa
 }
 
 namespace {
+// out[i] = the least (most, !least) of a[i], b[i], c[i], i in [0, n); 16 at a time.
+void bytes3(const uchar* a, const uchar* b, const uchar* c, int n, bool least, uchar* out) {
+  int i = 0;
+#if CV_SIMD128
+  if (least)
+    for (; i + 16 <= n; i += 16) cv::v_store(out + i, cv::v_min(cv::v_min(cv::v_load(a + i), cv::v_load(b + i)), cv::v_load(c + i)));
+  else
+    for (; i + 16 <= n; i += 16) cv::v_store(out + i, cv::v_max(cv::v_max(cv::v_load(a + i), cv::v_load(b + i)), cv::v_load(c + i)));
+#endif
+  // A tail under 16 of a run of 16 or more: its last 16 again (out is none of a, b, c).
+  if (i < n && n >= 16) return bytes3(a + n - 16, b + n - 16, c + n - 16, 16, least, out + n - 16);
+  for (; i < n; ++i) out[i] = least ? std::min(std::min(a[i], b[i]), c[i]) : std::max(std::max(a[i], b[i]), c[i]);
+}
+
+// out[x] = 255 when 3735 b + 19235 g + 9798 r < sum_below for BGR pixel x of bgr, else 0, x in
+// [0, n): 16 at a time (the sums as pairs of 16-bit products, exact in 32 bits).
+void grey_below_row(const uchar* bgr, int n, int sum_below, uchar* out) {
+  int x = 0;
+#if CV_SIMD128
+  const cv::v_int16x8 kbg(3735, 19235, 3735, 19235, 3735, 19235, 3735, 19235), kr(9798, 0, 9798, 0, 9798, 0, 9798, 0);
+  const cv::v_int16x8 z16 = cv::v_setzero_s16();
+  const cv::v_int32x4 below = cv::v_setall_s32(sum_below);
+  for (int next = 0; next < n && n >= 16; next = x + 16) {
+    x = std::min(next, n - 16);  // a tail under 16: the last 16 again
+    cv::v_uint8x16 b8, g8, r8;
+    cv::v_load_deinterleave(bgr + 3 * x, b8, g8, r8);
+    cv::v_uint16x8 b[2], g[2], r[2];
+    cv::v_expand(b8, b[0], b[1]);
+    cv::v_expand(g8, g[0], g[1]);
+    cv::v_expand(r8, r[0], r[1]);
+    cv::v_int32x4 m[4];
+    for (int h = 0; h < 2; ++h) {
+      cv::v_int16x8 bg0, bg1, r0, r1;
+      cv::v_zip(cv::v_reinterpret_as_s16(b[h]), cv::v_reinterpret_as_s16(g[h]), bg0, bg1);
+      cv::v_zip(cv::v_reinterpret_as_s16(r[h]), z16, r0, r1);
+      m[2 * h] = (cv::v_dotprod(bg0, kbg) + cv::v_dotprod(r0, kr)) < below;
+      m[2 * h + 1] = (cv::v_dotprod(bg1, kbg) + cv::v_dotprod(r1, kr)) < below;
+    }
+    cv::v_store(reinterpret_cast<schar*>(out + x), cv::v_pack(cv::v_pack(m[0], m[1]), cv::v_pack(m[2], m[3])));
+  }
+  if (n >= 16) return;
+#endif
+  for (; x < n; ++x) out[x] = bgr[3 * x] * 3735 + bgr[3 * x + 1] * 19235 + bgr[3 * x + 2] * 9798 < sum_below ? 255 : 0;
+}
+
+// print's 3x3 minimum and maximum (cv::erode / cv::dilate by a 3 x 3 square, OpenCV's default
+// border: outside the image never wins) on `box` (within the image), and `dark` = 255 where
+// the minimum's grey level (cv::cvtColor's COLOR_BGR2GRAY in OpenCV 4.6, 8 bits: (3735 b +
+// 19235 g + 9798 r + 16384) >> 15, its 15-bit coefficients) is below grey_below, else 0: the rows' 3-row extremes first (a row past the image's
+// edge is the edge's own: a repeat never wins), then each pixel's and its two neighbours'
+// (a pad past the image's edge that never wins: 255 for the minimum, 0 for the maximum).
+void minmax3x3_box(const cv::Mat& print, const cv::Rect& box, int grey_below, cv::Mat& lo, cv::Mat& hi, cv::Mat& dark) {
+  const int xa = std::max(0, box.x - 1), xb = std::min(print.cols, box.x + box.width + 1), nb = 3 * (xb - xa);
+  thread_local std::vector<uchar> vlo, vhi;
+  vlo.assign(static_cast<std::size_t>(nb) + 6, 255);
+  vhi.assign(static_cast<std::size_t>(nb) + 6, 0);
+  lo.create(box.height, box.width, CV_8UC3);
+  hi.create(box.height, box.width, CV_8UC3);
+  dark.create(box.height, box.width, CV_8U);
+  const int j0 = 3 + 3 * (box.x - xa), n = 3 * box.width;  // box's first byte in vlo / vhi
+  // (sum + 16384) >> 15 < grey_below <=> sum < grey_below << 15 - 16384 (sum >= 0)
+  const int sum_below = grey_below * (1 << 15) - (1 << 14);
+  for (int y = box.y; y < box.y + box.height; ++y) {
+    const uchar* a = print.ptr<uchar>(std::max(0, y - 1)) + 3 * xa;
+    const uchar* b = print.ptr<uchar>(y) + 3 * xa;
+    const uchar* c = print.ptr<uchar>(std::min(print.rows - 1, y + 1)) + 3 * xa;
+    bytes3(a, b, c, nb, true, vlo.data() + 3);
+    bytes3(a, b, c, nb, false, vhi.data() + 3);
+    uchar* l = lo.ptr<uchar>(y - box.y);
+    bytes3(vlo.data() + j0 - 3, vlo.data() + j0, vlo.data() + j0 + 3, n, true, l);
+    bytes3(vhi.data() + j0 - 3, vhi.data() + j0, vhi.data() + j0 + 3, n, false, hi.ptr<uchar>(y - box.y));
+    grey_below_row(l, box.width, sum_below, dark.ptr<uchar>(y - box.y));
+  }
+}
+}  // namespace
+
+PrintPatches print_minmax_patches(const cv::Mat& print, const std::vector<cv::Rect>& changed, int grey_below) {
+  CV_Assert(print.type() == CV_8UC3);
+  PrintPatches out;
+  const cv::Rect image(0, 0, print.cols, print.rows);
+  long area = 0;
+  for (const cv::Rect& c : changed) {
+    cv::Rect box = cv::Rect(c.x - 1, c.y - 1, c.width + 2, c.height + 2) & image;
+    if (c.empty() || box.empty()) continue;
+    // Its sides on multiples of 16 px, its right side the image's when within 16 px of it, and
+    // at least 16 px wide where the image is: occluder_diff_patched's runs of a row are then
+    // whole 16-pixel steps of occluder_diff_row, but for a row's last (a tail done again, as
+    // in a whole row).
+    int x0 = box.x / 16 * 16, x1 = (box.x + box.width + 15) / 16 * 16;
+    if (x1 > image.width - 16) x1 = image.width;
+    if (x1 - x0 < 16) x0 = std::max(0, x1 - 16);
+    box = cv::Rect(x0, box.y, x1 - x0, box.height);
+    out.box.push_back(box);
+    area += box.area();
+  }
+  // Boxes over half the image (most cells tinted: a board drawn differently): the whole image
+  // as one box (no runs to split the rows into).
+  if (2 * area > image.area()) out.box.assign(1, image);
+  for (const cv::Rect& box : out.box) {
+    out.pmin.emplace_back();
+    out.pmax.emplace_back();
+    out.dark.emplace_back();
+    minmax3x3_box(print, box, grey_below, out.pmin.back(), out.pmax.back(), out.dark.back());
+  }
+  return out;
+}
+
+cv::Mat with_patches(const cv::Mat& base, const std::vector<cv::Rect>& box, const std::vector<cv::Mat>& parts) {
+  cv::Mat out = base.clone();
+  for (std::size_t i = 0; i < box.size() && i < parts.size(); ++i) parts[i].copyTo(out(box[i]));
+  return out;
+}
+
+void occluder_diff_patched(const cv::Mat& frame, const cv::Mat& print, const cv::Mat& base_min, const cv::Mat& base_max,
+                           const PrintPatches& p, const cv::Mat& light, const float ip[3], float dark, float c2, cv::Mat& diff) {
+  const int w = frame.cols;
+  // The boxes in order of their left side; a row's runs: up to each box's left side from the
+  // base images, then the box (its part right of what is done) from its patch.
+  std::vector<std::size_t> order(p.box.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.box[a].x < p.box[b].x; });
+  for (int y = 0; y < frame.rows; ++y) {
+    const uchar* fr = frame.ptr<uchar>(y);
+    const uchar* pr = print.ptr<uchar>(y);
+    const uchar* mn = base_min.ptr<uchar>(y);
+    const uchar* mx = base_max.ptr<uchar>(y);
+    const float* lt = light.ptr<float>(y);
+    uchar* o = diff.ptr<uchar>(y);
+    auto run = [&](int x, int n, const uchar* lo, const uchar* hi) {
+      occluder_diff_row(fr + 3 * x, pr + 3 * x, lo, hi, lt + 3 * x, n, ip, dark, c2, o + x);
+    };
+    int x = 0;
+    for (const std::size_t i : order) {
+      const cv::Rect& b = p.box[i];
+      if (y < b.y || y >= b.y + b.height || b.x + b.width <= x) continue;
+      if (b.x > x) run(x, b.x - x, mn + 3 * x, mx + 3 * x), x = b.x;
+      const int e = b.x + b.width;
+      run(x, e - x, p.pmin[i].ptr<uchar>(y - b.y) + 3 * (x - b.x), p.pmax[i].ptr<uchar>(y - b.y) + 3 * (x - b.x));
+      x = e;
+    }
+    if (x < w) run(x, w - x, mn + 3 * x, mx + 3 * x);
+  }
+}
+
+namespace {
 
 // A binary mask as rows of bits (nonzero = 1): pixel x of row y is bit (x & 63) of word
 // 1 + (x >> 6) of the row; words 0 and nw + 1 pad it on both sides (a shift by up to 63

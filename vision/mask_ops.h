@@ -156,6 +156,34 @@ void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* 
                            int n, const float ip[3], float dark, float c2, uchar* out, float* ratio);
 void occluder_diff_row(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
                        int n, const float ip[3], float dark, float c2, uchar* out, long* scalar_pixels = nullptr);
+// (speed38) The 3x3 minimum and maximum (cv::erode / cv::dilate by a 3 x 3 square, OpenCV's
+// default border) of a BGR print redrawn in a few places (read.cpp's occluder_mask: cells
+// printed in another tint than the drawing), and the minimum's dark pixels (its grey level,
+// cv::cvtColor's COLOR_BGR2GRAY, below grey_below: 255), from those of the print before and
+// parts round what was redrawn: every pixel that may differ from the print before lies in one
+// of `changed`; a pixel further than 1 px from each (its 3 x 3 square meets none) has the
+// minimum, maximum and dark it had. box[i] holds changed[i] grown by 1 (within the image; its
+// sides moved out to multiples of 16 px for occluder_diff_patched's runs; when the boxes cover
+// more than half the image, one box: the whole image), pmin[i], pmax[i] and
+// dark[i] those of `print` there, computed there alone (~0.57 M instructions for 17 tinted
+// cells of the A3 sheet at 1 px/mm where the whole print's erosion, dilation, grey level and
+// compare cost ~1.6 M). Tested against OpenCV's calls on the whole print
+// (MaskOps.PrintPatchesAreTheWholePrintsMinimumAndMaximum).
+struct PrintPatches {
+  std::vector<cv::Rect> box;
+  std::vector<cv::Mat> pmin, pmax;  // box[i]'s size, CV_8UC3
+  std::vector<cv::Mat> dark;        // box[i]'s size, CV_8U
+};
+PrintPatches print_minmax_patches(const cv::Mat& print, const std::vector<cv::Rect>& changed, int grey_below);
+// A copy of `base` with parts[i] written over box[i] (the whole image a patched print's
+// minimum, say, stands for).
+cv::Mat with_patches(const cv::Mat& base, const std::vector<cv::Rect>& box, const std::vector<cv::Mat>& parts);
+// occluder_diff_row over every row (diff: frame's size, CV_8U, allocated), the 3x3 minimum and
+// maximum from p's patches where a box lies and from base_min / base_max elsewhere: the bytes
+// of occluder_diff_row on with_patches(base_min, ...) and with_patches(base_max, ...) without
+// those copies (each output byte depends on its own pixel alone, so a row is done in runs).
+void occluder_diff_patched(const cv::Mat& frame, const cv::Mat& print, const cv::Mat& base_min, const cv::Mat& base_max,
+                           const PrintPatches& p, const cv::Mat& light, const float ip[3], float dark, float c2, cv::Mat& diff);
 // (speed35) occluder_diff_row's ratio alone (luminance under ip over pmin's, floored at 0.1),
 // the same float operations per pixel, so the same bits: for the arm's penumbra, which wants
 // the ratio of a row whose mask occluder_diff_row has already given (without the colour test

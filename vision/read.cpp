@@ -1280,6 +1280,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   cv::Mat print = expected.print;  // shared with the cache: copied before a cell is tinted
   if (print.empty()) return {};
   bool tinted = false;
+  std::vector<cv::Rect> redrawn;  // (speed38) what each tinted cell's fill may have changed
   // The print's colour at the centre of cell i, when at least min_edges of its printed
   // edges are seen and that centre lies on the print.
   auto seen_print = [&](std::size_t i, int min_edges, cv::Vec3b& e) {
@@ -1311,20 +1312,24 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
                         cvRound((c.y + (q.y - c.y) * (1 - 1.5 / layout.hex_size_mm)) * s));
     if (!tinted) print = print.clone(), tinted = true;
     cv::fillConvexPoly(print, poly, cv::Scalar(m[0], m[1], m[2]));
+    // fillConvexPoly draws within its points' bounding box (grown by 1 px here all the same).
+    const cv::Rect drawn = cv::boundingRect(poly);
+    redrawn.emplace_back(drawn.x - 1, drawn.y - 1, drawn.width + 2, drawn.height + 2);
   }
   if (sheet.size() != size) return {};
-  cv::Mat pmin = expected.pmin, pmax = expected.pmax, print_dark = expected.dark;
+  cv::Mat pmin = expected.pmin, print_dark = expected.dark;
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  // (speed38) The tinted print's 3x3 minimum and maximum and its dark lines (the minimum's grey
+  // level < 200, as expected_print's) differ from the drawing's only round the cells redrawn:
+  // computed there alone (print_minmax_patches, mask_ops.h), the rest read from the cached
+  // sheet's, where the whole print's erosion, dilation, grey level and compare cost ~1.6 M
+  // instructions a frame.
+  PrintPatches patches;
   if (tinted) {
-    // New buffers: these share their data with the cached sheet's, and OpenCV writes into
-    // a destination of the right size in place, so the next frame (or another thread)
-    // would see this frame's tints as the sheet's.
-    pmin = cv::Mat(), pmax = cv::Mat(), print_dark = cv::Mat();
-    cv::erode(print, pmin, k3);
-    cv::dilate(print, pmax, k3);
-    cv::Mat grey;
-    cv::cvtColor(pmin, grey, cv::COLOR_BGR2GRAY);
-    print_dark = grey < 200;
+    patches = print_minmax_patches(print, redrawn, 200);
+    // A new buffer: expected.dark shares its data with the cached sheet's (the next frame, or
+    // another thread, would see this frame's tints as the sheet's).
+    print_dark = with_patches(expected.dark, patches.box, patches.dark);
   }
   // The light's colour where each part of the sheet lies (a lamp's colour changes over the
   // sheet; the shade of an arm is lit by the room): from the cells whose print is seen
@@ -1381,9 +1386,8 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // minimum's and maximum's (registration). The luminance ratio is wanted only for an
   // arm's penumbra, below: computed there (occluder_ratio_row, the same float operations)
   // when there is an arm.
-  for (int y = 0; y < size.height; ++y)
-    occluder_diff_row(sheet.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y),
-                      size.width, ip, dark, c2, diff.ptr<uchar>(y));
+  // (speed38) The minimum and maximum from the patches round the tinted cells, else the drawing's.
+  occluder_diff_patched(sheet, print, expected.pmin, expected.pmax, patches, light, ip, dark, c2, diff);
   blank_print_marks(diff, layout, s);
   const char* dbg = std::getenv("HEXDICE_HAND_DEBUG");
   const double r = 0.5 * params.occluder_core_mm * s;
@@ -1425,6 +1429,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   if (any && params.occluder_penumbra > 0) {
     cv::Mat smooth, soft;
     cv::Mat ratio(size, CV_32F);  // luminance over the print's 3x3 minimum (paper's white = 1)
+    if (!patches.box.empty()) pmin = with_patches(expected.pmin, patches.box, patches.pmin);  // the whole minimum, tinted
     // (speed35) The ratio alone (occluder_ratio_row), without the colour test the mask above took.
     for (int y = 0; y < size.height; ++y) occluder_ratio_row(sheet.ptr<uchar>(y), pmin.ptr<uchar>(y), size.width, ip, ratio.ptr<float>(y));
     cv::blur(ratio, smooth, cv::Size(5, 5));

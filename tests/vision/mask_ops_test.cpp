@@ -481,6 +481,139 @@ TEST(MaskOps, OccluderDiffRowMatchesThePerPixelLoop) {
 
 namespace {
 
+// (speed38) occluder_mask's tinted print: its 3x3 minimum and maximum from the drawing's and
+// patches round what was redrawn, against cv::erode / cv::dilate of the whole redrawn print,
+// and the comparison in runs against occluder_diff_row on whole rows of those. Prints of
+// paper, tints and dark lines; redrawn parts anywhere (across the edges, overlapping, one pixel
+// wide, filled hexagons as read.cpp draws them and random pixels inside a rect), every width
+// from 1 up; the runs of a row from 1 px (the per-pixel loop) to whole rows (the vector steps;
+// with HEXDICE_NO_AVX2=1 the SSE2 ones).
+TEST(MaskOps, PrintPatchesAreTheWholePrintsMinimumAndMaximum) {
+  std::mt19937 rng(38);
+  std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
+  std::uniform_real_distribution<float> lightd(0.7f, 1.3f);
+  const float ip[3] = {1.0f / 231.0f, 1.0f / 236.0f, 1.0f / 229.0f};
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  long patched_px = 0, moved_min = 0, diff_set = 0, total_px = 0, whole = 0;
+  for (int rep = 0; rep < 160; ++rep) {
+    const int w = rep < 8 ? 1 + rep : 1 + byte(rng) % 160 + (rep % 5 == 0 ? 200 : 0), h = 1 + byte(rng) % 90;
+    cv::Mat base(h, w, CV_8UC3, cv::Scalar(250, 252, 249));
+    for (int k = 0; k < 6; ++k)  // tints and printed lines
+      cv::rectangle(base, cv::Point(byte(rng) % (w + 10) - 5, byte(rng) % (h + 10) - 5),
+                    cv::Point(byte(rng) % (w + 10) - 5, byte(rng) % (h + 10) - 5),
+                    cv::Scalar(byte(rng), byte(rng), byte(rng)), coin(rng) ? 1 : cv::FILLED);
+    cv::Mat base_min, base_max;
+    cv::erode(base, base_min, k3);
+    cv::dilate(base, base_max, k3);
+    cv::Mat print = base.clone();
+    std::vector<cv::Rect> changed;
+    const int parts = byte(rng) % 6;
+    for (int k = 0; k < parts; ++k) {
+      const cv::Point c(byte(rng) % (w + 20) - 10, byte(rng) % (h + 20) - 10);
+      const int r = 1 + byte(rng) % 25;
+      if (coin(rng)) {  // a hexagon, as occluder_mask fills a tinted cell
+        std::vector<cv::Point> poly;
+        for (int e = 0; e < 6; ++e)
+          poly.emplace_back(c.x + cvRound(r * std::cos(CV_PI / 3 * e)), c.y + cvRound(r * std::sin(CV_PI / 3 * e)));
+        cv::fillConvexPoly(print, poly, cv::Scalar(byte(rng), byte(rng), byte(rng)));
+        const cv::Rect b = cv::boundingRect(poly);
+        changed.emplace_back(b.x - 1, b.y - 1, b.width + 2, b.height + 2);
+      } else {  // random pixels inside a rect (a one-pixel-wide one at times)
+        const cv::Rect b(c.x, c.y, coin(rng) ? 1 : r, 1 + byte(rng) % 20);
+        const cv::Rect in = b & cv::Rect(0, 0, w, h);
+        for (int y = in.y; y < in.y + in.height; ++y)
+          for (int x = in.x; x < in.x + in.width; ++x)
+            if (coin(rng)) print.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(byte(rng)), static_cast<uchar>(byte(rng)), static_cast<uchar>(byte(rng)));
+        changed.push_back(b);
+      }
+    }
+    cv::Mat want_min, want_max;
+    cv::erode(print, want_min, k3);
+    cv::dilate(print, want_max, k3);
+    const PrintPatches p = print_minmax_patches(print, changed, 200);
+    ASSERT_EQ(p.box.size(), p.pmin.size());
+    ASSERT_EQ(p.box.size(), p.pmax.size());
+    ASSERT_EQ(p.box.size(), p.dark.size());
+    const cv::Mat got_min = with_patches(base_min, p.box, p.pmin), got_max = with_patches(base_max, p.box, p.pmax);
+    ASSERT_EQ(0, cv::norm(got_min, want_min, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
+    ASSERT_EQ(0, cv::norm(got_max, want_max, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
+    cv::Mat grey, base_dark;
+    cv::cvtColor(base_min, grey, cv::COLOR_BGR2GRAY);
+    base_dark = grey < 200;
+    cv::cvtColor(want_min, grey, cv::COLOR_BGR2GRAY);
+    const cv::Mat want_dark = grey < 200;
+    ASSERT_EQ(0, cv::norm(with_patches(base_dark, p.box, p.dark), want_dark, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
+    for (const cv::Rect& b : p.box) patched_px += b.area();
+    whole += p.box.size() == 1 && p.box[0] == cv::Rect(0, 0, w, h);
+    moved_min += cv::countNonZero(cv::Mat(base_min != want_min).reshape(1));
+    // The comparison: a frame like the print, shaded, tinted or anything.
+    cv::Mat frame(h, w, CV_8UC3), light(h, w, CV_32FC3);
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        const int k = coin(rng);
+        float l[3] = {lightd(rng), lightd(rng), lightd(rng)};
+        const float sum = l[0] + l[1] + l[2];
+        for (int ch = 0; ch < 3; ++ch) {
+          const int v = print.at<cv::Vec3b>(y, x)[ch];
+          frame.at<cv::Vec3b>(y, x)[ch] = cv::saturate_cast<uchar>(k == 0 ? byte(rng) : k == 1 ? v / 2 : v + byte(rng) % 9 - 4);
+          light.at<cv::Vec3f>(y, x)[ch] = l[ch] * 3.0f / sum;
+        }
+      }
+    const float dark = 0.72f, c2 = 0.035f * 0.035f;
+    cv::Mat want(h, w, CV_8U, cv::Scalar(7)), got(h, w, CV_8U, cv::Scalar(9));
+    for (int y = 0; y < h; ++y)
+      occluder_diff_row(frame.ptr<uchar>(y), print.ptr<uchar>(y), want_min.ptr<uchar>(y), want_max.ptr<uchar>(y), light.ptr<float>(y), w,
+                        ip, dark, c2, want.ptr<uchar>(y));
+    occluder_diff_patched(frame, print, base_min, base_max, p, light, ip, dark, c2, got);
+    ASSERT_EQ(0, cv::norm(got, want, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
+    diff_set += cv::countNonZero(want);
+    total_px += static_cast<long>(w) * h;
+  }
+  EXPECT_GT(moved_min, 20000);   // the redrawn parts did move the minimum
+  EXPECT_GT(diff_set, 100000);   // and the comparison said both
+  EXPECT_GT(total_px - diff_set, 30000);
+  EXPECT_LT(patched_px, total_px);  // patches, not the whole prints
+  EXPECT_GT(whole, 5);              // and the whole print where they would cover most of it
+  EXPECT_LT(whole, 100);
+}
+
+// print_minmax_patches' dark test is cv::cvtColor's grey level below the bound, on a sixteenth
+// of every colour (each of 4096 x 4096 pixels a BGR of its own; every 16th row of them) and
+// bounds round the reader's 200. (OpenCV 4.6's 8-bit grey has 15-bit coefficients: the 14-bit
+// formula (1868 b + 9617 g + 4899 r + 8192) >> 14 differs on 43 864 of the 2^24 colours, 27 of
+// this sixteenth below 100.)
+TEST(MaskOps, PrintPatchesDarkIsOpenCVsGreyLevelForEveryColour) {
+  cv::Mat all(4096, 4096, CV_8UC3);
+  for (int y = 0; y < all.rows; ++y)
+    for (int x = 0; x < all.cols; ++x) {
+      const int v = y * all.cols + x;
+      all.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(v & 255), static_cast<uchar>((v >> 8) & 255), static_cast<uchar>(v >> 16));
+    }
+  cv::Mat grey;
+  cv::cvtColor(all, grey, cv::COLOR_BGR2GRAY);
+  // A 1 x 1 patch's minimum is its pixel's when its neighbours are all white: each colour as
+  // the one dark pixel of a 3 x 3 white print, computed on rows of such (every third column).
+  for (int below : {1, 100, 199, 200, 201, 255}) {
+    long mismatched = 0;
+    for (int y0 = 0; y0 < all.rows; y0 += 16) {
+      cv::Mat print(3, 3 * all.cols, CV_8UC3, cv::Scalar(255, 255, 255));
+      std::vector<cv::Rect> at;
+      for (int x = 0; x < all.cols; ++x) print.at<cv::Vec3b>(1, 3 * x + 1) = all.at<cv::Vec3b>(y0, x);
+      at.emplace_back(1, 1, 3 * all.cols - 2, 1);  // grown by 1: every row and column but the last
+      const PrintPatches p = print_minmax_patches(print, at, below);
+      ASSERT_EQ(p.box.size(), 1u);
+      const cv::Mat d = with_patches(cv::Mat(print.size(), CV_8U, cv::Scalar(0)), p.box, p.dark);
+      for (int x = 0; x < all.cols; ++x)
+        mismatched += (d.at<uchar>(1, 3 * x + 1) != 0) != (grey.at<uchar>(y0, x) < below);
+    }
+    EXPECT_EQ(mismatched, 0) << "below " << below;
+  }
+}
+
+}  // namespace
+
+namespace {
+
 // read.cpp's skin test, 16 pixels at a time, against its one-pixel loop: the same bytes
 // on random colours and on skin-like ones (r > g > b at every shade), every tail length.
 TEST(MaskOps, SkinRowMatchesThePerPixelLoop) {
