@@ -422,6 +422,37 @@ TEST(ReaderHarsh, ABlackDieLiftedToGreyByTheGainIsReadInItsLightPips) {
   EXPECT_EQ(c_on.hidden_visible, c_off.hidden_visible) << "a clean frame";
 }
 
+// (robust38) Black 1s in gain-lifted frames. data/fixtures/scenes_round38_robust38:
+// gain1 2804 (3,0), a black 1 whose square slid onto its side face: the top's pip and a side
+// face's read as a black 2 at 1.00, its pips 1.9 mm off the square; the camera-resolution look
+// found one light pip on the top and read a 1 at 1.00 there, but exact20's "a sure reading at
+// the face's size stands" kept the 2. sure_face_stands_min_pips 2: with one pip on the top at
+// every threshold the first does not stand. gain3 3103 (2,3), a black 1 lifted to grey, hidden
+// (polarity): grey_other_lifted_one reads the top's lone light pip as a black 1 at 1.00.
+TEST(ReaderHarsh, ABlackOneTheGainLiftsIsReadByItsOneLightPip) {
+  const SceneScore after = fixture_score("scenes_round38_robust38", ReadParams{});
+  ReadParams no_count;
+  no_count.sure_face_stands_min_pips = 0;
+  const SceneScore a_off = fixture_score("scenes_round38_robust38", no_count);
+  EXPECT_EQ(wrong(a_off), wrong(after) + 1) << "2804's black 1 read 2 without the pip count";
+  EXPECT_EQ(a_off.matched, after.matched);
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  ReadParams no_one;
+  no_one.grey_other_lifted_one = 0;
+  const SceneScore b_off = fixture_score("scenes_round38_robust38", no_one);
+  expect_more_right_none_worse(b_off, after, 1);
+  EXPECT_EQ(hidden_for(after, "polarity"), hidden_for(b_off, "polarity") - 1) << "3103's black 1 hidden (polarity)";
+  // The lone pip is looked at in a noisy frame only: with the noise bars out of reach it
+  // changes nothing.
+  ReadParams clean_on, clean_off = no_one;
+  clean_on.noise_grey_level = clean_off.noise_grey_level = 1e9;
+  const SceneScore c_on = fixture_score("scenes_round38_robust38", clean_on);
+  const SceneScore c_off = fixture_score("scenes_round38_robust38", clean_off);
+  EXPECT_EQ(c_on.face_ok, c_off.face_ok) << "a clean frame";
+  EXPECT_EQ(c_on.matched, c_off.matched) << "a clean frame";
+  EXPECT_EQ(c_on.hidden_visible, c_off.hidden_visible) << "a clean frame";
+}
+
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
 // three a column, 4.3 mm apart, on a 48 px crop of 16 mm): blurred by sigma 3 px the lattice finds
 // no face at its full bar; after 20 steps of sigma 3 it reads the 6.
