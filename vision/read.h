@@ -412,6 +412,14 @@ struct ReadParams {
   // unit and read blue 1 (hidden, cut); the layout look found the 6 12.8 mm off at 1.00, named
   // black, and was refused for naming another colour. 0 = off (the same colour needed, as before).
   double token_one_other_die = 0.9;
+  // (robust38) ... and in a noisy frame, a first reading of any colour under
+  // coloured_pip_look_below, where that look finds a standard layout of three or more light
+  // pips read there as that count at this confidence or more on a grey body (black, its pips
+  // light), is that black die: the gain lifts a black top to a grey the cell's tint colours
+  // (gain1 2801 (-2,-3): a black 6 on a red home cell named red, read red 3 at 0.30, hidden;
+  // the red look found the 6 and read it at 1.00, named black, and was refused for naming
+  // another colour). 0 = off.
+  double coloured_pip_grey_confidence = 0.95;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the
