@@ -3983,7 +3983,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // The first threshold alone first (most dice are settled there), the others together
         // only when needed (search_top_faces).
         const double reach_mm = pip_look_reach_mm(params);
+        // (robust38) The most pips any threshold of this look found so far (sure_face_stands_min_pips).
+        std::size_t look_most = 0;
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
+          look_most = std::max(look_most, pips.size());
           if (dark_polarity) {
             fine_dark_looked = true;
             fine_dark_most = std::max(fine_dark_most, pips.size());
@@ -4043,14 +4046,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             // it read there as a 1 at the same confidence (new1 1503 (-3,4): a black 4 at 1.00,
             // its pips 1.5 mm off, read 1 at 1.00). A face with a side face's pip, which this rule
             // is for, is off-size (0.63-0.72 on every set: the side pip lies beyond the face).
+            // (robust38) ... unless its pips are off its square (the exception below) and this look
+            // found fewer than sure_face_stands_min_pips pips on the top plane at every threshold
+            // it tried: the first reading's other pips lay off the top, a side face's.
+            const bool off_square = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0;
+            const bool one_seen = off_square && look_most < static_cast<std::size_t>(std::max(0, params.sure_face_stands_min_pips));
             const bool first_cand = params.sure_face_scale_stands && fr.confidence >= params.fine_keep_sure && r2.face < fr.face &&
-                                    nr == want;
+                                    nr == want && !one_seen;
             const double scale0 = first_cand || debug ? scale_at(fr, fc) : 0.0;
             const bool first_real = first_cand && face_scale_ok(scale0);
-            const bool first_off = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0 && !first_real;
+            const bool first_off = off_square && !first_real;
             if (debug && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0)
               std::fprintf(stderr, "FIRSTOFF %d,%d face %d conf %.2f off %.1f mm scale %.2f -> face %d conf %.2f off %.1f mm%s\n", cell.hex.q, cell.hex.r,
-                           fr.face, fr.confidence, off0, scale0, r2.face, r2.confidence, off2, first_real ? ": the first, at a face's size, stands" : "");
+                           fr.face, fr.confidence, off0, scale0, r2.face, r2.confidence, off2,
+                           first_real ? ": the first, at a face's size, stands"
+                           : one_seen && fr.confidence >= params.fine_keep_sure && r2.face < fr.face && nr == want
+                           ? ": one pip on the top (sure_face_stands_min_pips), the first does not stand" : "");
             // (exact15) A sure first reading (fine_keep_sure or more) is not replaced by a less
             // sure one of more pips: a spot beside the face (a printed line's corner, an arm's
             // edge) and the face's own pip read as a 2 at 0.84 over a 1 at 1.00.
@@ -4133,6 +4144,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const float t = static_cast<float>(std::min(0.95, r) * paper_lum);
             if (r > 0 && t > ladder.back()) ladder.push_back(t);
           }
+        // (robust38) A lone light pip is a face there too (grey_other_lifted_one; noisy frames).
+        const bool lifted_one = !dark_polarity && noisy && params.grey_other_lifted_one > 0;
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
         const double reach_mm = pip_look_reach_mm(params);
         for (std::size_t ti = 0; ti < ladder.size() && !fine_looked; ++ti) {
@@ -4146,14 +4159,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           int tried = 0;
           for (const TopFacePips& h : top_face_hypotheses(pips, displacement[ci])) {
             // Two pips at least: one dark spot is a shadow's edge or a print mark as often as a 1.
-            if (h.count < 2 || cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 2) continue;
+            // (robust38) ... but for a lifted black top's lone light pip (grey_other_lifted_one):
+            // the only light spot on the top in a noisy frame, read as a black 1 surely.
+            const bool lone_one = h.count == 1 && lifted_one && pips.size() == 1;
+            if ((h.count < 2 && !lone_one) || cv::norm(h.centre_mm - c_mm) > params.max_face_offset_mm || tried >= 2) continue;
             ++tried;
             const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
             const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
             const FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
             const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
             const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
-                               r2.confidence > fr.confidence;
+                               r2.confidence > fr.confidence && (!lone_one || r2.confidence >= params.grey_other_lifted_one);
+            if (debug && lone_one)
+              std::fprintf(stderr, "GREYONE %d,%d the top's one light pip above %.2f of the paper: black 1 if read at %.2f or more\n",
+                           cell.hex.q, cell.hex.r, t / paper_lum, params.grey_other_lifted_one);
             if (debug)
               std::fprintf(stderr, "GREYPIP %d,%d %s %zu pips, face of %d moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                            cell.hex.q, cell.hex.r, want.c_str(), pips.size(), h.count, cv::norm(at - fc) / ppm, fr.face, fr.confidence,
@@ -4390,7 +4409,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // (exact27) ... or the first reading is a token's blue 1 and this a sure other die's face.
           const bool token_one = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face == 1 && nf == "blue" &&
                                  (colour == "black" || colour == "white") && r2.confidence >= params.token_one_other_die;
-          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && (colour == nf || token_one) &&
+          // (robust38) ... or, in a noisy frame, a sure black face of three pips or more over an unsure first reading.
+          const bool grey_die = params.coloured_pip_grey_confidence > 0 && noisy && covered[ci] != 2 && h.count >= 3 &&
+                                colour == "black" && r2.confidence >= params.coloured_pip_grey_confidence &&
+                                fr.confidence < params.coloured_pip_look_below;
+          if (debug && grey_die && r2.face == h.count)
+            std::fprintf(stderr, "COLPIPGREY %d,%d %s look's face of %d read black at %.2f: the die is black\n", cell.hex.q, cell.hex.r,
+                         nf.c_str(), h.count, r2.confidence);
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && (colour == nf || token_one || grey_die) &&
                              h.count > 1 &&
                              (h.count > fr.face ||
                               (r2.confidence > fr.confidence && fr.confidence < params.coloured_pip_look_below));
@@ -5289,9 +5315,9 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "grey_other_lifted_one" << grey_other_lifted_one << "coloured_pip_grey_confidence" << coloured_pip_grey_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "sure_face_stands_min_pips" << sure_face_stands_min_pips << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm << "in_view_face_mm" << in_view_face_mm;
     fs << "retry_read_above" << static_cast<int>(retry_read_above);
@@ -5461,6 +5487,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("grey_other_below", p.grey_other_below);
     get("grey_other_lifted_low", p.grey_other_lifted_low);
     get("grey_other_lifted_high", p.grey_other_lifted_high);
+    get("grey_other_lifted_one", p.grey_other_lifted_one);
+    get("coloured_pip_grey_confidence", p.coloured_pip_grey_confidence);
     get("pip_light_ratio", p.pip_light_ratio);
     get("side_pip_squeeze", p.side_pip_squeeze);
     get("hand_rest_area", p.hand_rest_area);
@@ -5475,6 +5503,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("face_scale_max", p.face_scale_max);
     get_bool("face_scale_gate", p.face_scale_gate);
     get_bool("sure_face_scale_stands", p.sure_face_scale_stands);
+    get("sure_face_stands_min_pips", p.sure_face_stands_min_pips);
     get_bool("pip_look_scale_stands", p.pip_look_scale_stands);
     get("occluded_dark_ratio", p.occluded_dark_ratio);
     get("occluded_saturation", p.occluded_saturation);

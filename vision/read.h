@@ -205,6 +205,14 @@ struct ReadParams {
   // face's pip, which is off-size): a lone pip of it read as a 1 at the same 1.00 replaced a
   // black 4 (new1 1503 (-3,4), rendered this round). false = off.
   bool sure_face_scale_stands = true;
+  // (robust38) ... but only when the look, at that threshold, found at least this many pips on
+  // the top plane: its disc holds the whole top, so one pip there alone says the first
+  // reading's other pips are not on the top. A black 1 whose square slid onto its side face
+  // read the top's pip with a side face's (or the lit bevel) as a 2 at the face's size, sure,
+  // while the look saw the one pip and read a 1 at 1.00 there (gain1 2804 (3,0), gain2 2906
+  // (-4,5), gain3 3104 (-4,1)). new1 1503's black 4 (the rule's case) had two pips found.
+  // 0 = off (any count).
+  int sure_face_stands_min_pips = 2;
   // (exact21) The patch's pip look (PIPLOOK: the dark or light pips found in the die's region,
   // read again centred on them) does not replace a first reading whose pips (two or more) are
   // at the face's real size (face_scale_min..max) with one whose pips are not: that look's blobs
@@ -236,6 +244,12 @@ struct ReadParams {
   // at 0 (or not above the one before) is left out; both 0 = off.
   double grey_other_lifted_low = 0.7;
   double grey_other_lifted_high = 0.85;
+  // (robust38) ... and in that look (a noisy frame, the light polarity) a lone light pip is a
+  // face too when read_face centred on it reads a black 1 at least this confident: the gain
+  // lifts a black 1's top to a grey with one light pip in its middle, which the look's two-pip
+  // rule (a glare spot on a black top is one light spot) never read (gain3 3104 (-4,0),
+  // (-3,3), 3107 (4,0): black 1s read white, hidden). 0 = off.
+  double grey_other_lifted_one = 0.9;
   // ... and a cell with no unit blob at all is a white die when those blobs form one face
   // that read_face, centred on them, reads with as many pips, at least this confident,
   // on a white body (the die's top is paper-coloured, its sides shadow-coloured). 0 = off.
@@ -398,6 +412,14 @@ struct ReadParams {
   // unit and read blue 1 (hidden, cut); the layout look found the 6 12.8 mm off at 1.00, named
   // black, and was refused for naming another colour. 0 = off (the same colour needed, as before).
   double token_one_other_die = 0.9;
+  // (robust38) ... and in a noisy frame, a first reading of any colour under
+  // coloured_pip_look_below, where that look finds a standard layout of three or more light
+  // pips read there as that count at this confidence or more on a grey body (black, its pips
+  // light), is that black die: the gain lifts a black top to a grey the cell's tint colours
+  // (gain1 2801 (-2,-3): a black 6 on a red home cell named red, read red 3 at 0.30, hidden;
+  // the red look found the 6 and read it at 1.00, named black, and was refused for naming
+  // another colour). 0 = off.
+  double coloured_pip_grey_confidence = 0.95;
   // A cell's paper is the brightest quarter of samples round its border; a glared yellow
   // top there is brighter than the paper and was taken for it (its top then "paper", the
   // square slid onto its shadow). For the per-cell look (not under or beside a hand), the

@@ -475,6 +475,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.grey_other_lifted_low = 0.66;
   p.grey_other_lifted_high = 0.88;
   p.guard_opened_core_ratio = 0.47;
+  p.grey_other_lifted_one = 0.77;
+  p.sure_face_stands_min_pips = 3;
+  p.coloured_pip_grey_confidence = 0.93;
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
@@ -589,6 +592,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->grey_other_lifted_low, 0.66);
   EXPECT_DOUBLE_EQ(q->grey_other_lifted_high, 0.88);
   EXPECT_DOUBLE_EQ(q->guard_opened_core_ratio, 0.47);
+  EXPECT_DOUBLE_EQ(q->grey_other_lifted_one, 0.77);
+  EXPECT_EQ(q->sure_face_stands_min_pips, 3);
+  EXPECT_DOUBLE_EQ(q->coloured_pip_grey_confidence, 0.93);
   EXPECT_DOUBLE_EQ(q->faint_pip_fill_min_pip, 0.12);
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);

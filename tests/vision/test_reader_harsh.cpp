@@ -395,11 +395,15 @@ TEST(ReaderHarsh, AFaceWhoseFaintPipsTheReadersLostIsReadWhole) {
 // found at 0.85 only), and gain4 3519 (2,2), a black 4 read white 2 (found at 0.7): each read
 // black 4, no wrong face or false die more.
 TEST(ReaderHarsh, ABlackDieLiftedToGreyByTheGainIsReadInItsLightPips) {
-  ReadParams off;
+  // (robust38) The steps alone: without the lone-pip look, which reads two black 1s of 3104 more
+  // at the steps' thresholds (ABlackDieTheGainLiftsIsReadByItsLightPips).
+  ReadParams on;
+  on.grey_other_lifted_one = 0;
+  ReadParams off = on;
   off.grey_other_lifted_low = 0;
   off.grey_other_lifted_high = 0;
   const SceneScore before = fixture_score("scenes_round37_robust37", off);
-  const SceneScore after = fixture_score("scenes_round37_robust37", ReadParams{});
+  const SceneScore after = fixture_score("scenes_round37_robust37", on);
   expect_more_right_none_worse(before, after, 2);
   EXPECT_EQ(hidden_for(after, "weak"), hidden_for(before, "weak") - 2) << "hidden weak";
   // Either step alone reads one of the two.
@@ -413,13 +417,54 @@ TEST(ReaderHarsh, ABlackDieLiftedToGreyByTheGainIsReadInItsLightPips) {
   }
   // The steps run in a noisy frame only: with the noise bars out of reach the same frames are read
   // as clean ones, and then the steps change nothing.
-  ReadParams clean_off = off, clean_on;
+  ReadParams clean_off = off, clean_on = on;
   clean_off.noise_grey_level = clean_on.noise_grey_level = 1e9;
   const SceneScore c_off = fixture_score("scenes_round37_robust37", clean_off);
   const SceneScore c_on = fixture_score("scenes_round37_robust37", clean_on);
   EXPECT_EQ(c_on.face_ok, c_off.face_ok) << "a clean frame";
   EXPECT_EQ(c_on.matched, c_off.matched) << "a clean frame";
   EXPECT_EQ(c_on.hidden_visible, c_off.hidden_visible) << "a clean frame";
+}
+
+// (robust38) Black dice in gain-lifted frames. data/fixtures/scenes_round38_robust38: gain1
+// 2804 (3,0), a black 1 whose square slid onto its side face: the top's pip and a side face's
+// read as a black 2 at 1.00, its pips 1.9 mm off the square; the camera-resolution look found
+// one light pip on the top and read a 1 at 1.00 there, but exact20's "a sure reading at the
+// face's size stands" kept the 2. sure_face_stands_min_pips 2: with one pip on the top at every
+// threshold the first does not stand. gain1 2801 (-2,-3), a black 6 on a red home cell named
+// red, read red 3 and hidden weak: the red pip look read its 6 at 1.00 on a black body
+// (coloured_pip_grey_confidence). data/fixtures/scenes_round37_robust37's gain3 3104 (-4,0) and
+// (-3,3), black 1s lifted to grey, read white and hidden: grey_other_lifted_one reads the top's
+// lone light pip as a black 1 at 1.00.
+TEST(ReaderHarsh, ABlackDieTheGainLiftsIsReadByItsLightPips) {
+  const SceneScore after = fixture_score("scenes_round38_robust38", ReadParams{});
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  ReadParams no_count;
+  no_count.sure_face_stands_min_pips = 0;
+  const SceneScore a_off = fixture_score("scenes_round38_robust38", no_count);
+  EXPECT_EQ(wrong(a_off), wrong(after) + 1) << "2804's black 1 read 2 without the pip count";
+  EXPECT_EQ(a_off.matched, after.matched);
+  ReadParams no_grey;
+  no_grey.coloured_pip_grey_confidence = 0;
+  const SceneScore c_off = fixture_score("scenes_round38_robust38", no_grey);
+  expect_more_right_none_worse(c_off, after, 1);
+  EXPECT_EQ(hidden_for(after, "weak"), hidden_for(c_off, "weak") - 1) << "2801's black 6 hidden weak";
+  // The lone pip: two black 1s more read right, none worse.
+  const SceneScore b_on = fixture_score("scenes_round37_robust37", ReadParams{});
+  ReadParams no_one;
+  no_one.grey_other_lifted_one = 0;
+  const SceneScore b_off = fixture_score("scenes_round37_robust37", no_one);
+  expect_more_right_none_worse(b_off, b_on, 2);
+  // Both looks run in a noisy frame only: with the noise bars out of reach they change nothing.
+  ReadParams clean_on, clean_off = no_one;
+  clean_off.coloured_pip_grey_confidence = 0;
+  clean_on.noise_grey_level = clean_off.noise_grey_level = 1e9;
+  for (const char* set : {"scenes_round38_robust38", "scenes_round37_robust37"}) {
+    const SceneScore s_on = fixture_score(set, clean_on), s_off = fixture_score(set, clean_off);
+    EXPECT_EQ(s_on.face_ok, s_off.face_ok) << set << ": a clean frame";
+    EXPECT_EQ(s_on.matched, s_off.matched) << set << ": a clean frame";
+    EXPECT_EQ(s_on.hidden_visible, s_off.hidden_visible) << set << ": a clean frame";
+  }
 }
 
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
