@@ -499,6 +499,7 @@ std::vector<bool> small_specks_kept(const std::vector<float>& sides, const std::
   // The photo's die: the median side of the dice (the speck itself among them; with one or
   // two dice and a speck, the upper median is a die's).
   const float m = median_of(sides);
+  if (!(m > 0)) return keep;
   for (std::size_t i = 0; i < sides.size(); ++i) {
     const double r = sides[i] / m;
     keep[i] = !(sides[i] < m && shares[i] * r * r < params.min_body_die_share);

@@ -1672,9 +1672,10 @@ void bytes3(const uchar* a, const uchar* b, const uchar* c, int n, bool least, u
     for (; i + 16 <= n; i += 16) cv::v_store(out + i, cv::v_min(cv::v_min(cv::v_load(a + i), cv::v_load(b + i)), cv::v_load(c + i)));
   else
     for (; i + 16 <= n; i += 16) cv::v_store(out + i, cv::v_max(cv::v_max(cv::v_load(a + i), cv::v_load(b + i)), cv::v_load(c + i)));
-#endif
-  // A tail under 16 of a run of 16 or more: its last 16 again (out is none of a, b, c).
+  // A tail under 16 of a run of 16 or more: its last 16 again (out is none of a, b, c). Inside
+  // the #if: without vectors i stays 0 and this would call itself for ever.
   if (i < n && n >= 16) return bytes3(a + n - 16, b + n - 16, c + n - 16, 16, least, out + n - 16);
+#endif
   for (; i < n; ++i) out[i] = least ? std::min(std::min(a[i], b[i]), c[i]) : std::max(std::max(a[i], b[i]), c[i]);
 }
 

@@ -4051,8 +4051,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             // it tried: the first reading's other pips lay off the top, a side face's.
             const bool off_square = params.one_pip_off_centre_mm > 0 && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0;
             const bool one_seen = off_square && look_most < static_cast<std::size_t>(std::max(0, params.sure_face_stands_min_pips));
-            const bool first_cand = params.sure_face_scale_stands && fr.confidence >= params.fine_keep_sure && r2.face < fr.face &&
-                                    nr == want && !one_seen;
+            const bool sure_first = params.sure_face_scale_stands && fr.confidence >= params.fine_keep_sure && r2.face < fr.face && nr == want;
+            const bool first_cand = sure_first && !one_seen;
             const double scale0 = first_cand || debug ? scale_at(fr, fc) : 0.0;
             const bool first_real = first_cand && face_scale_ok(scale0);
             const bool first_off = off_square && !first_real;
@@ -4060,7 +4060,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               std::fprintf(stderr, "FIRSTOFF %d,%d face %d conf %.2f off %.1f mm scale %.2f -> face %d conf %.2f off %.1f mm%s\n", cell.hex.q, cell.hex.r,
                            fr.face, fr.confidence, off0, scale0, r2.face, r2.confidence, off2,
                            first_real ? ": the first, at a face's size, stands"
-                           : one_seen && fr.confidence >= params.fine_keep_sure && r2.face < fr.face && nr == want
+                           : one_seen && sure_first
                            ? ": one pip on the top (sure_face_stands_min_pips), the first does not stand" : "");
             // (exact15) A sure first reading (fine_keep_sure or more) is not replaced by a less
             // sure one of more pips: a spot beside the face (a printed line's corner, an arm's
@@ -4410,7 +4410,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           const bool token_one = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face == 1 && nf == "blue" &&
                                  (colour == "black" || colour == "white") && r2.confidence >= params.token_one_other_die;
           // (robust38) ... or, in a noisy frame, a sure black face of three pips or more over an unsure first reading.
-          const bool grey_die = params.coloured_pip_grey_confidence > 0 && noisy && covered[ci] != 2 && h.count >= 3 &&
+          const bool grey_die = params.coloured_pip_grey_confidence > 0 && noisy && pol > 0 && covered[ci] != 2 && h.count >= 3 &&
                                 colour == "black" && r2.confidence >= params.coloured_pip_grey_confidence &&
                                 fr.confidence < params.coloured_pip_look_below;
           if (debug && grey_die && r2.face == h.count)
@@ -4887,6 +4887,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
           return ok;
         };
+        // (exact38) An opened blob's bar: guard_opened_core_ratio, or the first bar when it is 0;
+        // none when the core test is off (guard_core_ratio 0).
+        const double opened_core_min = params.guard_core_ratio <= 0 ? 0.0
+                                       : params.guard_opened_core_ratio > 0 ? params.guard_opened_core_ratio
+                                                                           : params.guard_core_ratio;
         for (int i = 1; i < gn; ++i) {
           bool ok = token_blob(gl, gs, gc, i, "", params.guard_core_ratio);
           // (exact27) A blob over the cap may be the token joined to the band of its cell's tinted
@@ -4912,7 +4917,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             }
             morph(one, one, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k_px, k_px)));
             const int sn = components_with_stats(one, sl, ss, sc);
-            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(sl, ss, sc, j, " (opened)", params.guard_opened_core_ratio);
+            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(sl, ss, sc, j, " (opened)", opened_core_min);
           }
           co.guard = co.guard || ok;
         }

@@ -492,7 +492,8 @@ struct ReadParams {
   // band of print or shadow is left in it, but a token joined to its cell's deep-tinted print or
   // to a blue die's side keeps a stub of it (dev17 1904 (0,4): 0.58; dev4n 507 (-1,3): 0.57).
   // Every opened blob on the 67 scored sets is a token (5: 0.57-0.83); any bar from 0 to 0.57
-  // reads them alike: 0.5 is under both stubs with room. 0 = off.
+  // reads them alike: 0.5 is under both stubs with room. 0 = off (the opened blob is held to
+  // guard_core_ratio, as before exact38); with guard_core_ratio 0 no blob has a core test.
   double guard_opened_core_ratio = 0.5;
   // (exact32) ... measured with the blob's holes of under guard_core_hole guard faces filled: a
   // token's top has its pip at its centre, a hole in its blob where the close does not shut it
