@@ -4056,7 +4056,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const double scale0 = first_cand || debug ? scale_at(fr, fc) : 0.0;
             const bool first_real = first_cand && face_scale_ok(scale0);
             const bool first_off = off_square && !first_real;
-            if (debug && off0 >= params.one_pip_off_centre_mm && off2 <= 0.5 * off0)
+            if (debug && off_square)
               std::fprintf(stderr, "FIRSTOFF %d,%d face %d conf %.2f off %.1f mm scale %.2f -> face %d conf %.2f off %.1f mm%s\n", cell.hex.q, cell.hex.r,
                            fr.face, fr.confidence, off0, scale0, r2.face, r2.confidence, off2,
                            first_real ? ": the first, at a face's size, stands"
