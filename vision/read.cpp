@@ -1864,7 +1864,8 @@ FrameBlur frame_blur_ellipse(const cv::Mat& grey, const std::vector<MarkerEdgeSp
   return fb;
 }
 
-double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv::Matx33d& hp, double inset_mm) {
+double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv::Matx33d& hp, double inset_mm, double* level_out) {
+  if (level_out) *level_out = 0.0;
   if (grey.empty() || grey.type() != CV_8UC1 || wp[1].x - wp[0].x <= 2 * inset_mm || wp[1].y - wp[0].y <= 2 * inset_mm) return 0.0;
   const double x0 = wp[0].x + inset_mm, x1 = wp[1].x - inset_mm, y0 = wp[0].y + inset_mm, y1 = wp[1].y - inset_mm;
   std::vector<cv::Point> quad;
@@ -1895,9 +1896,28 @@ double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv
     return static_cast<double>(v[v.size() / 2]);
   };
   const double lum = median(level);
+  if (level_out) *level_out = lum;
   // 1.4826 x the median absolute deviation is a Gaussian's sigma; x 5/sqrt(24): the pixel's own
   // share of its 5x5 mean taken back.
   return lum > 8 ? 1.4826 * 5.0 / std::sqrt(24.0) * median(dev) / lum : 0.0;
+}
+
+double cells_paper_noise(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp, double half_mm, double* level_out) {
+  if (level_out) *level_out = 0.0;
+  std::vector<double> noise, level;
+  for (const auto& cell : layout.cells) {
+    const Point c = cell.centre;
+    double lum = 0.0;
+    const double n = patch_noise(grey, {{{c.x - half_mm, c.y - half_mm}, {c.x + half_mm, c.y + half_mm}}}, hp, 0.0, &lum);
+    if (n > 0) noise.push_back(n), level.push_back(lum);
+  }
+  if (noise.empty()) return 0.0;
+  auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  if (level_out) *level_out = median(level);
+  return median(noise);
 }
 
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
@@ -1964,8 +1984,28 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (robust27) A noisy frame (noise_grey_level, noise_white_level): the sensor's noise a large
   // share of the light on both of the sheet's blank patches, measured only when the rule is on.
   const bool noise_rule = params.noise_grey_level > 0 && params.noise_white_level > 0;
-  const double grey_noise = noise_rule || debug ? patch_noise(grey, layout.grey_patch, hp) : 0.0;
-  const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp) : 0.0;
+  double grey_level = 0.0, white_level = 0.0;
+  double grey_noise = noise_rule || debug ? patch_noise(grey, layout.grey_patch, hp, 4.0, &grey_level) : 0.0;
+  double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp, 4.0, &white_level) : 0.0;
+  // (robust39) A patch out of the frame measures nothing, and a white patch the gain clipped no
+  // noise: the noise is then measured on the cells' paper (noise_cells_half_mm), for the white
+  // patch's measure, and for the grey patch's times noise_paper_to_grey. Not when the grey patch
+  // is seen and under its level: that frame is not noisy whatever the white measures (the cells
+  // cost ~13 M instructions at 720p).
+  const bool grey_unseen = grey_level <= 0;
+  const bool white_unseen = white_level <= 0 || (params.noise_clipped_level > 0 && white_level >= params.noise_clipped_level);
+  if ((noise_rule || debug) && params.noise_cells_half_mm > 0 && (grey_unseen || (white_unseen && grey_noise >= params.noise_grey_level))) {
+    double paper_level = 0.0;
+    const double paper_noise = cells_paper_noise(grey, layout, hp, params.noise_cells_half_mm, &paper_level);
+    const bool seen = paper_noise > 0 && (params.noise_clipped_level <= 0 || paper_level < params.noise_clipped_level);
+    if (debug)
+      std::fprintf(stderr, "NOISECELLS %.4f of the cells' paper at %.1f (grey patch %.4f at %.1f, white %.4f at %.1f)%s\n", paper_noise, paper_level,
+                   grey_noise, grey_level, white_noise, white_level, seen ? ": taken" : "");
+    if (seen) {
+      if (white_unseen) white_noise = paper_noise;
+      if (grey_unseen) grey_noise = paper_noise * params.noise_paper_to_grey;
+    }
+  }
   const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && white_noise >= params.noise_white_level;
   if (debug) std::fprintf(stderr, "NOISE %.4f of the grey patch, %.4f of the white%s\n", grey_noise, white_noise, noisy ? ": a noisy frame" : "");
   // (exact33) In a noisy frame the pip places' rings are sampled on the face crop's box mean (noise_ring_average).
@@ -5336,6 +5376,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
     fs << "noise_ring_average" << noise_ring_average;
+    fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell) << "pip_look_off_token" << static_cast<int>(pip_look_off_token);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -5558,6 +5599,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("noise_pip_contrast", p.noise_pip_contrast);
     get("noise_ring_average", p.noise_ring_average);
+    get("noise_cells_half_mm", p.noise_cells_half_mm);
+    get("noise_clipped_level", p.noise_clipped_level);
+    get("noise_paper_to_grey", p.noise_paper_to_grey);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

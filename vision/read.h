@@ -1091,6 +1091,19 @@ struct ReadParams {
   // places keep single pixels, so a hand's edge is not averaged into a body-coloured ring. Taken
   // as 0..8. 0 = off.
   int noise_ring_average = 2;
+  // (robust39) The noise where a patch does not measure it: a patch out of the frame measures 0
+  // (gain2 2907: the sheet's bottom band below the frame), and a white patch whose median
+  // luminance is noise_clipped_level or more (0..255) was clipped by the gain and shows no noise
+  // (gain1 2805: white at 251, 0.010; its cells' paper at 239, 0.034). Then patch_noise is measured
+  // on the cells' paper (cells_paper_noise: a square of +-noise_cells_half_mm round each cell's
+  // centre, inside its hex; the median over the cells, most of them empty) and stands for the white
+  // patch's measure (both white paper), and times noise_paper_to_grey for the grey patch's (the
+  // noise is the sensor's, a like amount on a patch of about half the level: on the gain renders
+  // whose patches are both in view the grey measured 1.6-2.1 times the white). Not taken when the
+  // paper is clipped too (gain1 2802). 0 (noise_cells_half_mm) = off.
+  double noise_cells_half_mm = 9.0;
+  double noise_clipped_level = 245.0;
+  double noise_paper_to_grey = 1.9;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
@@ -1158,7 +1171,13 @@ cv::Mat deblur_crop(const cv::Mat& crop_bgr, double sigma_px, int iterations);
 // webcam that raises its gain gives a frame that is not dark but noisy: the sensor's noise is a
 // larger share of the light, whatever the gain made of the level. 0 when the patch is not in the
 // frame (under 16 px a side) or darker than 8 of 255.
-double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& patch, const cv::Matx33d& hp, double inset_mm = 4.0);
+// The patch's median luminance in *level_out when given (0 when not measured).
+double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& patch, const cv::Matx33d& hp, double inset_mm = 4.0,
+                   double* level_out = nullptr);
+// (robust39) The same noise on the cells' paper: patch_noise over a square of +-half_mm round each
+// cell's centre (those in the frame), the median over the cells; their median level in *level_out.
+double cells_paper_noise(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp, double half_mm,
+                         double* level_out = nullptr);
 
 // Pixel helpers the reader and colour calibration share (so both take the same white
 // reference): the per-channel median of BGR samples ({0,0,0} when empty), and the pixel

@@ -467,6 +467,58 @@ TEST(ReaderHarsh, ABlackDieTheGainLiftsIsReadByItsLightPips) {
   }
 }
 
+// (robust39) The noise where the sheet's patches do not measure it. data/fixtures/
+// scenes_round39_robust39: gain2 2907, a webcam's raised gain with the sheet's bottom band (both
+// patches) below the frame, measured clean (0 on both) so no noisy-frame rule ran: its black 1 at
+// (-3,0) read black 5 and its black 4 at (4,1) read white 2, both at 0.30 or less, and two false
+// blue dice reported; gain1 2805, whose white patch the gain clipped (251 of 255: 0.010, under
+// noise_white_level), a false white 1 at 0.77. With noise_cells_half_mm the cells' paper stands for
+// the missing measures: both frames are noisy, the black 1 is read right, the black 4 hidden
+// (noise), the false dice hidden.
+TEST(ReaderHarsh, TheNoiseIsMeasuredOnTheCellsWhereThePatchesShowNone) {
+  const SceneScore after = fixture_score("scenes_round39_robust39", ReadParams{});
+  ReadParams off;
+  off.noise_cells_half_mm = 0;
+  const SceneScore before = fixture_score("scenes_round39_robust39", off);
+  expect_more_right_none_worse(before, after, 1);
+  EXPECT_EQ(wrong(before), 2) << "2907's black 1 and black 4 read wrong without the cells' noise";
+  EXPECT_EQ(false_dice(before), 3) << "2907's two blues and 2805's white 1 without the cells' noise";
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  EXPECT_EQ(false_dice(after), 0) << "false dice";
+  EXPECT_EQ(hidden_for(after, "noise"), hidden_for(before, "noise") + 1) << "2907's black 4 hidden noise";
+  // With the paper counted clipped as well (noise_clipped_level under the paper's 227-238) no
+  // measure is taken: the frames are read as clean ones.
+  ReadParams clipped;
+  clipped.noise_clipped_level = 200;
+  const SceneScore c = fixture_score("scenes_round39_robust39", clipped);
+  EXPECT_EQ(c.face_ok, before.face_ok) << "paper clipped";
+  EXPECT_EQ(false_dice(c), false_dice(before)) << "paper clipped";
+}
+
+// cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
+// flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
+// the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
+// without the noise under 0.005.
+TEST(ReaderHarsh, CellsPaperNoiseMeasuresTheNoiseOnTheCells) {
+  const SheetLayout layout = standard_sheet();
+  const cv::Matx33d hp(3.0, 0, 20, 0, 3.0, 20, 0, 0, 1);  // paper mm -> image px
+  const cv::Mat clean(static_cast<int>(layout.height_mm * 1.5), static_cast<int>(layout.width_mm * 3.0 + 40), CV_8UC1, cv::Scalar(200));
+  cv::Mat n(clean.size(), CV_32FC1);
+  cv::RNG rng(39);
+  rng.fill(n, cv::RNG::NORMAL, 0, 12);
+  cv::Mat noisy;
+  clean.convertTo(noisy, CV_32FC1);
+  noisy += n;
+  noisy.convertTo(noisy, CV_8UC1);
+  double level = -1;
+  EXPECT_EQ(patch_noise(noisy, layout.grey_patch, hp, 4.0, &level), 0.0) << "the patch below the frame";
+  EXPECT_EQ(level, 0.0);
+  const double cn = cells_paper_noise(noisy, layout, hp, 9.0, &level);
+  EXPECT_NEAR(cn, 12.0 / 200.0, 0.01);
+  EXPECT_NEAR(level, 200.0, 3.0);
+  EXPECT_LT(cells_paper_noise(clean, layout, hp, 9.0), 0.005);
+}
+
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
 // three a column, 4.3 mm apart, on a 48 px crop of 16 mm): blurred by sigma 3 px the lattice finds
 // no face at its full bar; after 20 steps of sigma 3 it reads the 6.
