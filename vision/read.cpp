@@ -1864,7 +1864,9 @@ FrameBlur frame_blur_ellipse(const cv::Mat& grey, const std::vector<MarkerEdgeSp
   return fb;
 }
 
-double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv::Matx33d& hp, double inset_mm) {
+double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv::Matx33d& hp, double inset_mm, const cv::Mat* bgr,
+                   double* clipped) {
+  if (clipped) *clipped = 0.0;
   if (grey.empty() || grey.type() != CV_8UC1 || wp[1].x - wp[0].x <= 2 * inset_mm || wp[1].y - wp[0].y <= 2 * inset_mm) return 0.0;
   const double x0 = wp[0].x + inset_mm, x1 = wp[1].x - inset_mm, y0 = wp[0].y + inset_mm, y1 = wp[1].y - inset_mm;
   std::vector<cv::Point> quad;
@@ -1882,14 +1884,22 @@ double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv
   grey(box).convertTo(f, CV_32F);
   cv::blur(f, local, cv::Size(5, 5), cv::Point(-1, -1), cv::BORDER_REPLICATE);
   std::vector<float> dev, level;
+  // (exact39) The pixels with a channel at 255 (bgr: the frame the grey was made from, same size).
+  const bool count_clipped = clipped && bgr && bgr->type() == CV_8UC3 && bgr->size() == grey.size();
+  std::size_t n_clipped = 0;
   for (int y = 0; y < f.rows; ++y) {
     const uchar* m = mask.ptr<uchar>(y);
     const float* a = f.ptr<float>(y);
     const float* b = local.ptr<float>(y);
+    const cv::Vec3b* c = count_clipped ? bgr->ptr<cv::Vec3b>(box.y + y) + box.x : nullptr;
     for (int x = 0; x < f.cols; ++x)
-      if (m[x]) dev.push_back(std::abs(a[x] - b[x])), level.push_back(a[x]);
+      if (m[x]) {
+        dev.push_back(std::abs(a[x] - b[x])), level.push_back(a[x]);
+        if (c) n_clipped += std::max({c[x][0], c[x][1], c[x][2]}) == 255;
+      }
   }
   if (dev.size() < 100) return 0.0;
+  if (clipped) *clipped = static_cast<double>(n_clipped) / static_cast<double>(dev.size());
   auto median = [](std::vector<float>& v) {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return static_cast<double>(v[v.size() / 2]);
@@ -1965,9 +1975,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // share of the light on both of the sheet's blank patches, measured only when the rule is on.
   const bool noise_rule = params.noise_grey_level > 0 && params.noise_white_level > 0;
   const double grey_noise = noise_rule || debug ? patch_noise(grey, layout.grey_patch, hp) : 0.0;
-  const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp) : 0.0;
-  const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && white_noise >= params.noise_white_level;
-  if (debug) std::fprintf(stderr, "NOISE %.4f of the grey patch, %.4f of the white%s\n", grey_noise, white_noise, noisy ? ": a noisy frame" : "");
+  double white_clipped = 0.0;  // (exact39) the white patch's share of pixels with a channel at 255
+  const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp, 4.0, &image, &white_clipped) : 0.0;
+  // (exact39) A white patch clipped at the sensor's top shows no noise (noise_white_clipped): the
+  // grey patch alone says whether the frame is noisy.
+  const bool white_blind = params.noise_white_clipped > 0 && white_clipped >= params.noise_white_clipped;
+  const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && (white_noise >= params.noise_white_level || white_blind);
+  if (debug)
+    std::fprintf(stderr, "NOISE %.4f of the grey patch, %.4f of the white (%.2f of it clipped%s)%s\n", grey_noise, white_noise, white_clipped,
+                 white_blind ? ": its noise not seen" : "", noisy ? ": a noisy frame" : "");
   // (exact33) In a noisy frame the pip places' rings are sampled on the face crop's box mean (noise_ring_average).
   // Only the 1's shown-top test (one_top_shown) takes it: the occluder gate's looks at the places
   // keep single pixels, so a hand's edge is not averaged into a body-coloured ring.
@@ -2597,11 +2613,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<char> dim_agreed(layout.cells.size(), 0);
   std::vector<char> faint_unclear(layout.cells.size(), 0);  // (robust30) blur_faint_empty_ratio
   std::vector<char> guess_clear(layout.cells.size(), 0);    // (robust34) guess_clear_ratio
+  std::vector<char> one_clear(layout.cells.size(), 0);      // (exact39) noise_one_clear_ratio
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
   // (their one switch; dark_frame is false then).
   const bool noise_faint_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_pip_contrast > 0;
+  // (exact39) ... and for the unsure 1s' rule (noise_one_min_confidence) when a 1 whose pip stands
+  // far out of the noise is kept (noise_one_sure_contrast).
+  const bool noise_one_contrast_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0 &&
+                                       params.noise_one_sure_contrast > 0;
   std::vector<double> pip_contrast_of(layout.cells.size(), std::numeric_limits<double>::quiet_NaN());
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
@@ -4926,7 +4947,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
     if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex);
     // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
-    if ((noise_faint_rule || debug) && fr.face > 0) {
+    if ((noise_faint_rule || noise_one_contrast_rule || debug) && fr.face > 0) {
       const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
       if (pc.measured) pip_contrast_of[ci] = pc.contrast;
       if (debug)
@@ -5149,6 +5170,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence)
       guess_clear[ci] = faint_places_clear(co, faint_places(), params.guess_clear_ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip,
                                            params.guess_clear_min_shown);
+    // (exact39) In a noisy frame an unsure 1 (noise_one_min_confidence) whose pip places stand clear:
+    // the eight round its pip at most noise_one_clear_ratio of its pip's contrast.
+    if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame)
+      one_clear[ci] = params.noise_one_clear_ratio <= 0 ||
+                      faint_places_clear(co, faint_places(), params.noise_one_clear_ratio, debug ? &cell.hex : nullptr);
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
@@ -5267,7 +5293,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
-      const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence;
+      // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
+      // more and its empty places stand clear of it (noise_one_clear_ratio).
+      const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
+                                  !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
+                                  pip_contrast_of[static_cast<std::size_t>(i)] >= params.noise_one_sure_contrast * grey_noise;
+      const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence && !one_stands_out;
+      if (debug && noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence)
+        std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
+                     one_stands_out ? "stands out of the noise: kept" : "not beyond the noise");
       // (robust28) In a noisy frame a reading whose pips stand out of its top no more than the noise does.
       const bool noise_faint = noise_faint_rule && i >= 0 && !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
                                pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;
@@ -5335,7 +5369,9 @@ Status ReadParams::save(const std::string& path) const {
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
-    fs << "noise_ring_average" << noise_ring_average;
+    fs << "noise_ring_average" << noise_ring_average << "noise_white_clipped" << noise_white_clipped
+       << "noise_one_sure_contrast" << noise_one_sure_contrast
+       << "noise_one_clear_ratio" << noise_one_clear_ratio;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell) << "pip_look_off_token" << static_cast<int>(pip_look_off_token);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -5558,6 +5594,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("noise_pip_contrast", p.noise_pip_contrast);
     get("noise_ring_average", p.noise_ring_average);
+    get("noise_white_clipped", p.noise_white_clipped);
+    get("noise_one_sure_contrast", p.noise_one_sure_contrast);
+    get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

@@ -1066,6 +1066,17 @@ struct ReadParams {
   // rest right (most at 1.0). Dark noisy frames keep the dim rule alone (there this hid right
   // 1s: scenes_round26). 0 = off (so is dim_min_confidence 0).
   double noise_one_min_confidence = 0.8;
+  // (exact39) ... unless its pip stands out of its top at least noise_one_sure_contrast times the
+  // grey patch's noise (the contrast noise_pip_contrast measures) and the eight places round it
+  // stand clear of it (faint_places_clear at noise_one_clear_ratio: the strongest of them at most
+  // that share of the pip's contrast). A speck of the noise stands about as far out as the noise
+  // does (false 1s of the gain renders: 3.8 x or less), a die's pip many times further (harsh2
+  // 2506's black, red and green 1 at 0.63-0.80: 5.0-8.6 x, places 0.15-0.19; gain2 2903's red 1 at
+  // 0.72: 15.5 x, 0.06); a 6 read as a 1 from one of its pips has pips on its "empty" places
+  // (scenes_round31_robust31 3416 (-1,-1): 5.7 x, 0.92). noise_one_sure_contrast 0 = off (every
+  // unsure 1 hidden, as before); noise_one_clear_ratio 0 = the places not looked at.
+  double noise_one_sure_contrast = 4.5;
+  double noise_one_clear_ratio = 0.3;
   // (robust28) In a frame that is noisy (noise_grey_level, noise_white_level) but not dark
   // (dim_white_level), a die is reported only when its pips stand out of its top more than the
   // noise does: the lower median over the reading's pips (a 2's weaker pip) of their contrast with
@@ -1091,6 +1102,14 @@ struct ReadParams {
   // places keep single pixels, so a hand's edge is not averaged into a body-coloured ring. Taken
   // as 0..8. 0 = off.
   int noise_ring_average = 2;
+  // (exact39) ... and a white patch with at least this share of its pixels clipped (a channel at
+  // 255, the sensor's top: a webcam's gain lifts the sheet's white up to it) cannot show the noise:
+  // a clipped channel reads 255 alike, and the grey keeps that much less of the noise. There the
+  // grey patch alone (mid-grey, never clipped) says whether the frame is noisy (noise_grey_level).
+  // gain1 2805: 0.45 clipped, its white's noise 0.0101 against the grey's 0.0985; gain1 2802: 0.28,
+  // 0.0050 against 0.0797; the frames both patches call noisy 0.00-0.0x clipped (docs/reader.md
+  // "Exact round 39"). 0 = off (both patches, as before).
+  double noise_white_clipped = 0.25;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);
@@ -1157,8 +1176,12 @@ cv::Mat deblur_crop(const cv::Mat& crop_bgr, double sigma_px, int iterations);
 // from its 5x5 neighbourhood's mean, over the patch's median luminance. A dim room seen by a
 // webcam that raises its gain gives a frame that is not dark but noisy: the sensor's noise is a
 // larger share of the light, whatever the gain made of the level. 0 when the patch is not in the
-// frame (under 16 px a side) or darker than 8 of 255.
-double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& patch, const cv::Matx33d& hp, double inset_mm = 4.0);
+// frame (under 16 px a side) or darker than 8 of 255. (exact39) `clipped`, when given with `bgr` (the
+// colour frame `grey` was made from): the share of the patch's pixels with a channel at 255 (the
+// sensor's top: the grey mixes a clipped channel's flat 255 in, and shows that much less of the
+// noise); 0 when the patch is not measured.
+double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& patch, const cv::Matx33d& hp, double inset_mm = 4.0,
+                   const cv::Mat* bgr = nullptr, double* clipped = nullptr);
 
 // Pixel helpers the reader and colour calibration share (so both take the same white
 // reference): the per-channel median of BGR samples ({0,0,0} when empty), and the pixel

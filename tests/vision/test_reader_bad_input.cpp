@@ -482,6 +482,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
   p.noise_ring_average = 3;
+  p.noise_white_clipped = 0.37;
+  p.noise_one_sure_contrast = 4.2;
+  p.noise_one_clear_ratio = 0.27;
   p.in_view_face_mm = 5.5;
   p.blur_agreed_min_response = 4.5;
   p.blur_faint_below = 5.5;
@@ -600,6 +603,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
   EXPECT_EQ(q->noise_ring_average, 3);
+  EXPECT_DOUBLE_EQ(q->noise_white_clipped, 0.37);
+  EXPECT_DOUBLE_EQ(q->noise_one_sure_contrast, 4.2);
+  EXPECT_DOUBLE_EQ(q->noise_one_clear_ratio, 0.27);
   EXPECT_DOUBLE_EQ(q->in_view_face_mm, 5.5);
   EXPECT_DOUBLE_EQ(q->blur_agreed_min_response, 4.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_below, 5.5);

@@ -1791,4 +1791,39 @@ TEST(ReaderFixtures, TokenOpenedOutOfABlueBlobKeepsAStubOfIt) {
   EXPECT_EQ(now.exact_boards, now.scenes);
 }
 
+// Round 39 (data/fixtures/scenes_round39_exact39: gain1 2805 and harsh2 2506, as rendered in
+// session 35). 2805: the webcam's gain lifts the sheet's white up to the sensor's top: 0.45 of the
+// white patch's pixels have a channel clipped at 255, its noise measures 0.0101, under
+// noise_white_level (0.02), while the grey patch measures 0.0985 (noise_grey_level 0.05): the
+// frame was not called noisy, and a speck of the noise on an empty cell's paper, read as a white 1
+// at 0.77 (under noise_one_min_confidence's 0.8), was reported, the board's one fault. With
+// noise_white_clipped (0.25) a clipped white patch shows no noise and the grey patch alone
+// decides: the frame is noisy, the 1 hidden, the board exact; 2506 is noisy either way.
+TEST(ReaderFixtures, NoisyFrameWithAClippedWhitePatchIsNoisy) {
+  ReadParams off;
+  off.noise_white_clipped = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round39_exact39", off);
+  EXPECT_EQ(false_dice(before), 1);
+  EXPECT_EQ(false_dice(now), 0);
+  EXPECT_EQ(now.matched, before.matched);
+  EXPECT_EQ(now.face_ok, before.face_ok);
+  EXPECT_EQ(now.guard_ok, before.guard_ok);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+  EXPECT_EQ(now.exact_boards, now.scenes);
+}
+
+// The same set: 2506 (a dim, noisy harsh render) has a black, a red and a green 1 in full view, read
+// right at 0.67, 0.80 (0.797) and 0.63, under noise_one_min_confidence (0.8): all three hidden
+// "noise", the board's faults. Their pips stand out of their tops 7.7, 8.6 and 5.0 x the grey
+// patch's noise, the eight places round each at most 0.19 of the pip: with noise_one_sure_contrast
+// (4.5) and noise_one_clear_ratio (0.3) they are read, the board exact; 2805's speck is not.
+TEST(ReaderFixtures, NoisyFramesOneWhosePipStandsOutOfTheNoiseIsRead) {
+  ReadParams off;
+  off.noise_one_sure_contrast = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round39_exact39", off);
+  expect_hidden_dice_now_read_right(before, now, 3);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+  EXPECT_EQ(now.exact_boards, now.scenes);
+}
+
 }  // namespace hexdice::vision
