@@ -1975,10 +1975,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // share of the light on both of the sheet's blank patches, measured only when the rule is on.
   const bool noise_rule = params.noise_grey_level > 0 && params.noise_white_level > 0;
   const double grey_noise = noise_rule || debug ? patch_noise(grey, layout.grey_patch, hp) : 0.0;
-  double white_clipped = 0.0;  // (exact39) the white patch's share of pixels with a channel at 255
-  const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp, 4.0, &image, &white_clipped) : 0.0;
+  const double white_noise = noise_rule || debug ? patch_noise(grey, layout.white_patch, hp) : 0.0;
   // (exact39) A white patch clipped at the sensor's top shows no noise (noise_white_clipped): the
-  // grey patch alone says whether the frame is noisy.
+  // grey patch alone says whether the frame is noisy. Its clipped share is counted (a second pass
+  // over the patch) only where it decides: a noisy grey patch beside a quiet white one.
+  double white_clipped = 0.0;  // the white patch's share of pixels with a channel at 255
+  if ((noise_rule && params.noise_white_clipped > 0 && grey_noise >= params.noise_grey_level && white_noise < params.noise_white_level) || debug)
+    (void)patch_noise(grey, layout.white_patch, hp, 4.0, &image, &white_clipped);
   const bool white_blind = params.noise_white_clipped > 0 && white_clipped >= params.noise_white_clipped;
   const bool noisy = noise_rule && grey_noise >= params.noise_grey_level && (white_noise >= params.noise_white_level || white_blind);
   if (debug)
