@@ -1107,7 +1107,7 @@ struct ReadParams {
   // a clipped channel reads 255 alike, and the grey keeps that much less of the noise. There the
   // grey patch alone (mid-grey, never clipped) says whether the frame is noisy (noise_grey_level).
   // gain1 2805: 0.45 clipped, its white's noise 0.0101 against the grey's 0.0985; gain1 2802: 0.28,
-  // 0.0050 against 0.0797; the frames both patches call noisy 0.00-0.0x clipped (docs/reader.md
+  // 0.0050 against 0.0797; the frames both patches call noisy 0.00-0.30 clipped (docs/reader.md
   // "Exact round 39"). 0 = off (both patches, as before).
   double noise_white_clipped = 0.25;
 
