@@ -2637,11 +2637,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<char> dim_agreed(layout.cells.size(), 0);
   std::vector<char> faint_unclear(layout.cells.size(), 0);  // (robust30) blur_faint_empty_ratio
   std::vector<char> guess_clear(layout.cells.size(), 0);    // (robust34) guess_clear_ratio
+  std::vector<char> one_clear(layout.cells.size(), 0);      // (exact39) noise_one_clear_ratio
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
   // (their one switch; dark_frame is false then).
   const bool noise_faint_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_pip_contrast > 0;
+  // (exact39) ... and for the unsure 1s' rule (noise_one_min_confidence) when a 1 whose pip stands
+  // far out of the noise is kept (noise_one_sure_contrast).
+  const bool noise_one_contrast_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0 &&
+                                       params.noise_one_sure_contrast > 0;
   std::vector<double> pip_contrast_of(layout.cells.size(), std::numeric_limits<double>::quiet_NaN());
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
@@ -4966,7 +4971,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
     if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex);
     // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
-    if ((noise_faint_rule || debug) && fr.face > 0) {
+    if ((noise_faint_rule || noise_one_contrast_rule || debug) && fr.face > 0) {
       const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
       if (pc.measured) pip_contrast_of[ci] = pc.contrast;
       if (debug)
@@ -5189,6 +5194,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence)
       guess_clear[ci] = faint_places_clear(co, faint_places(), params.guess_clear_ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip,
                                            params.guess_clear_min_shown);
+    // (exact39) In a noisy frame an unsure 1 (noise_one_min_confidence) whose pip places stand clear:
+    // the eight round its pip at most noise_one_clear_ratio of its pip's contrast.
+    if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame)
+      one_clear[ci] = params.noise_one_clear_ratio <= 0 ||
+                      faint_places_clear(co, faint_places(), params.noise_one_clear_ratio, debug ? &cell.hex : nullptr);
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
@@ -5307,7 +5317,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
-      const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence;
+      // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
+      // more and its empty places stand clear of it (noise_one_clear_ratio).
+      const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
+                                  !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
+                                  pip_contrast_of[static_cast<std::size_t>(i)] >= params.noise_one_sure_contrast * grey_noise;
+      const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence && !one_stands_out;
+      if (debug && noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence)
+        std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
+                     one_stands_out ? "stands out of the noise: kept" : "not beyond the noise");
       // (robust28) In a noisy frame a reading whose pips stand out of its top no more than the noise does.
       const bool noise_faint = noise_faint_rule && i >= 0 && !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
                                pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;
@@ -5377,6 +5395,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
     fs << "noise_ring_average" << noise_ring_average;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
+    fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell) << "pip_look_off_token" << static_cast<int>(pip_look_off_token);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -5602,6 +5621,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_cells_half_mm", p.noise_cells_half_mm);
     get("noise_clipped_level", p.noise_clipped_level);
     get("noise_paper_to_grey", p.noise_paper_to_grey);
+    get("noise_one_sure_contrast", p.noise_one_sure_contrast);
+    get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

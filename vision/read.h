@@ -1066,6 +1066,17 @@ struct ReadParams {
   // rest right (most at 1.0). Dark noisy frames keep the dim rule alone (there this hid right
   // 1s: scenes_round26). 0 = off (so is dim_min_confidence 0).
   double noise_one_min_confidence = 0.8;
+  // (exact39) ... unless its pip stands out of its top at least noise_one_sure_contrast times the
+  // grey patch's noise (the contrast noise_pip_contrast measures) and the eight places round it
+  // stand clear of it (faint_places_clear at noise_one_clear_ratio: the strongest of them at most
+  // that share of the pip's contrast). A speck of the noise stands about as far out as the noise
+  // does (false 1s of the gain renders: 3.8 x or less), a die's pip many times further (harsh2
+  // 2506's black, red and green 1 at 0.63-0.80: 5.0-8.6 x, places 0.15-0.19; gain2 2903's red 1 at
+  // 0.72: 15.5 x, 0.06); a 6 read as a 1 from one of its pips has pips on its "empty" places
+  // (scenes_round31_robust31 3416 (-1,-1): 5.7 x, 0.92). noise_one_sure_contrast 0 = off (every
+  // unsure 1 hidden, as before); noise_one_clear_ratio 0 = the places not looked at.
+  double noise_one_sure_contrast = 4.5;
+  double noise_one_clear_ratio = 0.3;
   // (robust28) In a frame that is noisy (noise_grey_level, noise_white_level) but not dark
   // (dim_white_level), a die is reported only when its pips stand out of its top more than the
   // noise does: the lower median over the reading's pips (a 2's weaker pip) of their contrast with

@@ -1791,4 +1791,22 @@ TEST(ReaderFixtures, TokenOpenedOutOfABlueBlobKeepsAStubOfIt) {
   EXPECT_EQ(now.exact_boards, now.scenes);
 }
 
+// Round 39 (data/fixtures/scenes_round39_exact39: gain1 2805 and harsh2 2506, as rendered in
+// session 35). 2805's white patch is clipped by the gain; the frame is called noisy by robust39's
+// measure on the cells' paper (ReaderHarsh.TheNoiseIsMeasuredOnTheCellsWhereThePatchesShowNone),
+// which took the place of exact39's clipped-share rule when the two were merged. 2506 (a dim, noisy
+// harsh render) has a black, a red and a green 1 in full view, read
+// right at 0.67, 0.80 (0.797) and 0.63, under noise_one_min_confidence (0.8): all three hidden
+// "noise", the board's faults. Their pips stand out of their tops 7.7, 8.6 and 5.0 x the grey
+// patch's noise, the eight places round each at most 0.19 of the pip: with noise_one_sure_contrast
+// (4.5) and noise_one_clear_ratio (0.3) they are read, the board exact; 2805's speck is not.
+TEST(ReaderFixtures, NoisyFramesOneWhosePipStandsOutOfTheNoiseIsRead) {
+  ReadParams off;
+  off.noise_one_sure_contrast = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round39_exact39", off);
+  expect_hidden_dice_now_read_right(before, now, 3);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+  EXPECT_EQ(now.exact_boards, now.scenes);
+}
+
 }  // namespace hexdice::vision
