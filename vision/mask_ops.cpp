@@ -2565,15 +2565,25 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
   CV_Assert(src.type() == CV_32FC1 && k >= 1);
   const int w = src.cols, h = src.rows, a = k / 2;
   dst.create(src.size(), CV_32F);
-  dst.setTo(0);
   roi &= cv::Rect(0, 0, w, h);
+  // (speed39) Zeros only outside the roi: every pixel inside it is written below.
+  for (int y = 0; y < h; ++y) {
+    float* d = dst.ptr<float>(y);
+    if (roi.empty() || y < roi.y || y >= roi.y + roi.height) {
+      std::fill(d, d + w, 0.0f);
+    } else {
+      std::fill(d, d + roi.x, 0.0f);
+      std::fill(d + roi.x + roi.width, d + w, 0.0f);
+    }
+  }
   if (roi.empty()) return;
   // The rows some window of the roi takes in, each one's window sums at the roi's columns
   // (window of x: [x - a, x - a + k) within the image), then per roi column the sums of
   // those over [y - a, y - a + k): the same exact sums as box_sum.
   const int y0 = std::max(0, roi.y - a), y1 = std::min(h, roi.y + roi.height - a + k - 1);
   static thread_local std::vector<double> rows;
-  rows.assign(static_cast<std::size_t>(std::max(0, y1 - y0)) * static_cast<std::size_t>(roi.width), 0.0);
+  // (speed39) Not zeroed first: every element is written below before it is read.
+  rows.resize(static_cast<std::size_t>(std::max(0, y1 - y0)) * static_cast<std::size_t>(roi.width));
   for (int y = y0; y < y1; ++y) {
     const float* s = src.ptr<float>(y);
     double* o = rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(roi.width);
