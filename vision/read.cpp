@@ -2469,8 +2469,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::Mat mx(st * static_cast<int>(cells.size()), n, CV_32F), my(mx.size(), CV_32F);
       origin.resize(cells.size());
       for (std::size_t k = 0; k < cells.size(); ++k) {
-        mx.row(static_cast<int>(k) * st + n).setTo(cv::Scalar(-1e4f));
-        my.row(static_cast<int>(k) * st + n).setTo(cv::Scalar(-1e4f));
+        std::fill(mx.ptr<float>(static_cast<int>(k) * st + n), mx.ptr<float>(static_cast<int>(k) * st + n) + n, -1e4f);
+        std::fill(my.ptr<float>(static_cast<int>(k) * st + n), my.ptr<float>(static_cast<int>(k) * st + n) + n, -1e4f);
         const CellMm& cell = layout.cells[cells[k]];
         origin[k] = {cvRound((cell.centre.x - x0) * ppm) - rp, cvRound((cell.centre.y - y0) * ppm) - rp};
         for (int j = 0; j < n; ++j) {
