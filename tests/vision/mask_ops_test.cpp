@@ -481,6 +481,39 @@ TEST(MaskOps, OccluderDiffRowMatchesThePerPixelLoop) {
 
 namespace {
 
+// A frame like `print` for occluder_diff_row's tests: each pixel another colour (a quarter),
+// half the print's (a quarter) or the print's +-4, under a local light of channel factors
+// 0.7-1.3 summing to 3 (CV_32FC3).
+void frame_like(std::mt19937& rng, const cv::Mat& print, cv::Mat& frame, cv::Mat& light) {
+  std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
+  std::uniform_real_distribution<float> lightd(0.7f, 1.3f);
+  frame.create(print.size(), CV_8UC3);
+  light.create(print.size(), CV_32FC3);
+  for (int y = 0; y < print.rows; ++y)
+    for (int x = 0; x < print.cols; ++x) {
+      const int k = coin(rng);
+      float l[3] = {lightd(rng), lightd(rng), lightd(rng)};
+      const float sum = l[0] + l[1] + l[2];
+      for (int ch = 0; ch < 3; ++ch) {
+        const int v = print.at<cv::Vec3b>(y, x)[ch];
+        frame.at<cv::Vec3b>(y, x)[ch] = cv::saturate_cast<uchar>(k == 0 ? byte(rng) : k == 1 ? v / 2 : v + byte(rng) % 9 - 4);
+        light.at<cv::Vec3f>(y, x)[ch] = l[ch] * 3.0f / sum;
+      }
+    }
+}
+
+// occluder_diff_row on every whole row of the print (its 3x3 minimum and maximum given), with
+// the reader's thresholds.
+constexpr float kDiffDark = 0.72f, kDiffC2 = 0.035f * 0.035f;
+cv::Mat diff_by_rows(const cv::Mat& frame, const cv::Mat& print, const cv::Mat& pmin, const cv::Mat& pmax, const cv::Mat& light,
+                     const float ip[3]) {
+  cv::Mat want(frame.size(), CV_8U, cv::Scalar(7));
+  for (int y = 0; y < frame.rows; ++y)
+    occluder_diff_row(frame.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y), frame.cols,
+                      ip, kDiffDark, kDiffC2, want.ptr<uchar>(y));
+  return want;
+}
+
 // (speed38) occluder_mask's tinted print: its 3x3 minimum and maximum from the drawing's and
 // patches round what was redrawn, against cv::erode / cv::dilate of the whole redrawn print,
 // and the comparison in runs against occluder_diff_row on whole rows of those. Prints of
@@ -491,7 +524,6 @@ namespace {
 TEST(MaskOps, PrintPatchesAreTheWholePrintsMinimumAndMaximum) {
   std::mt19937 rng(38);
   std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
-  std::uniform_real_distribution<float> lightd(0.7f, 1.3f);
   const float ip[3] = {1.0f / 231.0f, 1.0f / 236.0f, 1.0f / 229.0f};
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
   long patched_px = 0, moved_min = 0, diff_set = 0, total_px = 0, whole = 0;
@@ -547,24 +579,11 @@ TEST(MaskOps, PrintPatchesAreTheWholePrintsMinimumAndMaximum) {
     whole += p.box.size() == 1 && p.box[0] == cv::Rect(0, 0, w, h);
     moved_min += cv::countNonZero(cv::Mat(base_min != want_min).reshape(1));
     // The comparison: a frame like the print, shaded, tinted or anything.
-    cv::Mat frame(h, w, CV_8UC3), light(h, w, CV_32FC3);
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        const int k = coin(rng);
-        float l[3] = {lightd(rng), lightd(rng), lightd(rng)};
-        const float sum = l[0] + l[1] + l[2];
-        for (int ch = 0; ch < 3; ++ch) {
-          const int v = print.at<cv::Vec3b>(y, x)[ch];
-          frame.at<cv::Vec3b>(y, x)[ch] = cv::saturate_cast<uchar>(k == 0 ? byte(rng) : k == 1 ? v / 2 : v + byte(rng) % 9 - 4);
-          light.at<cv::Vec3f>(y, x)[ch] = l[ch] * 3.0f / sum;
-        }
-      }
-    const float dark = 0.72f, c2 = 0.035f * 0.035f;
-    cv::Mat want(h, w, CV_8U, cv::Scalar(7)), got(h, w, CV_8U, cv::Scalar(9));
-    for (int y = 0; y < h; ++y)
-      occluder_diff_row(frame.ptr<uchar>(y), print.ptr<uchar>(y), want_min.ptr<uchar>(y), want_max.ptr<uchar>(y), light.ptr<float>(y), w,
-                        ip, dark, c2, want.ptr<uchar>(y));
-    occluder_diff_patched(frame, print, base_min, base_max, p, light, ip, dark, c2, got);
+    cv::Mat frame, light;
+    frame_like(rng, print, frame, light);
+    const cv::Mat want = diff_by_rows(frame, print, want_min, want_max, light, ip);
+    cv::Mat got(h, w, CV_8U, cv::Scalar(9));
+    occluder_diff_patched(frame, print, base_min, base_max, p, light, ip, kDiffDark, kDiffC2, got);
     ASSERT_EQ(0, cv::norm(got, want, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
     diff_set += cv::countNonZero(want);
     total_px += static_cast<long>(w) * h;
@@ -587,7 +606,6 @@ TEST(MaskOps, PrintFillPatchesAreTheWholeFilledPrints) {
   std::mt19937 rng(39);
   std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
   std::uniform_real_distribution<double> real(0.0, 1.0);
-  std::uniform_real_distribution<float> lightd(0.7f, 1.3f);
   const float ip[3] = {1.0f / 231.0f, 1.0f / 236.0f, 1.0f / 229.0f};
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
   long compared = 0, refused = 0, fills_drawn = 0, overlaps = 0, whole_box = 0, patched_px = 0, total_px = 0;
@@ -654,24 +672,11 @@ TEST(MaskOps, PrintFillPatchesAreTheWholeFilledPrints) {
     cv::dilate(base, base_max, k3);
     cv::erode(whole, want_min, k3);
     cv::dilate(whole, want_max, k3);
-    cv::Mat frame(h, w, CV_8UC3), light(h, w, CV_32FC3);
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        const int k = coin(rng);
-        float l[3] = {lightd(rng), lightd(rng), lightd(rng)};
-        const float sum = l[0] + l[1] + l[2];
-        for (int ch = 0; ch < 3; ++ch) {
-          const int v = whole.at<cv::Vec3b>(y, x)[ch];
-          frame.at<cv::Vec3b>(y, x)[ch] = cv::saturate_cast<uchar>(k == 0 ? byte(rng) : k == 1 ? v / 2 : v + byte(rng) % 9 - 4);
-          light.at<cv::Vec3f>(y, x)[ch] = l[ch] * 3.0f / sum;
-        }
-      }
-    const float dark = 0.72f, c2 = 0.035f * 0.035f;
-    cv::Mat want_diff(h, w, CV_8U, cv::Scalar(7)), got_diff(h, w, CV_8U, cv::Scalar(9));
-    for (int y = 0; y < h; ++y)
-      occluder_diff_row(frame.ptr<uchar>(y), whole.ptr<uchar>(y), want_min.ptr<uchar>(y), want_max.ptr<uchar>(y), light.ptr<float>(y), w,
-                        ip, dark, c2, want_diff.ptr<uchar>(y));
-    occluder_diff_patched(frame, base, base_min, base_max, got, light, ip, dark, c2, got_diff);
+    cv::Mat frame, light;
+    frame_like(rng, whole, frame, light);
+    const cv::Mat want_diff = diff_by_rows(frame, whole, want_min, want_max, light, ip);
+    cv::Mat got_diff(h, w, CV_8U, cv::Scalar(9));
+    occluder_diff_patched(frame, base, base_min, base_max, got, light, ip, kDiffDark, kDiffC2, got_diff);
     ASSERT_EQ(0, cv::norm(got_diff, want_diff, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
     ++compared;
     total_px += static_cast<long>(w) * h;
