@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -785,10 +786,12 @@ void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv
   // The row pass on every source row a part's row uses.
   const int rw = pw * cn;
   const int last_row = ph > 0 ? std::min(sh - 1, std::max(0, yo[static_cast<std::size_t>(ph) - 1] + 1)) : -1;
-  std::vector<float> rows(static_cast<std::size_t>(last_row + 1) * static_cast<std::size_t>(rw));
+  // (speed39) Not zeroed first: each of these rows is written whole here, and the column pass
+  // reads rows 0 .. last_row alone.
+  const std::unique_ptr<float[]> rows(new float[static_cast<std::size_t>(last_row + 1) * static_cast<std::size_t>(rw)]);
   for (int y = 0; y <= last_row; ++y) {
     const float* S = src.ptr<float>(y);
-    float* D = rows.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(rw);
+    float* D = rows.get() + static_cast<std::size_t>(y) * static_cast<std::size_t>(rw);
     for (int dx = 0; dx < pw; ++dx) {
       const int sx = xo[static_cast<std::size_t>(dx)];
       const float a0 = xa[2 * static_cast<std::size_t>(dx)], a1 = xa[2 * static_cast<std::size_t>(dx) + 1];
@@ -808,8 +811,8 @@ void resize_linear_f32_part(const cv::Mat& src, cv::Mat& dst, cv::Size dsize, cv
 #endif
   for (int dy = 0; dy < ph; ++dy) {
     const int sy = yo[static_cast<std::size_t>(dy)];
-    const float* R0 = rows.data() + static_cast<std::size_t>(std::clamp(sy, 0, sh - 1)) * static_cast<std::size_t>(rw);
-    const float* R1 = rows.data() + static_cast<std::size_t>(std::clamp(sy + 1, 0, sh - 1)) * static_cast<std::size_t>(rw);
+    const float* R0 = rows.get() + static_cast<std::size_t>(std::clamp(sy, 0, sh - 1)) * static_cast<std::size_t>(rw);
+    const float* R1 = rows.get() + static_cast<std::size_t>(std::clamp(sy + 1, 0, sh - 1)) * static_cast<std::size_t>(rw);
     const float b0 = yb[2 * static_cast<std::size_t>(dy)], b1 = yb[2 * static_cast<std::size_t>(dy) + 1];
     linear_column_pass(R0, R1, b0, b1, rw, out.ptr<float>(dy), avx2);
   }
@@ -1741,10 +1744,10 @@ void minmax3x3_box(const cv::Mat& print, const cv::Rect& box, int grey_below, cv
 }
 }  // namespace
 
-PrintPatches print_minmax_patches(const cv::Mat& print, const std::vector<cv::Rect>& changed, int grey_below) {
-  CV_Assert(print.type() == CV_8UC3);
-  PrintPatches out;
-  const cv::Rect image(0, 0, print.cols, print.rows);
+namespace {
+// print_minmax_patches' boxes round `changed` (mask_ops.h).
+std::vector<cv::Rect> patch_boxes(const cv::Rect& image, const std::vector<cv::Rect>& changed) {
+  std::vector<cv::Rect> out;
   long area = 0;
   for (const cv::Rect& c : changed) {
     cv::Rect box = cv::Rect(c.x - 1, c.y - 1, c.width + 2, c.height + 2) & image;
@@ -1757,17 +1760,95 @@ PrintPatches print_minmax_patches(const cv::Mat& print, const std::vector<cv::Re
     if (x1 > image.width - 16) x1 = image.width;
     if (x1 - x0 < 16) x0 = std::max(0, x1 - 16);
     box = cv::Rect(x0, box.y, x1 - x0, box.height);
-    out.box.push_back(box);
+    out.push_back(box);
     area += box.area();
   }
   // Boxes over half the image (most cells tinted: a board drawn differently): the whole image
   // as one box (no runs to split the rows into).
-  if (2 * area > image.area()) out.box.assign(1, image);
+  if (2 * area > image.area()) out.assign(1, image);
+  return out;
+}
+
+// The fills drawn in order into `local`, the part of the print whose top left corner is `at`.
+void draw_fills(cv::Mat& local, cv::Point at, const std::vector<PrintFill>& fills) {
+  const cv::Rect lr(at, local.size());
+  constexpr int kPat = 64;
+  uchar pat[3 * kPat];  // the fill's colour kPat times: a run is copied from it
+  for (const PrintFill& f : fills) {
+    const cv::Rect in = f.rect & lr;
+    if (in.empty()) continue;
+    for (int i = 0; i < kPat; ++i) pat[3 * i] = f.colour[0], pat[3 * i + 1] = f.colour[1], pat[3 * i + 2] = f.colour[2];
+    for (int y = in.y; y < in.y + in.height; ++y) {
+      const uchar* m = f.mask.ptr<uchar>(y - f.rect.y) + (in.x - f.rect.x);
+      uchar* o = local.ptr<uchar>(y - at.y) + 3 * (in.x - at.x);
+      for (int x = next_where(m, 0, in.width, false); x < in.width;) {  // each run of drawn pixels
+        const int e = next_where(m, x, in.width, true);
+        for (int a = x; a < e; a += kPat) std::memcpy(o + 3 * a, pat, static_cast<std::size_t>(3 * std::min(kPat, e - a)));
+        x = next_where(m, e, in.width, false);
+      }
+    }
+  }
+}
+}  // namespace
+
+PrintPatches print_minmax_patches(const cv::Mat& print, const std::vector<cv::Rect>& changed, int grey_below) {
+  CV_Assert(print.type() == CV_8UC3);
+  PrintPatches out;
+  out.box = patch_boxes(cv::Rect(0, 0, print.cols, print.rows), changed);
   for (const cv::Rect& box : out.box) {
     out.pmin.emplace_back();
     out.pmax.emplace_back();
     out.dark.emplace_back();
     minmax3x3_box(print, box, grey_below, out.pmin.back(), out.pmax.back(), out.dark.back());
+  }
+  return out;
+}
+
+bool print_fill(cv::Size image, const std::vector<cv::Point>& poly, const cv::Scalar& colour, PrintFill& out) {
+  if (poly.empty()) return false;
+  const cv::Rect b = cv::boundingRect(poly);
+  out.rect = cv::Rect(b.x - 1, b.y - 1, b.width + 2, b.height + 2);
+  if ((out.rect & cv::Rect(0, 0, image.width, image.height)) != out.rect) return false;
+  out.mask = cv::Mat(out.rect.size(), CV_8U, cv::Scalar(0));
+  std::vector<cv::Point> moved;
+  moved.reserve(poly.size());
+  for (const cv::Point& p : poly) moved.push_back(p - out.rect.tl());
+  cv::fillConvexPoly(out.mask, moved, cv::Scalar(255));
+  const int w = out.mask.cols, h = out.mask.rows;
+  for (int y = 0; y < h; ++y) {
+    const uchar* m = out.mask.ptr<uchar>(y);
+    if (m[0] || m[w - 1] || ((y == 0 || y == h - 1) && next_where(m, 0, w, false) < w)) return false;
+  }
+  for (int k = 0; k < 3; ++k) out.colour[k] = cv::saturate_cast<uchar>(colour[k]);
+  return true;
+}
+
+cv::Vec3b print_fill_at(const cv::Mat& base, const std::vector<PrintFill>& fills, int x, int y) {
+  for (auto f = fills.rbegin(); f != fills.rend(); ++f)
+    if (f->rect.contains(cv::Point(x, y)) && f->mask.at<uchar>(y - f->rect.y, x - f->rect.x)) return f->colour;
+  return base.at<cv::Vec3b>(y, x);
+}
+
+PrintPatches print_fill_patches(const cv::Mat& base, const std::vector<PrintFill>& fills, int grey_below) {
+  CV_Assert(base.type() == CV_8UC3);
+  PrintPatches out;
+  const cv::Rect image(0, 0, base.cols, base.rows);
+  std::vector<cv::Rect> changed;
+  changed.reserve(fills.size());
+  for (const PrintFill& f : fills) changed.push_back(f.rect);
+  out.box = patch_boxes(image, changed);
+  for (const cv::Rect& box : out.box) {
+    // The box and the pixel round it (its 3x3 squares' reach; within the image, whose sides
+    // minmax3x3_box then finds as the local part's own).
+    const cv::Rect grown = cv::Rect(box.x - 1, box.y - 1, box.width + 2, box.height + 2) & image;
+    cv::Mat local = base(grown).clone();
+    draw_fills(local, grown.tl(), fills);
+    const cv::Rect in(box.tl() - grown.tl(), box.size());
+    out.pmin.emplace_back();
+    out.pmax.emplace_back();
+    out.dark.emplace_back();
+    minmax3x3_box(local, in, grey_below, out.pmin.back(), out.pmax.back(), out.dark.back());
+    out.print.push_back(local(in));
   }
   return out;
 }
@@ -1793,19 +1874,21 @@ void occluder_diff_patched(const cv::Mat& frame, const cv::Mat& print, const cv:
     const uchar* mx = base_max.ptr<uchar>(y);
     const float* lt = light.ptr<float>(y);
     uchar* o = diff.ptr<uchar>(y);
-    auto run = [&](int x, int n, const uchar* lo, const uchar* hi) {
-      occluder_diff_row(fr + 3 * x, pr + 3 * x, lo, hi, lt + 3 * x, n, ip, dark, c2, o + x);
+    auto run = [&](int x, int n, const uchar* pp, const uchar* lo, const uchar* hi) {
+      occluder_diff_row(fr + 3 * x, pp, lo, hi, lt + 3 * x, n, ip, dark, c2, o + x);
     };
     int x = 0;
     for (const std::size_t i : order) {
       const cv::Rect& b = p.box[i];
       if (y < b.y || y >= b.y + b.height || b.x + b.width <= x) continue;
-      if (b.x > x) run(x, b.x - x, mn + 3 * x, mx + 3 * x), x = b.x;
-      const int e = b.x + b.width;
-      run(x, e - x, p.pmin[i].ptr<uchar>(y - b.y) + 3 * (x - b.x), p.pmax[i].ptr<uchar>(y - b.y) + 3 * (x - b.x));
+      if (b.x > x) run(x, b.x - x, pr + 3 * x, mn + 3 * x, mx + 3 * x), x = b.x;
+      const int e = b.x + b.width, j = 3 * (x - b.x);
+      // (speed39) The redrawn print from the box's part where print_fill_patches gave one.
+      const uchar* pp = p.print.empty() ? pr + 3 * x : p.print[i].ptr<uchar>(y - b.y) + j;
+      run(x, e - x, pp, p.pmin[i].ptr<uchar>(y - b.y) + j, p.pmax[i].ptr<uchar>(y - b.y) + j);
       x = e;
     }
-    if (x < w) run(x, w - x, mn + 3 * x, mx + 3 * x);
+    if (x < w) run(x, w - x, pr + 3 * x, mn + 3 * x, mx + 3 * x);
   }
 }
 
@@ -1898,12 +1981,37 @@ bool occluder_core_possible_ref(const cv::Mat& diff, const cv::Mat& dark, int k)
   return cv::countNonZero(e) > 0;
 }
 
-bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k) {
-  if (k < 1) return true;
-  if (diff.type() != CV_8UC1 || dark.type() != CV_8UC1 || dark.size() != diff.size() || k > 63)
-    return occluder_core_possible_ref(diff, dark, k);
-  if (diff.empty()) return false;
-  const BitRows x = pack_bits(diff), dk = pack_bits(dark);
+namespace {
+
+// part's pixels (nonzero = 1) written over box's bits of r (box within r's image, part its
+// size): 16 at a time where box's left side is on a multiple of 16 (print_minmax_patches'
+// boxes but at the image's right side), else one by one.
+void write_bits(BitRows& r, const cv::Rect& box, const cv::Mat& part) {
+  for (int y = 0; y < box.height; ++y) {
+    const uchar* p = part.ptr<uchar>(y);
+    std::uint64_t* row = r.row(box.y + y);
+    int x = 0;
+#if defined(__SSE2__)
+    if ((box.x & 15) == 0) {
+      const __m128i zero = _mm_setzero_si128();
+      for (; x + 16 <= box.width; x += 16) {
+        const unsigned z = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + x)), zero)));
+        const int gx = box.x + x, sh = gx & 63;
+        std::uint64_t& wd = row[1 + (gx >> 6)];
+        wd = (wd & ~(std::uint64_t{0xffff} << sh)) | (static_cast<std::uint64_t>(~z & 0xffffu) << sh);
+      }
+    }
+#endif
+    for (; x < box.width; ++x) {
+      const int gx = box.x + x;
+      const std::uint64_t bit = std::uint64_t{1} << (gx & 63);
+      std::uint64_t& wd = row[1 + (gx >> 6)];
+      wd = p[x] ? (wd | bit) : (wd & ~bit);
+    }
+  }
+}
+
+bool core_possible_bits(const BitRows& x, const BitRows& dk, int k) {
   BitRows a(x.w, x.h), b(x.w, x.h);
   // x |= close5(x) & dark
   morph_rect_bits(x, a, 2, 2, false);
@@ -1920,6 +2028,32 @@ bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k) {
   for (std::uint64_t v : a.bits)
     if (v) return true;
   return false;
+}
+
+}  // namespace
+
+bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k) {
+  if (k < 1) return true;
+  if (diff.type() != CV_8UC1 || dark.type() != CV_8UC1 || dark.size() != diff.size() || k > 63)
+    return occluder_core_possible_ref(diff, dark, k);
+  if (diff.empty()) return false;
+  return core_possible_bits(pack_bits(diff), pack_bits(dark), k);
+}
+
+bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, const std::vector<cv::Rect>& box,
+                            const std::vector<cv::Mat>& parts, int k) {
+  if (box.empty()) return occluder_core_possible(diff, dark, k);
+  if (k < 1) return true;
+  const cv::Rect image(0, 0, dark.cols, dark.rows);
+  bool fits = box.size() == parts.size();
+  for (std::size_t i = 0; fits && i < box.size(); ++i)
+    fits = (box[i] & image) == box[i] && parts[i].type() == CV_8UC1 && parts[i].size() == box[i].size();
+  if (!fits || diff.type() != CV_8UC1 || dark.type() != CV_8UC1 || dark.size() != diff.size() || k > 63)
+    return occluder_core_possible_ref(diff, with_patches(dark, box, parts), k);
+  if (diff.empty()) return false;
+  BitRows dk = pack_bits(dark);
+  for (std::size_t i = 0; i < box.size(); ++i) write_bits(dk, box[i], parts[i]);
+  return core_possible_bits(pack_bits(diff), dk, k);
 }
 
 void chamfer5_threshold_ref(const cv::Mat& src, double t, bool within, cv::Mat& out) {
@@ -2434,15 +2568,25 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
   CV_Assert(src.type() == CV_32FC1 && k >= 1);
   const int w = src.cols, h = src.rows, a = k / 2;
   dst.create(src.size(), CV_32F);
-  dst.setTo(0);
   roi &= cv::Rect(0, 0, w, h);
+  // (speed39) Zeros only outside the roi: every pixel inside it is written below.
+  for (int y = 0; y < h; ++y) {
+    float* d = dst.ptr<float>(y);
+    if (roi.empty() || y < roi.y || y >= roi.y + roi.height) {
+      std::fill(d, d + w, 0.0f);
+    } else {
+      std::fill(d, d + roi.x, 0.0f);
+      std::fill(d + roi.x + roi.width, d + w, 0.0f);
+    }
+  }
   if (roi.empty()) return;
   // The rows some window of the roi takes in, each one's window sums at the roi's columns
   // (window of x: [x - a, x - a + k) within the image), then per roi column the sums of
   // those over [y - a, y - a + k): the same exact sums as box_sum.
   const int y0 = std::max(0, roi.y - a), y1 = std::min(h, roi.y + roi.height - a + k - 1);
   static thread_local std::vector<double> rows;
-  rows.assign(static_cast<std::size_t>(std::max(0, y1 - y0)) * static_cast<std::size_t>(roi.width), 0.0);
+  // (speed39) Not zeroed first: every element is written below before it is read.
+  rows.resize(static_cast<std::size_t>(std::max(0, y1 - y0)) * static_cast<std::size_t>(roi.width));
   for (int y = y0; y < y1; ++y) {
     const float* s = src.ptr<float>(y);
     double* o = rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(roi.width);

@@ -173,13 +173,41 @@ struct PrintPatches {
   std::vector<cv::Rect> box;
   std::vector<cv::Mat> pmin, pmax;  // box[i]'s size, CV_8UC3
   std::vector<cv::Mat> dark;        // box[i]'s size, CV_8U
+  // (speed39) From print_fill_patches alone: box[i]'s part of the redrawn print (CV_8UC3, a view
+  // into a patch 1 px larger); empty: the print passed to occluder_diff_patched is the redrawn one.
+  std::vector<cv::Mat> print;
 };
 PrintPatches print_minmax_patches(const cv::Mat& print, const std::vector<cv::Rect>& changed, int grey_below);
+
+// (speed39) A convex polygon filled into a print (read.cpp's occluder_mask: a cell printed in
+// another tint than the drawing) without a copy of the whole print: `mask` (CV_8U, 255 where
+// drawn) is cv::fillConvexPoly's pixels of `poly` on `rect`, its points' bounding box grown by
+// 1 px, drawn there alone (the points moved by -rect's corner, a whole-pixel move that OpenCV
+// 4.6's integer edge walk and outline lines do not change); `colour` its bytes (the
+// saturate_cast of the Scalar's, as fillConvexPoly's). print_fill returns false, and the caller
+// fills the whole print instead, where that need not be the whole print's fill: `rect` not
+// inside `image`, or a pixel drawn on rect's outer ring (a scanline that reached the mask's
+// side could have been cut there).
+struct PrintFill {
+  cv::Rect rect;
+  cv::Mat mask;
+  cv::Vec3b colour;
+};
+bool print_fill(cv::Size image, const std::vector<cv::Point>& poly, const cv::Scalar& colour, PrintFill& out);
+// The pixel (x, y) of `base` with fills[0], fills[1], ... drawn over it in order (the last
+// fill that drew it, else base's).
+cv::Vec3b print_fill_at(const cv::Mat& base, const std::vector<PrintFill>& fills, int x, int y);
+// print_minmax_patches(P, rects, grey_below) of P = base with the fills drawn over it in order
+// (rects: each fill's rect), and P's part on each box (`print`), with no copy of the whole P:
+// each box grown by 1 px (within the image) copied from base, the fills that meet it drawn in.
+// Every byte as the whole print's (MaskOps.PrintFillPatchesAreTheWholeFilledPrints).
+PrintPatches print_fill_patches(const cv::Mat& base, const std::vector<PrintFill>& fills, int grey_below);
 // A copy of `base` with parts[i] written over box[i] (the whole image a patched print's
 // minimum, say, stands for).
 cv::Mat with_patches(const cv::Mat& base, const std::vector<cv::Rect>& box, const std::vector<cv::Mat>& parts);
 // occluder_diff_row over every row (diff: frame's size, CV_8U, allocated), the 3x3 minimum and
-// maximum from p's patches where a box lies and from base_min / base_max elsewhere: the bytes
+// maximum (and the print, where p.print has parts: `print` is then the print before the fills)
+// from p's patches where a box lies and from base_min / base_max elsewhere: the bytes
 // of occluder_diff_row on with_patches(base_min, ...) and with_patches(base_max, ...) without
 // those copies (each output byte depends on its own pixel alone, so a row is done in runs).
 void occluder_diff_patched(const cv::Mat& frame, const cv::Mat& print, const cv::Mat& base_min, const cv::Mat& base_max,
@@ -198,6 +226,12 @@ void occluder_ratio_row(const uchar* frame, const uchar* pmin, int n, const floa
 // form). occluder_core_possible_ref is those OpenCV calls; the same answer
 // (tests/vision/mask_ops_test.cpp). diff and dark: CV_8UC1, nonzero = set.
 bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, int k);
+// (speed39) occluder_core_possible(diff, with_patches(dark, box, parts), k) without that copy:
+// dark's bits packed, then each part's written over its box's (16 at a time where the box's
+// left side is on a multiple of 16, as print_minmax_patches' are); the same answer
+// (MaskOps.OccluderCorePossibleReadsThePatchedDark).
+bool occluder_core_possible(const cv::Mat& diff, const cv::Mat& dark, const std::vector<cv::Rect>& box,
+                            const std::vector<cv::Mat>& parts, int k);
 bool occluder_core_possible_ref(const cv::Mat& diff, const cv::Mat& dark, int k);
 
 // (speed30) A threshold of cv::distanceTransform(src, d, cv::DIST_L2, cv::DIST_MASK_5) without

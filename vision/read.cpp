@@ -1144,7 +1144,7 @@ static cv::Mat hand_mask(const cv::Mat& sheet, const SheetLayout& layout, cv::Ve
   const double s = params.hand_px_per_mm;
   const cv::Size size = sheet.size();
   if (size.area() <= 0) return {};
-  cv::Mat mask(size, CV_8U, cv::Scalar(0));
+  cv::Mat mask(size, CV_8U);  // (speed39) not zeroed first: skin_row writes every pixel
   const float iw[3] = {1.0f / white[0], 1.0f / white[1], 1.0f / white[2]};
   const float chroma = static_cast<float>(params.hand_chroma);
   const float hue_min = static_cast<float>(params.hand_hue_min), hue_max = static_cast<float>(params.hand_hue_max);
@@ -1281,6 +1281,13 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   if (print.empty()) return {};
   bool tinted = false;
   std::vector<cv::Rect> redrawn;  // (speed38) what each tinted cell's fill may have changed
+  // (speed39) The tinted cells' fills, each on its own small mask (print_fill, mask_ops.h),
+  // while `print` stays the cached drawing: no copy of the whole print (~0.38 M instructions).
+  // `whole`: a fill print_fill could not vouch for (at the sheet's side); the whole print is
+  // then copied and filled, as before.
+  std::vector<PrintFill> fills;
+  std::vector<std::pair<std::vector<cv::Point>, cv::Scalar>> filled;  // the same fills' points and tints
+  bool whole = false;
   // The print's colour at the centre of cell i, when at least min_edges of its printed
   // edges are seen and that centre lies on the print.
   auto seen_print = [&](std::size_t i, int min_edges, cv::Vec3b& e) {
@@ -1288,7 +1295,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     const Point c = layout.cells[i].centre;
     const int x = cvRound(c.x * s), y = cvRound(c.y * s);
     if (x < 0 || y < 0 || x >= size.width || y >= size.height) return false;
-    e = print.at<cv::Vec3b>(y, x);
+    e = whole ? print.at<cv::Vec3b>(y, x) : print_fill_at(print, fills, x, y);
     return true;
   };
   // Cells printed in another tint than the drawing (all six edges seen: the print is
@@ -1310,8 +1317,24 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     for (const auto& q : corners)  // shrunk by 1.5 mm: the grid line stays the drawing's
       poly.emplace_back(cvRound((c.x + (q.x - c.x) * (1 - 1.5 / layout.hex_size_mm)) * s),
                         cvRound((c.y + (q.y - c.y) * (1 - 1.5 / layout.hex_size_mm)) * s));
-    if (!tinted) print = print.clone(), tinted = true;
-    cv::fillConvexPoly(print, poly, cv::Scalar(m[0], m[1], m[2]));
+    tinted = true;
+    const cv::Scalar tint(m[0], m[1], m[2]);
+    if (!whole) {
+      PrintFill f;
+      if (print_fill(size, poly, tint, f)) {
+        fills.push_back(std::move(f));
+        filled.emplace_back(poly, tint);
+        continue;
+      }
+      // The whole print after all: the fills so far drawn into its copy, in their order.
+      print = print.clone(), whole = true;
+      for (const auto& [q, t] : filled) {
+        cv::fillConvexPoly(print, q, t);
+        const cv::Rect drawn = cv::boundingRect(q);
+        redrawn.emplace_back(drawn.x - 1, drawn.y - 1, drawn.width + 2, drawn.height + 2);
+      }
+    }
+    cv::fillConvexPoly(print, poly, tint);
     // fillConvexPoly draws within its points' bounding box (grown by 1 px here all the same).
     const cv::Rect drawn = cv::boundingRect(poly);
     redrawn.emplace_back(drawn.x - 1, drawn.y - 1, drawn.width + 2, drawn.height + 2);
@@ -1326,10 +1349,11 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // instructions a frame.
   PrintPatches patches;
   if (tinted) {
-    patches = print_minmax_patches(print, redrawn, 200);
-    // A new buffer: expected.dark shares its data with the cached sheet's (the next frame, or
-    // another thread, would see this frame's tints as the sheet's).
-    print_dark = with_patches(expected.dark, patches.box, patches.dark);
+    // (speed39) Without the whole print's copy: from the cached drawing and the fills.
+    patches = whole ? print_minmax_patches(print, redrawn, 200) : print_fill_patches(print, fills, 200);
+    if (std::getenv("HEXDICE_HAND_DEBUG"))
+      std::fprintf(stderr, "FILL %zu tinted cells on %zu patches%s\n", whole ? redrawn.size() : fills.size(), patches.box.size(),
+                   whole ? " (the whole print copied: a fill at the sheet's side)" : "");
   }
   // The light's colour where each part of the sheet lies (a lamp's colour changes over the
   // sheet; the shade of an arm is lit by the room): from the cells whose print is seen
@@ -1377,7 +1401,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
     resize_linear_f32_part(grid, light, full, cv::Size(std::min(full.width, size.width), std::min(full.height, size.height)));
     if (light.size() != size) cv::copyMakeBorder(light, light, 0, size.height - light.rows, 0, size.width - light.cols, cv::BORDER_REPLICATE);
   }
-  cv::Mat diff(size, CV_8U, cv::Scalar(0));
+  cv::Mat diff(size, CV_8U);  // (speed39) not zeroed first: occluder_diff_patched writes every pixel
   const float ip[3] = {1.0f / paper[0], 1.0f / paper[1], 1.0f / paper[2]};
   const float dark = static_cast<float>(params.occluder_dark);
   const float c2 = static_cast<float>(params.occluder_chroma * params.occluder_chroma);
@@ -1396,7 +1420,12 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   // distance transform: chamfer_core_possible) tells first; (speed16) all of it done on rows
   // of bits (occluder_core_possible, mask_ops.h: the same answer as OpenCV's calls, ~2x
   // fewer instructions), before OpenCV's morphology is run for the mask itself.
-  if (!dbg && !occluder_core_possible(diff, print_dark, chamfer_core_half_side(r))) return {};
+  // (speed39) The tinted dark lines read from the patches (no copy of the whole dark mask).
+  if (!dbg && !occluder_core_possible(diff, expected.dark, patches.box, patches.dark, chamfer_core_half_side(r))) return {};
+  // Past here (an arm may be there) the whole tinted dark mask: a new buffer, as expected.dark
+  // shares its data with the cached sheet's (the next frame, or another thread, would see this
+  // frame's tints as the sheet's).
+  if (tinted) print_dark = with_patches(expected.dark, patches.box, patches.dark);
   // The printed lines and names are not compared (the 3x3 tolerance keeps them as
   // print): where the print is dark, what differs round them stands for them too, or the
   // grid would cut an arm's shadow into cell-sized pieces.
@@ -1479,6 +1508,7 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
       cv::putText(named, std::to_string(c.hex.q) + "," + std::to_string(c.hex.r),
                   cv::Point(cvRound(c.centre.x * s * 2) - 14, cvRound(c.centre.y * s * 2) + 4), cv::FONT_HERSHEY_PLAIN, 0.8,
                   cv::Scalar(0, 0, 255), 1);
+    if (!patches.print.empty()) print = with_patches(print, patches.box, patches.print);  // (speed39) the tinted print
     cv::resize(print, print, cv::Size(), 2, 2, cv::INTER_NEAREST);
     cv::resize(d3, d3, cv::Size(), 2, 2, cv::INTER_NEAREST);
     cv::resize(t3, t3, cv::Size(), 2, 2, cv::INTER_NEAREST);
@@ -2474,9 +2504,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // the frame, so the lookups stay in cache), a gap row between them.
     auto sample_tiles = [&](const std::vector<std::size_t>& cells, int step, cv::Mat& out, std::vector<cv::Point>& origin) {
       const int n = (side_px + step - 1) / step, st = n + 1;
-      cv::Mat mx(st * static_cast<int>(cells.size()), n, CV_32F, cv::Scalar(-1e4f)), my(mx.size(), CV_32F, cv::Scalar(-1e4f));
+      // (speed39) Rows k st .. k st + n - 1 are each homography_row's n points; only each
+      // tile's last row (k st + n, between the tiles) is set to -1e4 (outside the image).
+      cv::Mat mx(st * static_cast<int>(cells.size()), n, CV_32F), my(mx.size(), CV_32F);
       origin.resize(cells.size());
       for (std::size_t k = 0; k < cells.size(); ++k) {
+        std::fill(mx.ptr<float>(static_cast<int>(k) * st + n), mx.ptr<float>(static_cast<int>(k) * st + n) + n, -1e4f);
+        std::fill(my.ptr<float>(static_cast<int>(k) * st + n), my.ptr<float>(static_cast<int>(k) * st + n) + n, -1e4f);
         const CellMm& cell = layout.cells[cells[k]];
         origin[k] = {cvRound((cell.centre.x - x0) * ppm) - rp, cvRound((cell.centre.y - y0) * ppm) - rp};
         for (int j = 0; j < n; ++j) {
@@ -2917,7 +2951,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (lum_compare_row, mask_ops.h; speed33: a row at a time, not a test per pixel).
     auto near_centre_mask = [&](const cv::Mat& where, float thr, bool above, LumWhere rule) {
       const double reach2 = std::pow((params.max_face_offset_mm + 0.27 * 16.0 * 1.5) * ppm, 2);
-      cv::Mat out(patch.size(), CV_8U, cv::Scalar(0));
+      cv::Mat out(patch.size(), CV_8U);  // (speed39) zeroed outside each row's span alone: lum_compare_row writes the span
       thread_local std::vector<ushort> lum;  // the span's b + 2g + r (speed27: 16 at a time)
       lum.resize(static_cast<std::size_t>(patch.cols));
       for (int y = 0; y < patch.rows; ++y) {
@@ -2925,7 +2959,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         uchar* o = out.ptr<uchar>(y);
         int span_x0 = 0, span_x1 = -1;  // the row's pixels within reach (round 20: not tested pixel by pixel)
         disc_row_span(centre.x, centre.y, reach2, y, patch.cols, span_x0, span_x1);
-        if (span_x1 < span_x0) continue;
+        if (span_x1 < span_x0) {
+          std::memset(o, 0, static_cast<std::size_t>(patch.cols));
+          continue;
+        }
+        std::memset(o, 0, static_cast<std::size_t>(span_x0));
+        std::memset(o + span_x1 + 1, 0, static_cast<std::size_t>(patch.cols - span_x1 - 1));
         bgr_lum_row(patch.ptr<uchar>(y) + 3 * span_x0, span_x1 - span_x0 + 1, lum.data());
         lum_compare_row(lum.data(), w + span_x0, span_x1 - span_x0 + 1, thr, above, rule, o + span_x0);
       }

@@ -481,6 +481,39 @@ TEST(MaskOps, OccluderDiffRowMatchesThePerPixelLoop) {
 
 namespace {
 
+// A frame like `print` for occluder_diff_row's tests: each pixel another colour (a quarter),
+// half the print's (a quarter) or the print's +-4, under a local light of channel factors
+// 0.7-1.3 summing to 3 (CV_32FC3).
+void frame_like(std::mt19937& rng, const cv::Mat& print, cv::Mat& frame, cv::Mat& light) {
+  std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
+  std::uniform_real_distribution<float> lightd(0.7f, 1.3f);
+  frame.create(print.size(), CV_8UC3);
+  light.create(print.size(), CV_32FC3);
+  for (int y = 0; y < print.rows; ++y)
+    for (int x = 0; x < print.cols; ++x) {
+      const int k = coin(rng);
+      float l[3] = {lightd(rng), lightd(rng), lightd(rng)};
+      const float sum = l[0] + l[1] + l[2];
+      for (int ch = 0; ch < 3; ++ch) {
+        const int v = print.at<cv::Vec3b>(y, x)[ch];
+        frame.at<cv::Vec3b>(y, x)[ch] = cv::saturate_cast<uchar>(k == 0 ? byte(rng) : k == 1 ? v / 2 : v + byte(rng) % 9 - 4);
+        light.at<cv::Vec3f>(y, x)[ch] = l[ch] * 3.0f / sum;
+      }
+    }
+}
+
+// occluder_diff_row on every whole row of the print (its 3x3 minimum and maximum given), with
+// the reader's thresholds.
+constexpr float kDiffDark = 0.72f, kDiffC2 = 0.035f * 0.035f;
+cv::Mat diff_by_rows(const cv::Mat& frame, const cv::Mat& print, const cv::Mat& pmin, const cv::Mat& pmax, const cv::Mat& light,
+                     const float ip[3]) {
+  cv::Mat want(frame.size(), CV_8U, cv::Scalar(7));
+  for (int y = 0; y < frame.rows; ++y)
+    occluder_diff_row(frame.ptr<uchar>(y), print.ptr<uchar>(y), pmin.ptr<uchar>(y), pmax.ptr<uchar>(y), light.ptr<float>(y), frame.cols,
+                      ip, kDiffDark, kDiffC2, want.ptr<uchar>(y));
+  return want;
+}
+
 // (speed38) occluder_mask's tinted print: its 3x3 minimum and maximum from the drawing's and
 // patches round what was redrawn, against cv::erode / cv::dilate of the whole redrawn print,
 // and the comparison in runs against occluder_diff_row on whole rows of those. Prints of
@@ -491,7 +524,6 @@ namespace {
 TEST(MaskOps, PrintPatchesAreTheWholePrintsMinimumAndMaximum) {
   std::mt19937 rng(38);
   std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
-  std::uniform_real_distribution<float> lightd(0.7f, 1.3f);
   const float ip[3] = {1.0f / 231.0f, 1.0f / 236.0f, 1.0f / 229.0f};
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
   long patched_px = 0, moved_min = 0, diff_set = 0, total_px = 0, whole = 0;
@@ -547,24 +579,11 @@ TEST(MaskOps, PrintPatchesAreTheWholePrintsMinimumAndMaximum) {
     whole += p.box.size() == 1 && p.box[0] == cv::Rect(0, 0, w, h);
     moved_min += cv::countNonZero(cv::Mat(base_min != want_min).reshape(1));
     // The comparison: a frame like the print, shaded, tinted or anything.
-    cv::Mat frame(h, w, CV_8UC3), light(h, w, CV_32FC3);
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        const int k = coin(rng);
-        float l[3] = {lightd(rng), lightd(rng), lightd(rng)};
-        const float sum = l[0] + l[1] + l[2];
-        for (int ch = 0; ch < 3; ++ch) {
-          const int v = print.at<cv::Vec3b>(y, x)[ch];
-          frame.at<cv::Vec3b>(y, x)[ch] = cv::saturate_cast<uchar>(k == 0 ? byte(rng) : k == 1 ? v / 2 : v + byte(rng) % 9 - 4);
-          light.at<cv::Vec3f>(y, x)[ch] = l[ch] * 3.0f / sum;
-        }
-      }
-    const float dark = 0.72f, c2 = 0.035f * 0.035f;
-    cv::Mat want(h, w, CV_8U, cv::Scalar(7)), got(h, w, CV_8U, cv::Scalar(9));
-    for (int y = 0; y < h; ++y)
-      occluder_diff_row(frame.ptr<uchar>(y), print.ptr<uchar>(y), want_min.ptr<uchar>(y), want_max.ptr<uchar>(y), light.ptr<float>(y), w,
-                        ip, dark, c2, want.ptr<uchar>(y));
-    occluder_diff_patched(frame, print, base_min, base_max, p, light, ip, dark, c2, got);
+    cv::Mat frame, light;
+    frame_like(rng, print, frame, light);
+    const cv::Mat want = diff_by_rows(frame, print, want_min, want_max, light, ip);
+    cv::Mat got(h, w, CV_8U, cv::Scalar(9));
+    occluder_diff_patched(frame, print, base_min, base_max, p, light, ip, kDiffDark, kDiffC2, got);
     ASSERT_EQ(0, cv::norm(got, want, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
     diff_set += cv::countNonZero(want);
     total_px += static_cast<long>(w) * h;
@@ -575,6 +594,99 @@ TEST(MaskOps, PrintPatchesAreTheWholePrintsMinimumAndMaximum) {
   EXPECT_LT(patched_px, total_px);  // patches, not the whole prints
   EXPECT_GT(whole, 5);              // and the whole print where they would cover most of it
   EXPECT_LT(whole, 100);
+}
+
+// (speed39) occluder_mask's tinted cells without a copy of the whole print: print_fill's masks,
+// print_fill_at and print_fill_patches against cv::fillConvexPoly on a copy of the whole print
+// and print_minmax_patches of that copy, every byte; occluder_diff_patched reading the print's
+// patches against occluder_diff_row on the whole filled print's rows. Hexagons as occluder_mask
+// draws them (any centre, overlapping, one pixel to 60 across, some across the print's sides,
+// where print_fill must refuse), colours past 255 and below 0, prints of 1 px and up.
+TEST(MaskOps, PrintFillPatchesAreTheWholeFilledPrints) {
+  std::mt19937 rng(39);
+  std::uniform_int_distribution<int> byte(0, 255), coin(0, 3);
+  std::uniform_real_distribution<double> real(0.0, 1.0);
+  const float ip[3] = {1.0f / 231.0f, 1.0f / 236.0f, 1.0f / 229.0f};
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
+  long compared = 0, refused = 0, fills_drawn = 0, overlaps = 0, whole_box = 0, patched_px = 0, total_px = 0;
+  for (int rep = 0; rep < 240; ++rep) {
+    const int w = rep < 6 ? 1 + rep : 1 + byte(rng) % 160 + (rep % 4 == 0 ? 260 : 0), h = rep < 6 ? 1 + rep : 1 + byte(rng) % 120;
+    cv::Mat base(h, w, CV_8UC3, cv::Scalar(250, 252, 249));
+    for (int k = 0; k < 6; ++k)  // tints and printed lines
+      cv::rectangle(base, cv::Point(byte(rng) % (w + 10) - 5, byte(rng) % (h + 10) - 5),
+                    cv::Point(byte(rng) % (w + 10) - 5, byte(rng) % (h + 10) - 5),
+                    cv::Scalar(byte(rng), byte(rng), byte(rng)), coin(rng) ? 1 : cv::FILLED);
+    cv::Mat whole = base.clone();
+    std::vector<PrintFill> fills;
+    std::vector<cv::Rect> rects;
+    const int parts = 1 + byte(rng) % 8 + (rep % 6 == 0 ? 30 : 0);
+    bool all = true;
+    for (int k = 0; k < parts; ++k) {
+      // One in eight anywhere (across the sides: refused); the others inside when they fit.
+      double r = 0.3 + real(rng) * 30, cx = real(rng) * (w + 8) - 4, cy = real(rng) * (h + 8) - 4;
+      const double a = real(rng) * CV_PI;
+      if (coin(rng) + coin(rng) != 0 || k > 0) {
+        r = std::min(r, 0.5 * std::min(w, h) - 2.6);
+        cx = r + 2.6 + real(rng) * (w - 2 * r - 5.2), cy = r + 2.6 + real(rng) * (h - 2 * r - 5.2);
+      }
+      std::vector<cv::Point> poly;
+      for (int e = 0; e < 6; ++e)
+        poly.emplace_back(cvRound(cx + r * std::cos(a + CV_PI / 3 * e)), cvRound(cy + r * std::sin(a + CV_PI / 3 * e)));
+      const cv::Scalar tint(byte(rng) * 1.2 - 20.3, byte(rng) + 0.5, byte(rng) * 0.9 + 0.49);
+      cv::fillConvexPoly(whole, poly, tint);
+      PrintFill f;
+      if (!print_fill(cv::Size(w, h), poly, tint, f)) {
+        all = false;
+        const cv::Rect b = cv::boundingRect(poly);
+        // Refused only when the mask's rect leaves the print (a hexagon within it is drawn
+        // inside its bounding box).
+        EXPECT_NE(cv::Rect(b.x - 1, b.y - 1, b.width + 2, b.height + 2) & cv::Rect(0, 0, w, h), cv::Rect(b.x - 1, b.y - 1, b.width + 2, b.height + 2));
+        continue;
+      }
+      for (const PrintFill& g : fills) overlaps += (g.rect & f.rect).area() > 0;
+      rects.push_back(f.rect);
+      fills.push_back(std::move(f));
+    }
+    if (!all) {
+      ++refused;
+      continue;
+    }
+    fills_drawn += static_cast<long>(fills.size());
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        ASSERT_EQ(print_fill_at(base, fills, x, y), whole.at<cv::Vec3b>(y, x)) << "rep " << rep << " at " << x << "," << y;
+    const PrintPatches want = print_minmax_patches(whole, rects, 200), got = print_fill_patches(base, fills, 200);
+    ASSERT_EQ(want.box, got.box) << "rep " << rep;
+    ASSERT_EQ(got.box.size(), got.print.size());
+    for (std::size_t i = 0; i < got.box.size(); ++i) {
+      ASSERT_EQ(0, cv::norm(want.pmin[i], got.pmin[i], cv::NORM_INF)) << "rep " << rep << " box " << i;
+      ASSERT_EQ(0, cv::norm(want.pmax[i], got.pmax[i], cv::NORM_INF)) << "rep " << rep << " box " << i;
+      ASSERT_EQ(0, cv::norm(want.dark[i], got.dark[i], cv::NORM_INF)) << "rep " << rep << " box " << i;
+      patched_px += got.box[i].area();
+    }
+    ASSERT_EQ(0, cv::norm(with_patches(base, got.box, got.print), whole, cv::NORM_INF)) << "rep " << rep;
+    whole_box += got.box.size() == 1 && got.box[0] == cv::Rect(0, 0, w, h);
+    // The comparison, reading the print's patches where the whole filled print was read.
+    cv::Mat base_min, base_max, want_min, want_max;
+    cv::erode(base, base_min, k3);
+    cv::dilate(base, base_max, k3);
+    cv::erode(whole, want_min, k3);
+    cv::dilate(whole, want_max, k3);
+    cv::Mat frame, light;
+    frame_like(rng, whole, frame, light);
+    const cv::Mat want_diff = diff_by_rows(frame, whole, want_min, want_max, light, ip);
+    cv::Mat got_diff(h, w, CV_8U, cv::Scalar(9));
+    occluder_diff_patched(frame, base, base_min, base_max, got, light, ip, kDiffDark, kDiffC2, got_diff);
+    ASSERT_EQ(0, cv::norm(got_diff, want_diff, cv::NORM_INF)) << "rep " << rep << " " << w << " x " << h;
+    ++compared;
+    total_px += static_cast<long>(w) * h;
+  }
+  EXPECT_GT(compared, 100);
+  EXPECT_GT(refused, 20);      // fills across the print's side were met, and refused
+  EXPECT_GT(fills_drawn, 300);
+  EXPECT_GT(overlaps, 50);     // fills whose rects overlap: drawn in their order
+  EXPECT_GT(whole_box, 5);
+  EXPECT_LT(patched_px, total_px);
 }
 
 // print_minmax_patches' dark test is cv::cvtColor's grey level below the bound, on a sixteenth
@@ -747,10 +859,11 @@ TEST(MaskOps, BoxSumMatchesBoxFilterOnTheFaceScores) {
         box_sum(srot, k, b);
         EXPECT_TRUE(same(a, b)) << sz << " k " << k << " rep " << rep;
         // box_sum_roi: the same values inside any roi (cut by the border, empty, outside),
-        // 0 outside it.
+        // 0 outside it (speed39: into a reused buffer of other values, which it zeroes only
+        // outside the roi).
         const cv::Rect roi(static_cast<int>(rng() % (sz.width + 10)) - 5, static_cast<int>(rng() % (sz.height + 10)) - 5,
                            static_cast<int>(rng() % (sz.width + 3)), static_cast<int>(rng() % (sz.height + 3)));
-        cv::Mat c;
+        cv::Mat c(sz, CV_32F, cv::Scalar(7.0f));
         box_sum_roi(srot, k, roi, c);
         cv::Mat want(sz, CV_32F, cv::Scalar(0));
         const cv::Rect in = roi & cv::Rect(0, 0, sz.width, sz.height);
@@ -1326,6 +1439,65 @@ TEST(MaskOps, OccluderCorePossibleMatchesOpenCV) {
     cores += core;
   }
   EXPECT_GT(cores, 5);
+}
+
+// (speed39) occluder_core_possible reading the tinted dark lines from patches: the answer of
+// occluder_core_possible_ref on with_patches(dark, box, parts). Arm-sized blobs cut by 3-pixel
+// lines every 7-10 pixels (a printed grid: the closing bridges them only where the dark mask is
+// set), dark masks of 0, 255 or noise, patches of the other kind over parts of the blobs, their
+// left sides on multiples of 16 (as print_minmax_patches') or anywhere, overlapping, at the
+// right side, the whole image; widths round the 64-bit words.
+TEST(MaskOps, OccluderCorePossibleReadsThePatchedDark) {
+  std::mt19937 rng(39);
+  std::uniform_int_distribution<int> ui(0, 1 << 30);
+  const cv::Size sizes[] = {{420, 297}, {297, 420}, {64, 40}, {65, 90}, {128, 50}, {129, 129}, {17, 30}, {200, 2}};
+  int yes = 0, no = 0, moved = 0;
+  for (int rep = 0; rep < 40; ++rep)
+    for (const cv::Size size : sizes)
+      for (int k : {1, 5, 13, 20}) {
+        cv::Mat diff = rep % 2 ? core_test_mask(rng, size) : cv::Mat(size, CV_8U, cv::Scalar(0));
+        for (int b = 0; b < 3; ++b) {  // blobs cut by a grid of lines
+          const cv::Rect r(ui(rng) % size.width, ui(rng) % size.height, 40 + ui(rng) % 100, 40 + ui(rng) % 100);
+          cv::rectangle(diff, r, cv::Scalar(255), cv::FILLED);
+          const int step = 7 + ui(rng) % 4;  // lines 3 px wide: the 3x3 closing leaves them, the 5x5 one not
+          for (int x = r.x; x < r.x + r.width; x += step)
+            cv::rectangle(diff, cv::Rect(x, r.y, 3, r.height), cv::Scalar(0), cv::FILLED);
+          for (int y = r.y; y < r.y + r.height; y += step)
+            cv::rectangle(diff, cv::Rect(r.x, y, r.width, 3), cv::Scalar(0), cv::FILLED);
+        }
+        const int kind = rep % 3;
+        cv::Mat dark = kind == 0 ? cv::Mat(size, CV_8U, cv::Scalar(0)) : kind == 1 ? cv::Mat(size, CV_8U, cv::Scalar(255)) : random_mask(rng, size);
+        std::vector<cv::Rect> box;
+        std::vector<cv::Mat> parts;
+        const int n = rep % 7 == 0 ? 1 : 1 + ui(rng) % 6;
+        for (int i = 0; i < n; ++i) {
+          cv::Rect b;
+          if (rep % 7 == 0) {
+            b = cv::Rect(0, 0, size.width, size.height);
+          } else {
+            int x0 = ui(rng) % size.width;
+            if (ui(rng) % 4) x0 = x0 / 16 * 16;
+            const int x1 = ui(rng) % 3 == 0 ? size.width : std::min(size.width, x0 + 1 + ui(rng) % 120);
+            const int y0 = ui(rng) % size.height, y1 = std::min(size.height, y0 + 1 + ui(rng) % 120);
+            b = cv::Rect(x0, y0, x1 - x0, y1 - y0);
+          }
+          cv::Mat part = kind == 0 ? cv::Mat(b.size(), CV_8U, cv::Scalar(255)) : kind == 1 ? cv::Mat(b.size(), CV_8U, cv::Scalar(0)) : random_mask(rng, b.size());
+          if (ui(rng) % 5 == 0) part = random_mask(rng, b.size());
+          box.push_back(b);
+          parts.push_back(part);
+        }
+        const cv::Mat patched = with_patches(dark, box, parts);
+        const bool want = occluder_core_possible_ref(diff, patched, k), got = occluder_core_possible(diff, dark, box, parts, k);
+        ASSERT_EQ(want, got) << size << " k " << k << " rep " << rep;
+        moved += want != occluder_core_possible_ref(diff, dark, k);
+        (got ? yes : no) += 1;
+      }
+  EXPECT_GT(yes, 150);  // both answers well represented
+  EXPECT_GT(no, 150);
+  EXPECT_GT(moved, 50);  // and the patches did decide
+  // No patches: the mask's own answer.
+  const cv::Mat diff = core_test_mask(rng, {420, 297}), dark = random_mask(rng, {420, 297});
+  EXPECT_EQ(occluder_core_possible(diff, dark, 13), occluder_core_possible(diff, dark, {}, {}, 13));
 }
 
 // (speed30) chamfer5_threshold (bit-row erosion or dilation by the 5x5 chamfer ball) against
