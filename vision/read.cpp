@@ -1939,7 +1939,9 @@ double cells_paper_noise(const cv::Mat& grey, const SheetLayout& layout, const c
     const Point c = cell.centre;
     double lum = 0.0;
     const double n = patch_noise(grey, {{{c.x - half_mm, c.y - half_mm}, {c.x + half_mm, c.y + half_mm}}}, hp, 0.0, &lum);
-    if (n > 0) noise.push_back(n), level.push_back(lum);
+    // A measured cell counts at noise 0 too: paper clipped flat at the sensor's top has none, and
+    // left out it would leave the textured cells (dice, shade) to stand for the paper's level.
+    if (lum > 8) noise.push_back(n), level.push_back(lum);
   }
   if (noise.empty()) return 0.0;
   auto median = [](std::vector<double>& v) {
@@ -2032,7 +2034,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       std::fprintf(stderr, "NOISECELLS %.4f of the cells' paper at %.1f (grey patch %.4f at %.1f, white %.4f at %.1f)%s\n", paper_noise, paper_level,
                    grey_noise, grey_level, white_noise, white_level, seen ? ": taken" : "");
     if (seen) {
-      if (white_unseen) white_noise = paper_noise;
+      // A clipped white patch can under-read the noise, never over-read it: the larger measure stands.
+      if (white_unseen) white_noise = std::max(white_noise, paper_noise);
       if (grey_unseen) grey_noise = paper_noise * params.noise_paper_to_grey;
     }
   }

@@ -1107,11 +1107,12 @@ struct ReadParams {
   // luminance is noise_clipped_level or more (0..255) was clipped by the gain and shows no noise
   // (gain1 2805: white at 251, 0.010; its cells' paper at 239, 0.034). Then patch_noise is measured
   // on the cells' paper (cells_paper_noise: a square of +-noise_cells_half_mm round each cell's
-  // centre, inside its hex; the median over the cells, most of them empty) and stands for the white
-  // patch's measure (both white paper), and times noise_paper_to_grey for the grey patch's (the
-  // noise is the sensor's, a like amount on a patch of about half the level: on the gain renders
-  // whose patches are both in view the grey measured 1.6-2.1 times the white). Not taken when the
-  // paper is clipped too (gain1 2802). 0 (noise_cells_half_mm) = off.
+  // centre, inside its hex; the median over the cells, most of them empty, a cell clipped flat
+  // counted at noise 0) and stands for the white patch's measure when larger (both white paper),
+  // and times noise_paper_to_grey for the grey patch's (the noise is the sensor's, a like amount
+  // on a patch of about half the level: on the gain renders whose patches are both in view the
+  // grey measured 1.6-2.1 times the white). Not taken when the paper is clipped too (gain1 2802).
+  // 0 (noise_cells_half_mm) = off.
   double noise_cells_half_mm = 9.0;
   double noise_clipped_level = 245.0;
   double noise_paper_to_grey = 1.9;

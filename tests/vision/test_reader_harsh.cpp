@@ -519,6 +519,30 @@ TEST(ReaderHarsh, CellsPaperNoiseMeasuresTheNoiseOnTheCells) {
   EXPECT_LT(cells_paper_noise(clean, layout, hp, 9.0), 0.005);
 }
 
+// (session 38, the round's review) Paper clipped flat at the sensor's top has noise 0: those cells
+// count, so a few textured cells (dice, here every 7th cell a darker noisy square) do not stand for
+// the paper: its level is the clipped 255 (read_board then does not take it), its noise 0.
+TEST(ReaderHarsh, CellsPaperNoiseCountsClippedFlatCells) {
+  const SheetLayout layout = standard_sheet();
+  const cv::Matx33d hp(3.0, 0, 20, 0, 3.0, 20, 0, 0, 1);
+  cv::Mat img(static_cast<int>(layout.height_mm * 1.5), static_cast<int>(layout.width_mm * 3.0 + 40), CV_8UC1, cv::Scalar(255));
+  cv::RNG rng(1);
+  int textured = 0;
+  for (std::size_t i = 0; i < layout.cells.size(); i += 7) {
+    const Point c = layout.cells[i].centre;
+    const cv::Rect r = cv::Rect(cvRound(20 + 3 * (c.x - 8)), cvRound(20 + 3 * (c.y - 8)), 48, 48) & cv::Rect(0, 0, img.cols, img.rows);
+    if (r.empty()) continue;
+    cv::Mat n(r.size(), CV_8U);
+    rng.fill(n, cv::RNG::NORMAL, 150, 15);
+    n.copyTo(img(r));
+    ++textured;
+  }
+  ASSERT_GT(textured, 5);
+  double level = -1;
+  EXPECT_EQ(cells_paper_noise(img, layout, hp, 9.0, &level), 0.0);
+  EXPECT_EQ(level, 255.0);
+}
+
 // deblur_crop undoes a Gaussian blur of a drawn green 6 (pips 30 levels lighter than the body,
 // three a column, 4.3 mm apart, on a 48 px crop of 16 mm): blurred by sigma 3 px the lattice finds
 // no face at its full bar; after 20 steps of sigma 3 it reads the 6.
