@@ -1288,6 +1288,13 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
   std::vector<PrintFill> fills;
   std::vector<std::pair<std::vector<cv::Point>, cv::Scalar>> filled;  // the same fills' points and tints
   bool whole = false;
+  // A fill drawn into the whole print, and the box it may have changed: fillConvexPoly draws
+  // within its points' bounding box (grown by 1 px here all the same).
+  auto fill_whole = [&](const std::vector<cv::Point>& q, const cv::Scalar& t) {
+    cv::fillConvexPoly(print, q, t);
+    const cv::Rect drawn = cv::boundingRect(q);
+    redrawn.emplace_back(drawn.x - 1, drawn.y - 1, drawn.width + 2, drawn.height + 2);
+  };
   // The print's colour at the centre of cell i, when at least min_edges of its printed
   // edges are seen and that centre lies on the print.
   auto seen_print = [&](std::size_t i, int min_edges, cv::Vec3b& e) {
@@ -1328,16 +1335,9 @@ static cv::Mat occluder_mask(const cv::Mat& sheet, const SheetLayout& layout, cv
       }
       // The whole print after all: the fills so far drawn into its copy, in their order.
       print = print.clone(), whole = true;
-      for (const auto& [q, t] : filled) {
-        cv::fillConvexPoly(print, q, t);
-        const cv::Rect drawn = cv::boundingRect(q);
-        redrawn.emplace_back(drawn.x - 1, drawn.y - 1, drawn.width + 2, drawn.height + 2);
-      }
+      for (const auto& [q, t] : filled) fill_whole(q, t);
     }
-    cv::fillConvexPoly(print, poly, tint);
-    // fillConvexPoly draws within its points' bounding box (grown by 1 px here all the same).
-    const cv::Rect drawn = cv::boundingRect(poly);
-    redrawn.emplace_back(drawn.x - 1, drawn.y - 1, drawn.width + 2, drawn.height + 2);
+    fill_whole(poly, tint);
   }
   if (sheet.size() != size) return {};
   cv::Mat pmin = expected.pmin, print_dark = expected.dark;
@@ -1836,6 +1836,13 @@ std::vector<MarkerEdgeSpread> marker_edge_spreads(const cv::Mat& grey, const She
   return edges;
 }
 
+// The upper median of v (v reordered): the patch and cell noise measures and the marker blur.
+template <typename T>
+static T upper_median(std::vector<T>& v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
 double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double marker_size_mm) {
   std::vector<double> dir_mm[2];
   for (const MarkerEdgeSpread& e : marker_edge_spreads(grey, pose, marker_size_mm))
@@ -1843,8 +1850,7 @@ double marker_edge_blur_mm(const cv::Mat& grey, const SheetPose& pose, double ma
   double worst = 0;
   for (auto& v : dir_mm) {
     if (v.empty()) continue;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    worst = std::max(worst, v[v.size() / 2]);
+    worst = std::max(worst, upper_median(v));
   }
   return worst;
 }
@@ -1921,15 +1927,11 @@ double patch_noise(const cv::Mat& grey, const std::array<Point, 2>& wp, const cv
       if (m[x]) dev.push_back(std::abs(a[x] - b[x])), level.push_back(a[x]);
   }
   if (dev.size() < 100) return 0.0;
-  auto median = [](std::vector<float>& v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return static_cast<double>(v[v.size() / 2]);
-  };
-  const double lum = median(level);
+  const double lum = upper_median(level);
   if (level_out) *level_out = lum;
   // 1.4826 x the median absolute deviation is a Gaussian's sigma; x 5/sqrt(24): the pixel's own
   // share of its 5x5 mean taken back.
-  return lum > 8 ? 1.4826 * 5.0 / std::sqrt(24.0) * median(dev) / lum : 0.0;
+  return lum > 8 ? 1.4826 * 5.0 / std::sqrt(24.0) * upper_median(dev) / lum : 0.0;
 }
 
 double cells_paper_noise(const cv::Mat& grey, const SheetLayout& layout, const cv::Matx33d& hp, double half_mm, double* level_out) {
@@ -1944,12 +1946,8 @@ double cells_paper_noise(const cv::Mat& grey, const SheetLayout& layout, const c
     if (lum > 8) noise.push_back(n), level.push_back(lum);
   }
   if (noise.empty()) return 0.0;
-  auto median = [](std::vector<double>& v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-  };
-  if (level_out) *level_out = median(level);
-  return median(noise);
+  if (level_out) *level_out = upper_median(level);
+  return upper_median(noise);
 }
 
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
