@@ -1809,4 +1809,20 @@ TEST(ReaderFixtures, NoisyFramesOneWhosePipStandsOutOfTheNoiseIsRead) {
   EXPECT_EQ(now.exact_boards, now.scenes);
 }
 
+// Round 40 (data/fixtures/scenes_round40_exact40: harsh24 2418, dev8 900 and gain2 2917, as
+// rendered in session 35). Each has a die beside the hand in full view that only the component
+// counter reads, at its cap 0.30: harsh24 2418 (-3,3) a red 1, dev8 900 (4,-5) a red 2, gain2
+// 2917 (-3,-1) a blue 3, each right, each hidden "weak" (hand_near_min_confidence 0.31) and the
+// shown-places look (weak_shown_places) giving it no count. Their pip places stand clear of their
+// empty ones (robust34's guess gate, faint_places_clear): with weak_guess_clear_ratio (0.3) they
+// are read, and 2418's board is exact (900 and 2917 keep a die hidden under the hand's gate).
+TEST(ReaderFixtures, WeakGuessBesideAHandWhosePlacesStandClearIsRead) {
+  ReadParams off;
+  off.weak_guess_clear_ratio = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round40_exact40", off);
+  EXPECT_EQ(now.scenes, 3);
+  expect_hidden_dice_now_read_right(before, now, 3);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
+}
+
 }  // namespace hexdice::vision
