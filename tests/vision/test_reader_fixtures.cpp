@@ -713,6 +713,7 @@ TEST(ReaderFixtures, ColouredPipLayoutAgreeingRaisesAnUnsureReading) {
   // exact22's shown-places look also accepts 505 (3,2) (its three pips are shown): off in both
   // runs, so the A/B measures the coloured pip look alone.
   ReadParams on = without_shown_places();
+  on.weak_guess_clear_ratio = 0;  // (exact40) its places stand clear: that look would read it too
   ReadParams off = on;
   off.coloured_pip_agree_confidence = 0;
   const auto [before, now] = ab_fixture_dir("scenes_round12", off, on);
@@ -1091,6 +1092,7 @@ TEST(ReaderFixtures, WhiteDieInAnArmsShadeFoundByItsPips) {
 TEST(ReaderFixtures, WeakReadingRecentredOnItsOwnPips) {
   ReadParams off;
   off.weak_recentre_below = 0;
+  off.weak_guess_clear_ratio = 0;  // (exact40) the 0.30 guess's places stand clear: read without the recentring too
   const auto [before, now] = ab_fixture_dir("scenes_round19", off);
   expect_one_hidden_die_now_read_right(before, now);
 }
@@ -1265,6 +1267,7 @@ TEST(ReaderFixtures, PipLookOffTheFacesSizeDoesNotReplaceOneAtIt) {
 TEST(ReaderFixtures, WeakOneRecentredOnItsPip) {
   ReadParams off;
   off.weak_recentre_one = false;
+  off.weak_guess_clear_ratio = 0;  // (exact40) the 0.30 guess's places stand clear: read without the recentring too
   const auto [before, now] = ab_fixture_dir("scenes_round21", off);
   EXPECT_EQ(now.matched, before.matched + 1);
   EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
