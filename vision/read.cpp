@@ -2672,6 +2672,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<char> dim_agreed(layout.cells.size(), 0);
   std::vector<char> faint_unclear(layout.cells.size(), 0);  // (robust30) blur_faint_empty_ratio
   std::vector<char> guess_clear(layout.cells.size(), 0);    // (robust34) guess_clear_ratio
+  std::vector<char> weak_clear(layout.cells.size(), 0);     // (exact40) weak_guess_clear_ratio
   std::vector<char> one_clear(layout.cells.size(), 0);      // (exact39) noise_one_clear_ratio
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
@@ -5234,6 +5235,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence)
       guess_clear[ci] = faint_places_clear(co, faint_places(), params.guess_clear_ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip,
                                            params.guess_clear_min_shown);
+    // (exact40) A weak reading beside a hand (hidden "weak" below hand_near_min_confidence) that
+    // is the counter's guess stands when its pip places stand clear (weak_guess_clear_ratio).
+    if (params.weak_guess_clear_ratio > 0 && params.hand_near_min_confidence > 0 && near_hand[ci] && !shown_agreed[ci] &&
+        co.confidence < params.hand_near_min_confidence && co.face > 0 && fr.face == co.face && face_in_frame &&
+        co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence) {
+      weak_clear[ci] = faint_places_clear(co, faint_places(), params.weak_guess_clear_ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip,
+                                          params.guess_clear_min_shown);
+      if (debug)
+        std::fprintf(stderr, "WEAKCLEAR %d,%d %s %d conf %.2f: a guess beside a hand, its places %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, weak_clear[ci] ? "clear: not hidden as weak" : "not clear");
+    }
     // (exact39) In a noisy frame an unsure 1 (noise_one_min_confidence) whose pip places stand clear:
     // the eight round its pip at most noise_one_clear_ratio of its pip's contrast.
     if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame)
@@ -5320,7 +5332,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact22) ... unless its count is the one its shown pip places allow (weak_shown_places).
       const bool weak_near = params.hand_near_min_confidence > 0 && i >= 0 && near_hand[static_cast<std::size_t>(i)] &&
                              c.confidence < params.hand_near_min_confidence &&
-                             !(params.weak_shown_places && shown_agreed[static_cast<std::size_t>(i)]);
+                             !(params.weak_shown_places && shown_agreed[static_cast<std::size_t>(i)]) &&
+                             !weak_clear[static_cast<std::size_t>(i)];
       const bool contra = polarity_contradicts(c, i);
       // (exact28) Hidden for its pips' polarity where a lone dark pip stands on a top of the
       // paper's colour (white_one_lone_pip): a white 1 whose blob was its shaded side and
@@ -5436,6 +5449,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_ring_average" << noise_ring_average;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
     fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
+    fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell) << "pip_look_off_token" << static_cast<int>(pip_look_off_token);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -5663,6 +5677,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_paper_to_grey", p.noise_paper_to_grey);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
+    get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);
     get("white_no_pip_below", p.white_no_pip_below);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);

@@ -717,6 +717,11 @@ struct ReadParams {
   // 0.3) of a part-covered yellow 4 and green 5 (dev4n 517 (-2,-3), fixture 005 (-5,1)), each
   // passed by the occluder gate's look above. false = off.
   bool weak_shown_places = true;
+  // (exact40) ... or when it is the component counter's guess (at or below its cap,
+  // FaceParams::fallback_below) whose pip places stand clear of its empty ones: robust34's guess
+  // gate (faint_places_clear with guess_clear_min_pip and guess_clear_min_shown) at this ratio,
+  // on a face the frame's edge does not cut. 0 = off.
+  double weak_guess_clear_ratio = 0.3;
   // (exact23, exact22's third fix re-done) On maps whose hexes are at least this size (mm,
   // centre to corner; the radius 5 and 6 A3 maps, 17 and 14.4 mm), a cell the printed-edge
   // test takes for covered (hand_max_edges or fewer of its six edges seen) is read all the same

@@ -487,6 +487,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.noise_paper_to_grey = 1.7;
   p.noise_one_sure_contrast = 4.2;
   p.noise_one_clear_ratio = 0.27;
+  p.weak_guess_clear_ratio = 0.23;
   p.in_view_face_mm = 5.5;
   p.blur_agreed_min_response = 4.5;
   p.blur_faint_below = 5.5;
@@ -610,6 +611,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->noise_paper_to_grey, 1.7);
   EXPECT_DOUBLE_EQ(q->noise_one_sure_contrast, 4.2);
   EXPECT_DOUBLE_EQ(q->noise_one_clear_ratio, 0.27);
+  EXPECT_DOUBLE_EQ(q->weak_guess_clear_ratio, 0.23);
   EXPECT_DOUBLE_EQ(q->in_view_face_mm, 5.5);
   EXPECT_DOUBLE_EQ(q->blur_agreed_min_response, 4.5);
   EXPECT_DOUBLE_EQ(q->blur_faint_below, 5.5);

@@ -713,6 +713,7 @@ TEST(ReaderFixtures, ColouredPipLayoutAgreeingRaisesAnUnsureReading) {
   // exact22's shown-places look also accepts 505 (3,2) (its three pips are shown): off in both
   // runs, so the A/B measures the coloured pip look alone.
   ReadParams on = without_shown_places();
+  on.weak_guess_clear_ratio = 0;  // (exact40) its places stand clear: that look would read it too
   ReadParams off = on;
   off.coloured_pip_agree_confidence = 0;
   const auto [before, now] = ab_fixture_dir("scenes_round12", off, on);
@@ -1091,6 +1092,7 @@ TEST(ReaderFixtures, WhiteDieInAnArmsShadeFoundByItsPips) {
 TEST(ReaderFixtures, WeakReadingRecentredOnItsOwnPips) {
   ReadParams off;
   off.weak_recentre_below = 0;
+  off.weak_guess_clear_ratio = 0;  // (exact40) the 0.30 guess's places stand clear: read without the recentring too
   const auto [before, now] = ab_fixture_dir("scenes_round19", off);
   expect_one_hidden_die_now_read_right(before, now);
 }
@@ -1265,6 +1267,7 @@ TEST(ReaderFixtures, PipLookOffTheFacesSizeDoesNotReplaceOneAtIt) {
 TEST(ReaderFixtures, WeakOneRecentredOnItsPip) {
   ReadParams off;
   off.weak_recentre_one = false;
+  off.weak_guess_clear_ratio = 0;  // (exact40) the 0.30 guess's places stand clear: read without the recentring too
   const auto [before, now] = ab_fixture_dir("scenes_round21", off);
   EXPECT_EQ(now.matched, before.matched + 1);
   EXPECT_EQ(now.hidden_visible, before.hidden_visible - 1);
@@ -1807,6 +1810,22 @@ TEST(ReaderFixtures, NoisyFramesOneWhosePipStandsOutOfTheNoiseIsRead) {
   expect_hidden_dice_now_read_right(before, now, 3);
   EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
   EXPECT_EQ(now.exact_boards, now.scenes);
+}
+
+// Round 40 (data/fixtures/scenes_round40_exact40: harsh24 2418, dev8 900 and gain2 2917, as
+// rendered in session 35). Each has a die beside the hand in full view that only the component
+// counter reads, at its cap 0.30: harsh24 2418 (-3,3) a red 1, dev8 900 (4,-5) a red 2, gain2
+// 2917 (-3,-1) a blue 3, each right, each hidden "weak" (hand_near_min_confidence 0.31) and the
+// shown-places look (weak_shown_places) giving it no count. Their pip places stand clear of their
+// empty ones (robust34's guess gate, faint_places_clear): with weak_guess_clear_ratio (0.3) they
+// are read, and 2418's board is exact (900 and 2917 keep a die hidden under the hand's gate).
+TEST(ReaderFixtures, WeakGuessBesideAHandWhosePlacesStandClearIsRead) {
+  ReadParams off;
+  off.weak_guess_clear_ratio = 0;
+  const auto [before, now] = ab_fixture_dir("scenes_round40_exact40", off);
+  EXPECT_EQ(now.scenes, 3);
+  expect_hidden_dice_now_read_right(before, now, 3);
+  EXPECT_EQ(now.exact_boards, before.exact_boards + 1);
 }
 
 }  // namespace hexdice::vision

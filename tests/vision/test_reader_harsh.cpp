@@ -232,6 +232,9 @@ TEST(ReaderHarsh, AFaintReadingWhosePipPlacesDoNotStandClearIsHidden) {
   at5.blur_faint_below = 5;
   ReadParams bar5;
   bar5.blur_agreed_min_response = 5;
+  // (exact40) At bar 5, 2504 (-2,-1)'s blue 4 and 2705 (5,-5)'s blue 1 are 0.30 guesses beside the
+  // hand whose places stand clear (weak_guess_clear_ratio would read both): off, the A/B is the bar's.
+  bar5.weak_guess_clear_ratio = 0;
   const SceneScore before = fixture_score(set, off), after = fixture_score(set, ReadParams{});
   const SceneScore below5 = fixture_score(set, at5), old = fixture_score(set, bar5);
   EXPECT_GE(false_dice(before), 2) << "false dice without the rule";
