@@ -176,6 +176,7 @@ struct PlanePipParams {
   double area_min = 0.3, area_max = 2.5;  // accepted blob area, x the pip's
   double ring_mm = 0.8;     // a pip is an island: the ring this wide round it ...
   double ring_fraction = 0.75;  // ... is this much of the other polarity (the body)
+  int drop_min_pips = 0;    // (robust40) search_top_faces: top_face_hypotheses' drop_min_pips
 };
 // Centres (plane mm) of the pip-shaped islands of one polarity within radius_mm of
 // centre_mm on the plane that plane_to_image maps (mm -> image pixels): dark_pips: blobs
@@ -223,8 +224,11 @@ struct TopFacePips {
 // plane is metric: pip offset 0.27 x face, scale within +-20%), each set being every pip
 // within the face's reach of its centre. Most pips first, then the one furthest against
 // the parallax (a die's top face is at the far end of its sides): the top face first.
+// (robust40) drop_min_pips: a set of that many pips (at least 3) to 7 that is no layout is tried
+// without each of its pips (the best fit kept when it fits): a speck within the face's reach.
+// 0 = off.
 std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm,
-                                             double face_mm = 16.0);
+                                             double face_mm = 16.0, int drop_min_pips = 0);
 
 // The camera-resolution looks' search (read_board's fine pip look and its no-blob look
 // share it): threshold by threshold (the first sampled and labelled alone, the others

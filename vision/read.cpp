@@ -4071,6 +4071,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const double reach_mm = pip_look_reach_mm(params);
         // (robust38) The most pips any threshold of this look found so far (sure_face_stands_min_pips).
         std::size_t look_most = 0;
+        // (robust40) A set of pips that is no layout is tried without each one (pip_look_drop_min_pips).
+        PlanePipParams drop_params;
+        drop_params.drop_min_pips = params.pip_look_drop_min_pips;
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
           look_most = std::max(look_most, pips.size());
           if (dark_polarity) {
@@ -4078,6 +4081,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             fine_dark_most = std::max(fine_dark_most, pips.size());
             if (pips.size() >= 2) fine_dark_pips = true;
             if (!hyps.empty()) fine_dark_layout = true;
+          }
+          if (debug && !hyps.empty()) {
+            std::fprintf(stderr, "FINEPIPS %d,%d %s thr %.2f %zu pips, %zu faces:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size(), hyps.size());
+            for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
+            for (const auto& h : hyps) std::fprintf(stderr, " [%d at %.1f %.1f]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y);
+            std::fprintf(stderr, "\n");
           }
           if (!hyps.empty() || !debug) return;
           std::fprintf(stderr, "FINEPIP %d,%d %s thr %.2f %zu pips, no face:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size());
@@ -4201,7 +4210,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           fine_dark_one = dark_polarity && h.count == 1;
           fine_light_count = dark_polarity ? 0 : static_cast<int>(h.count);
           return true;
-        }, no_face);
+        }, no_face, 3, drop_params);
         if (fine_looked) break;
       }
     }
@@ -5447,6 +5456,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
     fs << "noise_ring_average" << noise_ring_average;
+    fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
     fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
@@ -5675,6 +5685,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_cells_half_mm", p.noise_cells_half_mm);
     get("noise_clipped_level", p.noise_clipped_level);
     get("noise_paper_to_grey", p.noise_paper_to_grey);
+    get("pip_look_drop_min_pips", p.pip_look_drop_min_pips);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);

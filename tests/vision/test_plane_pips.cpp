@@ -480,5 +480,34 @@ TEST(PlanePips, TopFaceSearchVisitsTheHypothesesInOrder) {
                                 [](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips&) { return true; }));
 }
 
+// (robust40) drop_min_pips: the light pips the fine look found on gain3 3118's black 4 at (0,-3)
+// (plane mm from the cell's centre): the face's four and a speck of the noise near its top edge,
+// all within one face's reach. As five they fit no layout, and the face's lone corner pips stood
+// as 1s; without the speck they are the 4, found first. A set that fits keeps all its pips (a 5
+// stays a 5), and a set of pips no drop makes a layout gives nothing more.
+TEST(PlanePips, ASpeckAmongAFacesPipsIsDropped) {
+  const std::vector<cv::Point2d> pips{{-1.2, -6.7}, {2.4, -6.1}, {6.5, -3.7}, {-4.6, 1.2}, {3.5, 4.4}};
+  const std::vector<TopFacePips> plain = top_face_hypotheses(pips, {0, 0});
+  ASSERT_FALSE(plain.empty());
+  for (const auto& h : plain) EXPECT_EQ(h.count, 1) << "no face of more than one pip without the drop";
+  const std::vector<TopFacePips> dropped = top_face_hypotheses(pips, {0, 0}, 16.0, 4);
+  ASSERT_FALSE(dropped.empty());
+  EXPECT_EQ(dropped[0].count, 4);
+  EXPECT_NEAR(dropped[0].centre_mm.x, 1.05, 0.05);
+  EXPECT_NEAR(dropped[0].centre_mm.y, -1.2, 0.05);
+  EXPECT_LE(dropped[0].fit, 0.06);
+  for (const auto& h : dropped) EXPECT_NE(h.count, 1) << "the 4's corner pips are part of it";
+  // A whole 5 (0.27 face = 4.32 mm) stays a 5, with and without the drop.
+  const std::vector<cv::Point2d> five{{-4.32, -4.32}, {4.32, -4.32}, {0, 0}, {-4.32, 4.32}, {4.32, 4.32}};
+  for (const bool drop : {false, true}) {
+    const auto h = top_face_hypotheses(five, {0, 0}, 16.0, drop ? 4 : 0);
+    ASSERT_FALSE(h.empty());
+    EXPECT_EQ(h[0].count, 5) << drop;
+  }
+  // Three pips in a row 2 mm apart: no layout with or without one of them.
+  const std::vector<cv::Point2d> row{{-2, 0}, {0, 0}, {2, 0}};
+  for (const auto& h : top_face_hypotheses(row, {0, 0}, 16.0, 3)) EXPECT_EQ(h.count, 1);
+}
+
 }  // namespace
 }  // namespace hexdice::vision

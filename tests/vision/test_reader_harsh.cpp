@@ -498,6 +498,23 @@ TEST(ReaderHarsh, TheNoiseIsMeasuredOnTheCellsWhereThePatchesShowNone) {
   EXPECT_EQ(false_dice(c), false_dice(before)) << "paper clipped";
 }
 
+// (robust40) A speck among a face's pips. data/fixtures/scenes_round40_robust40: gain3 3118, a
+// webcam's raised gain; its black 4 at (0,-3), the top-mask cut off the face (its first reading a
+// 2 at 0.30), was read black 1 at 1.00 by the camera-resolution pip look (one lone pip of the 4 a
+// face of its own: a speck beside the four made five that fit no layout) and hidden "cut". With
+// pip_look_drop_min_pips the four are the face and the 4 is read; nothing else in the frame moves.
+TEST(ReaderHarsh, ASpeckAmongAFacesPipsIsLeftOut) {
+  const SceneScore after = fixture_score("scenes_round40_robust40", ReadParams{});
+  ReadParams off;
+  off.pip_look_drop_min_pips = 0;
+  const SceneScore before = fixture_score("scenes_round40_robust40", off);
+  expect_more_right_none_worse(before, after, 1);
+  EXPECT_EQ(hidden_for(before, "cut"), 1) << "3118's black 4 read 1 and hidden cut without the drop";
+  EXPECT_EQ(hidden_for(after, "cut"), 0);
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  EXPECT_EQ(false_dice(after), 0) << "false dice";
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
