@@ -57,7 +57,7 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
         cv::Mat m = random_mask(rng, s);
         if (rep == 0) m.setTo(255);  // no background at all
         if (rep == 1) m.setTo(0);    // nothing but background
-        cv::Mat l0, s0, c0, l1, s1, c1;
+        cv::Mat l0, s0, c0, l1(s, CV_32S, cv::Scalar(7)), s1, c1;  // (round 40: l1 a reused buffer)
         const int n0 = cv::connectedComponentsWithStats(m, l0, s0, c0, conn, CV_32S);
         const int n1 = components_with_stats(m, l1, s1, c1, conn);
         ASSERT_EQ(n0, n1) << s << " rep " << rep;
@@ -67,6 +67,34 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
         with_components += n0 > 2;
       }
   EXPECT_GT(with_components, 300);  // the masks did have several components
+}
+
+TEST(MaskOps, ComponentsStatsAreComponentsWithStats) {
+  // (Speed round 40) components_stats (no labels image) against components_with_stats and
+  // cv::connectedComponentsWithStats: the same count, stats and centroids, bit for bit, on the
+  // sizes and masks of ComponentsWithStatsMatchOpenCV, views into larger masks, both
+  // connectivities.
+  std::mt19937 rng(4002);
+  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}, {181, 181}, {420, 297}};
+  int with_components = 0;
+  for (int rep = 0; rep < 40; ++rep)
+    for (const cv::Size s : sizes)
+      for (int conn : {8, 4}) {
+        cv::Mat m = random_mask(rng, s);
+        if (rep == 0) m.setTo(255);
+        if (rep == 1) m.setTo(0);
+        if (rep % 5 == 2 && s.width > 4 && s.height > 4) m = m(cv::Rect(1, 2, s.width - 3, s.height - 4));
+        cv::Mat l0, s0, c0, l1, s1, c1, s2, c2;
+        const int n0 = cv::connectedComponentsWithStats(m, l0, s0, c0, conn, CV_32S);
+        const int n1 = components_with_stats(m, l1, s1, c1, conn);
+        const int n2 = components_stats(m, s2, c2, conn);
+        ASSERT_EQ(n0, n2) << s << " rep " << rep << " conn " << conn;
+        ASSERT_EQ(n1, n2) << s << " rep " << rep << " conn " << conn;
+        EXPECT_TRUE(same(s0, s2) && same(s1, s2)) << s << " rep " << rep << " conn " << conn;
+        EXPECT_TRUE(same(c0, c2) && same(c1, c2)) << s << " rep " << rep << " conn " << conn;
+        with_components += n0 > 2;
+      }
+  EXPECT_GT(with_components, 200);
 }
 
 // label_components against cv::connectedComponents: the same labels (numbering included)
@@ -115,7 +143,7 @@ TEST(MaskOps, LabelComponentsMatchesOpenCV) {
       for (int conn : {8, 4})
         for (int th : {1, std::max(2, threads)}) {
           cv::setNumThreads(th);
-          cv::Mat l0, l1;
+          cv::Mat l0, l1(s, CV_32S, cv::Scalar(7));  // (round 40: a reused buffer, not zeros)
           const int n0 = cv::connectedComponents(m, l0, conn, CV_32S);
           const int n1 = label_components(m, l1, conn);
           ASSERT_EQ(n0, n1) << s << " rep " << rep << " conn " << conn << " threads " << th;
@@ -125,7 +153,7 @@ TEST(MaskOps, LabelComponentsMatchesOpenCV) {
       // A view into a larger mask (rows not contiguous).
       if (s.width > 4 && s.height > 4) {
         const cv::Mat v = m(cv::Rect(1, 2, s.width - 3, s.height - 4));
-        cv::Mat l0, l1;
+        cv::Mat l0, l1(v.size(), CV_32S, cv::Scalar(-1));
         ASSERT_EQ(cv::connectedComponents(v, l0, 8, CV_32S), label_components(v, l1, 8)) << s << " rep " << rep;
         EXPECT_TRUE(same(l0, l1)) << s << " rep " << rep;
       }
