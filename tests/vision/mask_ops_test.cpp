@@ -47,6 +47,8 @@ bool same(const cv::Mat& a, const cv::Mat& b) {
   return true;
 }
 
+// (Speed round 40) And components_stats (no labels image): the same count, stats and
+// centroids, bit for bit; some masks are views into larger ones.
 TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
   std::mt19937 rng(5);
   const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}, {181, 181}, {420, 297}};
@@ -57,44 +59,20 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
         cv::Mat m = random_mask(rng, s);
         if (rep == 0) m.setTo(255);  // no background at all
         if (rep == 1) m.setTo(0);    // nothing but background
-        cv::Mat l0, s0, c0, l1(s, CV_32S, cv::Scalar(7)), s1, c1;  // (round 40: l1 a reused buffer)
-        const int n0 = cv::connectedComponentsWithStats(m, l0, s0, c0, conn, CV_32S);
-        const int n1 = components_with_stats(m, l1, s1, c1, conn);
-        ASSERT_EQ(n0, n1) << s << " rep " << rep;
-        EXPECT_TRUE(same(l0, l1)) << s << " rep " << rep;
-        EXPECT_TRUE(same(s0, s1)) << s << " rep " << rep;
-        EXPECT_TRUE(same(c0, c1)) << s << " rep " << rep;  // bitwise: NaN of an empty label too
-        with_components += n0 > 2;
-      }
-  EXPECT_GT(with_components, 300);  // the masks did have several components
-}
-
-TEST(MaskOps, ComponentsStatsAreComponentsWithStats) {
-  // (Speed round 40) components_stats (no labels image) against components_with_stats and
-  // cv::connectedComponentsWithStats: the same count, stats and centroids, bit for bit, on the
-  // sizes and masks of ComponentsWithStatsMatchOpenCV, views into larger masks, both
-  // connectivities.
-  std::mt19937 rng(4002);
-  const cv::Size sizes[] = {{84, 90}, {71, 71}, {48, 48}, {1, 1}, {1, 17}, {33, 1}, {97, 64}, {2, 3}, {181, 181}, {420, 297}};
-  int with_components = 0;
-  for (int rep = 0; rep < 40; ++rep)
-    for (const cv::Size s : sizes)
-      for (int conn : {8, 4}) {
-        cv::Mat m = random_mask(rng, s);
-        if (rep == 0) m.setTo(255);
-        if (rep == 1) m.setTo(0);
         if (rep % 5 == 2 && s.width > 4 && s.height > 4) m = m(cv::Rect(1, 2, s.width - 3, s.height - 4));
-        cv::Mat l0, s0, c0, l1, s1, c1, s2, c2;
+        cv::Mat l0, s0, c0, l1(m.size(), CV_32S, cv::Scalar(7)), s1, c1, s2, c2;  // (round 40: l1 a reused buffer)
         const int n0 = cv::connectedComponentsWithStats(m, l0, s0, c0, conn, CV_32S);
         const int n1 = components_with_stats(m, l1, s1, c1, conn);
         const int n2 = components_stats(m, s2, c2, conn);
+        ASSERT_EQ(n0, n1) << s << " rep " << rep;
         ASSERT_EQ(n0, n2) << s << " rep " << rep << " conn " << conn;
-        ASSERT_EQ(n1, n2) << s << " rep " << rep << " conn " << conn;
-        EXPECT_TRUE(same(s0, s2) && same(s1, s2)) << s << " rep " << rep << " conn " << conn;
-        EXPECT_TRUE(same(c0, c2) && same(c1, c2)) << s << " rep " << rep << " conn " << conn;
+        EXPECT_TRUE(same(l0, l1)) << s << " rep " << rep;
+        EXPECT_TRUE(same(s0, s1)) << s << " rep " << rep;
+        EXPECT_TRUE(same(c0, c1)) << s << " rep " << rep;  // bitwise: NaN of an empty label too
+        EXPECT_TRUE(same(s0, s2) && same(c0, c2)) << s << " rep " << rep << " conn " << conn;
         with_components += n0 > 2;
       }
-  EXPECT_GT(with_components, 200);
+  EXPECT_GT(with_components, 300);  // the masks did have several components
 }
 
 // label_components against cv::connectedComponents: the same labels (numbering included)
