@@ -267,8 +267,8 @@ static FaceReading read_face_components_impl(const cv::Mat& crop_bgr, const Face
     const double t = std::max(params.min_contrast * 0.8, base * f);
     cv::Mat mask;
     cv::threshold(dist, mask, t, 255, cv::THRESH_BINARY);
-    cv::Mat labels, stats, cents;
-    const int n = components_with_stats(mask, labels, stats, cents);
+    cv::Mat stats, cents;
+    const int n = components_stats(mask, stats, cents);  // (no labels read: components_with_stats' stats)
     std::vector<cv::Point2f> pips;
     std::vector<double> areas;
     int too_big = 0;

@@ -288,16 +288,14 @@ int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0, const in
   return static_cast<int>(nc);
 }
 
-int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids,
-                          int connectivity) {
-  if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
-    return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
-  static thread_local RunLabels r;
-  const int n = label_image(mask, labels, connectivity, r);
-  CcStats st(n);  // from the runs (label 0: what they leave)
-  const int w = mask.cols;
+namespace {
+
+// components_with_stats' statistics and centroids (label 0: what the runs leave) from the
+// runs of find_runs and number_runs, n labels.
+void stats_from_runs(const RunLabels& r, int n, int rows, int cols, cv::Mat& stats, cv::Mat& centroids) {
+  CcStats st(n);
   auto add = [&](std::size_t k, int y, int x0, int x1) { st.add(k, y, x0, x1); };
-  for (int y = 0; y < mask.rows; ++y) {
+  for (int y = 0; y < rows; ++y) {
     int prev = 0;  // end of the last run: background from there to the next run
     for (int k = r.row_start[static_cast<std::size_t>(y)]; k < r.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
       const int x0 = r.runs[static_cast<std::size_t>(k)].x0, x1 = r.runs[static_cast<std::size_t>(k)].x1;
@@ -305,9 +303,32 @@ int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, 
       add(static_cast<std::size_t>(r.run_comp[static_cast<std::size_t>(k)]) + 1, y, x0, x1);
       prev = x1;
     }
-    if (prev < w) add(0, y, prev, w);
+    if (prev < cols) add(0, y, prev, cols);
   }
   st.write(n, stats, centroids);
+}
+
+}  // namespace
+
+int components_with_stats(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids,
+                          int connectivity) {
+  if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
+    return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
+  static thread_local RunLabels r;
+  const int n = label_image(mask, labels, connectivity, r);
+  stats_from_runs(r, n, mask.rows, mask.cols, stats, centroids);
+  return n;
+}
+
+int components_stats(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, int connectivity) {
+  if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4)) {
+    cv::Mat labels;
+    return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
+  }
+  static thread_local RunLabels r;
+  find_runs(mask, false, connectivity, r);
+  const int n = number_runs(r, connectivity, mask.cols) + 1;
+  stats_from_runs(r, n, mask.rows, mask.cols, stats, centroids);
   return n;
 }
 

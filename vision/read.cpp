@@ -2632,8 +2632,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for (const cv::Mat* mask : {&dark, &light}) {
         if (mask->empty()) continue;
         const bool light_pips = mask == &light;
-        cv::Mat pl, ps, pc;
-        const int pn = components_with_stats(*mask, pl, ps, pc);  // = cv::connectedComponentsWithStats (mask_ops.h)
+        cv::Mat ps, pc;
+        const int pn = components_stats(*mask, ps, pc);  // = cv::connectedComponentsWithStats' stats (mask_ops.h)
         const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
         const int nt = static_cast<int>(cand.size());
         for (int i = 1; i < pn; ++i) {
@@ -2916,16 +2916,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // face seen on the top plane is foreshortened along d (to |d| / face_px of its size),
     // so its pips are too, while the top face's pips are round.
     auto pip_blobs = [&](const cv::Mat& mask, bool reject_side) {
+      const double dn = cv::norm(d);
+      const bool shape = reject_side && dn > 0.15 * face_px && dn < 0.8 * face_px;
+      // (Speed round 40) The labels are read only for the shape test: without it, the stats alone.
       cv::Mat pl, ps, pc;
-      const int pn = components_with_stats(mask, pl, ps, pc);
+      const int pn = shape ? components_with_stats(mask, pl, ps, pc) : components_stats(mask, ps, pc);
       const double pip_px = 0.18 * face_px, pip_area = CV_PI * pip_px * pip_px / 4;
       std::vector<cv::Point2d> pips;
       if (pn <= 1) return pips;
       // Second moments per component along d and across it.
-      const double dn = cv::norm(d);
       const cv::Point2d du = dn > 1e-6 ? d * (1.0 / dn) : cv::Point2d(1, 0);
       std::vector<double> sdd(static_cast<std::size_t>(pn), 0.0), spp(static_cast<std::size_t>(pn), 0.0);
-      const bool shape = reject_side && dn > 0.15 * face_px && dn < 0.8 * face_px;
       if (shape)
         for (int y = 0; y < pl.rows; ++y) {
           const int* l = pl.ptr<int>(y);
