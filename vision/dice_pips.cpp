@@ -36,6 +36,8 @@ struct Blob {
   int kind = 0;  // 0: dark on the grey patch, 1: light on the grey patch, 2: off the body colour, 3: chroma,
                  // 4: light on the brightest channel (max of B, G, R), 5: off the body's hue
   cv::Vec3f colour{0, 0, 0};  // BGR (or grey) at the centre, lightly smoothed
+  float elong = 1;            // principal curvature ratio at its scale (PipParams::max_pip_shape_spread)
+  float squash_tilt = 90;     // degrees between its sharpest curvature and the vertical (a flat dash: 0)
   float diameter() const { return 2.83f * sigma; }
 };
 
@@ -146,7 +148,8 @@ cv::Mat top_face_mask(const cv::Mat& dist, double t, double close, double grow) 
 // The scale-normalised LoG responses of patch (dark-positive), one per scale of sigmas.
 // Scale space by cascade: each scale blurs the previous one by the missing sigma (about half
 // the kernel of blurring the patch afresh).
-std::vector<cv::Mat> log_scale_space(const cv::Mat& patch, const PipParams& p, std::vector<float>& sigmas) {
+std::vector<cv::Mat> log_scale_space(const cv::Mat& patch, const PipParams& p, std::vector<float>& sigmas,
+                                     std::vector<cv::Mat>* blurred = nullptr) {
   sigmas.clear();
   for (double s = p.min_sigma; s <= p.max_sigma_frac * p.canon; s *= p.sigma_step) sigmas.push_back(static_cast<float>(s));
   std::vector<cv::Mat> resp;
@@ -157,6 +160,7 @@ std::vector<cv::Mat> log_scale_space(const cv::Mat& patch, const PipParams& p, s
     cv::GaussianBlur(prev, g, cv::Size(0, 0), std::sqrt(s * s - prev_s * prev_s));
     prev = g;
     prev_s = s;
+    if (blurred) blurred->push_back(g);
     cv::Laplacian(g, l, CV_32F, 3);
     resp.push_back(l * (s * s));
   }
@@ -177,10 +181,33 @@ std::optional<float> middle_median(const cv::Mat& m) {
   return mid[mid.size() / 2];
 }
 
+// A blob's elongation on `g`, the patch blurred at its scale: the ratio of the principal
+// curvatures (eigenvalues of the Hessian, central differences at its centre pixel) along
+// its polarity, the larger over the smaller; a disc 1, a streak or a saddle kMaxElong. Also
+// the tilt of its sharpest curvature from the vertical (degrees, 0..90): a pip squashed
+// vertically, as a side face's pip seen by a camera looking down at a slant, has tilt 0.
+constexpr float kMaxElong = 100;
+void set_elongation(const cv::Mat& g, Blob& b) {
+  const int x = std::clamp(cvRound(b.p.x), 1, g.cols - 2), y = std::clamp(cvRound(b.p.y), 1, g.rows - 2);
+  auto at = [&](int dx, int dy) { return g.at<float>(y + dy, x + dx); };
+  const float s = b.dark ? 1.0f : -1.0f;  // dark pips: a minimum, curvatures positive
+  const float dxx = s * (at(1, 0) - 2 * at(0, 0) + at(-1, 0)), dyy = s * (at(0, 1) - 2 * at(0, 0) + at(0, -1));
+  const float dxy = s * 0.25f * (at(1, 1) - at(1, -1) - at(-1, 1) + at(-1, -1));
+  const float mid = 0.5f * (dxx + dyy), rad = std::sqrt(0.25f * (dxx - dyy) * (dxx - dyy) + dxy * dxy);
+  const float lo = mid - rad, hi = mid + rad;
+  b.elong = lo <= 0 || hi <= 0 ? kMaxElong : std::min(kMaxElong, hi / lo);
+  // the larger eigenvalue's direction, from the x axis; its tilt from the vertical
+  const float theta = 0.5f * std::atan2(2 * dxy, dxx - dyy) * 57.29578f;
+  b.squash_tilt = 90 - std::abs(theta);
+}
+
 std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_dark, int kind_light) {
   std::vector<float> sigmas;
-  const std::vector<cv::Mat> resp = log_scale_space(patch, p, sigmas);  // dark-positive response per scale
+  std::vector<cv::Mat> blurred;  // the patch at each scale (PipParams::max_pip_shape_spread)
+  const std::vector<cv::Mat> resp =
+      log_scale_space(patch, p, sigmas, p.max_pip_shape_spread > 0 ? &blurred : nullptr);  // dark-positive response per scale
   std::vector<Blob> out;
+  std::vector<int> level;  // each blob's scale index
   const float c0 = (p.canon - 1) / 2.0f;
   const float r2 = static_cast<float>(p.search_radius * p.canon * p.search_radius * p.canon);
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
@@ -213,6 +240,7 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_d
           const float ox = refine(row[x - 1], v, row[x + 1]);
           const float oy = refine(r[k].at<float>(y - 1, x), v, r[k].at<float>(y + 1, x));
           out.push_back({cv::Point2f(x + ox, y + oy), sigmas[k], v, pol == 0, kind});
+          level.push_back(static_cast<int>(k));
         }
       }
     }
@@ -221,6 +249,8 @@ std::vector<Blob> log_blobs(const cv::Mat& patch, const PipParams& p, int kind_d
   // contrast to its centre keeps its sign everywhere (a die corner against the background,
   // a streak or a marbling edge does not). Tested lazily, strongest first, until 40 are
   // kept (the same blobs as testing all of them first).
+  if (!blurred.empty())
+    for (std::size_t i = 0; i < out.size(); ++i) set_elongation(blurred[static_cast<std::size_t>(level[i])], out[i]);
   std::stable_sort(out.begin(), out.end(), [](const Blob& a, const Blob& b) { return a.resp > b.resp; });
   cv::Mat sm;
   cv::GaussianBlur(patch, sm, cv::Size(0, 0), 1.0);
@@ -513,6 +543,8 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         if (k > 6) continue;
         std::vector<cv::Point2f> pts;
         float dsum = 0, rsum = 0;
+        const Blob* round_pip = nullptr;  // the pair's roundest and most elongated pips (max_pip_shape_spread)
+        const Blob* dash = nullptr;
         cv::Vec3f cmin = cv::Vec3f::all(1e9f), cmax = cv::Vec3f::all(-1e9f);
         for (int i = 0; i < n; ++i)
           if (mask & (1 << i)) {
@@ -520,6 +552,8 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
             pts.push_back(b.p);
             dsum += b.diameter();
             rsum += b.resp;
+            if (!round_pip || b.elong < round_pip->elong) round_pip = &b;
+            if (!dash || b.elong >= dash->elong) dash = &b;
             for (int c = 0; c < 3; ++c) {
               cmin[c] = std::min(cmin[c], b.colour[c]);
               cmax[c] = std::max(cmax[c], b.colour[c]);
@@ -531,6 +565,12 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           const cv::Vec3f e = cmax - cmin;
           if (std::sqrt(e.dot(e) / 3.0f) > p.max_colour_spread) continue;
         }
+        // ... and a pair is no round pip and a dash below it, squashed vertically: the top
+        // face's lone pip and a side face's pip seen edge-on (penlington's white "1").
+        if (k == 2 && p.max_pip_shape_spread > 0 && dash != round_pip && dash->elong > p.max_pip_shape_spread * round_pip->elong &&
+            round_pip->elong <= p.round_pip_max_elong && dash->p.y > round_pip->p.y && dash->squash_tilt <= p.dash_max_tilt &&
+            (pol == 0 || (pol >= 2 && grey_dark_at(patch, pts))))
+          continue;
         const float d = dsum / static_cast<float>(k);
         const Fit f = fit_layout(pts, d, p);
         if (!f.ok) continue;

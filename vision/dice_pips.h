@@ -132,6 +132,21 @@ struct PipParams {
   // (Even split, oracle boxes, byler: off 85.3%, 30 85.0%, 45 86.4%, 50 86.6%, 60 86.4%,
   // 70 86.6%, 90 85.9%; penlington 99.3% from 40 up.)
   double max_colour_spread = 60.0;
+  // ... and a "2" is no round pip with a dash below it: a pair of dark pips, one round (its
+  // elongation at most round_pip_max_elong), the other more than max_pip_shape_spread times
+  // as elongated, lying below it (larger y) and squashed about vertically (its sharpest
+  // curvature within dash_max_tilt degrees of the vertical), is no 2. A pip's elongation
+  // is the ratio of the principal curvatures (Hessian eigenvalues) of the patch blurred at
+  // the pip's scale: 1 for a disc, about the ratio of its axes for an ellipse. A camera
+  // looking down at a slant sees the side face towards it below the top face, its pips
+  // foreshortened vertically into dashes (penlington's white "1" read "2" with such a
+  // dash). Byler's top-down photos have elongated blobs (marbling, glints, a dark die's
+  // outline) in any direction and place, rarely beside a round one. 0 = off. (docs/dice.md
+  // real rounds 39 and 40: 1.3 and 30 set on the even split; round_pip_max_elong came
+  // from a byler loss seen on odd, 100216, whose "round" pip measured 2.1-2.5.)
+  double max_pip_shape_spread = 1.3;
+  double dash_max_tilt = 30.0;
+  double round_pip_max_elong = 1.5;
   // A pip is a small part of its face: a blob wider than max_pip_frac x the side of the
   // top-face region (the square root of its area) is no pip: the whole body of a dark
   // die against a light table, or the three pips of a "3" on a dark die merged into one

@@ -438,6 +438,9 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.body_reread_window >= 0) dp.body_reread_window = a.body_reread_window;
     if (a.reread_sides_before_gap >= 0) dp.reread_sides_before_gap = a.reread_sides_before_gap > 0;
     if (a.hue_channel_min_body >= 0) dp.pips.hue_channel_min_body = a.hue_channel_min_body;
+    if (a.pip_shape_spread >= 0) dp.pips.max_pip_shape_spread = a.pip_shape_spread;
+    if (a.dash_max_tilt >= 0) dp.pips.dash_max_tilt = a.dash_max_tilt;
+    if (a.round_pip_max_elong >= 0) dp.pips.round_pip_max_elong = a.round_pip_max_elong;
     auto s = eval_real(a.real, a.split, a.limit, dp, a.verbose ? &out : nullptr, !a.oracle_only, warn);
     if (!s) return Error{s.error()};
     out << "real photos (" << a.split << "): " << s->images << " images, " << s->labels << " labelled dice, "

@@ -293,6 +293,13 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: 1 / 0: DiceParams::reread_sides_before_gap (the re-reads' median die side of the dice kept before the gap stage)");
   ev->add_option("--hue-channel-min-body", ea->hue_channel_min_body,
                  "--real: PipParams::hue_channel_min_body (light pips also off the body's hue on a coloured body; 0 = off)");
+  ev->add_option("--pip-shape-spread", ea->pip_shape_spread,
+                 "--real: PipParams::max_pip_shape_spread (a pair of dark pips, the more elongated more than this x the other, "
+                 "below it and squashed vertically, is no 2; 0 = off)");
+  ev->add_option("--dash-max-tilt", ea->dash_max_tilt,
+                 "--real: PipParams::dash_max_tilt (degrees between a dash's sharpest curvature and the vertical)");
+  ev->add_option("--round-pip-max-elong", ea->round_pip_max_elong,
+                 "--real: PipParams::round_pip_max_elong (the pair's other pip is round: elongation at most this)");
   ev->add_flag("--oracle-only", ea->oracle_only, "--real: only read faces at the labelled boxes (no detection)");
   ev->add_flag("--faces", ea->faces, "--scenes: score the face/colour reading alone at the labelled dice (crops cut as read does, perturbed)");
   ev->add_option("--face-reader", ea->face_reader, "--faces: lattice (default) | components (the counting reader)");

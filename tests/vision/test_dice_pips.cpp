@@ -234,6 +234,44 @@ TEST(DicePips, APairOfPipsIsOfOneColour) {
   EXPECT_EQ(read_pips(draw_red_pip_and(cv::Scalar(40, 40, 190)), box).face, 2);
 }
 
+// docs/dice.md real rounds 39-40 (PipParams::max_pip_shape_spread, dash_max_tilt): a
+// white die seen at a slant, as on penlington's photos, its top face's lone round pip at
+// one corner and, below it at the opposite corner, a pip of the side face towards the
+// camera, seen edge-on: a dash squashed vertically, of the same darkness and width. Both
+// are dark blobs of about pip size on the body colour, and the two make a "2"; but the
+// pips of one face are of one shape, so the dash is no pip of this face. Two round pips
+// are still a 2, and so is a 2 seen at a slant (both pips squashed alike), a dash above
+// the round pip (no side face of a die seen from above and in front lies above its top
+// face) and a dash standing upright (a side face is foreshortened vertically): the
+// elongated blobs of byler's top-down photos (marbling, glints) lie anywhere.
+cv::Mat draw_pip_and_dash(float dash_squash, bool dash_below = true, float dash_deg = 0) {
+  const cv::Scalar bg(150, 160, 175), white(225, 230, 235), black(30, 30, 30);
+  cv::Mat img(160, 160, CV_8UC3, bg);
+  const float s = 56, r = 0.09f * s, dy = dash_below ? 0.3f * s : -0.3f * s;
+  cv::rectangle(img, cv::Rect2f(80 - s / 2, 80 - s / 2, s, s), white, cv::FILLED, cv::LINE_AA);
+  cv::circle(img, cv::Point2f(80 - 0.3f * s, 80 - dy), cvRound(r), black, cv::FILLED, cv::LINE_AA);
+  cv::ellipse(img, cv::RotatedRect(cv::Point2f(80 + 0.3f * s, 80 + dy), cv::Size2f(2.4f * r, 2 * r * dash_squash), dash_deg),
+              black, cv::FILLED, cv::LINE_AA);
+  cv::GaussianBlur(img, img, cv::Size(0, 0), 0.8);
+  return img;
+}
+
+TEST(DicePips, APairOfPipsIsOfOneShape) {
+  ASSERT_GT(PipParams{}.max_pip_shape_spread, 0);
+  PipParams off;
+  off.max_pip_shape_spread = 0;
+  const cv::Rect2f box(80 - 40, 80 - 40, 80, 80);
+  const cv::Mat dash = draw_pip_and_dash(0.3f);
+  EXPECT_EQ(read_pips(dash, box).face, 1);
+  EXPECT_EQ(read_pips(dash, box, off).face, 2) << "without the shape test this is no 2 either: the test no longer shows it";
+  EXPECT_EQ(read_pips(draw_pip_and_dash(0.3f, true, 20), box).face, 1) << "a dash tilted 20 deg";
+  EXPECT_EQ(read_pips(draw_pip_and_dash(1.0f), box).face, 2) << "a round pip and one 1.2 x as wide as high: a 2";
+  EXPECT_EQ(read_pips(draw_pip_and_dash(0.3f, false), box).face, 2) << "a dash above the round pip: no side face";
+  EXPECT_EQ(read_pips(draw_pip_and_dash(0.3f, true, 90), box).face, 2) << "an upright dash: no side face's pip";
+  for (double deg : {0.0, 30.0})
+    EXPECT_EQ(read_pips(draw_face(2, deg, 0.55, true), cv::Rect2f(45, 45, 70, 70)).face, 2) << "a 2 at a slant, " << deg << " deg";
+}
+
 // Red pips on a dark die with a white glint at two corners (the ring light on a glossy
 // or smoky die): grey and the distance from the body colour see the glints far stronger
 // than the red pips, and a glint on the face of the red "3" rejects it in those kinds
@@ -512,6 +550,24 @@ TEST(DicePips, FourThatIsTwoRowsOfASixKeepsTheSix) {
     EXPECT_EQ(x.face, y.face) << same.image;
     EXPECT_EQ(x.face_score, y.face_score) << same.image;
   }
+}
+
+// Real round 40 (PipParams::max_pip_shape_spread, dash_max_tilt, round_pip_max_elong): the
+// finder's wide square of penlington dice_31's white "1" at (244,142) (working pixels =
+// the photo's: candidate [250,154] side 43.9, read on pip_grow 1.8 x that) holds the top
+// face's round pip and, below it, a pip of the side face towards the camera seen edge-on;
+// the pair read "2" (and the network, shown that square, was sure of the 2). With the
+// rule the square reads the lone pip, a 1.
+TEST(DicePips, RoundPipAndSideFaceDashBelowIsNoTwoOnARealPhoto) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  PipParams on, off;
+  off.max_pip_shape_spread = 0;
+  const cv::Mat img = cv::imread((real_dir() / "images" / "penlington_train_dice_31.jpg").string());
+  ASSERT_FALSE(img.empty());
+  const float side = 43.9301f * 1.8f;
+  const cv::Rect2f sq(250 - side / 2, 154 - side / 2, side, side);
+  EXPECT_EQ(read_pips(img, sq, on).face, 1);
+  EXPECT_EQ(read_pips(img, sq, off).face, 2) << "without the rule this square is no 2 either: the test no longer shows it";
 }
 
 }  // namespace
