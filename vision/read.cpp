@@ -4072,9 +4072,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const double reach_mm = pip_look_reach_mm(params);
         // (robust38) The most pips any threshold of this look found so far (sure_face_stands_min_pips).
         std::size_t look_most = 0;
-        // (robust40) A set of pips that is no layout is tried without each one (pip_look_drop_min_pips).
+        // (robust40) A set of pips that is no layout is tried without each one (pip_look_drop_min_pips),
+        // in a noisy frame only: the speck it drops is the gain's noise.
         PlanePipParams drop_params;
-        drop_params.drop_min_pips = params.pip_look_drop_min_pips;
+        drop_params.drop_min_pips = noisy ? params.pip_look_drop_min_pips : 0;
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
           look_most = std::max(look_most, pips.size());
           if (dark_polarity) {
@@ -5241,17 +5242,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // guess, or a weak lattice reading) in a blurred, dim or noisy frame stands when its pip places
     // stand clear of its empty ones at guess_clear_ratio. Not on a face the frame's edge cuts (its
     // places beyond the edge would count as shown).
-    if ((blurred || dim) && params.guess_clear_ratio > 0 && co.face > 0 && fr.face == co.face && face_in_frame &&
-        co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence)
-      guess_clear[ci] = faint_places_clear(co, faint_places(), params.guess_clear_ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip,
-                                           params.guess_clear_min_shown);
-    // (exact40) A weak reading beside a hand (hidden "weak" below hand_near_min_confidence) that
-    // is the counter's guess stands when its pip places stand clear (weak_guess_clear_ratio).
+    const bool capped_guess = co.face > 0 && fr.face == co.face && face_in_frame && co.confidence <= face_params.fallback_below &&
+                              co.confidence >= params.min_die_confidence;
+    const auto guess_places_clear = [&](double ratio) {
+      return faint_places_clear(co, faint_places(), ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip, params.guess_clear_min_shown);
+    };
+    if ((blurred || dim) && params.guess_clear_ratio > 0 && capped_guess) guess_clear[ci] = guess_places_clear(params.guess_clear_ratio);
+    // (exact40) A weak reading beside a hand (hidden "weak" below hand_near_min_confidence) at or
+    // below the counter's cap, as above, stands when its pip places stand clear at
+    // weak_guess_clear_ratio, in any frame.
     if (params.weak_guess_clear_ratio > 0 && params.hand_near_min_confidence > 0 && near_hand[ci] && !shown_agreed[ci] &&
-        co.confidence < params.hand_near_min_confidence && co.face > 0 && fr.face == co.face && face_in_frame &&
-        co.confidence <= face_params.fallback_below && co.confidence >= params.min_die_confidence) {
-      weak_clear[ci] = faint_places_clear(co, faint_places(), params.weak_guess_clear_ratio, debug ? &cell.hex : nullptr, params.guess_clear_min_pip,
-                                          params.guess_clear_min_shown);
+        co.confidence < params.hand_near_min_confidence && capped_guess) {
+      weak_clear[ci] = guess_places_clear(params.weak_guess_clear_ratio);
       if (debug)
         std::fprintf(stderr, "WEAKCLEAR %d,%d %s %d conf %.2f: a guess beside a hand, its places %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
                      co.face, co.confidence, weak_clear[ci] ? "clear: not hidden as weak" : "not clear");

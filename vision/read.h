@@ -717,8 +717,9 @@ struct ReadParams {
   // 0.3) of a part-covered yellow 4 and green 5 (dev4n 517 (-2,-3), fixture 005 (-5,1)), each
   // passed by the occluder gate's look above. false = off.
   bool weak_shown_places = true;
-  // (exact40) ... or when it is the component counter's guess (at or below its cap,
-  // FaceParams::fallback_below) whose pip places stand clear of its empty ones: robust34's guess
+  // (exact40) ... or when it is at or below the component counter's cap (FaceParams::
+  // fallback_below: the counter's guess or a weak lattice reading) and its pip places stand
+  // clear of its empty ones: robust34's guess
   // gate (faint_places_clear with guess_clear_min_pip and guess_clear_min_shown) at this ratio,
   // on a face the frame's edge does not cut. 0 = off.
   double weak_guess_clear_ratio = 0.3;
@@ -1129,7 +1130,9 @@ struct ReadParams {
   // black 4 read 1 at 1.00, hidden "cut"). The reading at the remainder's centre must still agree
   // (the look's own test). From 4: three pips less one are a 2 (any 3 or a 4 short of a pip), and
   // that 2's look moved which 1 was read (dev6 716 (3,-2), a part-covered white 4: a white 1 at
-  // 1.00 reported where one at 0.99 was hidden). 0 = off.
+  // 1.00 reported where one at 0.99 was hidden). In a noisy frame only (the frame's `noisy`, as
+  // the other noise rules): elsewhere it moved no reading and cost 1.66 M instructions on the
+  // 1080p bench frame's cluttered pip sets. 0 = off.
   int pip_look_drop_min_pips = 4;
 
   Status save(const std::string& path) const;

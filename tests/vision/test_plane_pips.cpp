@@ -506,7 +506,7 @@ TEST(PlanePips, ASpeckAmongAFacesPipsIsDropped) {
   }
   // Three pips in a row 2 mm apart: no layout with or without one of them.
   const std::vector<cv::Point2d> row{{-2, 0}, {0, 0}, {2, 0}};
-  for (const auto& h : top_face_hypotheses(row, {0, 0}, 16.0, 3)) EXPECT_EQ(h.count, 1);
+  EXPECT_TRUE(top_face_hypotheses(row, {0, 0}, 16.0, 3).empty());
 }
 
 }  // namespace
