@@ -559,6 +559,9 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
               cmax[c] = std::max(cmax[c], b.colour[c]);
             }
           }
+        // Dark pips: dark on the grey patch (kind 0), or colour-channel pips darker than the
+        // patch's median (asked only when needed: grey_dark_at sorts the patch).
+        const auto dark_pips = [&] { return pol == 0 || (pol >= 2 && grey_dark_at(patch, pts)); };
         // The pips of one face are of one colour: a lone red "1" with a glint, or a red
         // pip with the white marbling of a blue die, are no "2".
         if (k > 1 && p.max_colour_spread > 0) {
@@ -568,8 +571,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         // ... and a pair is no round pip and a dash below it, squashed vertically: the top
         // face's lone pip and a side face's pip seen edge-on (penlington's white "1").
         if (k == 2 && p.max_pip_shape_spread > 0 && dash != round_pip && dash->elong > p.max_pip_shape_spread * round_pip->elong &&
-            round_pip->elong <= p.round_pip_max_elong && dash->p.y > round_pip->p.y && dash->squash_tilt <= p.dash_max_tilt &&
-            (pol == 0 || (pol >= 2 && grey_dark_at(patch, pts))))
+            round_pip->elong <= p.round_pip_max_elong && dash->p.y > round_pip->p.y && dash->squash_tilt <= p.dash_max_tilt && dark_pips())
           continue;
         const float d = dsum / static_cast<float>(k);
         const Fit f = fit_layout(pts, d, p);
@@ -596,7 +598,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           dst.face = k;
           dst.fit = f.fit;
           dst.strength = rsum / k;
-          dst.dark_pips = pol == 0 || (pol >= 2 && grey_dark_at(patch, pts));
+          dst.dark_pips = dark_pips();
           dst.pip_diameter = static_cast<float>(d * scale);
           dst.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
           dst.spacing = static_cast<float>(f.g * scale);
