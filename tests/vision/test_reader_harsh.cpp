@@ -515,6 +515,27 @@ TEST(ReaderHarsh, ASpeckAmongAFacesPipsIsLeftOut) {
   EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
+// (exact41) A noisy frame's grain read as a die. data/fixtures/scenes_round41_exact41: gain3 3105,
+// a webcam's raised gain; two specks on the empty tinted cell (-3,0) read a yellow 2 at 0.39 whose
+// pips stand out of the top 0.98 x the grey patch's noise (over noise_pip_contrast's bar), but on
+// the grid laid on them at the face's size its weaker pip's place measures 0.01 (the right readings
+// of the gain frames 0.10 and more). With noise_pip_place_min it is hidden, the board exact; no
+// die of the frame is lost.
+TEST(ReaderHarsh, AReadingWithAPipPlaceTheNoiseOutdoesIsHidden) {
+  const SceneScore after = fixture_score("scenes_round41_exact41", ReadParams{});
+  ReadParams off;
+  off.noise_pip_place_min = 0;
+  const SceneScore before = fixture_score("scenes_round41_exact41", off);
+  EXPECT_EQ(after.scenes, 1);
+  EXPECT_EQ(false_dice(before), 1) << "3105's yellow 2 on an empty cell without the rule";
+  EXPECT_EQ(false_dice(after), 0);
+  EXPECT_EQ(after.matched, before.matched) << "a die lost";
+  EXPECT_EQ(after.face_ok, before.face_ok);
+  EXPECT_EQ(after.guard_ok, before.guard_ok);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible) << "a visible die hidden";
+  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
