@@ -747,6 +747,16 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
   return agrees;
 }
 
+// The weakest contrast on a reading's own pip places (`sp`: count_from_shown_places' grid, every
+// place, shown or not) and the strongest on the places without its pips.
+static std::pair<double, double> pip_places_contrast(const ShownPlaces& sp) {
+  double weakest = std::numeric_limits<double>::max(), strongest_empty = -std::numeric_limits<double>::max();
+  for (std::size_t k = 0; k < 9; ++k)
+    if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
+    else strongest_empty = std::max(strongest_empty, sp.con[k]);
+  return {weakest, strongest_empty};
+}
+
 // (robust30) A faint reading's pip places against its empty ones (blur_faint_empty_ratio): the
 // weakest contrast on the reading's own pip places (count_from_shown_places' grid, every place,
 // shown or not) is above `min_weakest` (0 for robust30's gate) and the strongest on the places
@@ -757,15 +767,6 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
 // 2705 (5,-2): -0.07). A reading the grid cannot be laid on: not clear. `sp`: the reading's
 // places (count_from_shown_places in its colour's polarity), laid
 // once for both gates.
-// The weakest contrast on a reading's own pip places (`sp`: count_from_shown_places' grid, every
-// place, shown or not) and the strongest on the places without its pips.
-static std::pair<double, double> pip_places_contrast(const ShownPlaces& sp) {
-  double weakest = std::numeric_limits<double>::max(), strongest_empty = -std::numeric_limits<double>::max();
-  for (std::size_t k = 0; k < 9; ++k)
-    if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
-    else strongest_empty = std::max(strongest_empty, sp.con[k]);
-  return {weakest, strongest_empty};
-}
 static bool faint_places_clear(const CellObservation& co, const ShownPlaces& sp, double ratio, const Hex* debug_hex, double min_weakest = 0,
                                int min_shown = 0) {
   const auto [weakest, strongest_empty] = pip_places_contrast(sp);
@@ -5273,7 +5274,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       one_clear[ci] = params.noise_one_clear_ratio <= 0 ||
                       faint_places_clear(co, faint_places(), params.noise_one_clear_ratio, debug ? &cell.hex : nullptr);
     // (exact41) In a noisy frame a reading one of whose pip places (the grid laid on its pips) stands
-    // out of its top less than noise_pip_place_min: no pip there (noise_place_faint).
+    // out of its top less than noise_pip_place_min: no pip there (hidden "noise" below).
     if (noise_place_rule && co.face > 0 && fr.face == co.face && face_in_frame && faint_places().read_mask != 0) {
       const double weakest = pip_places_contrast(faint_places()).first;
       place_faint[ci] = weakest < params.noise_pip_place_min;
