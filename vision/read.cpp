@@ -747,6 +747,16 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
   return agrees;
 }
 
+// The weakest contrast on a reading's own pip places (`sp`: count_from_shown_places' grid, every
+// place, shown or not) and the strongest on the places without its pips.
+static std::pair<double, double> pip_places_contrast(const ShownPlaces& sp) {
+  double weakest = std::numeric_limits<double>::max(), strongest_empty = -std::numeric_limits<double>::max();
+  for (std::size_t k = 0; k < 9; ++k)
+    if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
+    else strongest_empty = std::max(strongest_empty, sp.con[k]);
+  return {weakest, strongest_empty};
+}
+
 // (robust30) A faint reading's pip places against its empty ones (blur_faint_empty_ratio): the
 // weakest contrast on the reading's own pip places (count_from_shown_places' grid, every place,
 // shown or not) is above `min_weakest` (0 for robust30's gate) and the strongest on the places
@@ -759,10 +769,7 @@ static bool shown_count_agrees(const CellObservation& co, const cv::Mat& crop, c
 // once for both gates.
 static bool faint_places_clear(const CellObservation& co, const ShownPlaces& sp, double ratio, const Hex* debug_hex, double min_weakest = 0,
                                int min_shown = 0) {
-  double weakest = std::numeric_limits<double>::max(), strongest_empty = -std::numeric_limits<double>::max();
-  for (std::size_t k = 0; k < 9; ++k)
-    if (sp.read_mask >> k & 1) weakest = std::min(weakest, sp.con[k]);
-    else strongest_empty = std::max(strongest_empty, sp.con[k]);
+  const auto [weakest, strongest_empty] = pip_places_contrast(sp);
   const bool clear = sp.read_mask != 0 && weakest > min_weakest && strongest_empty <= ratio * weakest && sp.shown >= min_shown;
   if (debug_hex)
     std::fprintf(stderr, "FAINTPLACES %d,%d %s %d conf %.2f: weakest pip %.2f, strongest empty place %.2f, %d shown%s\n", debug_hex->q,
@@ -2684,6 +2691,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   const bool noise_one_contrast_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0 &&
                                        params.noise_one_sure_contrast > 0;
   std::vector<double> pip_contrast_of(layout.cells.size(), std::numeric_limits<double>::quiet_NaN());
+  // (exact41) ... and a reading with a pip place the noise outdoes (noise_pip_place_min).
+  const bool noise_place_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_pip_place_min > 0;
+  std::vector<char> place_faint(layout.cells.size(), 0);
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -5263,6 +5273,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame)
       one_clear[ci] = params.noise_one_clear_ratio <= 0 ||
                       faint_places_clear(co, faint_places(), params.noise_one_clear_ratio, debug ? &cell.hex : nullptr);
+    // (exact41) In a noisy frame a reading one of whose pip places (the grid laid on its pips) stands
+    // out of its top less than noise_pip_place_min: no pip there (hidden "noise" below).
+    if (noise_place_rule && co.face > 0 && fr.face == co.face && face_in_frame && faint_places().read_mask != 0) {
+      const double weakest = pip_places_contrast(faint_places()).first;
+      place_faint[ci] = weakest < params.noise_pip_place_min;
+      if (debug)
+        std::fprintf(stderr, "NOISEPLACE %d,%d %s %d conf %.2f: weakest pip place %.2f%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
+                     co.confidence, weakest, place_faint[ci] ? ": no pip there, hidden" : "");
+    }
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
@@ -5337,7 +5356,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch).
   const bool noise_ones = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0;
   if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones ||
-      noise_faint_rule) {
+      noise_faint_rule || noise_place_rule) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
@@ -5394,10 +5413,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (robust28) In a noisy frame a reading whose pips stand out of its top no more than the noise does.
       const bool noise_faint = noise_faint_rule && i >= 0 && !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
                                pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;
+      // (exact41) ... or one of whose pip places shows no pip (noise_pip_place_min).
+      const bool place_noise = i >= 0 && place_faint[static_cast<std::size_t>(i)];
       if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut ||
-          noise_one || noise_faint) {
+          noise_one || noise_faint || place_noise) {
         const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur"
-                         : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one || noise_faint ? "noise" : "noface";
+                         : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one || noise_faint || place_noise ? "noise" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -5457,7 +5478,7 @@ Status ReadParams::save(const std::string& path) const {
        << "blur_faint_empty_ratio" << blur_faint_empty_ratio << "blur_deblur_iterations" << blur_deblur_iterations << "blur_deblur_sigma_scale" << blur_deblur_sigma_scale << "blur_deblur_min_confidence" << blur_deblur_min_confidence << "blur_deblur_past_faint" << static_cast<int>(blur_deblur_past_faint);
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
-    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast;
+    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "noise_pip_place_min" << noise_pip_place_min;
     fs << "noise_ring_average" << noise_ring_average;
     fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
@@ -5684,6 +5705,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_white_level", p.noise_white_level);
     get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("noise_pip_contrast", p.noise_pip_contrast);
+    get("noise_pip_place_min", p.noise_pip_place_min);
     get("noise_ring_average", p.noise_ring_average);
     get("noise_cells_half_mm", p.noise_cells_half_mm);
     get("noise_clipped_level", p.noise_clipped_level);

@@ -1095,6 +1095,14 @@ struct ReadParams {
   // the gain clips their green and their pips' alike). Dark noisy frames keep the dim rule alone (a
   // right blue 2 there with a pip at no contrast). 0 = off (so is dim_min_confidence 0).
   double noise_pip_contrast = 0.55;
+  // (exact41) ... and not when one of its pip places, on the grid count_from_shown_places lays on
+  // its pips (at the face's real size), stands out of its top less than this (the place's contrast
+  // in its colour's pip polarity over the body's luminance, as faint_places_clear measures it):
+  // no pip there, the reading's pips not a face's layout (hidden, reason "noise"). gain3 3105
+  // (-3,0): two specks of an empty tinted cell's grain read a yellow 2 at 0.39, 0.98 x the grey
+  // patch's noise (over noise_pip_contrast), its weaker pip's place 0.01. The right readings of
+  // the noisy gain frames: 0.10 and more. Not on a face the frame's edge cuts. 0 = off.
+  double noise_pip_place_min = 0.05;
   // (exact33) In a noisy frame (noise_grey_level, noise_white_level) the rings round a 1's pip
   // places in its shown-top test (one_top_shown, by count_from_shown_places: a place is shown when 0.75 of its
   // ring's 32 samples are of the body's colour, each within 0.04 of the body's chromaticity and

@@ -207,6 +207,7 @@ TEST(ReaderHarsh, ANoisyFramesUnsureOneIsASpeckOfNoise) {
 TEST(ReaderHarsh, ANoisyFramesDieWhosePipsAreNoFainterThanTheNoiseIsHidden) {
   ReadParams off;
   off.noise_pip_contrast = 0;
+  off.noise_pip_place_min = 0;  // (exact41) a false 2's pip place measures no pip: that rule would hide it too
   const SceneScore before = fixture_score("scenes_round28_robust28", off), after = fixture_score("scenes_round28_robust28", ReadParams{});
   EXPECT_GE(before.seen_cells - before.matched, 3) << "false dice without the rule";
   EXPECT_EQ(after.seen_cells - after.matched, 0) << "false dice with the rule";
@@ -513,6 +514,27 @@ TEST(ReaderHarsh, ASpeckAmongAFacesPipsIsLeftOut) {
   EXPECT_EQ(hidden_for(after, "cut"), 0);
   EXPECT_EQ(wrong(after), 0) << "wrong faces";
   EXPECT_EQ(false_dice(after), 0) << "false dice";
+}
+
+// (exact41) A noisy frame's grain read as a die. data/fixtures/scenes_round41_exact41: gain3 3105,
+// a webcam's raised gain; two specks on the empty tinted cell (-3,0) read a yellow 2 at 0.39 whose
+// pips stand out of the top 0.98 x the grey patch's noise (over noise_pip_contrast's bar), but on
+// the grid laid on them at the face's size its weaker pip's place measures 0.01 (the right readings
+// of the gain frames 0.10 and more). With noise_pip_place_min it is hidden, the board exact; no
+// die of the frame is lost.
+TEST(ReaderHarsh, AReadingWithAPipPlaceTheNoiseOutdoesIsHidden) {
+  const SceneScore after = fixture_score("scenes_round41_exact41", ReadParams{});
+  ReadParams off;
+  off.noise_pip_place_min = 0;
+  const SceneScore before = fixture_score("scenes_round41_exact41", off);
+  EXPECT_EQ(after.scenes, 1);
+  EXPECT_EQ(false_dice(before), 1) << "3105's yellow 2 on an empty cell without the rule";
+  EXPECT_EQ(false_dice(after), 0);
+  EXPECT_EQ(after.matched, before.matched) << "a die lost";
+  EXPECT_EQ(after.face_ok, before.face_ok);
+  EXPECT_EQ(after.guard_ok, before.guard_ok);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible) << "a visible die hidden";
+  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
 }
 
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
