@@ -4394,17 +4394,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           return sq;
         };
         cv::Mat cm;
-        auto cover = [&](cv::Point2f at, float angle_deg) {
-          const cv::Mat sq = square_at(at, angle_deg);
+        auto cover_of = [&](const cv::Mat& sq) {
           const int n = cv::countNonZero(sq);
           return n > 0 ? cv::countNonZero(sq & cm) / static_cast<double>(n) : 0.0;
         };
+        auto cover = [&](cv::Point2f at, float angle_deg) { return cover_of(square_at(at, angle_deg)); };
+        double cov0 = 0;
         {
+          // (speed41) The square at (fc, angle) drawn once (it was drawn three times, once for
+          // the mask and once a cover), and its cover counted again only when cm was made anew.
           const cv::Mat sq0 = square_at(fc, face_rect.angle);
           cm = colour_mask(die_region & sq0);
+          cov0 = cover_of(sq0);
+          if (cov0 < params.colour_cover_min) cm = colour_mask(die_region), cov0 = cover_of(sq0);
         }
-        if (cover(fc, face_rect.angle) < params.colour_cover_min) cm = colour_mask(die_region);
-        const double cov0 = cover(fc, face_rect.angle);
         if (debug && !(cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area))
           std::fprintf(stderr, "TOPCOVER %d,%d %s cover %.2f of %.2f units: not slid\n", cell.hex.q, cell.hex.r, nf.c_str(), cov0, cv::countNonZero(cm) / unit_area);
         // (Too few pixels of the colour: no top to slide over; an empty mask has no angle.)
