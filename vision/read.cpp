@@ -4404,17 +4404,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           return sq;
         };
         cv::Mat cm;
-        auto cover = [&](cv::Point2f at, float angle_deg) {
-          const cv::Mat sq = square_at(at, angle_deg);
+        auto cover_of = [&](const cv::Mat& sq) {
           const int n = cv::countNonZero(sq);
           return n > 0 ? cv::countNonZero(sq & cm) / static_cast<double>(n) : 0.0;
         };
+        auto cover = [&](cv::Point2f at, float angle_deg) { return cover_of(square_at(at, angle_deg)); };
+        double cov0 = 0;
         {
+          // (speed41) The square at (fc, angle) drawn once (it was drawn three times, once for
+          // the mask and once a cover), and its cover counted again only when cm was made anew.
           const cv::Mat sq0 = square_at(fc, face_rect.angle);
           cm = colour_mask(die_region & sq0);
+          cov0 = cover_of(sq0);
+          if (cov0 < params.colour_cover_min) cm = colour_mask(die_region), cov0 = cover_of(sq0);
         }
-        if (cover(fc, face_rect.angle) < params.colour_cover_min) cm = colour_mask(die_region);
-        const double cov0 = cover(fc, face_rect.angle);
         if (debug && !(cov0 < params.colour_cover_min && cv::countNonZero(cm) >= 0.3 * unit_area))
           std::fprintf(stderr, "TOPCOVER %d,%d %s cover %.2f of %.2f units: not slid\n", cell.hex.q, cell.hex.r, nf.c_str(), cov0, cv::countNonZero(cm) / unit_area);
         // (Too few pixels of the colour: no top to slide over; an empty mask has no angle.)
@@ -4878,15 +4881,20 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           near_cells.push_back(k);
       const float pd2 = static_cast<float>(params.paper_distance * params.paper_distance);
       const float print_chroma = static_cast<float>(params.guard_print_chroma);
+      // The nearest centre (squared distances: no hypot per pixel); (speed41) this cell's at
+      // once for a paper point well inside it (register.h).
+      std::size_t own_near = near_cells.size();
+      std::vector<cv::Point2d> near_centres;
+      for (std::size_t j = 0; j < near_cells.size(); ++j) {
+        near_centres.emplace_back(layout.cells[near_cells[j]].centre.x, layout.cells[near_cells[j]].centre.y);
+        if (near_cells[j] == ci && own_near == near_cells.size()) own_near = j;
+      }
+      const NearestCentre nearest_cell(std::move(near_centres), own_near);
       auto is_print = [&](int x, int y, const cv::Vec3b& v) {
         const cv::Point2d mm = apply_h(patch_to_mm, {static_cast<double>(x), static_cast<double>(y)}) - displacement[ci];
-        std::size_t under = ci;  // the cell the paper point lies in
-        double bd = 1e18;
-        for (std::size_t k : near_cells) {  // the nearest centre (squared distances: no hypot per pixel)
-          const double ex = layout.cells[k].centre.x - mm.x, ey = layout.cells[k].centre.y - mm.y;
-          const double dk = ex * ex + ey * ey;
-          if (dk < bd) bd = dk, under = k;
-        }
+        // The cell the paper point lies in (ci when no centre is nearer than 1e18 mm).
+        const std::size_t j = nearest_cell.nearest(mm);
+        const std::size_t under = j < near_cells.size() ? near_cells[j] : ci;
         const cv::Vec3f pp = papers[under];
         const float d0 = v[0] - pp[0], d1 = v[1] - pp[1], d2 = v[2] - pp[2];
         if (d0 * d0 + d1 * d1 + d2 * d2 <= pd2) return true;

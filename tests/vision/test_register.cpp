@@ -35,6 +35,70 @@ TEST(Register, ApplyHIsTheMatxProductToTheBit) {
   EXPECT_EQ(apply_h(cv::Matx33d(1, 0, 0, 0, 1, 0, 0, 0, 0), {1, 1}), cv::Point2d(1e9, 1e9));  // at infinity
 }
 
+TEST(Register, NearestCentreIsTheLoopsAnswer) {
+  // (Speed round 41) NearestCentre::nearest (the guard token's print test, per pixel) gives the
+  // index the loop over every centre gives: on the standard sheet's cells and their neighbours
+  // (each cell's own centre and the ones within 2.2 hex sizes, as the reader takes them), for
+  // points all over and round each cell (inside, on the edges, at the corners where three
+  // hexes tie, far outside, NaN); on random and crowded centres (ties, two at one place, one
+  // alone, `own` not among them).
+  const SheetLayout layout = standard_sheet();
+  const double hs = layout.hex_size_mm;
+  std::mt19937 rng(4102);
+  std::uniform_real_distribution<double> u(-1.6, 1.6);
+  long points = 0;
+  for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
+    const auto& cell = layout.cells[ci];
+    std::vector<cv::Point2d> near;
+    std::size_t own = 0;
+    for (std::size_t k = 0; k < layout.cells.size(); ++k)
+      if (std::pow(layout.cells[k].centre.x - cell.centre.x, 2) + std::pow(layout.cells[k].centre.y - cell.centre.y, 2) <
+          std::pow(2.2 * hs, 2)) {
+        if (k == ci) own = near.size();
+        near.emplace_back(layout.cells[k].centre.x, layout.cells[k].centre.y);
+      }
+    const NearestCentre nc(near, own);
+    std::vector<cv::Point2d> at;
+    for (int t = 0; t < 400; ++t) at.emplace_back(cell.centre.x + u(rng) * hs, cell.centre.y + u(rng) * hs);
+    for (int t = 0; t < 6; ++t) {  // corners and edge midpoints (ties), a hair either side
+      const double a = t * CV_PI / 3;
+      for (const double f : {1.0, 0.866025403784438647, 0.495, 0.4949999}) {
+        at.emplace_back(cell.centre.x + f * hs * std::cos(a), cell.centre.y + f * hs * std::sin(a));
+        at.emplace_back(cell.centre.x + f * hs * std::cos(a + CV_PI / 6), cell.centre.y + f * hs * std::sin(a + CV_PI / 6));
+      }
+    }
+    at.emplace_back(cell.centre.x + 1e4, cell.centre.y);
+    at.emplace_back(std::nan(""), cell.centre.y);
+    for (const cv::Point2d& p : at) {
+      ASSERT_EQ(nc.nearest(p), nc.nearest_loop(p)) << "cell " << ci << " at " << p;
+      // The loop written out as the reader had it.
+      std::size_t under = own;
+      double bd = 1e18;
+      for (std::size_t k = 0; k < near.size(); ++k) {
+        const double ex = near[k].x - p.x, ey = near[k].y - p.y, dk = ex * ex + ey * ey;
+        if (dk < bd) bd = dk, under = k;
+      }
+      ASSERT_EQ(nc.nearest_loop(p), under);
+      ++points;
+    }
+  }
+  // Crowded and odd sets of centres.
+  std::uniform_real_distribution<double> v(0, 20);
+  for (int t = 0; t < 3000; ++t) {
+    std::vector<cv::Point2d> c;
+    const int n = t % 9;
+    for (int k = 0; k < n; ++k) c.emplace_back(std::round(v(rng)), std::round(v(rng)));  // integer: ties and repeats
+    if (n >= 2 && t % 3 == 0) c[1] = c[0];
+    const std::size_t own = static_cast<std::size_t>(t % 11);  // sometimes past the end
+    const NearestCentre nc(c, own);
+    for (int q = 0; q < 40; ++q) {
+      const cv::Point2d p(q % 4 == 0 ? std::round(v(rng)) : v(rng), q % 4 == 0 ? std::round(v(rng)) + 0.5 : v(rng));
+      ASSERT_EQ(nc.nearest(p), nc.nearest_loop(p)) << "set " << t << " at " << p;
+    }
+  }
+  EXPECT_GT(points, 10000);
+}
+
 TEST(Register, StandardSheetGeometry) {
   const SheetLayout s = standard_sheet();
   ASSERT_EQ(s.markers.size(), 4u);
