@@ -525,10 +525,12 @@ TEST(ReaderHarsh, ASpeckAmongAFacesPipsIsLeftOut) {
 // 6 at 0.30, hidden "occluder". With pip_look_missing_pip_fit the four are a 5 less one pip, read
 // at the whole 5's centre: both read right; nothing else in the two frames moves.
 TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
-  const SceneScore after = fixture_score("scenes_round41_robust41", ReadParams{});
-  ReadParams off;
-  off.pip_look_missing_pip_fit = 0;
-  const SceneScore before = fixture_score("scenes_round41_robust41", off);
+  auto scored_at = [](double fit) {
+    ReadParams p;
+    p.pip_look_missing_pip_fit = fit;
+    return fixture_score("scenes_round41_robust41", p);
+  };
+  const SceneScore after = scored_at(ReadParams{}.pip_look_missing_pip_fit), before = scored_at(0);
   expect_more_right_none_worse(before, after, 2);
   EXPECT_EQ(hidden_for(before, "size"), 2);
   EXPECT_EQ(hidden_for(after, "size"), 1) << "3107's black 5 read 4 and hidden size without the rule";
