@@ -786,12 +786,57 @@ double metric_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm
 }
 }  // namespace
 
+namespace {
+// (robust41) The fit of pips_mm (plane mm, 3..5 of them) to the standard layout of one pip more
+// with one of its pips missing (a pip the threshold lost): the least mean distance (face units,
+// chamfer as metric_layout_fit's) over the missing pip and the turns, at the face's size (rms
+// within 0.8..1.2 of the partial layout's). centre_mm: that layout's centre; angle_deg its turn.
+double missing_pip_layout_fit(const std::vector<cv::Point2d>& pips_mm, double face_mm, cv::Point2d* centre_mm, double* angle_deg) {
+  const int m = static_cast<int>(pips_mm.size());
+  if (m < 3 || m > 5) return 1.0;
+  std::vector<cv::Point2f> p;
+  cv::Point2f mean(0, 0);
+  for (const auto& q : pips_mm) p.emplace_back(static_cast<float>(q.x / face_mm), static_cast<float>(q.y / face_mm));
+  for (const auto& q : p) mean += q;
+  mean *= 1.0f / static_cast<float>(m);
+  for (auto& q : p) q -= mean;
+  const double rp = rms(p);
+  const auto full = pip_layout(m + 1);
+  double best = 1.0;
+  for (std::size_t k = 0; k < full.size(); ++k) {
+    std::vector<cv::Point2f> t;
+    for (std::size_t j = 0; j < full.size(); ++j)
+      if (j != k) t.push_back(full[j]);
+    cv::Point2f tm(0, 0);
+    for (const auto& q : t) tm += q;
+    tm *= 1.0f / static_cast<float>(t.size());
+    for (auto& q : t) q -= tm;
+    const double rr = rms(t);
+    if (rp <= 0 || rp < 0.8 * rr || rp > 1.2 * rr) continue;
+    std::array<cv::Point2f, 5> rot;
+    for (std::size_t a = 0; a < kTurns2.c.size(); ++a) {
+      const float c = kTurns2.c[a], sn = kTurns2.s[a];
+      for (std::size_t i = 0; i < t.size(); ++i) rot[i] = {c * t[i].x - sn * t[i].y, sn * t[i].x + c * t[i].y};
+      const double d = chamfer_fast(p.data(), p.size(), rot.data(), t.size());
+      if (d < best) {
+        best = d;
+        // The layout's centre: the pips' mean less the turned partial layout's mean.
+        const cv::Point2f off(c * tm.x - sn * tm.y, sn * tm.x + c * tm.y);
+        if (centre_mm) *centre_mm = cv::Point2d((mean.x - off.x) * face_mm, (mean.y - off.y) * face_mm);
+        if (angle_deg) *angle_deg = (2 * static_cast<int>(a)) % 90;
+      }
+    }
+  }
+  return best;
+}
+}  // namespace
+
 double metric_layout_fit_for_test(const std::vector<cv::Point2d>& pips_mm, double face_mm, double* angle_deg, bool reference) {
   return metric_layout_fit(pips_mm, face_mm, angle_deg, reference);
 }
 
 std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm, double face_mm,
-                                             int drop_min_pips) {
+                                             int drop_min_pips, double missing_pip_fit) {
   std::vector<TopFacePips> out;
   if (pips_mm.empty() || face_mm <= 0) return out;
   // A face's pips lie within 0.27 * sqrt(2) = 0.38 face of its centre; a side face's nearest
@@ -829,6 +874,19 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
       if (set & (1u << j)) members.push_back(pips_mm[j]);
     double angle = 0;
     const double fit = metric_layout_fit(members, face_mm, &angle);
+    if (fit > 0.06 && missing_pip_fit > 0 && members.size() >= 3 && members.size() <= 5) {
+      // (robust41) A set of 3-5 pips that is no layout but a layout of one pip more less one of
+      // its pips (missing_pip_fit): a pip the threshold lost (a glared black top's light pips
+      // lifted with it, one of them under the threshold). Its centre is the whole layout's.
+      cv::Point2d c(0, 0);
+      double a = 0;
+      const double f = missing_pip_layout_fit(members, face_mm, &c, &a);
+      if (f <= missing_pip_fit) {
+        out.push_back({c, static_cast<int>(members.size()) + 1, f, a, 1});
+        valid.push_back(set);
+        continue;
+      }
+    }
     if (fit > 0.06) {
       // (robust40) A set of drop_min_pips-7 pips that is no layout, tried without each one of its
       // pips in turn: a speck of the sensor's noise or a glint on a black top, within the face's
@@ -896,7 +954,7 @@ bool search_top_faces(const cv::Mat& image_bgr, const cv::Matx33d& plane_to_imag
       pips_at.insert(pips_at.end(), more.begin(), more.end());
     }
     const std::vector<cv::Point2d>& pips = pips_at[ti];
-    const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, parallax_mm, 16.0, params.drop_min_pips);
+    const std::vector<TopFacePips> hyps = top_face_hypotheses(pips, parallax_mm, 16.0, params.drop_min_pips, params.missing_pip_fit);
     if (on_threshold) on_threshold(ti, pips, hyps);
     int tried = 0;
     for (const TopFacePips& h : hyps) {

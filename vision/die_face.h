@@ -177,6 +177,7 @@ struct PlanePipParams {
   double ring_mm = 0.8;     // a pip is an island: the ring this wide round it ...
   double ring_fraction = 0.75;  // ... is this much of the other polarity (the body)
   int drop_min_pips = 0;    // (robust40) search_top_faces: top_face_hypotheses' drop_min_pips
+  double missing_pip_fit = 0;  // (robust41) search_top_faces: top_face_hypotheses' missing_pip_fit
 };
 // Centres (plane mm) of the pip-shaped islands of one polarity within radius_mm of
 // centre_mm on the plane that plane_to_image maps (mm -> image pixels): dark_pips: blobs
@@ -219,6 +220,8 @@ struct TopFacePips {
   // (exact17) The turn (degrees, 0..90, plane axes) of that best-fitting layout: the face
   // square's own axes as its pips say (0 for one pip, which has none).
   double angle_deg = 0;
+  // (robust41) Pips of the layout not among the set (1 for a set completed by missing_pip_fit).
+  int missing = 0;
 };
 // The sets of pips (plane mm) that are one standard layout at the face's real size (the
 // plane is metric: pip offset 0.27 x face, scale within +-20%), each set being every pip
@@ -226,9 +229,11 @@ struct TopFacePips {
 // the parallax (a die's top face is at the far end of its sides): the top face first.
 // (robust40) drop_min_pips: a set of that many pips (at least 3) to 7 that is no layout is tried
 // without each of its pips (the best fit kept when it fits): a speck within the face's reach.
-// 0 = off.
+// 0 = off. (robust41) missing_pip_fit: a set of 3-5 pips that is no layout but fits (tried before
+// the drop) the layout of one pip more less one of its pips within this mean distance (face
+// units, as `fit`) is that face (`missing` 1, its centre the whole layout's). 0 = off.
 std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm,
-                                             double face_mm = 16.0, int drop_min_pips = 0);
+                                             double face_mm = 16.0, int drop_min_pips = 0, double missing_pip_fit = 0);
 
 // The camera-resolution looks' search (read_board's fine pip look and its no-blob look
 // share it): threshold by threshold (the first sampled and labelled alone, the others

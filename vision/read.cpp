@@ -4086,6 +4086,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // in a noisy frame only: the speck it drops is the gain's noise.
         PlanePipParams drop_params;
         drop_params.drop_min_pips = noisy ? params.pip_look_drop_min_pips : 0;
+        // (robust41) ... and a set that is a layout less one pip is that face (pip_look_missing_pip_fit), noisy frames too.
+        drop_params.missing_pip_fit = noisy ? params.pip_look_missing_pip_fit : 0.0;
         const TopFaceThreshold no_face = [&](std::size_t ti, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>& hyps) {
           look_most = std::max(look_most, pips.size());
           if (dark_polarity) {
@@ -4097,7 +4099,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (debug && !hyps.empty()) {
             std::fprintf(stderr, "FINEPIPS %d,%d %s thr %.2f %zu pips, %zu faces:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size(), hyps.size());
             for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
-            for (const auto& h : hyps) std::fprintf(stderr, " [%d at %.1f %.1f]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y);
+            for (const auto& h : hyps)
+              std::fprintf(stderr, " [%d at %.1f %.1f%s]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y, h.missing > 0 ? ", one pip missing" : "");
             std::fprintf(stderr, "\n");
           }
           if (!hyps.empty() || !debug) return;
@@ -4207,7 +4210,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               // Two independent counts agree: the pips' layout at the face's real size and the
               // square turned to it, each of fine_pip_angle_agree_pips or more, the die's colour,
               // more sure than the first reading (not a 2: a spot beside a pip makes one).
-              const bool counts_agree = params.fine_pip_angle_agree_pips > 0 && h.count >= params.fine_pip_angle_agree_pips &&
+              // (robust41) Not for a layout completed with a missing pip: its count is not the pips' own.
+              const bool counts_agree = params.fine_pip_angle_agree_pips > 0 && h.count >= params.fine_pip_angle_agree_pips && h.missing == 0 &&
                                         r3.face == h.count && colour3 == want && r3.confidence > fr.confidence;
               agree = agrees(r3, colour3) || counts_agree;
               if (debug)
@@ -4263,8 +4267,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // (The look above's sampling of this disc when it made one: fine_sample.)
           const std::vector<cv::Point2d> pips = find_plane_pips(image, ht, c_mm, reach_mm, dark_polarity, std::vector<float>{t},
                                                                 displacement[ci], PlanePipParams{}, &fine_sample)[0];
+          if (debug) {
+            std::fprintf(stderr, "GREYPIPS %d,%d thr %.2f %zu pips:", cell.hex.q, cell.hex.r, t / paper_lum, pips.size());
+            for (const auto& p : pips) std::fprintf(stderr, " (%.1f %.1f)", p.x - c_mm.x, p.y - c_mm.y);
+            std::fprintf(stderr, "\n");
+          }
           int tried = 0;
-          for (const TopFacePips& h : top_face_hypotheses(pips, displacement[ci])) {
+          for (const TopFacePips& h : top_face_hypotheses(pips, displacement[ci], 16.0, 0, noisy ? params.pip_look_missing_pip_fit : 0.0)) {
             // Two pips at least: one dark spot is a shadow's edge or a print mark as often as a 1.
             // (robust38) ... but for a lifted black top's lone light pip (grey_other_lifted_one):
             // the only light spot on the top in a noisy frame, read as a black 1 surely.
@@ -4277,6 +4286,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
             const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
                                r2.confidence > fr.confidence && (!lone_one || r2.confidence >= params.grey_other_lifted_one);
+            if (debug && h.missing > 0)
+              std::fprintf(stderr, "GREYMISSING %d,%d %zu light pips, a %d less one pip at %.1f %.1f (fit %.3f)\n", cell.hex.q, cell.hex.r, pips.size(),
+                           h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y, h.fit);
             if (debug && lone_one)
               std::fprintf(stderr, "GREYONE %d,%d the top's one light pip above %.2f of the paper: black 1 if read at %.2f or more\n",
                            cell.hex.q, cell.hex.r, t / paper_lum, params.grey_other_lifted_one);
@@ -5488,7 +5500,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "noise_pip_place_min" << noise_pip_place_min;
     fs << "noise_ring_average" << noise_ring_average;
-    fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips;
+    fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips << "pip_look_missing_pip_fit" << pip_look_missing_pip_fit;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
     fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
@@ -5719,6 +5731,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_clipped_level", p.noise_clipped_level);
     get("noise_paper_to_grey", p.noise_paper_to_grey);
     get("pip_look_drop_min_pips", p.pip_look_drop_min_pips);
+    get("pip_look_missing_pip_fit", p.pip_look_missing_pip_fit);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);

@@ -1142,6 +1142,20 @@ struct ReadParams {
   // the other noise rules): elsewhere it moved no reading and cost 1.66 M instructions on the
   // 1080p bench frame's cluttered pip sets. 0 = off.
   int pip_look_drop_min_pips = 4;
+  // (robust41) ... and a set of 3-5 pips that fits no layout but fits the layout of one pip more
+  // with one of its pips missing, within this mean distance (face units, the 0.06 any face's
+  // pips fit within), is that face, centred where the whole layout's centre is
+  // (top_face_hypotheses' missing_pip_fit; the look's own test at that centre as for any face).
+  // The gain lifts a black top towards the paper, and its light pips with it, so that one of
+  // them falls under the look's threshold or into the top's noise (gain3 3107 (3,2): a black 5,
+  // four pips found at 0.90 of the paper, read 4 at 0.98 and hidden "size"; read 5 at 0.99 at
+  // the whole 5's centre); a white die's dark pip lost in a noisy frame the same (gain4 3518
+  // (3,0) a white 5, harsh5 3416 (-1,-1) a white 6). The fine look's two counts that agree
+  // (fine_pip_angle_agree_pips) do not take such a face: its count is not its pips' own (taken,
+  // they read dev10 1100 (-2,1) and scenes_round15 806 (-1,1) right, but moved a hidden black 4's
+  // reading to a 2 in scenes_harsh 2406 (-3,0)). In a noisy frame only (the frame's `noisy`),
+  // the fine pip look and the other grey's look (grey_other_lifted_*). 0 = off.
+  double pip_look_missing_pip_fit = 0.06;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);

@@ -509,5 +509,40 @@ TEST(PlanePips, ASpeckAmongAFacesPipsIsDropped) {
   EXPECT_TRUE(top_face_hypotheses(row, {0, 0}, 16.0, 3).empty());
 }
 
+// (robust41) gain3 3107 (3,2)'s four light pips at 0.90 of the paper (plane mm from the cell
+// centre): a black 5 less one corner pip. No layout alone (nor with the drop: three of them are
+// no 3); with missing_pip_fit 0.06 a 5 centred on the 5's centre pip, one pip missing. A 6 less
+// one pip, turned 30 degrees, is a 6 at its centre; three pips in a row stay no face.
+TEST(PlanePips, AFaceLessOnePipIsCompleted) {
+  const std::vector<cv::Point2d> pips{{-7.0, -6.7}, {-1.9, -3.4}, {3.0, 0.1}, {-5.5, 2.0}};
+  for (const auto& h : top_face_hypotheses(pips, {0, 0}, 16.0, 4)) EXPECT_LT(h.count, 4) << "no face of four or more without the rule";
+  const std::vector<TopFacePips> done = top_face_hypotheses(pips, {0, 0}, 16.0, 4, 0.06);
+  ASSERT_FALSE(done.empty());
+  EXPECT_EQ(done[0].count, 5);
+  EXPECT_EQ(done[0].missing, 1);
+  EXPECT_LE(done[0].fit, 0.06);
+  EXPECT_NEAR(done[0].centre_mm.x, -1.9, 0.6);
+  EXPECT_NEAR(done[0].centre_mm.y, -3.4, 0.6);
+  const double a = 0.27 * 16.0, c = std::cos(CV_PI / 6), sn = std::sin(CV_PI / 6);
+  std::vector<cv::Point2d> six;
+  for (const cv::Point2d q : {cv::Point2d(-a, -a), cv::Point2d(-a, 0), cv::Point2d(-a, a), cv::Point2d(a, -a), cv::Point2d(a, 0)})
+    six.emplace_back(10 + c * q.x - sn * q.y, 5 + sn * q.x + c * q.y);
+  const std::vector<TopFacePips> s6 = top_face_hypotheses(six, {0, 0}, 16.0, 0, 0.06);
+  ASSERT_FALSE(s6.empty());
+  EXPECT_EQ(s6[0].count, 6);
+  EXPECT_EQ(s6[0].missing, 1);
+  EXPECT_NEAR(s6[0].centre_mm.x, 10.0, 0.3);
+  EXPECT_NEAR(s6[0].centre_mm.y, 5.0, 0.3);
+  for (const auto& h : top_face_hypotheses(six, {0, 0}, 16.0, 0, 0.0)) EXPECT_NE(h.count, 6) << "no 6 without the rule";
+  // A whole 5 is a 5 as it was (missing 0).
+  const std::vector<cv::Point2d> five{{-a, -a}, {a, -a}, {0, 0}, {-a, a}, {a, a}};
+  const auto h5 = top_face_hypotheses(five, {0, 0}, 16.0, 0, 0.06);
+  ASSERT_FALSE(h5.empty());
+  EXPECT_EQ(h5[0].count, 5);
+  EXPECT_EQ(h5[0].missing, 0);
+  const std::vector<cv::Point2d> row{{-2, 0}, {0, 0}, {2, 0}};
+  EXPECT_TRUE(top_face_hypotheses(row, {0, 0}, 16.0, 3, 0.06).empty());
+}
+
 }  // namespace
 }  // namespace hexdice::vision

@@ -504,9 +504,13 @@ TEST(ReaderHarsh, TheNoiseIsMeasuredOnTheCellsWhereThePatchesShowNone) {
 // 2 at 0.30), was read black 1 at 1.00 by the camera-resolution pip look (one lone pip of the 4 a
 // face of its own: a speck beside the four made five that fit no layout) and hidden "cut". With
 // pip_look_drop_min_pips the four are the face and the 4 is read; nothing else in the frame moves.
+// (robust41) pip_look_missing_pip_fit off on both sides: without the drop, three of the 4's pips
+// less one are a 4 by that rule too, and this test's A/B is the drop's alone.
 TEST(ReaderHarsh, ASpeckAmongAFacesPipsIsLeftOut) {
-  const SceneScore after = fixture_score("scenes_round40_robust40", ReadParams{});
-  ReadParams off;
+  ReadParams on;
+  on.pip_look_missing_pip_fit = 0;
+  const SceneScore after = fixture_score("scenes_round40_robust40", on);
+  ReadParams off = on;
   off.pip_look_drop_min_pips = 0;
   const SceneScore before = fixture_score("scenes_round40_robust40", off);
   expect_more_right_none_worse(before, after, 1);
@@ -535,6 +539,27 @@ TEST(ReaderHarsh, AReadingWithAPipPlaceTheNoiseOutdoesIsHidden) {
   EXPECT_EQ(after.guard_ok, before.guard_ok);
   EXPECT_EQ(after.hidden_visible, before.hidden_visible) << "a visible die hidden";
   EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
+}
+
+// (robust41) A face's lost pip. data/fixtures/scenes_round41_robust41: gain3 3107 and gain4 3518,
+// a webcam's raised gain. 3107 (3,2), a black 5 glared grey: the fine look found four of its light
+// pips (no layout), read 4 at 0.98 and hidden "size"; 3518 (3,0), a white 5 beside a hand: read
+// 6 at 0.30, hidden "occluder". With pip_look_missing_pip_fit the four are a 5 less one pip, read
+// at the whole 5's centre: both read right; nothing else in the two frames moves.
+TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
+  auto scored_at = [](double fit) {
+    ReadParams p;
+    p.pip_look_missing_pip_fit = fit;
+    return fixture_score("scenes_round41_robust41", p);
+  };
+  const SceneScore after = scored_at(ReadParams{}.pip_look_missing_pip_fit), before = scored_at(0);
+  expect_more_right_none_worse(before, after, 2);
+  EXPECT_EQ(hidden_for(before, "size"), 2);
+  EXPECT_EQ(hidden_for(after, "size"), 1) << "3107's black 5 read 4 and hidden size without the rule";
+  EXPECT_EQ(hidden_for(before, "occluder"), 2);
+  EXPECT_EQ(hidden_for(after, "occluder"), 1) << "3518's white 5 read 6 and hidden occluder without the rule";
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
