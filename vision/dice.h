@@ -191,6 +191,13 @@ struct DiceParams {
   // A pair with a "1" keeps the skip (a 1's pip is often larger than a 6's). 0 = off (every
   // same-or-opposite pair skipped, as real round 32's mend). docs/dice.md real round 36.
   double below_side_face_pair_pip = 0.6;
+  // ... and the reach below a die is at least below_side_face_own x that die's own face
+  // (face_size: 5.5 x a 1's pip, 3.7 x a lattice's spacing): the median face is that of
+  // every shown detection, and a webcam photo's side faces and clutter the network keeps
+  // (small faces) pull it under the dice's, so a 1's side face 0.7 x its face below it lay
+  // beyond 1.3 x the median (penlington dice_31: 30 px below, reach 27). 0 = off (the
+  // median's reach alone). docs/dice.md real round 41.
+  double below_side_face_own = 0.8;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;
