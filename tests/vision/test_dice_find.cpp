@@ -295,6 +295,13 @@ TEST(DiceSideFaces, ASideFaceBelowIsReachedByItsDiesOwnFace) {
   EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
   s2[1] = spot(283, 160, 2, 7.66f, 330);
   EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
+  // pips 0.76 of the top's (penlington three_30's "2" below its 3): a side face since real
+  // round 41's below_side_face_pip 0.8 (0.75 before)
+  s2[1] = spot(253, 184, 2, 11.25f * 0.76f, 330);
+  EXPECT_FALSE(below_side_faces(s2, all, on)[1]);
+  DiceParams old_pip = on;
+  old_pip.below_side_face_pip = 0.75;
+  EXPECT_TRUE(below_side_faces(s2, all, old_pip)[1]);
   // ... and beyond the die's own reach it stays
   s2[1] = spot(253, 154 + 1.05f * on.below_side_face_own * 41.25f + 2, 2, 7.66f, 330);
   EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
