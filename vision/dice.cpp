@@ -528,7 +528,8 @@ std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vect
       const cv::Point2f d = spots[j].centre - spots[i].centre;  // from the top face i to j
       const bool below = d.y > std::abs(d.x);
       // ... and, as one_face_per_cube asks, the side face's pips respond less
-      if (below && cv::norm(d) < reach && spots[j].pips.strength < spots[i].pips.strength &&
+      const double own = params.below_side_face_own * face_size(spots[i]);
+      if (below && cv::norm(d) < std::max(reach, own) && spots[j].pips.strength < spots[i].pips.strength &&
           spots[j].pips.pip_diameter < params.below_side_face_pip * spots[i].pips.pip_diameter)
         out[j] = false;
     }
@@ -1230,10 +1231,14 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     std::vector<FaceSpot> spots;
     for (const std::size_t ki : shown) spots.push_back(spot_of(kept[ki]));
     if (debug) {
-      std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << median_face(spots) << '\n';
+      const float mf = median_face(spots);
+      std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << mf << '\n';
+      // below reach: how far below it a face is this one's side face (below_side_face_radius
+      // x the median face, or below_side_face_own x its own)
       for (const auto& f : spots)
         std::cerr << "dice: final face " << f.centre << " face " << f.pips.face << " pip d " << f.pips.pip_diameter << " strength "
-                  << f.pips.strength << '\n';
+                  << f.pips.strength << " below reach "
+                  << std::max(params.below_side_face_radius * mf, params.below_side_face_own * face_size(f)) << '\n';
     }
     DiceParams fp = params;
     fp.side_face_radius = params.final_side_face_radius;

@@ -179,9 +179,11 @@ struct DiceParams {
   // and side show (docs/dice.md, real round 32). 0 = off; off too when
   // final_side_face_radius is 0 or without the network (it runs in that final pass). It acts
   // wherever find_dice runs with the network: `hexdice dice`, the referee's setup rolls and
-  // the overlay's live loop.
+  // the overlay's live loop. below_side_face_pip was 0.75 (real round 32); 0.8 (real round
+  // 41, with below_side_face_own) takes penlington three_30's "2" (pips 0.76 of its 3's) and
+  // loses no die on either split; 0.85 loses byler 111304's 4 on `even`.
   double below_side_face_radius = 1.3;
-  double below_side_face_pip = 0.75;
+  double below_side_face_pip = 0.8;
   // ... but the skip of a same-or-opposite pair trusts the side face's reading, and a
   // foreshortened side face is often misread (penlington's staged photos: a "2" below a 2,
   // a "3" below a 4). Two dice of one set showing the same number, or 2/5, 3/4, have pips
@@ -191,6 +193,14 @@ struct DiceParams {
   // A pair with a "1" keeps the skip (a 1's pip is often larger than a 6's). 0 = off (every
   // same-or-opposite pair skipped, as real round 32's mend). docs/dice.md real round 36.
   double below_side_face_pair_pip = 0.6;
+  // ... and the reach below a die is at least below_side_face_own x that die's own face
+  // (face_size: 5.5 x a 1's pip, 3.7 x a lattice's spacing): the median face is that of
+  // every shown detection, and a webcam photo's side faces and clutter the network keeps
+  // (small faces) pull it under the dice's, so a 1's side face 0.7 x its face below it lay
+  // beyond 1.3 x the median (penlington dice_31: 30 px below, reach 27). byler's dice
+  // touching lie about 1.0 x their face apart (111751's 3 below a 1: 0.997, lost at 1.0).
+  // 0 = off (the median's reach alone). docs/dice.md real round 41.
+  double below_side_face_own = 0.8;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;

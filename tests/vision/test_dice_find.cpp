@@ -267,6 +267,46 @@ TEST(DiceSideFaces, AMisreadSideFaceOfTheTopsNumberIsStillItsSideFace) {
   EXPECT_TRUE(below_side_faces({top, spot(100, 144, 2, 5.5f, 45)}, {true, true}, on)[1]);
 }
 
+// docs/dice.md real round 41 (DiceParams::below_side_face_own): the reach below a die is
+// 1.3 x the photo's median face, and a webcam photo's side faces and clutter the network
+// keeps (small faces) pull that median under the dice's. A die's own face (a 1: 5.5 x its
+// pip) then reaches its side face: penlington dice_31's 1 (pip d 7.5) with its side face
+// 30 px below (pips 0.68 of the top's, weaker), median face 20.8 (reach 27).
+TEST(DiceSideFaces, ASideFaceBelowIsReachedByItsDiesOwnFace) {
+  const DiceParams on;
+  ASSERT_GT(on.below_side_face_own, 0);
+  DiceParams off = on;
+  off.below_side_face_own = 0;
+  FaceSpot one = spot(250, 154, 1, 11.25f, 449);  // a 1: pip d 7.5, face 41
+  const FaceSpot side = spot(253, 184, 2, 7.66f, 330);  // its side face: pip d 5.1
+  // three small faces of clutter far away: the median face 3.7 x 5 = 18.5, reach 24
+  const std::vector<FaceSpot> spots{one, side, spot(40, 40, 2, 5, 30), spot(100, 15, 3, 5, 10), spot(520, 12, 3, 5, 300)};
+  const std::vector<bool> all(spots.size(), true);
+  const auto keep = below_side_faces(spots, all, on);
+  EXPECT_TRUE(keep[0]);
+  EXPECT_FALSE(keep[1]);
+  EXPECT_TRUE(keep[2] && keep[3] && keep[4]);
+  EXPECT_TRUE(below_side_faces(spots, all, off)[1]);
+  // the other tests still hold: pips as large as the top's, or stronger, or beside: a die
+  std::vector<FaceSpot> s2 = spots;
+  s2[1] = spot(253, 184, 2, 10.5f, 330);
+  EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
+  s2[1] = spot(253, 184, 2, 7.66f, 460);
+  EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
+  s2[1] = spot(283, 160, 2, 7.66f, 330);
+  EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
+  // pips 0.76 of the top's (penlington three_30's "2" below its 3): a side face since real
+  // round 41's below_side_face_pip 0.8 (0.75 before)
+  s2[1] = spot(253, 184, 2, 11.25f * 0.76f, 330);
+  EXPECT_FALSE(below_side_faces(s2, all, on)[1]);
+  DiceParams old_pip = on;
+  old_pip.below_side_face_pip = 0.75;
+  EXPECT_TRUE(below_side_faces(s2, all, old_pip)[1]);
+  // ... and beyond the die's own reach it stays
+  s2[1] = spot(253, 154 + 1.05f * on.below_side_face_own * 41.25f + 2, 2, 7.66f, 330);
+  EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
+}
+
 // docs/dice.md real round 38 (DiceParams::min_body_die_share): a speck of dirt in a box of
 // 10-14 px has 6-9% foreground, over min_body_share, but its dot is 1-2% of a die of the
 // photo's size. The figures of byler 112239 (11 dice of median side 32, a speck of side 13 at
