@@ -507,10 +507,17 @@ std::vector<bool> small_specks_kept(const std::vector<float>& sides, const std::
   return keep;
 }
 
+// How far below face `f` a face is its side face: below_side_face_radius x the photo's median
+// face, or below_side_face_own x f's own when that is more; 0 when the pass is off.
+static double below_reach(const FaceSpot& f, double median, const DiceParams& params) {
+  if (params.below_side_face_radius <= 0) return 0;
+  return std::max(params.below_side_face_radius * median, params.below_side_face_own * face_size(f));
+}
+
 std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vector<bool> keep, const DiceParams& params) {
   const std::size_t n = spots.size();
   if (n < 2 || params.below_side_face_radius <= 0) return keep;
-  const double reach = params.below_side_face_radius * median_face(spots);
+  const double median = median_face(spots);
   std::vector<bool> out = keep;
   for (std::size_t j = 0; j < n; ++j) {
     if (!keep[j] || spots[j].pips.face < 1) continue;
@@ -528,8 +535,7 @@ std::vector<bool> below_side_faces(const std::vector<FaceSpot>& spots, std::vect
       const cv::Point2f d = spots[j].centre - spots[i].centre;  // from the top face i to j
       const bool below = d.y > std::abs(d.x);
       // ... and, as one_face_per_cube asks, the side face's pips respond less
-      const double own = params.below_side_face_own * face_size(spots[i]);
-      if (below && cv::norm(d) < std::max(reach, own) && spots[j].pips.strength < spots[i].pips.strength &&
+      if (below && cv::norm(d) < below_reach(spots[i], median, params) && spots[j].pips.strength < spots[i].pips.strength &&
           spots[j].pips.pip_diameter < params.below_side_face_pip * spots[i].pips.pip_diameter)
         out[j] = false;
     }
@@ -1233,12 +1239,10 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     if (debug) {
       const float mf = median_face(spots);
       std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << mf << '\n';
-      // below reach: how far below it a face is this one's side face (below_side_face_radius
-      // x the median face, or below_side_face_own x its own)
+      // below reach: how far below it a face is this one's side face (below_reach)
       for (const auto& f : spots)
         std::cerr << "dice: final face " << f.centre << " face " << f.pips.face << " pip d " << f.pips.pip_diameter << " strength "
-                  << f.pips.strength << " below reach "
-                  << std::max(params.below_side_face_radius * mf, params.below_side_face_own * face_size(f)) << '\n';
+                  << f.pips.strength << " below reach " << below_reach(f, mf, params) << '\n';
     }
     DiceParams fp = params;
     fp.side_face_radius = params.final_side_face_radius;

@@ -881,10 +881,12 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
       cv::Point2d c(0, 0);
       double a = 0;
       const double f = missing_pip_layout_fit(members, face_mm, &c, &a);
+      // Not the only reading of these pips: robust40's drop below is tried on them too (a speck
+      // beside a 4 or a 3 can make it a 6 or a 5 less one pip), and the completed face stands for
+      // no pips of its own, so it removes no part of itself below. It sorts first (one pip more).
       if (f <= missing_pip_fit) {
         out.push_back({c, static_cast<int>(members.size()) + 1, f, a, 1});
         valid.push_back(set);
-        continue;
       }
     }
     if (fit > 0.06) {
@@ -924,7 +926,7 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
     for (std::size_t i = 0; i < out.size(); ++i) {
       bool part = false;
       for (std::size_t j = 0; j < out.size() && !part; ++j)
-        part = j != i && valid[j] != valid[i] && (valid[i] & valid[j]) == valid[i];
+        part = j != i && out[j].missing == 0 && valid[j] != valid[i] && (valid[i] & valid[j]) == valid[i];
       if (!part) kept.push_back(out[i]);
     }
     out.swap(kept);

@@ -229,9 +229,10 @@ struct TopFacePips {
 // the parallax (a die's top face is at the far end of its sides): the top face first.
 // (robust40) drop_min_pips: a set of that many pips (at least 3) to 7 that is no layout is tried
 // without each of its pips (the best fit kept when it fits): a speck within the face's reach.
-// 0 = off. (robust41) missing_pip_fit: a set of 3-5 pips that is no layout but fits (tried before
-// the drop) the layout of one pip more less one of its pips within this mean distance (face
-// units, as `fit`) is that face (`missing` 1, its centre the whole layout's). 0 = off.
+// 0 = off. (robust41) missing_pip_fit: a set of 3-5 pips that is no layout but fits the layout
+// of one pip more less one of its pips within this mean distance (face units, as `fit`) is that
+// face too (`missing` 1, its centre the whole layout's; listed before the drop's reading of the
+// same pips, which it does not remove as a part of itself). 0 = off.
 std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pips_mm, cv::Point2d parallax_mm,
                                              double face_mm = 16.0, int drop_min_pips = 0, double missing_pip_fit = 0);
 

@@ -4287,7 +4287,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
                                r2.confidence > fr.confidence && (!lone_one || r2.confidence >= params.grey_other_lifted_one);
             if (debug && h.missing > 0)
-              std::fprintf(stderr, "GREYMISSING %d,%d %zu light pips, a %d less one pip at %.1f %.1f (fit %.3f)\n", cell.hex.q, cell.hex.r, pips.size(),
+              std::fprintf(stderr, "GREYMISSING %d,%d %zu %s pips, a %d less one pip at %.1f %.1f (fit %.3f)\n", cell.hex.q, cell.hex.r, pips.size(),
+                           dark_polarity ? "dark" : "light",
                            h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y, h.fit);
             if (debug && lone_one)
               std::fprintf(stderr, "GREYONE %d,%d the top's one light pip above %.2f of the paper: black 1 if read at %.2f or more\n",

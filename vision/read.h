@@ -1154,7 +1154,8 @@ struct ReadParams {
   // (fine_pip_angle_agree_pips) do not take such a face: its count is not its pips' own (taken,
   // they read dev10 1100 (-2,1) and scenes_round15 806 (-1,1) right, but moved a hidden black 4's
   // reading to a 2 in scenes_harsh 2406 (-3,0)). In a noisy frame only (the frame's `noisy`),
-  // the fine pip look and the other grey's look (grey_other_lifted_*). 0 = off.
+  // the fine pip look and the other grey's look (both its polarities: harsh5 3416's 6 is read in
+  // its dark-pip pass at the first threshold; grey_other_lifted_* is the light pass's ladder). 0 = off.
   double pip_look_missing_pip_fit = 0.06;
 
   Status save(const std::string& path) const;

@@ -205,10 +205,13 @@ TEST(ReaderHarsh, ANoisyFramesUnsureOneIsASpeckOfNoise) {
 // of the grey patch's noise); with it none, and no right reading is lost (3103's green 4 on a green
 // cell, the faintest right one, at 0.81 of the noise).
 TEST(ReaderHarsh, ANoisyFramesDieWhosePipsAreNoFainterThanTheNoiseIsHidden) {
-  ReadParams off;
+  // (exact41) noise_pip_place_min off on both sides: a false 2's pip place measures no pip, so that
+  // rule alone hides the three too, and this test's A/B is noise_pip_contrast's alone.
+  ReadParams on;
+  on.noise_pip_place_min = 0;
+  ReadParams off = on;
   off.noise_pip_contrast = 0;
-  off.noise_pip_place_min = 0;  // (exact41) a false 2's pip place measures no pip: that rule would hide it too
-  const SceneScore before = fixture_score("scenes_round28_robust28", off), after = fixture_score("scenes_round28_robust28", ReadParams{});
+  const SceneScore before = fixture_score("scenes_round28_robust28", off), after = fixture_score("scenes_round28_robust28", on);
   EXPECT_GE(before.seen_cells - before.matched, 3) << "false dice without the rule";
   EXPECT_EQ(after.seen_cells - after.matched, 0) << "false dice with the rule";
   EXPECT_EQ(hidden_for(before, "noise"), hidden_for(after, "noise")) << "a visible die hidden by the rule";

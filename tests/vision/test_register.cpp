@@ -60,9 +60,12 @@ TEST(Register, NearestCentreIsTheLoopsAnswer) {
     const NearestCentre nc(near, own);
     std::vector<cv::Point2d> at;
     for (int t = 0; t < 400; ++t) at.emplace_back(cell.centre.x + u(rng) * hs, cell.centre.y + u(rng) * hs);
-    for (int t = 0; t < 6; ++t) {  // corners and edge midpoints (ties), a hair either side
+    // Corners and edge midpoints (ties), and a hair either side of the shortcut's radius
+    // (4 d^2 < 0.98 r^2, r the centres' spacing sqrt(3) hs: d < 0.857 hs).
+    const double edge = 0.5 * std::sqrt(0.98) * std::sqrt(3.0);
+    for (int t = 0; t < 6; ++t) {
       const double a = t * CV_PI / 3;
-      for (const double f : {1.0, 0.866025403784438647, 0.495, 0.4949999}) {
+      for (const double f : {1.0, 0.866025403784438647, 0.495, 0.4949999, edge - 1e-7, edge, edge + 1e-7}) {
         at.emplace_back(cell.centre.x + f * hs * std::cos(a), cell.centre.y + f * hs * std::sin(a));
         at.emplace_back(cell.centre.x + f * hs * std::cos(a + CV_PI / 6), cell.centre.y + f * hs * std::sin(a + CV_PI / 6));
       }
