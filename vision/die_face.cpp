@@ -23,11 +23,13 @@ namespace {
 constexpr float kA = 0.27f;  // pip offset from the centre, face-side units
 constexpr int kCanon = 48;   // canonical crop size in pixels
 
-std::vector<cv::Point2f> centred(std::vector<cv::Point2f> p) {
+// The points less their mean (returned in `mean` when asked).
+std::vector<cv::Point2f> centred(std::vector<cv::Point2f> p, cv::Point2f* mean = nullptr) {
   cv::Point2f c(0, 0);
   for (const auto& q : p) c += q;
   c *= 1.0f / static_cast<float>(std::max<std::size_t>(1, p.size()));
   for (auto& q : p) q -= c;
+  if (mean) *mean = c;
   return p;
 }
 
@@ -795,11 +797,9 @@ double missing_pip_layout_fit(const std::vector<cv::Point2d>& pips_mm, double fa
   const int m = static_cast<int>(pips_mm.size());
   if (m < 3 || m > 5) return 1.0;
   std::vector<cv::Point2f> p;
-  cv::Point2f mean(0, 0);
+  cv::Point2f mean;
   for (const auto& q : pips_mm) p.emplace_back(static_cast<float>(q.x / face_mm), static_cast<float>(q.y / face_mm));
-  for (const auto& q : p) mean += q;
-  mean *= 1.0f / static_cast<float>(m);
-  for (auto& q : p) q -= mean;
+  p = centred(p, &mean);
   const double rp = rms(p);
   const auto full = pip_layout(m + 1);
   double best = 1.0;
@@ -807,10 +807,8 @@ double missing_pip_layout_fit(const std::vector<cv::Point2d>& pips_mm, double fa
     std::vector<cv::Point2f> t;
     for (std::size_t j = 0; j < full.size(); ++j)
       if (j != k) t.push_back(full[j]);
-    cv::Point2f tm(0, 0);
-    for (const auto& q : t) tm += q;
-    tm *= 1.0f / static_cast<float>(t.size());
-    for (auto& q : t) q -= tm;
+    cv::Point2f tm;
+    t = centred(t, &tm);
     const double rr = rms(t);
     if (rp <= 0 || rp < 0.8 * rr || rp > 1.2 * rr) continue;
     std::array<cv::Point2f, 5> rot;

@@ -2684,15 +2684,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
-  // (their one switch; dark_frame is false then).
-  const bool noise_faint_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_pip_contrast > 0;
+  // (their one switch; dark_frame is false then). noise_rules: that switch and frame, shared by
+  // every noise rule below.
+  const bool noise_rules = noisy && !dark_frame && params.dim_min_confidence > 0;
+  const bool noise_faint_rule = noise_rules && params.noise_pip_contrast > 0;
   // (exact39) ... and for the unsure 1s' rule (noise_one_min_confidence) when a 1 whose pip stands
   // far out of the noise is kept (noise_one_sure_contrast).
-  const bool noise_one_contrast_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0 &&
-                                       params.noise_one_sure_contrast > 0;
+  const bool noise_one_contrast_rule = noise_rules && params.noise_one_min_confidence > 0 && params.noise_one_sure_contrast > 0;
   std::vector<double> pip_contrast_of(layout.cells.size(), std::numeric_limits<double>::quiet_NaN());
   // (exact41) ... and a reading with a pip place the noise outdoes (noise_pip_place_min).
-  const bool noise_place_rule = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_pip_place_min > 0;
+  const bool noise_place_rule = noise_rules && params.noise_pip_place_min > 0;
   std::vector<char> place_faint(layout.cells.size(), 0);
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
@@ -5374,8 +5375,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (session 26) A frame that is noisy but not dark (a webcam that raised its gain): its unsure 1s
   // are hidden (noise_one_min_confidence). Dark noisy frames keep the dim rule alone: there the
   // rule hid right 1s (scenes_round26's dim harsh renders).
-  // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch).
-  const bool noise_ones = noisy && !dark_frame && params.dim_min_confidence > 0 && params.noise_one_min_confidence > 0;
+  // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch, noise_rules).
+  const bool noise_ones = noise_rules && params.noise_one_min_confidence > 0;
   if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones ||
       noise_faint_rule || noise_place_rule) {
     std::vector<CellObservation> kept;
