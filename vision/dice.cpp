@@ -473,6 +473,18 @@ std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const Di
   std::vector<bool> keep(n, true);
   if (n == 0 || params.side_face_radius <= 0) return keep;
   const double die = median_face(spots);
+  const auto one_cube = [&](std::size_t i, std::size_t j) { return cv::norm(spots[i].centre - spots[j].centre) < params.side_face_radius * die; };
+  // A face below another with far smaller pips is its side face, however strong
+  // (DiceParams::upper_face_pip; the camera sees the side towards it below the top).
+  if (params.upper_face_pip > 0)
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < n && keep[j]; ++i) {
+        if (i == j) continue;
+        const cv::Point2f d = spots[j].centre - spots[i].centre;  // from the upper face i to j
+        if (spots[i].pips.face >= 1 && spots[j].pips.face >= 1 && d.y > std::abs(d.x) && one_cube(i, j) &&
+            spots[j].pips.pip_diameter < params.upper_face_pip * spots[i].pips.pip_diameter)
+          keep[j] = false;
+      }
   // The top face is seen square on, so its pips are round and of full contrast; a side
   // face's are foreshortened and respond less: the stronger pips win (then the margin).
   auto better = [&](std::size_t a, std::size_t b) {
@@ -487,7 +499,7 @@ std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const Di
     if (!keep[i]) continue;
     for (std::size_t b = a + 1; b < n; ++b) {
       const std::size_t j = order[b];
-      if (keep[j] && cv::norm(spots[i].centre - spots[j].centre) < params.side_face_radius * die) keep[j] = false;
+      if (keep[j] && one_cube(i, j)) keep[j] = false;
     }
   }
   return keep;
@@ -937,7 +949,9 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     // One die, one detection (one_face_per_cube keeps all when side_face_radius is 0).
     std::vector<FaceSpot> spots;
     for (const auto& k : kept) spots.push_back(spot_of(k));
-    if (debug) std::cerr << "dice: one face per cube: " << spots.size() << " spots, median face " << median_face(spots) << '\n';
+    if (debug)
+      std::cerr << "dice: one face per cube: " << spots.size() << " spots, median face " << median_face(spots) << ", upper face pip "
+                << params.upper_face_pip << '\n';
     const std::vector<bool> keep = one_face_per_cube(spots, params);
     std::vector<Read> k2;
     for (std::size_t i = 0; i < kept.size(); ++i)
@@ -1238,7 +1252,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     for (const std::size_t ki : shown) spots.push_back(spot_of(kept[ki]));
     if (debug) {
       const float mf = median_face(spots);
-      std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << mf << '\n';
+      std::cerr << "dice: one face per cube (final): " << spots.size() << " dice, median face " << mf << ", upper face pip "
+                << params.upper_face_pip << '\n';
       // below reach: how far below it a face is this one's side face (below_reach)
       for (const auto& f : spots)
         std::cerr << "dice: final face " << f.centre << " face " << f.pips.face << " pip d " << f.pips.pip_diameter << " strength "

@@ -201,6 +201,15 @@ struct DiceParams {
   // touching lie about 1.0 x their face apart (111751's 3 below a 1: 0.997, lost at 1.0).
   // 0 = off (the median's reach alone). docs/dice.md real round 41.
   double below_side_face_own = 0.8;
+  // In one_face_per_cube (the first pass, side_face_radius, and the final one,
+  // final_side_face_radius), of two faces of one cube one below the other, the upper one is
+  // the top face when the lower one's pip diameter is under upper_face_pip x the upper's,
+  // however strongly the lower one's pips respond: a side face towards the camera is
+  // foreshortened (smaller pips) but, lit from the front, may respond more than the top
+  // face's (penlington six_7: a "1" 39 px below a 6, pips 0.67 of the 6's, strength 442
+  // against 438, took the 6's place, in the first pass with the shipped forest, in the final
+  // one with the even forest). 0 = off (the stronger pips win). docs/dice.md real round 42.
+  double upper_face_pip = 0.8;
   // Hybrid: a kept die whose pips read_face (die_face.h) counts with at least this
   // confidence reports that count; otherwise the classifier's face (> 1 = never).
   double pip_override_confidence = 1.1;
@@ -402,7 +411,9 @@ struct FaceSpot {
 float face_size(const FaceSpot& f);
 // The median of the spots' face_size (0 for none): one_face_per_cube's typical face.
 float median_face(const std::vector<FaceSpot>& spots);
-// Which spots to keep so that one die gives one detection (DiceParams::side_face_radius).
+// Which spots to keep so that one die gives one detection (DiceParams::side_face_radius;
+// of two such spots one below the other with pips under DiceParams::upper_face_pip x the
+// upper one's, the lower one is the side face, whichever pips respond more).
 std::vector<bool> one_face_per_cube(const std::vector<FaceSpot>& spots, const DiceParams& params = {});
 // Which spots to keep when a spot below another (DiceParams::below_side_face_radius, its
 // pips under below_side_face_pip x the other's) is that die's side face; `keep` as

@@ -420,6 +420,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.below_side_face_pip >= 0) dp.below_side_face_pip = a.below_side_face_pip;
     if (a.below_side_face_pair_pip >= 0) dp.below_side_face_pair_pip = a.below_side_face_pair_pip;
     if (a.below_side_face_own >= 0) dp.below_side_face_own = a.below_side_face_own;
+    if (a.upper_face_pip >= 0) dp.upper_face_pip = a.upper_face_pip;
     if (a.centred_pip_is_one >= 0) dp.centred_pip_is_one = a.centred_pip_is_one;
     if (a.pre_nms_wide >= 0) dp.pre_nms_wide = a.pre_nms_wide;
     if (a.min_body_share >= 0) dp.min_body_share = a.min_body_share;

@@ -33,6 +33,7 @@ struct EvalArgs {
   double below_side_face_pip = -1;     // --real: DiceParams::below_side_face_pip (< 0 = its default)
   double below_side_face_pair_pip = -1;  // --real: DiceParams::below_side_face_pair_pip (< 0 = its default, 0 = off)
   double below_side_face_own = -1;  // --real: DiceParams::below_side_face_own (< 0 = its default, 0 = off; real round 41)
+  double upper_face_pip = -1;  // --real: DiceParams::upper_face_pip (< 0 = its default, 0 = off; real round 42)
   double cnn_max_not_die = -1;  // --real: DiceParams::cnn_max_not_die (< 0 = its default)
   double min_body_share = -1;   // --real: DiceParams::min_body_share (< 0 = its default, 0 = off)
   double min_body_die_share = -1;  // --real: DiceParams::min_body_die_share (< 0 = its default, 0 = off)

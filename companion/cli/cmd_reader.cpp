@@ -266,6 +266,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: DiceParams::below_side_face_pair_pip (a same-or-opposite pair is one die when the lower pips are under this x the upper; 0 = off)");
   ev->add_option("--below-side-face-own", ea->below_side_face_own,
                  "--real: DiceParams::below_side_face_own (the reach below a die is at least this x its own face; 0 = off)");
+  ev->add_option("--upper-face-pip", ea->upper_face_pip,
+                 "--real: DiceParams::upper_face_pip (of one cube's two faces, the upper is the top when the lower's pips are under this x its; 0 = off)");
   ev->add_option("--centred-pip-is-one", ea->centred_pip_is_one, "--real: DiceParams::centred_pip_is_one (0 = off)");
   ev->add_option("--pre-nms-wide", ea->pre_nms_wide, "--real: DiceParams::pre_nms_wide (0 = off)");
   ev->add_option("--min-body-share", ea->min_body_share,

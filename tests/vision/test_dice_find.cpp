@@ -307,6 +307,44 @@ TEST(DiceSideFaces, ASideFaceBelowIsReachedByItsDiesOwnFace) {
   EXPECT_TRUE(below_side_faces(s2, all, on)[1]);
 }
 
+// docs/dice.md real round 42 (DiceParams::upper_face_pip): of one cube's two faces, the
+// upper one is the top face when the lower one's pips are far smaller, however strongly they
+// respond. Penlington six_7's final pass (even forest): the 6 (pip d 8.17, strength 437.8)
+// and its side face read "1" 39 px below it (pip d 5.49, 0.67 of the 6's, strength 442.1)
+// among four dice of median face 44: the stronger "1" took the 6's place.
+TEST(DiceSideFaces, TheUpperFaceIsTheTopWhenTheLowerOnesPipsAreFarSmaller) {
+  DiceParams on;  // the final pass's radius, as find_dice gives it
+  on.side_face_radius = on.final_side_face_radius;
+  ASSERT_GT(on.upper_face_pip, 0);
+  DiceParams fp_off = on;
+  fp_off.upper_face_pip = 0;
+  const FaceSpot six = spot(298.9f, 231.3f, 6, 8.17f * 1.5f, 437.8f);  // face 3.7 x 12.3 = 45
+  const FaceSpot one = spot(298.1f, 270.5f, 1, 5.49f * 1.5f, 442.1f);  // face 5.5 x 5.49 = 30
+  const std::vector<FaceSpot> spots{six, one, spot(76.6f, 224.2f, 2, 13, 19.0f), spot(620, 71, 1, 8.85f * 1.5f, 212.8f)};
+  const auto keep = one_face_per_cube(spots, on);
+  ASSERT_EQ(keep.size(), spots.size());
+  EXPECT_TRUE(keep[0]);   // the 6
+  EXPECT_FALSE(keep[1]);  // its side face
+  EXPECT_TRUE(keep[2] && keep[3]);
+  // off: the stronger pips win
+  const auto off = one_face_per_cube(spots, fp_off);
+  EXPECT_FALSE(off[0]);
+  EXPECT_TRUE(off[1]);
+  // the rule asks for all three: below (not beside), pips under the ratio, one cube
+  std::vector<FaceSpot> s2 = spots;
+  s2[1] = spot(337.5f, 238, 1, 5.49f * 1.5f, 442.1f);  // beside: the stronger wins
+  EXPECT_FALSE(one_face_per_cube(s2, on)[0]);
+  s2[1] = spot(298.1f, 270.5f, 1, 8.17f * 0.85f * 1.5f, 442.1f);  // pips 0.85 of the 6's
+  EXPECT_FALSE(one_face_per_cube(s2, on)[0]);
+  s2[1] = spot(298.1f, 290, 1, 5.49f * 1.5f, 442.1f);  // 59 px below: two dice
+  const auto apart = one_face_per_cube(s2, on);
+  EXPECT_TRUE(apart[0] && apart[1]);
+  // the upper face with the smaller pips: strength decides as before
+  s2[0] = spot(298.9f, 231.3f, 6, 5.49f * 1.5f, 437.8f);
+  s2[1] = spot(298.1f, 270.5f, 1, 8.17f * 1.5f, 442.1f);
+  EXPECT_FALSE(one_face_per_cube(s2, on)[0]);
+}
+
 // docs/dice.md real round 38 (DiceParams::min_body_die_share): a speck of dirt in a box of
 // 10-14 px has 6-9% foreground, over min_body_share, but its dot is 1-2% of a die of the
 // photo's size. The figures of byler 112239 (11 dice of median side 32, a speck of side 13 at
