@@ -4036,10 +4036,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // within the face's reach of its centre) lies nearer another cell's centre than this one's.
     // A die's pips lie on its own top, over its own cell; on a small map (hexes under 14 mm) the
     // next cell's die stands 3 mm away and a pip of it joined this die's 1 into a 2.
+    // A pip of the layout h: within the face's reach of its centre, and not the speck its set left
+    // out (robust42: top_face_hypotheses' dropped pip is no part of the face, robust40's drop).
+    auto face_pip = [](const cv::Point2d& q, const TopFacePips& h) {
+      return cv::norm(q - h.centre_mm) <= kFaceReachMm && !(h.dropped > 0 && q == h.dropped_mm);
+    };
     auto takes_other_cell = [&](const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
       if (!params.pip_look_own_cell) return false;
       for (const auto& q : pips) {
-        if (cv::norm(q - h.centre_mm) > kFaceReachMm) continue;
+        if (!face_pip(q, h)) continue;
         const double own = std::hypot(q.x - cell.centre.x, q.y - cell.centre.y);
         for (const auto& c : layout.cells)
           if (std::hypot(c.centre.x - cell.centre.x, c.centre.y - cell.centre.y) < 2.2 * hs &&
@@ -4060,7 +4065,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         fill_holes(token_filled);
       }
       for (const auto& q : pips) {
-        if (cv::norm(q - h.centre_mm) > kFaceReachMm) continue;
+        if (!face_pip(q, h)) continue;
         const cv::Point2d p = apply_h(mm_to_patch, q);
         const int x = cvRound(p.x), y = cvRound(p.y);
         if (x >= 0 && y >= 0 && x < token_filled.cols && y < token_filled.rows && token_filled.at<uchar>(y, x)) return true;
@@ -4116,7 +4121,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             std::fprintf(stderr, "FINEPIPS %d,%d %s thr %.2f %zu pips, %zu faces:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size(), hyps.size());
             for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
             for (const auto& h : hyps)
-              std::fprintf(stderr, " [%d at %.1f %.1f%s]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y, h.missing > 0 ? ", one pip missing" : "");
+              std::fprintf(stderr, " [%d at %.1f %.1f%s]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y,
+                           h.missing > 0 ? ", one pip missing" : h.dropped > 0 ? ", a speck left out" : "");
             std::fprintf(stderr, "\n");
           }
           if (!hyps.empty() || !debug) return;
