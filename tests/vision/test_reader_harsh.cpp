@@ -565,6 +565,29 @@ TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
   EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
+// (robust42) A glared black face read with its light pips only. data/fixtures/scenes_round42_robust42:
+// gain2 2907 and gain3 3100, a webcam's raised gain. 2907 (1,3), a black 6 glared grey: the other
+// grey's lifted look found five of its light pips (a 6 less one pip), but its square read 0 at 0.00
+// (the black rim at the crop's edge taken for the pips) and the die was hidden "nopip"; 3100 (0,3), a
+// black 5: the fine look found its five pips, its square read 3 at 0.25, hidden "nopip". With
+// pip_look_light_only_min_pips the squares are read again with the light pips only: a 6 at 0.98 and
+// a 5 at 1.00, both right; nothing else in the two frames moves. From one pip (1) a lone light spot
+// is always a sure 1: 3100's black 1 at (-2,1) is then read too, but that reads no face better.
+TEST(ReaderHarsh, AGlaredBlackFaceIsReadByItsLightPipsOnly) {
+  auto scored_at = [](int min_pips) {
+    ReadParams p;
+    p.pip_look_light_only_min_pips = min_pips;
+    return fixture_score("scenes_round42_robust42", p);
+  };
+  const SceneScore after = scored_at(ReadParams{}.pip_look_light_only_min_pips), before = scored_at(0);
+  expect_more_right_none_worse(before, after, 2);
+  EXPECT_EQ(hidden_for(before, "nopip"), 2) << "2907's black 6 and 3100's black 5 hidden nopip without the rule";
+  EXPECT_EQ(hidden_for(after, "nopip"), 0);
+  EXPECT_EQ(hidden_for(after, "noise"), hidden_for(before, "noise")) << "3100's black 1 stays hidden";
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  EXPECT_EQ(false_dice(after), 0) << "false dice";
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
