@@ -25,6 +25,13 @@ SceneScore fixture_score(const char* set, const ReadParams& p) {
   return s.ok() ? *s : SceneScore{};
 }
 SceneScore harsh_score(const ReadParams& p) { return fixture_score("scenes_harsh", p); }
+// A fixture set scored with one parameter set to `value`, the rest at their defaults.
+template <class T>
+SceneScore scored_with(const char* set, T ReadParams::*field, T value) {
+  ReadParams p;
+  p.*field = value;
+  return fixture_score(set, p);
+}
 int hidden_for(const SceneScore& s, const char* why) { return s.hidden_visible_why.count(why) ? s.hidden_visible_why.at(why) : 0; }
 int wrong(const SceneScore& s) { return s.matched - s.face_ok; }
 int false_dice(const SceneScore& s) { return s.seen_cells - s.matched; }
@@ -550,12 +557,9 @@ TEST(ReaderHarsh, AReadingWithAPipPlaceTheNoiseOutdoesIsHidden) {
 // 6 at 0.30, hidden "occluder". With pip_look_missing_pip_fit the four are a 5 less one pip, read
 // at the whole 5's centre: both read right; nothing else in the two frames moves.
 TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
-  auto scored_at = [](double fit) {
-    ReadParams p;
-    p.pip_look_missing_pip_fit = fit;
-    return fixture_score("scenes_round41_robust41", p);
-  };
-  const SceneScore after = scored_at(ReadParams{}.pip_look_missing_pip_fit), before = scored_at(0);
+  const auto fit = &ReadParams::pip_look_missing_pip_fit;
+  const SceneScore after = scored_with("scenes_round41_robust41", fit, ReadParams{}.*fit);
+  const SceneScore before = scored_with("scenes_round41_robust41", fit, 0.0);
   expect_more_right_none_worse(before, after, 2);
   EXPECT_EQ(hidden_for(before, "size"), 2);
   EXPECT_EQ(hidden_for(after, "size"), 1) << "3107's black 5 read 4 and hidden size without the rule";
@@ -574,12 +578,9 @@ TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
 // a 5 at 1.00, both right; nothing else in the two frames moves. From one pip (1) a lone light spot
 // is always a sure 1: 3100's black 1 at (-2,1) is then read too, but that reads no face better.
 TEST(ReaderHarsh, AGlaredBlackFaceIsReadByItsLightPipsOnly) {
-  auto scored_at = [](int min_pips) {
-    ReadParams p;
-    p.pip_look_light_only_min_pips = min_pips;
-    return fixture_score("scenes_round42_robust42", p);
-  };
-  const SceneScore after = scored_at(ReadParams{}.pip_look_light_only_min_pips), before = scored_at(0);
+  const auto min_pips = &ReadParams::pip_look_light_only_min_pips;
+  const SceneScore after = scored_with("scenes_round42_robust42", min_pips, ReadParams{}.*min_pips);
+  const SceneScore before = scored_with("scenes_round42_robust42", min_pips, 0);
   expect_more_right_none_worse(before, after, 2);
   EXPECT_EQ(hidden_for(before, "nopip"), 2) << "2907's black 6 and 3100's black 5 hidden nopip without the rule";
   EXPECT_EQ(hidden_for(after, "nopip"), 0);
