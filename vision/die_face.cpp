@@ -894,6 +894,7 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
       if (drop_min_pips <= 0 || static_cast<int>(members.size()) < std::max(3, drop_min_pips) || members.size() > 7) continue;
       double best = 0.06, best_angle = 0;
       unsigned best_set = 0;
+      cv::Point2d best_dropped(0, 0);
       std::vector<cv::Point2d> rest;
       for (std::size_t k = 0, bit = 0; k < members.size(); ++k) {
         while (!(set & (1u << bit))) ++bit;
@@ -902,7 +903,7 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
           if (j != k) rest.push_back(members[j]);
         double a = 0;
         const double f = metric_layout_fit(rest, face_mm, &a);
-        if (f <= best && (best_set == 0 || f < best)) best = f, best_angle = a, best_set = set & ~(1u << bit);
+        if (f <= best && (best_set == 0 || f < best)) best = f, best_angle = a, best_set = set & ~(1u << bit), best_dropped = members[k];
         ++bit;
       }
       if (best_set == 0 || std::find(seen.begin(), seen.end(), best_set) != seen.end()) continue;
@@ -911,7 +912,7 @@ std::vector<TopFacePips> top_face_hypotheses(const std::vector<cv::Point2d>& pip
       int cnt = 0;
       for (std::size_t j = 0; j < pips_mm.size() && j < 32; ++j)
         if (best_set & (1u << j)) c += pips_mm[j], ++cnt;
-      out.push_back({c * (1.0 / cnt), cnt, best, best_angle});
+      out.push_back({c * (1.0 / cnt), cnt, best, best_angle, 0, 1, best_dropped});
       valid.push_back(best_set);
       continue;
     }

@@ -222,6 +222,10 @@ struct TopFacePips {
   double angle_deg = 0;
   // (robust41) Pips of the layout not among the set (1 for a set completed by missing_pip_fit).
   int missing = 0;
+  // (robust42) The pip the set was gathered with and left out as a speck (drop_min_pips): it lies
+  // within the face's reach of the centre but is no part of the face. `dropped` 0: none.
+  int dropped = 0;
+  cv::Point2d dropped_mm{0, 0};
 };
 // The sets of pips (plane mm) that are one standard layout at the face's real size (the
 // plane is metric: pip offset 0.27 x face, scale within +-20%), each set being every pip

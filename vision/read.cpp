@@ -3884,6 +3884,21 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       return pip_layout_scale(cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale), r,
                               16.0 * params.face_crop_scale);
     };
+    // (robust42) The square at `at` (its current angle) read from its crop with the light pips
+    // only (one_pip_polarity +1 round the plain reading's body): a glared black top, lifted
+    // towards the paper, differs from its light pips less than from its own black rim and sides
+    // at the crop's edge, which the plain reading takes for the pips (pip_look_light_only_min_pips).
+    auto read_light_at = [&](cv::Point2f at, const FaceReading& plain, double useful) {
+      SquareReads& sq = square_reads_at(at);
+      if (!sq.one_pol || sq.pol != 1 || sq.pol_body != plain.body_bgr) {
+        sq.one_pol.emplace(one_pip_polarity(sq.plain.crop(), plain.body_bgr, 1), face_params);
+        sq.pol = 1;
+        sq.pol_body = plain.body_bgr;
+      }
+      FaceReading r = sq.one_pol->read(useful);
+      r.body_bgr = plain.body_bgr;
+      return r;
+    };
     // (exact22) The square's crop at `at` in its current angle, as read (square_reads_at keeps it).
     auto crop_at = [&](cv::Point2f at) -> cv::Mat { return square_reads_at(at).plain.crop(); };
     // (exact21) A replacement reading (r2 at `at`) whose pips (two or more) are off the face's real
@@ -4021,10 +4036,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // within the face's reach of its centre) lies nearer another cell's centre than this one's.
     // A die's pips lie on its own top, over its own cell; on a small map (hexes under 14 mm) the
     // next cell's die stands 3 mm away and a pip of it joined this die's 1 into a 2.
+    // A pip of the layout h: within the face's reach of its centre, and not the speck its set left
+    // out (robust42: top_face_hypotheses' dropped pip is no part of the face, robust40's drop).
+    auto face_pip = [](const cv::Point2d& q, const TopFacePips& h) {
+      return cv::norm(q - h.centre_mm) <= kFaceReachMm && !(h.dropped > 0 && q == h.dropped_mm);
+    };
     auto takes_other_cell = [&](const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
       if (!params.pip_look_own_cell) return false;
       for (const auto& q : pips) {
-        if (cv::norm(q - h.centre_mm) > kFaceReachMm) continue;
+        if (!face_pip(q, h)) continue;
         const double own = std::hypot(q.x - cell.centre.x, q.y - cell.centre.y);
         for (const auto& c : layout.cells)
           if (std::hypot(c.centre.x - cell.centre.x, c.centre.y - cell.centre.y) < 2.2 * hs &&
@@ -4045,7 +4065,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         fill_holes(token_filled);
       }
       for (const auto& q : pips) {
-        if (cv::norm(q - h.centre_mm) > kFaceReachMm) continue;
+        if (!face_pip(q, h)) continue;
         const cv::Point2d p = apply_h(mm_to_patch, q);
         const int x = cvRound(p.x), y = cvRound(p.y);
         if (x >= 0 && y >= 0 && x < token_filled.cols && y < token_filled.rows && token_filled.at<uchar>(y, x)) return true;
@@ -4101,7 +4121,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             std::fprintf(stderr, "FINEPIPS %d,%d %s thr %.2f %zu pips, %zu faces:", cell.hex.q, cell.hex.r, want.c_str(), thr[ti] / paper_lum, pips.size(), hyps.size());
             for (const auto& q : pips) std::fprintf(stderr, " (%.1f %.1f)", q.x - c_mm.x, q.y - c_mm.y);
             for (const auto& h : hyps)
-              std::fprintf(stderr, " [%d at %.1f %.1f%s]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y, h.missing > 0 ? ", one pip missing" : "");
+              std::fprintf(stderr, " [%d at %.1f %.1f%s]", h.count, h.centre_mm.x - c_mm.x, h.centre_mm.y - c_mm.y,
+                           h.missing > 0 ? ", one pip missing" : h.dropped > 0 ? ", a speck left out" : "");
             std::fprintf(stderr, "\n");
           }
           if (!hyps.empty() || !debug) return;
@@ -4222,6 +4243,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               else face_rect.angle = a0;
             }
           }
+          // (robust42) A black face's square read with its light pips only (pip_look_light_only_min_pips).
+          if (!agree && !dark_polarity && params.pip_look_light_only_min_pips > 0 && h.count >= params.pip_look_light_only_min_pips) {
+            const FaceReading r4 = read_light_at(at, r2, params.pip_look_confidence);
+            const std::string colour4 = name_color(rel_of(r4.body_bgr), samples, 1);
+            agree = agrees(r4, colour4);
+            if (debug)
+              std::fprintf(stderr, "LIGHTONLY %d,%d %s face of %d: face %d conf %.2f -> face %d conf %.2f %s%s\n", cell.hex.q, cell.hex.r,
+                           want.c_str(), h.count, r2.face, r2.confidence, r4.face, r4.confidence, colour4.c_str(), agree ? " agree" : "");
+            if (agree) r2 = r4;
+          }
           if (!agree) return false;
           fr = r2, fc = at, fine_looked = true;
           fine_dark_one = dark_polarity && h.count == 1;
@@ -4283,10 +4314,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             ++tried;
             const cv::Point2d at_px = apply_h(mm_to_patch, h.centre_mm);
             const cv::Point2f at(static_cast<float>(at_px.x), static_cast<float>(at_px.y));
-            const FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
-            const std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
-            const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && colour == want &&
-                               r2.confidence > fr.confidence && (!lone_one || r2.confidence >= params.grey_other_lifted_one);
+            FaceReading r2 = read_at(at, std::max(params.pip_look_confidence, fr.confidence));
+            std::string colour = name_color(rel_of(r2.body_bgr), samples, r2.pip_polarity);
+            auto agrees = [&](const FaceReading& r, const std::string& c) {
+              return r.face == h.count && r.confidence >= params.pip_look_confidence && c == want && r.confidence > fr.confidence &&
+                     (!lone_one || r.confidence >= params.grey_other_lifted_one);
+            };
+            bool agree = agrees(r2, colour);
+            // (robust42) A black face's square read with its light pips only (pip_look_light_only_min_pips).
+            if (!agree && !dark_polarity && params.pip_look_light_only_min_pips > 0 && h.count >= params.pip_look_light_only_min_pips) {
+              const FaceReading r4 = read_light_at(at, r2, std::max(params.pip_look_confidence, fr.confidence));
+              const std::string colour4 = name_color(rel_of(r4.body_bgr), samples, 1);
+              agree = agrees(r4, colour4);
+              if (debug)
+                std::fprintf(stderr, "LIGHTONLY %d,%d %s face of %d: face %d conf %.2f -> face %d conf %.2f %s%s\n", cell.hex.q, cell.hex.r,
+                             want.c_str(), h.count, r2.face, r2.confidence, r4.face, r4.confidence, colour4.c_str(), agree ? " agree" : "");
+              if (agree) r2 = r4, colour = colour4;
+            }
             if (debug && h.missing > 0)
               std::fprintf(stderr, "GREYMISSING %d,%d %zu %s pips, a %d less one pip at %.1f %.1f (fit %.3f)\n", cell.hex.q, cell.hex.r, pips.size(),
                            dark_polarity ? "dark" : "light",
@@ -5503,6 +5547,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "noise_pip_place_min" << noise_pip_place_min;
     fs << "noise_ring_average" << noise_ring_average;
     fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips << "pip_look_missing_pip_fit" << pip_look_missing_pip_fit;
+    fs << "pip_look_light_only_min_pips" << pip_look_light_only_min_pips;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
     fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
@@ -5734,6 +5779,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_paper_to_grey", p.noise_paper_to_grey);
     get("pip_look_drop_min_pips", p.pip_look_drop_min_pips);
     get("pip_look_missing_pip_fit", p.pip_look_missing_pip_fit);
+    get("pip_look_light_only_min_pips", p.pip_look_light_only_min_pips);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);

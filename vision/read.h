@@ -1157,6 +1157,18 @@ struct ReadParams {
   // the fine pip look and the other grey's look (both its polarities: harsh5 3416's 6 is read in
   // its dark-pip pass at the first threshold; grey_other_lifted_* is the light pass's ladder). 0 = off.
   double pip_look_missing_pip_fit = 0.06;
+  // (robust42) A black face of this many pips or more that the fine pip look or the other grey's
+  // look found on the top plane (light pips in a layout), whose square does not read it plainly,
+  // is read again from the square's crop with its light pips only (one_pip_polarity +1: every
+  // pixel darker than the plain reading's body set to the body), named with light pips; that
+  // reading passes the same test as any. A glared black top (lifted to 0.7-0.96 of the paper)
+  // differs from its light pips less than from its own black rim and sides at the crop's edge,
+  // which the plain reading took for the pips (gain2 2907 (1,3): a black 6's five pips found,
+  // read 0 at 0.00 plainly, 6 at 0.98 with light pips only). Not a lone pip (1): one light spot
+  // read with its light alone is always sure (a 1 at 1.00), so the rule would only pass every
+  // lone spot, not read it better (with 1: gain4 3519 (2,2), a black 4 read right, became a
+  // 1 at its first threshold's lone pip). 0 = off.
+  int pip_look_light_only_min_pips = 2;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);

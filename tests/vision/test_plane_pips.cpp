@@ -497,13 +497,17 @@ TEST(PlanePips, ASpeckAmongAFacesPipsIsDropped) {
   EXPECT_NEAR(dropped[0].centre_mm.x, 1.05, 0.05);
   EXPECT_NEAR(dropped[0].centre_mm.y, -1.2, 0.05);
   EXPECT_LE(dropped[0].fit, 0.06);
+  // (robust42) The speck it left out is named (the reader's own-cell and token tests skip it).
+  EXPECT_EQ(dropped[0].dropped, 1);
+  EXPECT_EQ(dropped[0].dropped_mm, pips[1]) << "the speck near the top edge";
   for (const auto& h : dropped) EXPECT_NE(h.count, 1) << "the 4's corner pips are part of it";
-  // A whole 5 (0.27 face = 4.32 mm) stays a 5, with and without the drop.
+  // A whole 5 (0.27 face = 4.32 mm) stays a 5, with and without the drop, and drops nothing.
   const std::vector<cv::Point2d> five{{-4.32, -4.32}, {4.32, -4.32}, {0, 0}, {-4.32, 4.32}, {4.32, 4.32}};
   for (const bool drop : {false, true}) {
     const auto h = top_face_hypotheses(five, {0, 0}, 16.0, drop ? 4 : 0);
     ASSERT_FALSE(h.empty());
     EXPECT_EQ(h[0].count, 5) << drop;
+    EXPECT_EQ(h[0].dropped, 0) << drop;
   }
   // Three pips in a row 2 mm apart: no layout with or without one of them.
   const std::vector<cv::Point2d> row{{-2, 0}, {0, 0}, {2, 0}};

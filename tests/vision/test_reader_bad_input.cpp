@@ -488,6 +488,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.noise_paper_to_grey = 1.7;
   p.pip_look_drop_min_pips = 5;
   p.pip_look_missing_pip_fit = 0.045;
+  p.pip_look_light_only_min_pips = 3;
   p.noise_one_sure_contrast = 4.2;
   p.noise_one_clear_ratio = 0.27;
   p.weak_guess_clear_ratio = 0.23;
@@ -615,6 +616,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->noise_paper_to_grey, 1.7);
   EXPECT_EQ(q->pip_look_drop_min_pips, 5);
   EXPECT_DOUBLE_EQ(q->pip_look_missing_pip_fit, 0.045);
+  EXPECT_EQ(q->pip_look_light_only_min_pips, 3);
   EXPECT_DOUBLE_EQ(q->noise_one_sure_contrast, 4.2);
   EXPECT_DOUBLE_EQ(q->noise_one_clear_ratio, 0.27);
   EXPECT_DOUBLE_EQ(q->weak_guess_clear_ratio, 0.23);

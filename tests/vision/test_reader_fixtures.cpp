@@ -962,9 +962,12 @@ TEST(ReaderFixtures, Round15ScenesHaveNoFalseDie) {
 // Measured: faces 36 -> 38 of 38, exact 1 -> 3 of 3 (916 is the other setting's, below).
 // (Round 20: without the turn one of the two readings is off-size and the size gate,
 // face_scale_gate, hides it; off in every run here, so that the turn alone is measured.)
+// (robust42) pip_look_light_only_min_pips off in every run too: the light-pips-only re-read of the
+// unturned square reads 906's 5 and 033's 3 as well (faces 38 of 38 without the turn).
 TEST(ReaderFixtures, FineLookSquareTurnedToItsPips) {
   ReadParams on;
   on.face_scale_gate = false;
+  on.pip_look_light_only_min_pips = 0;
   ReadParams off = on;
   off.fine_pip_angle_deg = 0;
   const auto [before, now] = ab_fixture_dir("scenes_round17", off, on);

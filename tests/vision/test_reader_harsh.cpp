@@ -25,6 +25,13 @@ SceneScore fixture_score(const char* set, const ReadParams& p) {
   return s.ok() ? *s : SceneScore{};
 }
 SceneScore harsh_score(const ReadParams& p) { return fixture_score("scenes_harsh", p); }
+// A fixture set scored with one parameter set to `value`, the rest at their defaults.
+template <class T>
+SceneScore scored_with(const char* set, T ReadParams::*field, T value) {
+  ReadParams p;
+  p.*field = value;
+  return fixture_score(set, p);
+}
 int hidden_for(const SceneScore& s, const char* why) { return s.hidden_visible_why.count(why) ? s.hidden_visible_why.at(why) : 0; }
 int wrong(const SceneScore& s) { return s.matched - s.face_ok; }
 int false_dice(const SceneScore& s) { return s.seen_cells - s.matched; }
@@ -550,17 +557,34 @@ TEST(ReaderHarsh, AReadingWithAPipPlaceTheNoiseOutdoesIsHidden) {
 // 6 at 0.30, hidden "occluder". With pip_look_missing_pip_fit the four are a 5 less one pip, read
 // at the whole 5's centre: both read right; nothing else in the two frames moves.
 TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
-  auto scored_at = [](double fit) {
-    ReadParams p;
-    p.pip_look_missing_pip_fit = fit;
-    return fixture_score("scenes_round41_robust41", p);
-  };
-  const SceneScore after = scored_at(ReadParams{}.pip_look_missing_pip_fit), before = scored_at(0);
+  const auto fit = &ReadParams::pip_look_missing_pip_fit;
+  const SceneScore after = scored_with("scenes_round41_robust41", fit, ReadParams{}.*fit);
+  const SceneScore before = scored_with("scenes_round41_robust41", fit, 0.0);
   expect_more_right_none_worse(before, after, 2);
   EXPECT_EQ(hidden_for(before, "size"), 2);
   EXPECT_EQ(hidden_for(after, "size"), 1) << "3107's black 5 read 4 and hidden size without the rule";
   EXPECT_EQ(hidden_for(before, "occluder"), 2);
   EXPECT_EQ(hidden_for(after, "occluder"), 1) << "3518's white 5 read 6 and hidden occluder without the rule";
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  EXPECT_EQ(false_dice(after), 0) << "false dice";
+}
+
+// (robust42) A glared black face read with its light pips only. data/fixtures/scenes_round42_robust42:
+// gain2 2907 and gain3 3100, a webcam's raised gain. 2907 (1,3), a black 6 glared grey: the other
+// grey's lifted look found five of its light pips (a 6 less one pip), but its square read 0 at 0.00
+// (the black rim at the crop's edge taken for the pips) and the die was hidden "nopip"; 3100 (0,3), a
+// black 5: the fine look found its five pips, its square read 3 at 0.25, hidden "nopip". With
+// pip_look_light_only_min_pips the squares are read again with the light pips only: a 6 at 0.98 and
+// a 5 at 1.00, both right; nothing else in the two frames moves. From one pip (1) a lone light spot
+// is always a sure 1: 3100's black 1 at (-2,1) is then read too, but that reads no face better.
+TEST(ReaderHarsh, AGlaredBlackFaceIsReadByItsLightPipsOnly) {
+  const auto min_pips = &ReadParams::pip_look_light_only_min_pips;
+  const SceneScore after = scored_with("scenes_round42_robust42", min_pips, ReadParams{}.*min_pips);
+  const SceneScore before = scored_with("scenes_round42_robust42", min_pips, 0);
+  expect_more_right_none_worse(before, after, 2);
+  EXPECT_EQ(hidden_for(before, "nopip"), 2) << "2907's black 6 and 3100's black 5 hidden nopip without the rule";
+  EXPECT_EQ(hidden_for(after, "nopip"), 0);
+  EXPECT_EQ(hidden_for(after, "noise"), hidden_for(before, "noise")) << "3100's black 1 stays hidden";
   EXPECT_EQ(wrong(after), 0) << "wrong faces";
   EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
