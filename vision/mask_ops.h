@@ -407,6 +407,22 @@ void homography_row(const cv::Matx33d& h, int u0, int ustep, double v, int n, fl
 // when no column is within.
 void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1);
 
+// (speed42) The weighted sums of a pip's contrast over a disc (read.cpp's pips_where_seen, one
+// step of its centroid): over the pixels (x, y) of a CV_8UC3 image in the box [floor(cx - rad),
+// ceil(cx + rad)] x [floor(cy - rad), ceil(cy + rad)] (cut to the image) with (x - cx)^2 +
+// (y - cy)^2 <= rad^2 as doubles, in raster order: d = (float)(b + 2g + r) - body, w =
+// max(0, -d) (polarity < 0) or max(0, d), sw += w, sx += w * x, sy += w * y (the products in
+// float, the sums in double). contrast_sums_disc_ref is that loop, every pixel of the box
+// tested; contrast_sums_disc gives the same doubles: each row's pixels by its span
+// (disc_row_span), and where body is a whole number in [0, 1020] (every w and w * x is then a
+// whole number the float holds exactly, and every partial sum one the double holds) the sums
+// in 64-bit integers, exact in any order.
+struct ContrastSums {
+  double sw = 0, sx = 0, sy = 0;
+};
+ContrastSums contrast_sums_disc(const cv::Mat& bgr, cv::Point2d c, double rad, float body, int polarity);
+ContrastSums contrast_sums_disc_ref(const cv::Mat& bgr, cv::Point2d c, double rad, float body, int polarity);
+
 // (Speed round 26) The thick grid lines of a patch: for each segment (p0, p1) in plane
 // pixels, a = p0 - origin, b = p1 - origin; a segment whose ends both lie more than
 // `thickness` left of, above, right of or below `mask` is skipped; the others are drawn as
