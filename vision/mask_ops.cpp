@@ -332,6 +332,30 @@ int components_stats(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, in
   return n;
 }
 
+int components_stats_runs(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, RunLabels& runs, int connectivity) {
+  CV_Assert(mask.type() == CV_8UC1 && (connectivity == 8 || connectivity == 4));
+  find_runs(mask, false, connectivity, runs);
+  const int n = number_runs(runs, connectivity, mask.cols) + 1;
+  stats_from_runs(runs, n, mask.rows, mask.cols, stats, centroids);
+  return n;
+}
+
+cv::Mat component_mask(const RunLabels& runs, int label, cv::Size size) {
+  CV_Assert(runs.row_start.size() == static_cast<std::size_t>(size.height) + 1);
+  cv::Mat out(size, CV_8U, cv::Scalar(label == 0 ? 255 : 0));
+  if (label < 0) return out;
+  const uchar v = label == 0 ? 0 : 255;  // the background: every run's pixels out
+  for (int y = 0; y < size.height; ++y) {
+    uchar* o = out.ptr<uchar>(y);
+    for (int k = runs.row_start[static_cast<std::size_t>(y)]; k < runs.row_start[static_cast<std::size_t>(y) + 1]; ++k)
+      if (label == 0 || runs.run_comp[static_cast<std::size_t>(k)] + 1 == label) {
+        const MaskRun& q = runs.runs[static_cast<std::size_t>(k)];
+        std::memset(o + q.x0, v, static_cast<std::size_t>(q.x1 - q.x0));
+      }
+  }
+  return out;
+}
+
 namespace {
 
 // Batcher's odd-even merge sort of 32 wires, cut to the first 25 (the rest would be +inf:

@@ -64,6 +64,13 @@ struct RunLabels {
   std::vector<std::uint64_t> scratch_sx, scratch_sy;
 };
 int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0 = nullptr, const int* span_x1 = nullptr);
+// (speed42) components_stats (count, stats, centroids) with its runs kept in `runs` (found and
+// numbered, no labels image), and component_mask: from them, the mask that comparing the labels
+// image of components_with_stats with `label` gives (labels == label: 255 on label's pixels, 0
+// elsewhere; label 0 the background, a label past the last one nothing), for the callers that
+// read one label's pixels of the image and nothing else. A CV_8UC1 mask, connectivity 8 or 4.
+int components_stats_runs(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, RunLabels& runs, int connectivity = 8);
+cv::Mat component_mask(const RunLabels& runs, int label, cv::Size size);
 
 // cv::medianBlur(src, dst, 5) for CV_8UC1/3/4: the exact median of each channel's 5x5
 // window, the border replicated (as OpenCV does for 8-bit images), by a sorting network

@@ -2888,7 +2888,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // its base, which lies displaced by `d` on this plane. Eroding the die's blob by the
     // segment [0, d] leaves the top face alone (a convex face swept along d, un-swept).
     const cv::Point2d d = displacement[ci] * ppm;
-    cv::Mat labels;
+    // (speed42) The unit's blob (the labels image's unit_label pixels, labels == unit_label), made
+    // from find_unit's runs when it has one (component_mask, mask_ops.h): no labels image.
+    cv::Mat unit_mask;
     int unit_label = -1;
     double unit_area_px = 0;
     auto find_unit = [&](const cv::Mat& mask) {
@@ -2903,7 +2905,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         tops = mask;
       }
       cv::Mat stats, cents;
-      const int n = components_with_stats(tops, labels, stats, cents);
+      static thread_local RunLabels unit_runs;
+      const int n = components_stats_runs(tops, stats, cents, unit_runs);
       for (int i = 1; i < n; ++i) {
         const double area = stats.at<int>(i, cv::CC_STAT_AREA);
         const cv::Point2d c(cents.at<double>(i, 0), cents.at<double>(i, 1));
@@ -2914,6 +2917,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           unit_label = i;
         }
       }
+      if (unit_label >= 0) unit_mask = component_mask(unit_runs, unit_label, tops.size());  // = labels == unit_label
     };
     // Pip-sized, roundish blobs of a mask near the cell centre (patch pixels). With
     // reject_side, blobs squeezed along the parallax direction d are left out: a side
@@ -3065,11 +3069,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     bool token_from_unit_blob = false;
     // What the unit was before the token was taken out: restored when nothing else is
     // found (then the blue blob was a blue die seen small, not a token).
-    struct { cv::Mat labels; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
+    struct { cv::Mat unit_mask; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
     // `token` (set) taken out of the foreground and the unit looked for again; the unit as it
     // was is kept in token_was.
     auto take_out_token = [&] {
-      token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
+      token_was = {unit_mask.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
       fg &= ~token;
       fg_all &= ~token;
       unit_label = -1;
@@ -3077,7 +3081,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg);
     };
     if (unit_label >= 0 && unit_area_px < params.guard_like_area * unit_area) {
-      const cv::Mat b = labels == unit_label;
+      const cv::Mat b = unit_mask;
       const cv::Scalar m = cv::mean(patch, b);
       const cv::Vec3f rel_b(static_cast<float>(m[0] / cwhite[0]), static_cast<float>(m[1] / cwhite[1]),
                             static_cast<float>(m[2] / cwhite[2]));
@@ -3097,7 +3101,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     if (params.token_in_blob_area > 0 && unit_label >= 0 && token.empty() &&
         unit_area_px >= params.token_in_blob_area * unit_area) {
-      const cv::Mat b = labels == unit_label;
+      const cv::Mat b = unit_mask;
       cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
       const float min_sat = static_cast<float>(params.guard_min_saturation);
       // (speed32) saturated_blue_row (die_face.h): the per-pixel test that was here (blue over
@@ -3450,7 +3454,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     laps.enter(&ReadProfile::cell_unit_ms);
     if (unit_label < 0 && token_was.label >= 0) {
       if (debug) std::fprintf(stderr, "TOKEN %d,%d restored: nothing else there\n", cell.hex.q, cell.hex.r);
-      labels = token_was.labels, unit_label = token_was.label, unit_area_px = token_was.area;
+      unit_mask = token_was.unit_mask, unit_label = token_was.label, unit_area_px = token_was.area;
       fg = token_was.fg, fg_all = token_was.fg_all, via_shadow = false;
       token.release();
       token_from_unit_blob = false;
@@ -3466,7 +3470,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       continue;
     }
     laps.enter(&ReadProfile::cell_locate_ms);
-    const cv::Mat blob_mask = labels == unit_label;
+    const cv::Mat blob_mask = unit_mask;
     // The whole die as seen (top, sides, shadow): the foreground component holding it.
     cv::Mat die_region;
     {
@@ -3575,8 +3579,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       morph(blob_mask, near_top, cv::MORPH_DILATE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
       top &= near_top;
     }
-    cv::Mat tl, ts, tc;
-    const int tn = components_with_stats(top, tl, ts, tc);
+    cv::Mat ts, tc;
+    static thread_local RunLabels top_runs;  // (speed42) the largest one's mask from its runs, no labels image
+    const int tn = components_stats_runs(top, ts, tc, top_runs);
     int best = -1;
     double best_area = 0;
     for (int i = 1; i < tn; ++i)
@@ -3584,7 +3589,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         best_area = ts.at<int>(i, cv::CC_STAT_AREA);
         best = i;
       }
-    cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
+    cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? component_mask(top_runs, best, top.size()) : blob_mask;  // (tl == best)
     if (given_top) top_mask = *given_top;
     if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
       cv::imwrite("/tmp/rd_patch.png", patch); cv::imwrite("/tmp/rd_blob.png", blob_mask); cv::imwrite("/tmp/rd_top.png", top_mask);

@@ -72,6 +72,17 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
         EXPECT_TRUE(same(s0, s1)) << s << " rep " << rep;
         EXPECT_TRUE(same(c0, c1)) << s << " rep " << rep;  // bitwise: NaN of an empty label too
         EXPECT_TRUE(same(s0, s2) && same(c0, c2)) << s << " rep " << rep << " conn " << conn;
+        // (speed42) The same with the runs kept, and from them each label's mask as the labels
+        // image compared with it (the background, every component, one past the last, -1).
+        RunLabels runs;
+        cv::Mat s3, c3;
+        const int n3 = components_stats_runs(m, s3, c3, runs, conn);
+        ASSERT_EQ(n0, n3) << s << " rep " << rep << " conn " << conn;
+        EXPECT_TRUE(same(s0, s3) && same(c0, c3)) << s << " rep " << rep << " conn " << conn;
+        for (int label = -1; label <= n0; ++label) {
+          const cv::Mat want = l0 == label, got = component_mask(runs, label, m.size());
+          ASSERT_TRUE(same(want, got)) << s << " rep " << rep << " conn " << conn << " label " << label;
+        }
         with_components += n0 > 2;
       }
   EXPECT_GT(with_components, 300);  // the masks did have several components
