@@ -342,17 +342,9 @@ int components_stats_runs(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroid
 
 cv::Mat component_mask(const RunLabels& runs, int label, cv::Size size) {
   CV_Assert(runs.row_start.size() == static_cast<std::size_t>(size.height) + 1);
-  cv::Mat out(size, CV_8U, cv::Scalar(label == 0 ? 255 : 0));
-  if (label < 0) return out;
-  const uchar v = label == 0 ? 0 : 255;  // the background: every run's pixels out
-  for (int y = 0; y < size.height; ++y) {
-    uchar* o = out.ptr<uchar>(y);
-    for (int k = runs.row_start[static_cast<std::size_t>(y)]; k < runs.row_start[static_cast<std::size_t>(y) + 1]; ++k)
-      if (label == 0 || runs.run_comp[static_cast<std::size_t>(k)] + 1 == label) {
-        const MaskRun& q = runs.runs[static_cast<std::size_t>(k)];
-        std::memset(o + q.x0, v, static_cast<std::size_t>(q.x1 - q.x0));
-      }
-  }
+  if (label != 0) return runs_mask(runs, cv::Rect(cv::Point(0, 0), size), [label](int l) { return l == label; });
+  cv::Mat out;
+  cv::bitwise_not(runs_mask(runs, cv::Rect(cv::Point(0, 0), size), [](int) { return true; }), out);  // the background
   return out;
 }
 

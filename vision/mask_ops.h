@@ -3,7 +3,9 @@
 // compares them with OpenCV's on random inputs). Speed only: nothing here decides anything.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -71,6 +73,25 @@ int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0 = nullptr
 // read one label's pixels of the image and nothing else. A CV_8UC1 mask, connectivity 8 or 4.
 int components_stats_runs(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, RunLabels& runs, int connectivity = 8);
 cv::Mat component_mask(const RunLabels& runs, int label, cv::Size size);
+// (speed42) A window of that labels image tested label by label, from the runs: a window-sized
+// CV_8U mask, 255 on the pixels whose component's label (component c's is c + 1) passes
+// keep(label), 0 elsewhere (on the background's pixels and outside the image too). The same
+// bytes as (labels(window) == label) for keep = "is label", or a loop over the window's labels.
+template <class Keep>
+cv::Mat runs_mask(const RunLabels& runs, cv::Rect window, Keep&& keep) {
+  cv::Mat out(window.size(), CV_8U, cv::Scalar(0));
+  const int rows = static_cast<int>(runs.row_start.size()) - 1;
+  for (int y = std::max(0, window.y); y < std::min(rows, window.y + window.height); ++y) {
+    uchar* o = out.ptr<uchar>(y - window.y);
+    for (int k = runs.row_start[static_cast<std::size_t>(y)]; k < runs.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
+      const MaskRun& q = runs.runs[static_cast<std::size_t>(k)];
+      const int a = std::max(q.x0, window.x), b = std::min(q.x1, window.x + window.width);
+      if (a < b && keep(runs.run_comp[static_cast<std::size_t>(k)] + 1))
+        std::memset(o + (a - window.x), 255, static_cast<std::size_t>(b - a));
+    }
+  }
+  return out;
+}
 
 // cv::medianBlur(src, dst, 5) for CV_8UC1/3/4: the exact median of each channel's 5x5
 // window, the border replicated (as OpenCV does for 8-bit images), by a sorting network

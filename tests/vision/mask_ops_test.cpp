@@ -83,6 +83,25 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
           const cv::Mat want = l0 == label, got = component_mask(runs, label, m.size());
           ASSERT_TRUE(same(want, got)) << s << " rep " << rep << " conn " << conn << " label " << label;
         }
+        // Windows of it (some past the image's edges, some empty) by a test of the label:
+        // runs_mask against the loop over the window's labels.
+        for (int wi = 0; wi < 4; ++wi) {
+          const int wx = static_cast<int>(rng() % static_cast<unsigned>(m.cols + 6)) - 3;
+          const int wy = static_cast<int>(rng() % static_cast<unsigned>(m.rows + 6)) - 3;
+          const cv::Rect win(wx, wy, static_cast<int>(rng() % static_cast<unsigned>(m.cols + 3)),
+                             static_cast<int>(rng() % static_cast<unsigned>(m.rows + 3)));
+          const int pick = static_cast<int>(rng() % 3);
+          auto keep = [&](int l) { return l % 3 == pick || s0.at<int>(l, cv::CC_STAT_AREA) > 6; };
+          cv::Mat want(win.size(), CV_8U, cv::Scalar(0));
+          for (int y = 0; y < win.height; ++y)
+            for (int x = 0; x < win.width; ++x) {
+              const int iy = win.y + y, ix = win.x + x;
+              if (iy < 0 || ix < 0 || iy >= m.rows || ix >= m.cols) continue;
+              const int l = l0.at<int>(iy, ix);
+              if (l > 0 && keep(l)) want.at<uchar>(y, x) = 255;
+            }
+          ASSERT_TRUE(same(want, runs_mask(runs, win, keep))) << s << " rep " << rep << " conn " << conn << " window " << win;
+        }
         with_components += n0 > 2;
       }
   EXPECT_GT(with_components, 300);  // the masks did have several components
