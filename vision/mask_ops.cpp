@@ -332,6 +332,22 @@ int components_stats(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, in
   return n;
 }
 
+int components_stats_runs(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, RunLabels& runs, int connectivity) {
+  CV_Assert(mask.type() == CV_8UC1 && (connectivity == 8 || connectivity == 4));
+  find_runs(mask, false, connectivity, runs);
+  const int n = number_runs(runs, connectivity, mask.cols) + 1;
+  stats_from_runs(runs, n, mask.rows, mask.cols, stats, centroids);
+  return n;
+}
+
+cv::Mat component_mask(const RunLabels& runs, int label, cv::Size size) {
+  CV_Assert(runs.row_start.size() == static_cast<std::size_t>(size.height) + 1);
+  if (label != 0) return runs_mask(runs, cv::Rect(cv::Point(0, 0), size), [label](int l) { return l == label; });
+  cv::Mat out;
+  cv::bitwise_not(runs_mask(runs, cv::Rect(cv::Point(0, 0), size), [](int) { return true; }), out);  // the background
+  return out;
+}
+
 namespace {
 
 // Batcher's odd-even merge sort of 32 wires, cut to the first 25 (the rest would be +inf:
@@ -3619,18 +3635,83 @@ void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, in
     const double dx = x - cx;
     return !(dx * dx + dy * dy > r2);
   };
-  // The column nearest cx has the smallest |dx|: if it is not within, none is.
-  const int xm = static_cast<int>(std::clamp<double>(std::round(cx), 0.0, static_cast<double>(cols - 1)));
+  // (speed42) A row the disc does not reach: dx * dx + dy * dy rounds to at least dy * dy.
+  if (dy * dy > r2) return;
+  // The column nearest cx has the smallest |dx|: if it is not within, none is. (speed42) Within
+  // the row by cvRound (round half to even: at a tie both columns are as near, the same |dx|),
+  // not std::round's library call.
+  const int xm = cx > 0 && cx < cols - 1 ? cvRound(cx)
+                                         : static_cast<int>(std::clamp<double>(std::round(cx), 0.0, static_cast<double>(cols - 1)));
   if (!inside(xm)) return;
   const double rest = r2 - dy * dy, half = rest > 0 ? std::sqrt(rest) : 0.0;
-  const double lo = std::floor(cx - half), hi = std::ceil(cx + half);
+  // Estimates of the ends, a in [0, xm] and b in [xm, cols - 1] (the loops below settle them
+  // whatever they are; speed42: truncated, not std::floor / std::ceil).
+  const double lo = cx - half, hi = cx + half;
   int a = lo <= 0 ? 0 : (lo >= xm ? xm : static_cast<int>(lo));
-  int b = hi >= cols - 1 ? cols - 1 : (hi <= xm ? xm : static_cast<int>(hi));
+  int b = hi >= cols - 1 ? cols - 1 : (hi <= xm ? xm : static_cast<int>(hi) + 1);
   while (a > 0 && inside(a - 1)) --a;
   while (!inside(a)) ++a;  // (stops at xm at the latest)
   while (b < cols - 1 && inside(b + 1)) ++b;
   while (!inside(b)) --b;
   x0 = a, x1 = b;
+}
+
+ContrastSums contrast_sums_disc_ref(const cv::Mat& bgr, cv::Point2d c, double rad, float body, int polarity) {
+  ContrastSums s;
+  double& sw = s.sw;
+  double& sx = s.sx;
+  double& sy = s.sy;
+  for (int y = std::max(0, cvFloor(c.y - rad)); y <= std::min(bgr.rows - 1, cvCeil(c.y + rad)); ++y) {
+    const cv::Vec3b* row = bgr.ptr<cv::Vec3b>(y);
+    for (int x = std::max(0, cvFloor(c.x - rad)); x <= std::min(bgr.cols - 1, cvCeil(c.x + rad)); ++x) {
+      if ((x - c.x) * (x - c.x) + (y - c.y) * (y - c.y) > rad * rad) continue;
+      const float d = static_cast<float>(row[x][0] + 2 * row[x][1] + row[x][2]) - body;
+      const float w = polarity < 0 ? std::max(0.0f, -d) : std::max(0.0f, d);
+      sw += w, sx += w * x, sy += w * y;
+    }
+  }
+  return s;
+}
+
+ContrastSums contrast_sums_disc(const cv::Mat& bgr, cv::Point2d c, double rad, float body, int polarity) {
+  ContrastSums s;
+  const int y0 = std::max(0, cvFloor(c.y - rad)), y1 = std::min(bgr.rows - 1, cvCeil(c.y + rad));
+  const int bx0 = std::max(0, cvFloor(c.x - rad)), bx1 = std::min(bgr.cols - 1, cvCeil(c.x + rad));
+  const double r2 = rad * rad;
+  // Whole-number contrasts: w <= 1020 and x, y < 16384, so w * x < 2^24 (exact in float) and
+  // the sums stay far below 2^53 (exact in double, whatever the order).
+  const bool whole = body >= 0.0f && body <= 1020.0f && body == std::floor(body) && bgr.cols <= 16384 && bgr.rows <= 16384;
+  const int ib = whole ? static_cast<int>(body) : 0;
+  std::int64_t iw = 0, ix = 0, iy = 0;
+  for (int y = y0; y <= y1; ++y) {
+    int a = 0, b = -1;
+    disc_row_span(c.x, c.y, r2, y, bgr.cols, a, b);  // the test's passing columns: an interval
+    a = std::max(a, bx0), b = std::min(b, bx1);
+    if (a > b) continue;
+    const cv::Vec3b* row = bgr.ptr<cv::Vec3b>(y);
+    if (whole) {
+      std::int64_t rw = 0, rx = 0;
+      if (polarity < 0)
+        for (int x = a; x <= b; ++x) {
+          const int w = std::max(0, ib - (row[x][0] + 2 * row[x][1] + row[x][2]));
+          rw += w, rx += static_cast<std::int64_t>(w) * x;
+        }
+      else
+        for (int x = a; x <= b; ++x) {
+          const int w = std::max(0, (row[x][0] + 2 * row[x][1] + row[x][2]) - ib);
+          rw += w, rx += static_cast<std::int64_t>(w) * x;
+        }
+      iw += rw, ix += rx, iy += rw * y;
+      continue;
+    }
+    for (int x = a; x <= b; ++x) {
+      const float d = static_cast<float>(row[x][0] + 2 * row[x][1] + row[x][2]) - body;
+      const float w = polarity < 0 ? std::max(0.0f, -d) : std::max(0.0f, d);
+      s.sw += w, s.sx += w * x, s.sy += w * y;
+    }
+  }
+  if (whole) s.sw = static_cast<double>(iw), s.sx = static_cast<double>(ix), s.sy = static_cast<double>(iy);
+  return s;
 }
 
 bool avx2_steps_on() {

@@ -3,7 +3,9 @@
 // compares them with OpenCV's on random inputs). Speed only: nothing here decides anything.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -64,6 +66,32 @@ struct RunLabels {
   std::vector<std::uint64_t> scratch_sx, scratch_sy;
 };
 int label_runs(const cv::Mat& mask, RunLabels& out, const int* span_x0 = nullptr, const int* span_x1 = nullptr);
+// (speed42) components_stats (count, stats, centroids) with its runs kept in `runs` (found and
+// numbered, no labels image), and component_mask: from them, the mask that comparing the labels
+// image of components_with_stats with `label` gives (labels == label: 255 on label's pixels, 0
+// elsewhere; label 0 the background, a label past the last one nothing), for the callers that
+// read one label's pixels of the image and nothing else. A CV_8UC1 mask, connectivity 8 or 4.
+int components_stats_runs(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, RunLabels& runs, int connectivity = 8);
+cv::Mat component_mask(const RunLabels& runs, int label, cv::Size size);
+// (speed42) A window of that labels image tested label by label, from the runs: a window-sized
+// CV_8U mask, 255 on the pixels whose component's label (component c's is c + 1) passes
+// keep(label), 0 elsewhere (on the background's pixels and outside the image too). The same
+// bytes as (labels(window) == label) for keep = "is label", or a loop over the window's labels.
+template <class Keep>
+cv::Mat runs_mask(const RunLabels& runs, cv::Rect window, Keep&& keep) {
+  cv::Mat out(window.size(), CV_8U, cv::Scalar(0));
+  const int rows = static_cast<int>(runs.row_start.size()) - 1;
+  for (int y = std::max(0, window.y); y < std::min(rows, window.y + window.height); ++y) {
+    uchar* o = out.ptr<uchar>(y - window.y);
+    for (int k = runs.row_start[static_cast<std::size_t>(y)]; k < runs.row_start[static_cast<std::size_t>(y) + 1]; ++k) {
+      const MaskRun& q = runs.runs[static_cast<std::size_t>(k)];
+      const int a = std::max(q.x0, window.x), b = std::min(q.x1, window.x + window.width);
+      if (a < b && keep(runs.run_comp[static_cast<std::size_t>(k)] + 1))
+        std::memset(o + (a - window.x), 255, static_cast<std::size_t>(b - a));
+    }
+  }
+  return out;
+}
 
 // cv::medianBlur(src, dst, 5) for CV_8UC1/3/4: the exact median of each channel's 5x5
 // window, the border replicated (as OpenCV does for 8-bit images), by a sorting network
@@ -406,6 +434,22 @@ void homography_row(const cv::Matx33d& h, int u0, int ustep, double v, int n, fl
 // grows with |dx|), found from sqrt's estimate and settled by that test; [x0, x1], or x0 > x1
 // when no column is within.
 void disc_row_span(double cx, double cy, double r2, int y, int cols, int& x0, int& x1);
+
+// (speed42) The weighted sums of a pip's contrast over a disc (read.cpp's pips_where_seen, one
+// step of its centroid): over the pixels (x, y) of a CV_8UC3 image in the box [floor(cx - rad),
+// ceil(cx + rad)] x [floor(cy - rad), ceil(cy + rad)] (cut to the image) with (x - cx)^2 +
+// (y - cy)^2 <= rad^2 as doubles, in raster order: d = (float)(b + 2g + r) - body, w =
+// max(0, -d) (polarity < 0) or max(0, d), sw += w, sx += w * x, sy += w * y (the products in
+// float, the sums in double). contrast_sums_disc_ref is that loop, every pixel of the box
+// tested; contrast_sums_disc gives the same doubles: each row's pixels by its span
+// (disc_row_span), and where body is a whole number in [0, 1020] (every w and w * x is then a
+// whole number the float holds exactly, and every partial sum one the double holds) the sums
+// in 64-bit integers, exact in any order.
+struct ContrastSums {
+  double sw = 0, sx = 0, sy = 0;
+};
+ContrastSums contrast_sums_disc(const cv::Mat& bgr, cv::Point2d c, double rad, float body, int polarity);
+ContrastSums contrast_sums_disc_ref(const cv::Mat& bgr, cv::Point2d c, double rad, float body, int polarity);
 
 // (Speed round 26) The thick grid lines of a patch: for each segment (p0, p1) in plane
 // pixels, a = p0 - origin, b = p1 - origin; a segment whose ends both lie more than

@@ -326,18 +326,11 @@ static std::vector<cv::Point2d> pips_where_seen(const cv::Mat& crop, const FaceR
     const double rad = 0.12 * crop.cols;
     for (auto& c : pips)
       for (int it = 0; it < 3; ++it) {
-        double sw = 0, sx = 0, sy = 0;
-        for (int y = std::max(0, cvFloor(c.y - rad)); y <= std::min(crop.rows - 1, cvCeil(c.y + rad)); ++y) {
-          const cv::Vec3b* row = crop.ptr<cv::Vec3b>(y);
-          for (int x = std::max(0, cvFloor(c.x - rad)); x <= std::min(crop.cols - 1, cvCeil(c.x + rad)); ++x) {
-            if ((x - c.x) * (x - c.x) + (y - c.y) * (y - c.y) > rad * rad) continue;
-            const float d = static_cast<float>(row[x][0] + 2 * row[x][1] + row[x][2]) - body;
-            const float w = r.pip_polarity < 0 ? std::max(0.0f, -d) : std::max(0.0f, d);
-            sw += w, sx += w * x, sy += w * y;
-          }
-        }
-        if (sw <= 0) break;
-        c = {sx / sw, sy / sw};
+        // (speed42) The disc's sums by rows' spans, in integers where exact (mask_ops.h): the
+        // same doubles as the pixel-by-pixel loop (contrast_sums_disc_ref).
+        const ContrastSums cs = contrast_sums_disc(crop, c, rad, body, r.pip_polarity);
+        if (cs.sw <= 0) break;
+        c = {cs.sx / cs.sw, cs.sy / cs.sw};
       }
   }
   return pips;
@@ -2895,7 +2888,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // its base, which lies displaced by `d` on this plane. Eroding the die's blob by the
     // segment [0, d] leaves the top face alone (a convex face swept along d, un-swept).
     const cv::Point2d d = displacement[ci] * ppm;
-    cv::Mat labels;
+    // (speed42) The unit's blob (the labels image's unit_label pixels, labels == unit_label), made
+    // from find_unit's runs when it has one (component_mask, mask_ops.h): no labels image.
+    cv::Mat unit_mask;
     int unit_label = -1;
     double unit_area_px = 0;
     auto find_unit = [&](const cv::Mat& mask) {
@@ -2910,7 +2905,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         tops = mask;
       }
       cv::Mat stats, cents;
-      const int n = components_with_stats(tops, labels, stats, cents);
+      static thread_local RunLabels unit_runs;
+      const int n = components_stats_runs(tops, stats, cents, unit_runs);
       for (int i = 1; i < n; ++i) {
         const double area = stats.at<int>(i, cv::CC_STAT_AREA);
         const cv::Point2d c(cents.at<double>(i, 0), cents.at<double>(i, 1));
@@ -2921,6 +2917,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           unit_label = i;
         }
       }
+      if (unit_label >= 0) unit_mask = component_mask(unit_runs, unit_label, tops.size());  // = labels == unit_label
     };
     // Pip-sized, roundish blobs of a mask near the cell centre (patch pixels). With
     // reject_side, blobs squeezed along the parallax direction d are left out: a side
@@ -3022,8 +3019,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // the band would join to a pip beside it), are given back: the pip's cut part. Only
         // round such a blob with dark band pixels beside it (most cells have none).
         if (cv::countNonZero(back) > 0) {
-          cv::Mat pl, ps, pc;
-          const int pn = components_with_stats(dm, pl, ps, pc);
+          cv::Mat ps, pc;
+          static thread_local RunLabels dark_runs;  // (speed42) the blobs' pixels from their runs, no labels image
+          const int pn = components_stats_runs(dm, ps, pc, dark_runs);
           const double pip_px = 0.18 * face_px, max_area = 2.5 * CV_PI * pip_px * pip_px / 4;
           const int g = grid_thick, e = 2 * g + 1;
           const cv::Mat k = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e));
@@ -3037,15 +3035,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             // This blob grown by the band's width, and every larger blob's pixels grown so (from
             // a window g wider, which holds every such pixel within g of r).
             const cv::Rect r2 = cv::Rect(r.x - g, r.y - g, r.width + 2 * g, r.height + 2 * g) & all;
-            cv::Mat near(r2.size(), CV_8U, cv::Scalar(0)), large(r2.size(), CV_8U, cv::Scalar(0));
-            for (int y = 0; y < r2.height; ++y) {
-              const int* l = pl.ptr<int>(r2.y + y) + r2.x;
-              uchar* nr = near.ptr<uchar>(y);
-              uchar* lg = large.ptr<uchar>(y);
-              for (int x = 0; x < r2.width; ++x)
-                if (l[x] == i) nr[x] = 255;
-                else if (l[x] > 0 && ps.at<int>(l[x], cv::CC_STAT_AREA) > max_area) lg[x] = 255;
-            }
+            cv::Mat near = runs_mask(dark_runs, r2, [i](int l) { return l == i; });
+            cv::Mat large = runs_mask(dark_runs, r2, [&](int l) { return l != i && ps.at<int>(l, cv::CC_STAT_AREA) > max_area; });
             morph(near, near, cv::MORPH_DILATE, k);
             morph(large, large, cv::MORPH_DILATE, k);
             const cv::Rect in(r.x - r2.x, r.y - r2.y, r.width, r.height);
@@ -3072,11 +3063,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     bool token_from_unit_blob = false;
     // What the unit was before the token was taken out: restored when nothing else is
     // found (then the blue blob was a blue die seen small, not a token).
-    struct { cv::Mat labels; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
+    struct { cv::Mat unit_mask; int label = -1; double area = 0; cv::Mat fg, fg_all; } token_was;
     // `token` (set) taken out of the foreground and the unit looked for again; the unit as it
     // was is kept in token_was.
     auto take_out_token = [&] {
-      token_was = {labels.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
+      token_was = {unit_mask.clone(), unit_label, unit_area_px, fg.clone(), fg_all.clone()};
       fg &= ~token;
       fg_all &= ~token;
       unit_label = -1;
@@ -3084,7 +3075,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       find_unit(fg);
     };
     if (unit_label >= 0 && unit_area_px < params.guard_like_area * unit_area) {
-      const cv::Mat b = labels == unit_label;
+      const cv::Mat b = unit_mask;
       const cv::Scalar m = cv::mean(patch, b);
       const cv::Vec3f rel_b(static_cast<float>(m[0] / cwhite[0]), static_cast<float>(m[1] / cwhite[1]),
                             static_cast<float>(m[2] / cwhite[2]));
@@ -3104,7 +3095,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     if (params.token_in_blob_area > 0 && unit_label >= 0 && token.empty() &&
         unit_area_px >= params.token_in_blob_area * unit_area) {
-      const cv::Mat b = labels == unit_label;
+      const cv::Mat b = unit_mask;
       cv::Mat blue(patch.size(), CV_8U, cv::Scalar(0));
       const float min_sat = static_cast<float>(params.guard_min_saturation);
       // (speed32) saturated_blue_row (die_face.h): the per-pixel test that was here (blue over
@@ -3118,8 +3109,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         for_each_set(hit_row.data(), patch.cols, [&](int x) { o[x] = 255; });
       }
       morph(blue, blue, cv::MORPH_OPEN, open_k);
-      cv::Mat bl, bs, bc;
-      const int bn = components_with_stats(blue, bl, bs, bc);
+      cv::Mat bs, bc;
+      static thread_local RunLabels blue_runs;  // (speed42) the token's part from its runs, no labels image
+      const int bn = components_stats_runs(blue, bs, bc, blue_runs);
       int big = -1, n_big = 0;
       for (int i = 1; i < bn; ++i)
         if (bs.at<int>(i, cv::CC_STAT_AREA) >= params.guard_area_min * guard_area) ++n_big, big = i;
@@ -3131,7 +3123,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // The rest is a die of its own colour (a coloured die: saturated, not blue); a blue
         // die's lit part beside its own shade is no die plus token.
         cv::Mat grown;
-        morph(bl == big, grown, cv::MORPH_DILATE, close_k);
+        morph(component_mask(blue_runs, big, blue.size()), grown, cv::MORPH_DILATE, close_k);  // (bl == big)
         const cv::Scalar m = cv::mean(patch, b & ~grown);
         const cv::Vec3f rel_r(static_cast<float>(m[0] / cwhite[0]), static_cast<float>(m[1] / cwhite[1]), static_cast<float>(m[2] / cwhite[2]));
         rest_colour = name_color(rel_r);
@@ -3141,7 +3133,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "TOKENIN %d,%d blob %.2f blue parts %d, %.2f units, rest %s%s\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area, n_big,
                      t_area / unit_area, rest_colour.c_str(), take ? ": taken out" : "");
       if (take) {
-        morph(bl == big, token, cv::MORPH_DILATE, close_k);
+        morph(component_mask(blue_runs, big, blue.size()), token, cv::MORPH_DILATE, close_k);  // (bl == big)
         token_from_unit_blob = true;
         take_out_token();
       }
@@ -3159,8 +3151,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // component of the foreground of a token's size, standing in this cell (as the guard test
     // below places it) and not of a neighbour's paper colour, is that token.
     if (params.guard_alone && unit_label < 0 && token.empty() && covered[ci] != 2) {
-      cv::Mat gl, gs, gc;
-      const int gn = components_with_stats(fg, gl, gs, gc);
+      cv::Mat gs, gc;
+      static thread_local RunLabels alone_runs;  // (speed42) each blob from its runs, no labels image
+      const int gn = components_stats_runs(fg, gs, gc, alone_runs);
       for (int i = 1; i < gn && token.empty(); ++i) {
         const double area = gs.at<int>(i, cv::CC_STAT_AREA);
         if (area < params.guard_area_min * guard_area || area > 2.5 * guard_area) continue;
@@ -3169,7 +3162,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
         const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
         if (cv::norm(a + t * ab) > params.guard_max_offset_mm) continue;
-        const cv::Mat b = gl == i;
+        const cv::Mat b = component_mask(alone_runs, i, fg.size());  // (gl == i)
         const cv::Scalar m = cv::mean(patch, b);
         const cv::Vec3f mb(static_cast<float>(m[0]), static_cast<float>(m[1]), static_cast<float>(m[2]));
         const cv::Vec3f rel_b(mb[0] / cwhite[0], mb[1] / cwhite[1], mb[2] / cwhite[2]);
@@ -3457,7 +3450,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     laps.enter(&ReadProfile::cell_unit_ms);
     if (unit_label < 0 && token_was.label >= 0) {
       if (debug) std::fprintf(stderr, "TOKEN %d,%d restored: nothing else there\n", cell.hex.q, cell.hex.r);
-      labels = token_was.labels, unit_label = token_was.label, unit_area_px = token_was.area;
+      unit_mask = token_was.unit_mask, unit_label = token_was.label, unit_area_px = token_was.area;
       fg = token_was.fg, fg_all = token_was.fg_all, via_shadow = false;
       token.release();
       token_from_unit_blob = false;
@@ -3473,7 +3466,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       continue;
     }
     laps.enter(&ReadProfile::cell_locate_ms);
-    const cv::Mat blob_mask = labels == unit_label;
+    const cv::Mat blob_mask = unit_mask;
     // The whole die as seen (top, sides, shadow): the foreground component holding it.
     cv::Mat die_region;
     {
@@ -3582,8 +3575,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       morph(blob_mask, near_top, cv::MORPH_DILATE, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(e, e)));
       top &= near_top;
     }
-    cv::Mat tl, ts, tc;
-    const int tn = components_with_stats(top, tl, ts, tc);
+    cv::Mat ts, tc;
+    static thread_local RunLabels top_runs;  // (speed42) the largest one's mask from its runs, no labels image
+    const int tn = components_stats_runs(top, ts, tc, top_runs);
     int best = -1;
     double best_area = 0;
     for (int i = 1; i < tn; ++i)
@@ -3591,7 +3585,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         best_area = ts.at<int>(i, cv::CC_STAT_AREA);
         best = i;
       }
-    cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? cv::Mat(tl == best) : blob_mask;
+    cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? component_mask(top_runs, best, top.size()) : blob_mask;  // (tl == best)
     if (given_top) top_mask = *given_top;
     if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
       cv::imwrite("/tmp/rd_patch.png", patch); cv::imwrite("/tmp/rd_blob.png", blob_mask); cv::imwrite("/tmp/rd_top.png", top_mask);
@@ -4997,10 +4991,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // Pieces of one token (split by a pip, an edge, a line) are joined first.
         if (params.guard_on_grid) morph(blue, blue, cv::MORPH_CLOSE, close_k);
         morph(blue, blue, cv::MORPH_OPEN, open_k);
-        cv::Mat gl, gs, gc;
-        const int gn = components_with_stats(blue, gl, gs, gc);
+        cv::Mat gs, gc;
+        // (speed42) The blobs' pixels from their runs (runs_mask, component_mask), no labels image.
+        static thread_local RunLabels guard_runs, opened_runs;
+        const int gn = components_stats_runs(blue, gs, gc, guard_runs);
         // One blob's test: a token's size, standing in this cell, solid.
-        auto token_blob = [&](const cv::Mat& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag, double core_min) {
+        auto token_blob = [&](const RunLabels& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag, double core_min) {
           const double area = st.at<int>(i, cv::CC_STAT_AREA);
           // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
           // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
@@ -5025,9 +5021,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             // The blob's thickest point: its largest inscribed disc (distance to its edge).
             const cv::Rect bb(st.at<int>(i, cv::CC_STAT_LEFT) - 1, st.at<int>(i, cv::CC_STAT_TOP) - 1,
                               st.at<int>(i, cv::CC_STAT_WIDTH) + 2, st.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
-            cv::Mat one(bb.size(), CV_8U, cv::Scalar(0));
-            const cv::Rect in = bb & cv::Rect(0, 0, lab.cols, lab.rows);
-            one(in - bb.tl()).setTo(255, lab(in) == i);
+            cv::Mat one = runs_mask(lab, bb, [i](int l) { return l == i; });  // (the labels == i within bb, 0 outside the image)
             // (exact32) The token's pip, a hole inside its blob, is the token's (guard_core_hole).
             // Holes of under guard_core_hole guard faces: a whole number of pixels under t is at
             // most ceil(t) - 1 of them.
@@ -5042,13 +5036,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // (exact32) In a noisy frame a blob of part of a token's size is deep blue in the mean
           // (guard_part_area): the pale print's noise makes blobs that small.
           if (ok && noisy && area < params.guard_part_area * guard_area) {
-            const cv::Scalar mc = cv::mean(patch, lab == i);
+            const cv::Scalar mc = cv::mean(patch, component_mask(lab, i, patch.size()));
             ok = saturated_blue(cv::Vec3f(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
                                           static_cast<float>(mc[2] / colour_base[2])),
                                 static_cast<float>(params.guard_part_saturation));
           }
           if (debug) {
-            const cv::Scalar mc = cv::mean(patch, lab == i);
+            const cv::Scalar mc = cv::mean(patch, component_mask(lab, i, patch.size()));
             const cv::Vec3f rb(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
                                static_cast<float>(mc[2] / colour_base[2]));
             const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
@@ -5066,7 +5060,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                        : params.guard_opened_core_ratio > 0 ? params.guard_opened_core_ratio
                                                                            : params.guard_core_ratio;
         for (int i = 1; i < gn; ++i) {
-          bool ok = token_blob(gl, gs, gc, i, "", params.guard_core_ratio);
+          bool ok = token_blob(guard_runs, gs, gc, i, "", params.guard_core_ratio);
           // (exact27) A blob over the cap may be the token joined to the band of its cell's tinted
           // print round a white die, or to a blue die's side: the token is a die's deep blue and a
           // solid 10 mm square, the print pale and the bands thin. The blob's deep pixels
@@ -5075,8 +5069,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // band is left after the opening, but the token keeps a stub of what it was joined to.
           if (!ok && params.guard_core_open > 0 && gs.at<int>(i, cv::CC_STAT_AREA) > 2.5 * guard_area) {
             const int k_px = std::max(3, cvRound(params.guard_core_open * params.guard_side_mm * ppm)) | 1;
-            const cv::Mat blob = gl == i;
-            cv::Mat one = blob.clone(), sl, ss, sc;
+            const cv::Mat blob = component_mask(guard_runs, i, blue.size());  // (gl == i)
+            cv::Mat one = blob.clone(), ss, sc;
             if (params.guard_core_saturation > 0) {
               const float deep = static_cast<float>(params.guard_core_saturation);
               for (int y = 0; y < one.rows; ++y) {
@@ -5089,8 +5083,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
               morph(one, one, cv::MORPH_CLOSE, close_k);
             }
             morph(one, one, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(k_px, k_px)));
-            const int sn = components_with_stats(one, sl, ss, sc);
-            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(sl, ss, sc, j, " (opened)", opened_core_min);
+            const int sn = components_stats_runs(one, ss, sc, opened_runs);
+            for (int j = 1; j < sn && !ok; ++j) ok = token_blob(opened_runs, ss, sc, j, " (opened)", opened_core_min);
           }
           co.guard = co.guard || ok;
         }

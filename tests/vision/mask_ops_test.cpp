@@ -1,7 +1,9 @@
 // vision/mask_ops.h: each replacement gives exactly what the OpenCV call it replaces gives.
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -70,6 +72,36 @@ TEST(MaskOps, ComponentsWithStatsMatchOpenCV) {
         EXPECT_TRUE(same(s0, s1)) << s << " rep " << rep;
         EXPECT_TRUE(same(c0, c1)) << s << " rep " << rep;  // bitwise: NaN of an empty label too
         EXPECT_TRUE(same(s0, s2) && same(c0, c2)) << s << " rep " << rep << " conn " << conn;
+        // (speed42) The same with the runs kept, and from them each label's mask as the labels
+        // image compared with it (the background, every component, one past the last, -1).
+        RunLabels runs;
+        cv::Mat s3, c3;
+        const int n3 = components_stats_runs(m, s3, c3, runs, conn);
+        ASSERT_EQ(n0, n3) << s << " rep " << rep << " conn " << conn;
+        EXPECT_TRUE(same(s0, s3) && same(c0, c3)) << s << " rep " << rep << " conn " << conn;
+        for (int label = -1; label <= n0; ++label) {
+          const cv::Mat want = l0 == label, got = component_mask(runs, label, m.size());
+          ASSERT_TRUE(same(want, got)) << s << " rep " << rep << " conn " << conn << " label " << label;
+        }
+        // Windows of it (some past the image's edges, some empty) by a test of the label:
+        // runs_mask against the loop over the window's labels.
+        for (int wi = 0; wi < 4; ++wi) {
+          const int wx = static_cast<int>(rng() % static_cast<unsigned>(m.cols + 6)) - 3;
+          const int wy = static_cast<int>(rng() % static_cast<unsigned>(m.rows + 6)) - 3;
+          const cv::Rect win(wx, wy, static_cast<int>(rng() % static_cast<unsigned>(m.cols + 3)),
+                             static_cast<int>(rng() % static_cast<unsigned>(m.rows + 3)));
+          const int pick = static_cast<int>(rng() % 3);
+          auto keep = [&](int l) { return l % 3 == pick || s0.at<int>(l, cv::CC_STAT_AREA) > 6; };
+          cv::Mat want(win.size(), CV_8U, cv::Scalar(0));
+          for (int y = 0; y < win.height; ++y)
+            for (int x = 0; x < win.width; ++x) {
+              const int iy = win.y + y, ix = win.x + x;
+              if (iy < 0 || ix < 0 || iy >= m.rows || ix >= m.cols) continue;
+              const int l = l0.at<int>(iy, ix);
+              if (l > 0 && keep(l)) want.at<uchar>(y, x) = 255;
+            }
+          ASSERT_TRUE(same(want, runs_mask(runs, win, keep))) << s << " rep " << rep << " conn " << conn << " window " << win;
+        }
         with_components += n0 > 2;
       }
   EXPECT_GT(with_components, 300);  // the masks did have several components
@@ -367,6 +399,44 @@ TEST(MaskOps, DiscRowSpanIsThePixelTest) {
   }
   EXPECT_GT(nonempty, 10000);
   EXPECT_GT(partial, 5000);
+}
+
+// (speed42) contrast_sums_disc against the pixel-by-pixel loop it stands for
+// (contrast_sums_disc_ref, pips_where_seen's old step), bit for bit: random images (a smooth
+// one, a noisy one), centres inside, on the border, off the image, on half pixels, radii from
+// none to past the image, bodies whole (the integer sums) and not (the float sums), at the
+// extremes 0 and 1020, both polarities. No AVX2 step: the same with HEXDICE_NO_AVX2=1.
+TEST(MaskOps, ContrastSumsDiscIsTheLoop) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> u(0, 1);
+  int whole_nonzero = 0, frac_nonzero = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int cols = 1 + static_cast<int>(u(rng) * 90), rows = 1 + static_cast<int>(u(rng) * 90);
+    cv::Mat img(rows, cols, CV_8UC3);
+    if (rep % 2) cv::randu(img, cv::Scalar::all(0), cv::Scalar::all(256));
+    else
+      for (int y = 0; y < rows; ++y)
+        for (int x = 0; x < cols; ++x)
+          img.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(3 * x + y), static_cast<uchar>(x * y), static_cast<uchar>(200 - x - 2 * y));
+    cv::Point2d c(-10 + u(rng) * (cols + 20), -10 + u(rng) * (rows + 20));
+    if (rep % 5 == 1) c = {std::round(c.x * 2) / 2, std::round(c.y * 2) / 2};
+    const double rad = rep % 13 == 0 ? 0.0 : u(rng) * 0.7 * std::max(cols, rows);
+    float body = static_cast<float>(std::round(u(rng) * 1020));
+    if (rep % 3 == 1) body += static_cast<float>(u(rng));  // not a whole number
+    if (rep % 17 == 5) body = 0;
+    if (rep % 17 == 6) body = 1020;
+    if (rep % 19 == 7) body = -3;  // (outside [0, 1020]: the float sums)
+    const int polarity = rep % 2 ? 1 : -1;
+    const ContrastSums a = contrast_sums_disc(img, c, rad, body, polarity);
+    const ContrastSums b = contrast_sums_disc_ref(img, c, rad, body, polarity);
+    const auto bits = [](double v) { return std::bit_cast<std::uint64_t>(v); };
+    ASSERT_EQ(bits(a.sw), bits(b.sw)) << rep << " c " << c << " rad " << rad << " body " << body;
+    ASSERT_EQ(bits(a.sx), bits(b.sx)) << rep << " c " << c << " rad " << rad << " body " << body;
+    ASSERT_EQ(bits(a.sy), bits(b.sy)) << rep << " c " << c << " rad " << rad << " body " << body;
+    if (b.sw > 0) (body == std::floor(body) && body >= 0 ? whole_nonzero : frac_nonzero)++;
+  }
+  EXPECT_GT(whole_nonzero, 1000);
+  EXPECT_GT(frac_nonzero, 500);
 }
 
 TEST(MaskOps, MorphMatchesOpenCV) {
