@@ -5243,8 +5243,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         }
       }
       if (debug)
-        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f lum %.2f (beside %.2f) sat %.2f cover %.2f colour %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
-                     co.face, co.confidence, lum_paper, beside, sat, square_cover, colour_cover, under_skin_cell[ci], skin_hue, scale,
+        std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f (bar %.2f) lum %.2f (beside %.2f) sat %.2f cover %.2f colour %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
+                     co.face, co.confidence, params.occluded_min_confidence, lum_paper, beside, sat, square_cover, colour_cover, under_skin_cell[ci], skin_hue, scale,
                      fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : black_fine && !clean_body ? "reported (black, fine pips)" : "reported") : "hidden");
       if (!ok) {
         char why[320];

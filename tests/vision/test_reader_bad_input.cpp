@@ -478,6 +478,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.grey_other_lifted_one = 0.77;
   p.sure_face_stands_min_pips = 3;
   p.coloured_pip_grey_confidence = 0.93;
+  p.occluded_min_confidence = 0.55;  // (exact42) default 0.45
   p.white_top_drop_one = false;
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
@@ -605,6 +606,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->grey_other_lifted_one, 0.77);
   EXPECT_EQ(q->sure_face_stands_min_pips, 3);
   EXPECT_DOUBLE_EQ(q->coloured_pip_grey_confidence, 0.93);
+  EXPECT_DOUBLE_EQ(q->occluded_min_confidence, 0.55);
   EXPECT_DOUBLE_EQ(q->faint_pip_fill_min_pip, 0.12);
   EXPECT_FALSE(q->white_top_drop_one);
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
