@@ -554,7 +554,7 @@ TEST(ReaderHarsh, AReadingWithAPipPlaceTheNoiseOutdoesIsHidden) {
 
 // (exact42) A die under the occluder read at 0.45-0.6 with a body no shadow has. gain2 2917
 // (-2,-1) (scenes_round40_exact40), a red 5 in a noisy frame read 5 at 0.56, saturated 0.27 of its
-// paper; gain4 3519 (-5,3) (scenes_round32_exact32), a black 3 beside a hand read 3 at 0.57, its
+// paper; gain4 3519 (-5,3) (scenes_round32_exact32), a black 3 beside a hand read 3 at 0.47, its
 // body 0.25 of its paper. Under the old bar (occluded_min_confidence 0.6) both are hidden
 // "occluder"; at 0.45 both are read right (2917's board exact) and nothing else moves.
 TEST(ReaderHarsh, AClearBodyUnderTheOccluderReadAtTheLowerBarIsReported) {
