@@ -326,10 +326,7 @@ int components_stats(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, in
     return components_with_stats_ref(mask, labels, stats, centroids, connectivity);
   }
   static thread_local RunLabels r;
-  find_runs(mask, false, connectivity, r);
-  const int n = number_runs(r, connectivity, mask.cols) + 1;
-  stats_from_runs(r, n, mask.rows, mask.cols, stats, centroids);
-  return n;
+  return components_stats_runs(mask, stats, centroids, r, connectivity);
 }
 
 int components_stats_runs(const cv::Mat& mask, cv::Mat& stats, cv::Mat& centroids, RunLabels& runs, int connectivity) {

@@ -3775,6 +3775,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       int pol = 0;
       cv::Vec3f pol_body;
       std::optional<FaceReader> one_pol;
+      // The reader of the one-polarity crop for (polarity, body), made anew when either differs.
+      FaceReader& one_polarity(int polarity, const cv::Vec3f& body, const FaceParams& fp) {
+        if (!one_pol || pol != polarity || pol_body != body) {
+          one_pol.emplace(one_pip_polarity(plain.crop(), body, polarity), fp);
+          pol = polarity;
+          pol_body = body;
+        }
+        return *one_pol;
+      }
     };
     std::vector<SquareReads> squares;
     // The square at `at` in the current angle: cut (and kept) the first time it is asked for.
@@ -3816,11 +3825,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                                          calib ? calib->colors : std::vector<ColorSample>{}));
         if (pol != 0) {
           const double f1 = laps.now();
-          if (!sq.one_pol || sq.pol != pol || sq.pol_body != r.body_bgr) {
-            sq.one_pol.emplace(one_pip_polarity(crop, r.body_bgr, pol), face_params);
-            sq.pol = pol;
-            sq.pol_body = r.body_bgr;
-          }
+          sq.one_polarity(pol, r.body_bgr, face_params);
           // Kept only when at least as confident as the plain reading (and as the caller needs).
           const int oc0 = sq.one_pol->component_reads();
           // (speed22) Above useful only while the plain reading is at or below it: above it, the
@@ -3883,17 +3888,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // towards the paper, differs from its light pips less than from its own black rim and sides
     // at the crop's edge, which the plain reading takes for the pips (pip_look_light_only_min_pips).
     auto read_light_at = [&](cv::Point2f at, const FaceReading& plain, double useful) {
-      SquareReads& sq = square_reads_at(at);
-      if (!sq.one_pol || sq.pol != 1 || sq.pol_body != plain.body_bgr) {
-        sq.one_pol.emplace(one_pip_polarity(sq.plain.crop(), plain.body_bgr, 1), face_params);
-        sq.pol = 1;
-        sq.pol_body = plain.body_bgr;
-      }
+      FaceReader& light = square_reads_at(at).one_polarity(1, plain.body_bgr, face_params);
       const double f0 = laps.now();
-      const int oc0 = sq.one_pol->component_reads();
-      FaceReading r = sq.one_pol->read(useful);
+      const int oc0 = light.component_reads();
+      FaceReading r = light.read(useful);
       laps.face(f0);
-      laps.counts().component_reads += sq.one_pol->component_reads() - oc0;
+      laps.counts().component_reads += light.component_reads() - oc0;
       r.body_bgr = plain.body_bgr;
       return r;
     };
