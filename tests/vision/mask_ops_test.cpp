@@ -43,6 +43,18 @@ cv::Mat random_mask(std::mt19937& rng, cv::Size size) {
   return m;
 }
 
+// Each of the 2^24 BGR colours once: pixel (x, y) of a 4096 x 4096 image is v = 4096 y + x as
+// (v & 255, (v >> 8) & 255, v >> 16).
+cv::Mat every_colour() {
+  cv::Mat all(4096, 4096, CV_8UC3);
+  for (int y = 0; y < all.rows; ++y)
+    for (int x = 0; x < all.cols; ++x) {
+      const int v = y * all.cols + x;
+      all.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(v & 255), static_cast<uchar>((v >> 8) & 255), static_cast<uchar>(v >> 16));
+    }
+  return all;
+}
+
 bool same(const cv::Mat& a, const cv::Mat& b) {
   if (a.size() != b.size() || a.type() != b.type()) return false;
   if (a.empty()) return true;  // a 0-wide window has rows but no data: memcmp may not take its null pointer
@@ -368,12 +380,7 @@ TEST(MaskOps, FilledCircleBoxIsTheDrawnCirclesBoundingRect) {
 // row), a 1280 x 720 frame, a destination that is the source's buffer, and other types (to
 // OpenCV). With HEXDICE_NO_AVX2=1 every call is OpenCV's.
 TEST(MaskOps, BgrToGrayIsOpenCVs) {
-  cv::Mat all(4096, 4096, CV_8UC3);
-  for (int y = 0; y < all.rows; ++y)
-    for (int x = 0; x < all.cols; ++x) {
-      const int v = y * all.cols + x;
-      all.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(v & 255), static_cast<uchar>((v >> 8) & 255), static_cast<uchar>(v >> 16));
-    }
+  const cv::Mat all = every_colour();
   cv::Mat ref, got;
   cv::cvtColor(all, ref, cv::COLOR_BGR2GRAY);
   bgr_to_gray(all, got);
@@ -897,12 +904,7 @@ TEST(MaskOps, PrintFillPatchesAreTheWholeFilledPrints) {
 // formula (1868 b + 9617 g + 4899 r + 8192) >> 14 differs on 43 864 of the 2^24 colours, 27 of
 // this sixteenth below 100.)
 TEST(MaskOps, PrintPatchesDarkIsOpenCVsGreyLevelForEveryColour) {
-  cv::Mat all(4096, 4096, CV_8UC3);
-  for (int y = 0; y < all.rows; ++y)
-    for (int x = 0; x < all.cols; ++x) {
-      const int v = y * all.cols + x;
-      all.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(v & 255), static_cast<uchar>((v >> 8) & 255), static_cast<uchar>(v >> 16));
-    }
+  const cv::Mat all = every_colour();
   cv::Mat grey;
   cv::cvtColor(all, grey, cv::COLOR_BGR2GRAY);
   // A 1 x 1 patch's minimum is its pixel's when its neighbours are all white: each colour as
