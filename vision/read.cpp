@@ -136,17 +136,59 @@ FaceReading read_above_bar(FaceReader& reader, double useful, bool above) {
 }
 }  // namespace
 
-cv::Vec3f median_bgr(const std::vector<cv::Vec3b>& v) {
-  if (v.empty()) return {0, 0, 0};
+namespace {
+// Element n / 2 of each channel's values in sorted order (their median): a value, whatever
+// order nth_element leaves the rest in. (speed43) Up to 64 values in a buffer on the stack.
+cv::Vec3f median_bgr_of(const cv::Vec3b* v, std::size_t n) {
+  if (n == 0) return {0, 0, 0};
+  std::array<uchar, 64> small;
+  std::vector<uchar> large(n > small.size() ? n : 0);
+  uchar* const c = n > small.size() ? large.data() : small.data();
   cv::Vec3f out;
   for (int k = 0; k < 3; ++k) {
-    std::vector<uchar> c(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) c[i] = v[i][k];
+    for (std::size_t i = 0; i < n; ++i) c[i] = v[i][k];
+    std::nth_element(c, c + n / 2, c + n);
+    out[k] = c[n / 2];
+  }
+  return out;
+}
+}  // namespace
+
+cv::Vec3f median_bgr(const std::vector<cv::Vec3b>& v) { return median_bgr_of(v.data(), v.size()); }
+
+cv::Vec3f brightest_quarter_ref(std::vector<cv::Vec3b> s) {
+  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
+  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
+  cv::Vec3f out(0, 0, 0);  // (median_bgr as it was: a vector a channel)
+  for (int k = 0; k < 3 && !upper.empty(); ++k) {
+    std::vector<uchar> c(upper.size());
+    for (std::size_t i = 0; i < upper.size(); ++i) c[i] = upper[i][k];
     auto mid = c.begin() + static_cast<long>(c.size() / 2);
     std::nth_element(c.begin(), mid, c.end());
     out[k] = *mid;
   }
   return out;
+}
+
+cv::Vec3f brightest_quarter(const std::vector<cv::Vec3b>& s) {
+  // (speed43) Sorted with each sample's luminance beside it: std::sort's steps depend only on
+  // the comparisons' answers, which are the same, so the samples end in the same order (ties
+  // included) without the luminance computed twice a comparison; no copies of the vector.
+  struct Keyed {
+    int lum;
+    cv::Vec3b v;
+  };
+  std::array<Keyed, 64> small;
+  std::vector<Keyed> large(s.size() > small.size() ? s.size() : 0);
+  Keyed* const k = s.size() > small.size() ? large.data() : small.data();
+  for (std::size_t i = 0; i < s.size(); ++i) k[i] = {s[i][0] + 2 * s[i][1] + s[i][2], s[i]};
+  std::sort(k, k + s.size(), [](const Keyed& a, const Keyed& b) { return a.lum < b.lum; });
+  const std::size_t from = s.size() * 3 / 4, n = s.size() - from;
+  std::array<cv::Vec3b, 64> upper_small;
+  std::vector<cv::Vec3b> upper_large(n > upper_small.size() ? n : 0);
+  cv::Vec3b* const upper = n > upper_small.size() ? upper_large.data() : upper_small.data();
+  for (std::size_t i = 0; i < n; ++i) upper[i] = k[from + i].v;
+  return median_bgr_of(upper, n);
 }
 
 bool sample(const cv::Mat& img, cv::Point2d p, cv::Vec3b& out) {
@@ -900,12 +942,7 @@ constexpr double kSqrt3 = 1.7320508075688772;
 // Paper colour near a cell: samples on the paper plane just inside its border. Dice,
 // their shadows and grid lines darken some samples; the paper is taken as the median of the
 // brightest quarter (by luminance), so most samples may be covered.
-// The median of the brightest quarter (by luminance) of the samples.
-cv::Vec3f brightest_quarter(std::vector<cv::Vec3b> s) {
-  std::sort(s.begin(), s.end(), [](cv::Vec3b a, cv::Vec3b b) { return a[0] + 2 * a[1] + a[2] < b[0] + 2 * b[1] + b[2]; });
-  std::vector<cv::Vec3b> upper(s.begin() + static_cast<long>(s.size() * 3 / 4), s.end());
-  return median_bgr(upper);
-}
+// The median of the brightest quarter (by luminance) of the samples: brightest_quarter (read.h).
 // die_free (when given): the same without samples of a die's lit top, see below.
 // A body colour relative to the white (per channel). (exact18) Channels at the sensor's top
 // (clip, 0..255; 0 = off) say only "at least this bright": when two or more are there, each
@@ -969,6 +1006,7 @@ cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double h
     const float med_sat = sat(med);
     const float sat_gain = 0.1f;
     std::vector<cv::Vec3b> kept;
+    kept.reserve(s.size());  // (speed43) one allocation, not one per doubling
     for (std::size_t i = 0; i < s.size(); ++i) {
       const cv::Vec3f& q = cs[i];
       if (std::max({std::abs(q[0] - med[0]), std::abs(q[1] - med[1]), std::abs(q[2] - med[2])}) <= tol || sat(q) <= med_sat + sat_gain) kept.push_back(s[i]);
@@ -1980,7 +2018,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // One grey copy for the registration and the printed-edge test (each converted the
   // frame on its own: ~0.2 ms at 720p, ~0.5 ms at 1080p).
   cv::Mat grey;
-  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  bgr_to_gray(image, grey);  // = cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY) (mask_ops.h)
   obs.pose = register_sheet(grey, layout, calib, params.reg, tracker);
   laps.lap(&ReadProfile::register_ms);
   if (!obs.pose.found) {
@@ -3616,18 +3654,23 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // cell centre (a 29.4 mm cell across the flats): the square is slid only there, so a
       // guard token or a neighbour's side of a similar colour cannot pull it further.
       cv::Mat allowed(patch.size(), CV_8U, cv::Scalar(0));
+      cv::Rect allowed_disc;  // (speed43) the filled circle's box (filled_circle_box, mask_ops.h)
       {
         const cv::Matx23d rm(rot);
         const cv::Point2d cr(rm(0, 0) * centre.x + rm(0, 1) * centre.y + rm(0, 2),
                              rm(1, 0) * centre.x + rm(1, 1) * centre.y + rm(1, 2));
-        cv::circle(allowed, cv::Point(cvRound(cr.x), cvRound(cr.y)), std::max(1, cvRound(params.max_face_offset_mm * ppm)),
-                   cv::Scalar(255), cv::FILLED);
+        const cv::Point ac(cvRound(cr.x), cvRound(cr.y));
+        const int ar = std::max(1, cvRound(params.max_face_offset_mm * ppm));
+        cv::circle(allowed, ac, ar, cv::Scalar(255), cv::FILLED);
+        allowed_disc = filled_circle_box(ac, ar, allowed.size());
       }
       // The scores turned into the die's axes (warpAffine, nearest, outside -1), summed over
       // the square (= cv::boxFilter(.., unnormalised, BORDER_CONSTANT): exact sums of +-1,
       // mask_ops.h) only where the square may go: turned only where those sums read them
       // (speed round 12: warp_affine_nearest_window, the same bits there).
-      const cv::Rect allowed_box = params.max_face_offset_mm > 0 ? cv::boundingRect(allowed) : cv::Rect();
+      // (speed43) = cv::boundingRect(allowed): the circle's box when it lies wholly in the patch.
+      const cv::Rect allowed_box =
+          params.max_face_offset_mm > 0 ? (!allowed_disc.empty() ? allowed_disc : cv::boundingRect(allowed)) : cv::Rect();
       cv::Point best_at;
       if (!allowed_box.empty()) {
         const int a = k / 2;

@@ -224,7 +224,7 @@ SheetPose register_sheet(const cv::Mat& image, const SheetLayout& layout, const 
   SheetPose pose;
   if (image.empty() || image.cols < 16 || image.rows < 16) return pose;
   cv::Mat gray;
-  if (image.channels() == 3) cv::cvtColor(image, gray, cv::COLOR_BGR2GRAY);
+  if (image.channels() == 3) bgr_to_gray(image, gray);  // = cv::cvtColor(.., cv::COLOR_BGR2GRAY) (mask_ops.h)
   else if (image.channels() == 4) cv::cvtColor(image, gray, cv::COLOR_BGRA2GRAY);
   else if (image.channels() == 1) gray = image;
   else return pose;

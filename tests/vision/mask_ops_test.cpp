@@ -1,5 +1,6 @@
 // vision/mask_ops.h: each replacement gives exactly what the OpenCV call it replaces gives.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfloat>
 #include <cmath>
@@ -40,6 +41,18 @@ cv::Mat random_mask(std::mt19937& rng, cv::Size size) {
     for (int x = 0; x < m.cols; ++x)
       if (noise(rng) < 3) m.at<uchar>(y, x) ^= 255;
   return m;
+}
+
+// Each of the 2^24 BGR colours once: pixel (x, y) of a 4096 x 4096 image is v = 4096 y + x as
+// (v & 255, (v >> 8) & 255, v >> 16).
+cv::Mat every_colour() {
+  cv::Mat all(4096, 4096, CV_8UC3);
+  for (int y = 0; y < all.rows; ++y)
+    for (int x = 0; x < all.cols; ++x) {
+      const int v = y * all.cols + x;
+      all.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(v & 255), static_cast<uchar>((v >> 8) & 255), static_cast<uchar>(v >> 16));
+    }
+  return all;
 }
 
 bool same(const cv::Mat& a, const cv::Mat& b) {
@@ -288,6 +301,125 @@ TEST(MaskOps, ResizeAreaMatchesOpenCV) {
         reduced += ref.cols * 3 == src.cols && ref.rows * 3 == src.rows;
       }
   EXPECT_GT(reduced, 6);  // the 3:1 path was taken
+}
+
+// (speed43) brightest_quarter (the samples sorted with their luminance beside them, buffers on
+// the stack) against brightest_quarter_ref (the code it replaced) bit for bit, on 20000 random
+// sample sets of 0 to 100 samples: random colours, and colours of few luminances (many ties of
+// different colours, where the order std::sort leaves them in decides the quarter); and
+// median_bgr against each channel's fully sorted middle value.
+TEST(MaskOps, BrightestQuarterIsTheCodeItReplaced) {
+  std::mt19937 rng(430);
+  auto bits = [](const cv::Vec3f& v) {
+    std::array<std::uint32_t, 3> b{};
+    for (int k = 0; k < 3; ++k) b[static_cast<std::size_t>(k)] = std::bit_cast<std::uint32_t>(v[k]);
+    return b;
+  };
+  for (int rep = 0; rep < 20000; ++rep) {
+    const int n = std::uniform_int_distribution<int>(0, 100)(rng);
+    const int kind = rep % 3;
+    std::vector<cv::Vec3b> s;
+    for (int i = 0; i < n; ++i) {
+      if (kind == 0) {
+        std::uniform_int_distribution<int> u(0, 255);
+        s.emplace_back(static_cast<uchar>(u(rng)), static_cast<uchar>(u(rng)), static_cast<uchar>(u(rng)));
+      } else {
+        // Luminance 4 l + 200 from (50 + l + 2 t, 50 + l - t, 50 + l): t shifts colour, not luminance.
+        const int l = std::uniform_int_distribution<int>(0, kind == 1 ? 3 : 40)(rng), t = std::uniform_int_distribution<int>(-20, 20)(rng);
+        s.emplace_back(static_cast<uchar>(50 + l + 2 * t + 40), static_cast<uchar>(50 + l - t + 20), static_cast<uchar>(50 + l));
+      }
+    }
+    EXPECT_EQ(bits(brightest_quarter(s)), bits(brightest_quarter_ref(s))) << "rep " << rep << " n " << n;
+    cv::Vec3f want(0, 0, 0);
+    for (int k = 0; k < 3 && n > 0; ++k) {
+      std::vector<uchar> c;
+      for (const auto& v : s) c.push_back(v[k]);
+      std::sort(c.begin(), c.end());
+      want[k] = c[c.size() / 2];
+    }
+    EXPECT_EQ(bits(median_bgr(s)), bits(want)) << "rep " << rep << " n " << n;
+  }
+}
+
+// (speed43) filled_circle_box against cv::boundingRect of the circle cv::circle draws: every
+// radius 0 .. 150 at random centres (inside, so the box is given; and reaching past each edge
+// by a pixel or more, so it is empty), in images of random sizes.
+TEST(MaskOps, FilledCircleBoxIsTheDrawnCirclesBoundingRect) {
+  std::mt19937 rng(4343);
+  int given = 0;
+  for (int r = 0; r <= 150; ++r)
+    for (int rep = 0; rep < 12; ++rep) {
+      const cv::Size size(std::uniform_int_distribution<int>(2 * r + 1, 2 * r + 40)(rng),
+                          std::uniform_int_distribution<int>(2 * r + 1, 2 * r + 40)(rng));
+      cv::Point c(std::uniform_int_distribution<int>(r, size.width - 1 - r)(rng),
+                  std::uniform_int_distribution<int>(r, size.height - 1 - r)(rng));
+      if (rep >= 8) {  // one pixel (or more) past an edge
+        const int k = std::uniform_int_distribution<int>(1, 3)(rng);
+        if (rep == 8) c.x = r - k;
+        if (rep == 9) c.y = r - k;
+        if (rep == 10) c.x = size.width - r - 1 + k;
+        if (rep == 11) c.y = size.height - r - 1 + k;
+      }
+      cv::Mat m(size, CV_8U, cv::Scalar(0));
+      cv::circle(m, c, r, cv::Scalar(255), cv::FILLED);
+      const cv::Rect box = filled_circle_box(c, r, size);
+      if (rep < 8) {
+        EXPECT_EQ(box, cv::boundingRect(m)) << "r " << r << " at " << c << " in " << size;
+        given += !box.empty();
+      } else {
+        EXPECT_TRUE(box.empty()) << "r " << r << " at " << c << " in " << size;
+      }
+    }
+  EXPECT_EQ(given, 151 * 8);
+  EXPECT_TRUE(filled_circle_box({5, 5}, -1, {20, 20}).empty());
+}
+
+// (speed43) bgr_to_gray against cv::cvtColor(COLOR_BGR2GRAY) bit for bit: every one of the
+// 2^24 colours (one continuous 4096 x 4096 image, a single run), then random images of every
+// width from 1 to 80 (the vector step's end: 3 x + 100 bytes), views into larger images (row by
+// row), a 1280 x 720 frame, a destination that is the source's buffer, and other types (to
+// OpenCV). With HEXDICE_NO_AVX2=1 every call is OpenCV's.
+TEST(MaskOps, BgrToGrayIsOpenCVs) {
+  const cv::Mat all = every_colour();
+  cv::Mat ref, got;
+  cv::cvtColor(all, ref, cv::COLOR_BGR2GRAY);
+  bgr_to_gray(all, got);
+  EXPECT_TRUE(same(ref, got)) << "every colour";
+  std::mt19937 rng(43);
+  for (int w = 1; w <= 80; ++w)
+    for (int h : {1, 2, 5}) {
+      cv::Mat src(h, w, CV_8UC3);
+      cv::randu(src, 0, 256);
+      cv::cvtColor(src, ref, cv::COLOR_BGR2GRAY);
+      got = cv::Mat(h, w, CV_8UC1, cv::Scalar(7));
+      bgr_to_gray(src, got);
+      EXPECT_TRUE(same(ref, got)) << w << " x " << h;
+      cv::Mat big(h + 4, w + 9, CV_8UC3);
+      cv::randu(big, 0, 256);
+      const cv::Mat view = big(cv::Rect(std::uniform_int_distribution<int>(0, 9)(rng), 2, w, h));
+      cv::cvtColor(view, ref, cv::COLOR_BGR2GRAY);
+      cv::Mat out_big(h + 2, w + 5, CV_8UC1, cv::Scalar(9));
+      cv::Mat out_view = out_big(cv::Rect(3, 1, w, h));
+      bgr_to_gray(view, out_view);
+      EXPECT_TRUE(same(ref, out_view)) << "view " << w << " x " << h;
+    }
+  cv::Mat frame(720, 1280, CV_8UC3);
+  cv::randu(frame, 0, 256);
+  cv::cvtColor(frame, ref, cv::COLOR_BGR2GRAY);
+  bgr_to_gray(frame, got);
+  EXPECT_TRUE(same(ref, got)) << "1280 x 720";
+  cv::Mat self = frame.clone();
+  bgr_to_gray(self, self);
+  EXPECT_TRUE(same(ref, self)) << "into its own buffer";
+  cv::Mat bgra(30, 70, CV_8UC4), f32(30, 70, CV_32FC3);
+  cv::randu(bgra, 0, 256);
+  cv::randu(f32, 0, 1);
+  cv::cvtColor(bgra, ref, cv::COLOR_BGR2GRAY);
+  bgr_to_gray(bgra, got);
+  EXPECT_TRUE(same(ref, got)) << "BGRA";
+  cv::cvtColor(f32, ref, cv::COLOR_BGR2GRAY);
+  bgr_to_gray(f32, got);
+  EXPECT_TRUE(same(ref, got)) << "float";
 }
 
 // resize_area_to (read_face's 48 -> 16 local body colour) against cv::resize with the
@@ -772,12 +904,7 @@ TEST(MaskOps, PrintFillPatchesAreTheWholeFilledPrints) {
 // formula (1868 b + 9617 g + 4899 r + 8192) >> 14 differs on 43 864 of the 2^24 colours, 27 of
 // this sixteenth below 100.)
 TEST(MaskOps, PrintPatchesDarkIsOpenCVsGreyLevelForEveryColour) {
-  cv::Mat all(4096, 4096, CV_8UC3);
-  for (int y = 0; y < all.rows; ++y)
-    for (int x = 0; x < all.cols; ++x) {
-      const int v = y * all.cols + x;
-      all.at<cv::Vec3b>(y, x) = cv::Vec3b(static_cast<uchar>(v & 255), static_cast<uchar>((v >> 8) & 255), static_cast<uchar>(v >> 16));
-    }
+  const cv::Mat all = every_colour();
   cv::Mat grey;
   cv::cvtColor(all, grey, cv::COLOR_BGR2GRAY);
   // A 1 x 1 patch's minimum is its pixel's when its neighbours are all white: each colour as
