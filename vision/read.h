@@ -412,6 +412,9 @@ struct ReadParams {
   // unit and read blue 1 (hidden, cut); the layout look found the 6 12.8 mm off at 1.00, named
   // black, and was refused for naming another colour. 0 = off (the same colour needed, as before).
   double token_one_other_die = 0.9;
+  // (exact43) ... or of up to this many pips: the token's pip and one of the die's, read together
+  // on a square between them (dev15 1702 (0,4): a black 3 read blue 2 at 1.00). 1 = the blue 1 alone.
+  int token_other_die_max_face = 2;
   // (robust38) ... and in a noisy frame, a first reading of any colour under
   // coloured_pip_look_below, where that look finds a standard layout of three or more light
   // pips read there as that count at this confidence or more on a grey body (black, its pips
