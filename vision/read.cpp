@@ -4668,6 +4668,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // replaces only an unsure first reading (a sure 4 whose square merely covered little
           // of its colour was moved 4.9 mm onto its guard token and read as that token's 1).
           // (exact27) ... or the first reading is a token's blue 1 and this a sure other die's face.
+          // (exact43) ... or a blue reading of up to token_other_die_max_face pips (the token's pip read
+          // with one of the die's on a square between them).
           const bool token_one = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face >= 1 && fr.face <= params.token_other_die_max_face && nf == "blue" &&
                                  (colour == "black" || colour == "white") && r2.confidence >= params.token_one_other_die;
           // (robust38) ... or, in a noisy frame, a sure black face of three pips or more over an unsure first reading.
