@@ -5437,8 +5437,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     const float other_side = static_cast<float>(face_px * params.guard_other_feet);
     for (std::size_t k = 0; k < feet.size(); ++k) {
       if (k == ga.ci || !feet[k].set) continue;
-      cv::Point2f v[4];
       const cv::Point2d c = feet[k].centre - cv::Point2d(ga.cell.roi_tl);
+      // (A footprint lies within its square's half diagonal and d of its centre: most are far off.)
+      const double reach = 0.71 * other_side + std::abs(feet[k].d.x) + std::abs(feet[k].d.y) + 1;
+      if (c.x < -reach || c.y < -reach || c.x > blue.cols + reach || c.y > blue.rows + reach) continue;
+      cv::Point2f v[4];
       cv::RotatedRect(cv::Point2f(static_cast<float>(c.x), static_cast<float>(c.y)), cv::Size2f(other_side, other_side), feet[k].angle).points(v);
       std::vector<cv::Point> pv;
       for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y)), pv.emplace_back(cvRound(q.x + feet[k].d.x), cvRound(q.y + feet[k].d.y));
@@ -5451,7 +5454,14 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(ga.cell.hex.q) + "," + std::to_string(ga.cell.hex.r) == dump)
       cv::imwrite("/tmp/rd_blue_feet.png", blue), cv::imwrite("/tmp/rd_patch.png", ga.cell.patch);
     const int after = cv::countNonZero(blue);
-    if (after == before) continue;  // no other die's footprint on its blue: the first look stands
+    // No other die's footprint on its blue: the first look stands. Too little blue left for a
+    // token's blob (guard_area_min; the opening only takes more): none there.
+    if (after == before || after < params.guard_area_min * guard_area) {
+      if (debug && after != before)
+        std::fprintf(stderr, "GUARDFEET %d,%d %d of %d blue px on other dice taken out: no token\n", ga.cell.hex.q, ga.cell.hex.r, before - after,
+                     before);
+      continue;
+    }
     morph(blue, blue, cv::MORPH_OPEN, open_k);
     cv::Mat st, cen;
     static thread_local RunLabels again_runs;
