@@ -1988,6 +1988,78 @@ double cells_paper_noise(const cv::Mat& grey, const SheetLayout& layout, const c
   return upper_median(noise);
 }
 
+// What the test of one guard blob (token_blob_ok) needs of its cell: in the cell loop, and kept for
+// (exact43) the look after it, when every die's footprint is known (guard_other_feet).
+struct GuardBlobCell {
+  Hex hex;
+  cv::Point2d centre;                    // the cell's centre (mm)
+  cv::Point2d displacement;              // its parallax d (mm)
+  std::vector<cv::Point2d> near_offsets;  // the other near cells' centres less this one's (mm)
+  cv::Matx33d rect_to_mm;                // the top plane's pixels -> mm
+  cv::Point roi_tl;                      // the patch's corner on that plane
+  cv::Mat patch;                         // the cell's patch (a small blob's mean colour in a noisy frame)
+  cv::Vec3f colour_base, paper, tint;
+  bool noisy = false;
+};
+
+// One blob's test: a token's size, standing in this cell, solid.
+static bool token_blob_ok(const GuardBlobCell& gc, const ReadParams& params, double guard_area, const RunLabels& lab, const cv::Mat& st,
+                          const cv::Mat& cen, int i, const char* tag, double core_min, bool debug) {
+  const double area = st.at<int>(i, cv::CC_STAT_AREA);
+  // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
+  // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
+  // point of that range to the cell centre.
+  const cv::Point2d raw = apply_h(gc.rect_to_mm, {cen.at<double>(i, 0) + gc.roi_tl.x, cen.at<double>(i, 1) + gc.roi_tl.y}) - gc.centre;
+  const cv::Point2d a = raw - 0.375 * gc.displacement, ab = -0.475 * gc.displacement;
+  const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
+  const cv::Point2d g = a + t * ab;
+  bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area && cv::norm(g) <= params.guard_max_offset_mm;
+  // (robust22) ... and inside its own printed hexagon: no other cell's centre nearer. On
+  // a small map (hexes under 14 mm) a die in the next cell stands within
+  // guard_max_offset_mm, and a piece of its blue top was read as this die's guard.
+  if (ok && params.guard_in_own_cell)
+    for (const cv::Point2d& o : gc.near_offsets)
+      if (cv::norm(g - o) < cv::norm(g)) ok = false;
+  double core = -1;  // (only measured for a blob that passes the rest)
+  if (ok && core_min > 0) {
+    // The blob's thickest point: its largest inscribed disc (distance to its edge).
+    const cv::Rect bb(st.at<int>(i, cv::CC_STAT_LEFT) - 1, st.at<int>(i, cv::CC_STAT_TOP) - 1, st.at<int>(i, cv::CC_STAT_WIDTH) + 2,
+                      st.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
+    cv::Mat one = runs_mask(lab, bb, [i](int l) { return l == i; });  // (the labels == i within bb, 0 outside the image)
+    // (exact32) The token's pip, a hole inside its blob, is the token's (guard_core_hole).
+    // Holes of under guard_core_hole guard faces: a whole number of pixels under t is at
+    // most ceil(t) - 1 of them.
+    if (params.guard_core_hole > 0) fill_holes_up_to(one, std::ceil(params.guard_core_hole * guard_area) - 1, 4);
+    cv::Mat dist;
+    cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
+    double dmax = 0;
+    cv::minMaxLoc(dist, nullptr, &dmax);
+    core = 2 * dmax / std::sqrt(area);
+    ok = core >= core_min;
+  }
+  // (exact32) In a noisy frame a blob of part of a token's size is deep blue in the mean
+  // (guard_part_area): the pale print's noise makes blobs that small.
+  const cv::Vec3f& cb = gc.colour_base;
+  if (ok && gc.noisy && area < params.guard_part_area * guard_area) {
+    const cv::Scalar mc = cv::mean(gc.patch, component_mask(lab, i, gc.patch.size()));
+    ok = saturated_blue(cv::Vec3f(static_cast<float>(mc[0] / cb[0]), static_cast<float>(mc[1] / cb[1]), static_cast<float>(mc[2] / cb[2])),
+                        static_cast<float>(params.guard_part_saturation));
+  }
+  if (debug) {
+    const cv::Scalar mc = cv::mean(gc.patch, component_mask(lab, i, gc.patch.size()));
+    const cv::Vec3f rb(static_cast<float>(mc[0] / cb[0]), static_cast<float>(mc[1] / cb[1]), static_cast<float>(mc[2] / cb[2]));
+    const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
+    const cv::Vec3f& pc = gc.paper;
+    std::fprintf(stderr,
+                 "GUARD%s %d,%d area %.2f core %.2f/%.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f "
+                 "%.2f tint %.0f %.0f %.0f\n",
+                 tag, gc.hex.q, gc.hex.r, area / guard_area, core, core_min, g.x, g.y, ok ? "yes" : "no", gc.centre.x, gc.centre.y,
+                 gc.displacement.x, gc.displacement.y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / cb[0], pc[1] / cb[1],
+                 pc[2] / cb[2], gc.tint[0], gc.tint[1], gc.tint[2]);
+  }
+  return ok;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   StageLaps laps;
@@ -2836,6 +2908,22 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   auto note_occluded = [&](std::size_t ci, const char* what) {
     if (covered[ci] == 2) obs.hidden_why[layout.cells[ci].hex] += std::string("; ") + what;
   };
+  // (exact43) Each die's footprint as its cell's guard look drew it (its top square, on the top plane's
+  // pixels, swept along d), and the cells whose guard look found no token: looked at again after the
+  // loop with the other dice's footprints taken out (guard_other_feet).
+  struct DieFoot {
+    bool set = false;
+    cv::Point2d centre;  // the top square's centre (top-plane px)
+    float angle = 0;
+    cv::Point2d d;  // towards its base (px)
+  };
+  struct GuardAgain {
+    std::size_t ci;
+    GuardBlobCell cell;
+    cv::Mat blue;  // the guard look's blue mask, closed and opened
+  };
+  std::vector<DieFoot> feet(layout.cells.size());
+  std::vector<GuardAgain> guard_again;
   for (std::size_t ci = 0; ci < layout.cells.size(); ++ci) {
     laps.cell(layout.cells[ci].hex.q, layout.cells[ci].hex.r);
     laps.enter(&ReadProfile::cell_patch_ms);
@@ -4623,7 +4711,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // replaces only an unsure first reading (a sure 4 whose square merely covered little
           // of its colour was moved 4.9 mm onto its guard token and read as that token's 1).
           // (exact27) ... or the first reading is a token's blue 1 and this a sure other die's face.
-          const bool token_one = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face == 1 && nf == "blue" &&
+          // (exact43) ... or a blue reading of up to token_other_die_max_face pips (the token's pip read
+          // with one of the die's on a square between them).
+          const bool token_one = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face >= 1 && fr.face <= params.token_other_die_max_face && nf == "blue" &&
                                  (colour == "black" || colour == "white") && r2.confidence >= params.token_one_other_die;
           // (robust38) ... or, in a noisy frame, a sure black face of three pips or more over an unsure first reading.
           const bool grey_die = params.coloured_pip_grey_confidence > 0 && noisy && pol > 0 && covered[ci] != 2 && h.count >= 3 &&
@@ -4966,6 +5056,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "REJ %d,%d rest %.2f\n", cell.hex.q, cell.hex.r, cv::countNonZero(rest) / unit_area);
       continue;
     }
+    feet[ci] = {true, cv::Point2d(fc.x + roi.x, fc.y + roi.y), face_rect.angle, d};  // (exact43) guard_other_feet
     // Guard token: a blob of deep blue (the token's body: the pale blue print of a tinted
     // neighbouring cell is blue too, but far less saturated) of about guard size outside
     // the unit's footprint, standing in this cell: its centre, taken back along
@@ -5049,64 +5140,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // (speed42) The blobs' pixels from their runs (runs_mask, component_mask), no labels image.
         static thread_local RunLabels guard_runs, opened_runs;
         const int gn = components_stats_runs(blue, gs, gc, guard_runs);
-        // One blob's test: a token's size, standing in this cell, solid.
+        // One blob's test (token_blob_ok): a token's size, standing in this cell, solid.
+        GuardBlobCell gbc{cell.hex, cv::Point2d(cell.centre.x, cell.centre.y), displacement[ci], {}, rect_to_mm, roi.tl(), patch,
+                          colour_base, papers[ci], tint_paper[ci], noisy};
+        for (std::size_t k : near_cells)
+          if (k != ci) gbc.near_offsets.emplace_back(layout.cells[k].centre.x - cell.centre.x, layout.cells[k].centre.y - cell.centre.y);
         auto token_blob = [&](const RunLabels& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag, double core_min) {
-          const double area = st.at<int>(i, cv::CC_STAT_AREA);
-          // Where the token stands: its blob's centre is its top (seen 6/16 of d along the
-          // parallax) plus whatever of its sides is lit blue (up to ~0.85 d): the nearest
-          // point of that range to the cell centre.
-          const cv::Point2d raw = apply_h(rect_to_mm, {cen.at<double>(i, 0) + roi.x, cen.at<double>(i, 1) + roi.y}) -
-                                  cv::Point2d(cell.centre.x, cell.centre.y);
-          const cv::Point2d a = raw - 0.375 * displacement[ci], ab = -0.475 * displacement[ci];
-          const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
-          const cv::Point2d g = a + t * ab;
-          bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area &&
-                    cv::norm(g) <= params.guard_max_offset_mm;
-          // (robust22) ... and inside its own printed hexagon: no other cell's centre nearer. On
-          // a small map (hexes under 14 mm) a die in the next cell stands within
-          // guard_max_offset_mm, and a piece of its blue top was read as this die's guard.
-          if (ok && params.guard_in_own_cell)
-            for (std::size_t k : near_cells)
-              if (k != ci && cv::norm(g - cv::Point2d(layout.cells[k].centre.x - cell.centre.x,
-                                                      layout.cells[k].centre.y - cell.centre.y)) < cv::norm(g))
-                ok = false;
-          double core = -1;  // (only measured for a blob that passes the rest)
-          if (ok && core_min > 0) {
-            // The blob's thickest point: its largest inscribed disc (distance to its edge).
-            const cv::Rect bb(st.at<int>(i, cv::CC_STAT_LEFT) - 1, st.at<int>(i, cv::CC_STAT_TOP) - 1,
-                              st.at<int>(i, cv::CC_STAT_WIDTH) + 2, st.at<int>(i, cv::CC_STAT_HEIGHT) + 2);
-            cv::Mat one = runs_mask(lab, bb, [i](int l) { return l == i; });  // (the labels == i within bb, 0 outside the image)
-            // (exact32) The token's pip, a hole inside its blob, is the token's (guard_core_hole).
-            // Holes of under guard_core_hole guard faces: a whole number of pixels under t is at
-            // most ceil(t) - 1 of them.
-            if (params.guard_core_hole > 0) fill_holes_up_to(one, std::ceil(params.guard_core_hole * guard_area) - 1, 4);
-            cv::Mat dist;
-            cv::distanceTransform(one, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
-            double dmax = 0;
-            cv::minMaxLoc(dist, nullptr, &dmax);
-            core = 2 * dmax / std::sqrt(area);
-            ok = core >= core_min;
-          }
-          // (exact32) In a noisy frame a blob of part of a token's size is deep blue in the mean
-          // (guard_part_area): the pale print's noise makes blobs that small.
-          if (ok && noisy && area < params.guard_part_area * guard_area) {
-            const cv::Scalar mc = cv::mean(patch, component_mask(lab, i, patch.size()));
-            ok = saturated_blue(cv::Vec3f(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
-                                          static_cast<float>(mc[2] / colour_base[2])),
-                                static_cast<float>(params.guard_part_saturation));
-          }
-          if (debug) {
-            const cv::Scalar mc = cv::mean(patch, component_mask(lab, i, patch.size()));
-            const cv::Vec3f rb(static_cast<float>(mc[0] / colour_base[0]), static_cast<float>(mc[1] / colour_base[1]),
-                               static_cast<float>(mc[2] / colour_base[2]));
-            const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
-            const cv::Vec3f pc = papers[ci];
-            std::fprintf(stderr, "GUARD%s %d,%d area %.2f core %.2f/%.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f %.2f tint %.0f %.0f %.0f\n", tag, cell.hex.q, cell.hex.r,
-                         area / guard_area, core, core_min, g.x, g.y, ok ? "yes" : "no", cell.centre.x, cell.centre.y, displacement[ci].x,
-                         displacement[ci].y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / colour_base[0], pc[1] / colour_base[1], pc[2] / colour_base[2],
-                         tint_paper[ci][0], tint_paper[ci][1], tint_paper[ci][2]);
-          }
-          return ok;
+          return token_blob_ok(gbc, params, guard_area, lab, st, cen, i, tag, core_min, debug);
         };
         // (exact38) An opened blob's bar: guard_opened_core_ratio, or the first bar when it is 0;
         // none when the core test is off (guard_core_ratio 0).
@@ -5142,6 +5182,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
           co.guard = co.guard || ok;
         }
+        // (exact43) No token found: the blobs are looked at again after the cell loop, the other dice's
+        // footprints taken out (guard_other_feet).
+        if (!co.guard && params.guard_other_feet > 0 && gn > 1) guard_again.push_back({ci, std::move(gbc), blue});
       }
     }
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
@@ -5423,6 +5466,57 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
     obs.cells.push_back(co);
   }
+  // (exact43) A token beside another die (a neighbour's blue die) joins it in one blob, whose centre
+  // then lies beyond guard_max_offset_mm or whose area over the cap (dev17 1907 (3,-4), dev18 2004
+  // (0,-4): 2.06 and 1.46 guard faces, 12.0 and 13.1 mm out). Once every die's footprint is known,
+  // a cell whose look found no token has the other dice's footprints (their top squares at
+  // guard_other_feet x their side, swept along their d) taken out of its blue mask, opened again,
+  // and its blobs tested as before.
+  for (GuardAgain& ga : guard_again) {
+    const auto it = std::find_if(obs.cells.begin(), obs.cells.end(), [&](const CellObservation& o) { return o.hex == ga.cell.hex; });
+    if (it == obs.cells.end() || it->guard) continue;
+    cv::Mat blue = ga.blue.clone();
+    const int before = cv::countNonZero(blue);
+    const float other_side = static_cast<float>(face_px * params.guard_other_feet);
+    for (std::size_t k = 0; k < feet.size(); ++k) {
+      if (k == ga.ci || !feet[k].set) continue;
+      const cv::Point2d c = feet[k].centre - cv::Point2d(ga.cell.roi_tl);
+      // (A footprint lies within its square's half diagonal and d of its centre: most are far off.)
+      const double reach = 0.71 * other_side + std::abs(feet[k].d.x) + std::abs(feet[k].d.y) + 1;
+      if (c.x < -reach || c.y < -reach || c.x > blue.cols + reach || c.y > blue.rows + reach) continue;
+      cv::Point2f v[4];
+      cv::RotatedRect(cv::Point2f(static_cast<float>(c.x), static_cast<float>(c.y)), cv::Size2f(other_side, other_side), feet[k].angle).points(v);
+      std::vector<cv::Point> pv;
+      for (const auto& q : v) pv.emplace_back(cvRound(q.x), cvRound(q.y)), pv.emplace_back(cvRound(q.x + feet[k].d.x), cvRound(q.y + feet[k].d.y));
+      const cv::Rect box = cv::boundingRect(pv);
+      if ((box & cv::Rect(0, 0, blue.cols, blue.rows)).area() <= 0) continue;
+      std::vector<cv::Point> hull;
+      cv::convexHull(pv, hull);
+      cv::fillConvexPoly(blue, hull, cv::Scalar(0));
+    }
+    if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(ga.cell.hex.q) + "," + std::to_string(ga.cell.hex.r) == dump)
+      cv::imwrite("/tmp/rd_blue_feet.png", blue), cv::imwrite("/tmp/rd_patch.png", ga.cell.patch);
+    const int after = cv::countNonZero(blue);
+    // No other die's footprint on its blue: the first look stands. Too little blue left for a
+    // token's blob (guard_area_min; the opening only takes more): none there.
+    if (after == before || after < params.guard_area_min * guard_area) {
+      if (debug && after != before)
+        std::fprintf(stderr, "GUARDFEET %d,%d %d of %d blue px on other dice taken out: no token\n", ga.cell.hex.q, ga.cell.hex.r, before - after,
+                     before);
+      continue;
+    }
+    morph(blue, blue, cv::MORPH_OPEN, open_k);
+    cv::Mat st, cen;
+    static thread_local RunLabels again_runs;
+    const int n = components_stats_runs(blue, st, cen, again_runs);
+    bool ok = false;
+    for (int i = 1; i < n && !ok; ++i)
+      ok = token_blob_ok(ga.cell, params, guard_area, again_runs, st, cen, i, " (the other dice out)", params.guard_core_ratio, debug);
+    if (debug)
+      std::fprintf(stderr, "GUARDFEET %d,%d %d of %d blue px on other dice taken out: %s\n", ga.cell.hex.q, ga.cell.hex.r, before - after, before,
+                   ok ? "a token" : "no token");
+    it->guard = ok;
+  }
   laps.enter(nullptr);
   laps.lap(&ReadProfile::cells_ms);
   // (exact34) A cell at the frame's edge with no die reported whose face was found inside the frame
@@ -5576,9 +5670,9 @@ Status ReadParams::save(const std::string& path) const {
        << "fit_scale" << face.fit_scale << "px_per_mm" << px_per_mm << "paper_distance" << paper_distance << "table_distance" << table_distance << "margin_distance" << margin_distance << "white_one_in_hole" << white_one_in_hole << "white_one_lone_pip_shadow" << white_one_lone_pip_shadow << "guess_clear_ratio" << guess_clear_ratio << "guess_clear_min_pip" << guess_clear_min_pip << "guess_clear_min_shown" << guess_clear_min_shown << "side_pair_min_confidence" << side_pair_min_confidence << "side_pair_scale_min" << side_pair_scale_min << "side_pair_scale_max" << side_pair_scale_max << "faint_pip_fill_ratio" << faint_pip_fill_ratio << "faint_pip_fill_empty" << faint_pip_fill_empty << "faint_pip_fill_min_pip" << faint_pip_fill_min_pip << "faint_pip_fill_max_confidence" << faint_pip_fill_max_confidence << "polarity_check" << static_cast<int>(polarity_check) << "grey_polarity_band" << grey_polarity_band
        << "open_mm" << open_mm << "grid_line_mm" << grid_line_mm << "shadow_min" << shadow_min << "shadow_max" << shadow_max << "occupied_core_fraction" << occupied_core_fraction << "core_dark_fraction" << core_dark_fraction << "core_dark_ratio" << core_dark_ratio << "core_light_ratio" << core_light_ratio << "core_pip_reach_mm" << core_pip_reach_mm << "max_face_offset_mm" << max_face_offset_mm << "face_crop_scale" << face_crop_scale << "white_pip_locate" << static_cast<int>(white_pip_locate) << "pip_grid_restore" << static_cast<int>(pip_grid_restore) << "white_top_paper_fraction" << white_top_paper_fraction << "retry_confidence" << retry_confidence << "retry_shift_mm" << retry_shift_mm << "recentre_min_mm" << recentre_min_mm << "recentre_steps" << recentre_steps << "weak_recentre_below" << weak_recentre_below << "weak_recentre_min_mm" << weak_recentre_min_mm << "weak_recentre_max_mm" << weak_recentre_max_mm << "weak_recentre_min_pips" << weak_recentre_min_pips << "weak_recentre_one" << static_cast<int>(weak_recentre_one) << "occluded_shown_places" << static_cast<int>(occluded_shown_places) << "occluded_shown_min_pips" << occluded_shown_min_pips << "weak_shown_places" << static_cast<int>(weak_shown_places) << "edges_read_occluded_hex_mm" << edges_read_occluded_hex_mm << "lone_pip_print_seen" << lone_pip_print_seen << "lone_pip_print_ring_mm" << lone_pip_print_ring_mm << "occluded_colour_cover_min" << occluded_colour_cover_min << "occluded_shown_one_pip_min_shown" << occluded_shown_one_pip_min_shown << "occluded_shown_any_place" << static_cast<int>(occluded_shown_any_place) << "occluded_any_place_on_face" << static_cast<int>(occluded_any_place_on_face) << "occluded_own_pip_ring" << occluded_own_pip_ring << "occluded_off_skin" << static_cast<int>(occluded_off_skin) << "occluded_white_one_surrounded" << static_cast<int>(occluded_white_one_surrounded) << "one_top_shown" << one_top_shown << "guard_print_tint" << static_cast<int>(guard_print_tint) << "edges_read_no_hand" << static_cast<int>(edges_read_no_hand) << "occluded_black_fine_min_pips" << occluded_black_fine_min_pips << "occluded_black_fine_lum" << occluded_black_fine_lum << "face_other_paper" << static_cast<int>(face_other_paper) << "unit_area_min" << unit_area_min << "unit_area_max" << unit_area_max
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
-       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
+       << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "token_other_die_max_face" << token_other_die_max_face << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "grey_other_lifted_one" << grey_other_lifted_one << "coloured_pip_grey_confidence" << coloured_pip_grey_confidence << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_other_feet" << guard_other_feet << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "grey_other_lifted_one" << grey_other_lifted_one << "coloured_pip_grey_confidence" << coloured_pip_grey_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "sure_face_stands_min_pips" << sure_face_stands_min_pips << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -5714,6 +5808,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("coloured_pip_agree_confidence", p.coloured_pip_agree_confidence);
     get("coloured_pip_more_sure", p.coloured_pip_more_sure);
     get("token_one_other_die", p.token_one_other_die);
+    get("token_other_die_max_face", p.token_other_die_max_face);
     get("fine_unit_top_shown", p.fine_unit_top_shown);
     get("one_pip_off_centre_mm", p.one_pip_off_centre_mm);
     get("paper_chroma_tolerance", p.paper_chroma_tolerance);
@@ -5735,6 +5830,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("guard_core_saturation", p.guard_core_saturation);
     get("guard_part_area", p.guard_part_area);
     get("guard_part_saturation", p.guard_part_saturation);
+    get("guard_other_feet", p.guard_other_feet);
     get("guard_print_chroma", p.guard_print_chroma);
     get("guard_like_area", p.guard_like_area);
     get_bool("guard_print_test", p.guard_print_test);

@@ -412,6 +412,9 @@ struct ReadParams {
   // unit and read blue 1 (hidden, cut); the layout look found the 6 12.8 mm off at 1.00, named
   // black, and was refused for naming another colour. 0 = off (the same colour needed, as before).
   double token_one_other_die = 0.9;
+  // (exact43) ... or of up to this many pips: the token's pip and one of the die's, read together
+  // on a square between them (dev15 1702 (0,4): a black 3 read blue 2 at 1.00). 1 = the blue 1 alone.
+  int token_other_die_max_face = 2;
   // (robust38) ... and in a noisy frame, a first reading of any colour under
   // coloured_pip_look_below, where that look finds a standard layout of three or more light
   // pips read there as that count at this confidence or more on a grey body (black, its pips
@@ -536,6 +539,13 @@ struct ReadParams {
   // (-3,1), gain4 3505 (1,-3), 3519 (3,0): lost at a bar of 0.8), no blob lies between 0.54 and 0.77.
   double guard_part_area = 0.6;
   double guard_part_saturation = 0.45;
+  // (exact43) A token beside another die (a neighbour's blue die) makes one blob with it, too far
+  // from the cell's centre or too large to pass (dev17 1907 (3,-4), dev18 2004 (0,-4)). After the
+  // cell loop, when every die's footprint is known, a reported die whose guard look found no
+  // token has the other dice's footprints (their top squares at guard_other_feet x the face's
+  // side, swept along their d, as its own is at 1.08) taken out of its blue mask, the mask opened
+  // again, and its blobs tested as before (size, offset, own cell, core). 0 = off.
+  double guard_other_feet = 1.08;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
   // deep blue is a guard token (beside a white or black die that barely differs from the
   // paper or its shadow): it is taken out and the unit looked for again. Fixture blobs:

@@ -394,7 +394,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.guard_part_area = 0.4;
   p.guard_core_hole = 0.2;
   p.guard_part_saturation = 0.5;
+  p.guard_other_feet = 1.3;
   p.token_one_other_die = 0.8;
+  p.token_other_die_max_face = 3;
   p.fine_unit_top_shown = 0.7;
   p.token_in_blob_area = 1.7;
   p.reg.focal_min_tilt_deg = 4.5;
@@ -523,7 +525,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->guard_part_area, 0.4);
   EXPECT_DOUBLE_EQ(q->guard_core_hole, 0.2);
   EXPECT_DOUBLE_EQ(q->guard_part_saturation, 0.5);
+  EXPECT_DOUBLE_EQ(q->guard_other_feet, 1.3);
   EXPECT_DOUBLE_EQ(q->token_one_other_die, 0.8);
+  EXPECT_EQ(q->token_other_die_max_face, 3);
   EXPECT_DOUBLE_EQ(q->fine_unit_top_shown, 0.7);
   EXPECT_DOUBLE_EQ(q->token_in_blob_area, 1.7);
   EXPECT_DOUBLE_EQ(q->reg.focal_min_tilt_deg, 4.5);

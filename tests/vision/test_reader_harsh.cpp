@@ -593,6 +593,44 @@ TEST(ReaderHarsh, ANoisyFramesPaleBlobJustOverTheOldBarIsNoGuard) {
   EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
 }
 
+// (exact43) A token beside a neighbour's blue die. data/fixtures/scenes_round43_exact43: dev18 2004
+// (0,-4), a blue 4 whose token stands between it and the blue 5 of (0,-3): the token and that die's
+// top make one blob of 1.46 guard faces whose centre lies 13.1 mm out (over guard_max_offset_mm
+// 12), so the guard was missed. After the cell loop, with the other dice's footprints taken out
+// (guard_other_feet), the token's blob is 0.48 guard faces 8.9 mm out: a guard. Nothing else moves.
+TEST(ReaderHarsh, ATokenJoinedToANeighboursDieIsFoundWithTheOtherDiceOut) {
+  const auto feet = &ReadParams::guard_other_feet;
+  const SceneScore after = fixture_score("scenes_round43_exact43", ReadParams{});
+  const SceneScore before = scored_with("scenes_round43_exact43", feet, 0.0);
+  EXPECT_EQ(after.scenes, 2);
+  EXPECT_EQ(before.guard_ok, before.matched - 1) << "2004 (0,-4)'s guard missed without the look";
+  EXPECT_EQ(after.guard_ok, after.matched) << "every guard right";
+  EXPECT_EQ(after.matched, before.matched);
+  EXPECT_EQ(after.face_ok, before.face_ok);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  EXPECT_EQ(false_dice(after), false_dice(before));
+  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
+}
+
+// (exact43) A die read from its token's pip and one of its own. scenes_round43_exact43: dev15 1702
+// (0,4), a black 3 with its blue token joined to it: the square between them read blue 2 at 1.00
+// (the token's pip and one of the die's). The coloured pip look found the black 3 10 mm off, read
+// it black 3 at 1.00, and was refused for naming another colour: the token rule took only a blue
+// 1 (token_other_die_max_face 1). With 2 the black 3 is read, its token then found as its guard.
+TEST(ReaderHarsh, ATokensPipReadWithADiesIsThatDieBesideItsToken) {
+  const auto most = &ReadParams::token_other_die_max_face;
+  const SceneScore after = fixture_score("scenes_round43_exact43", ReadParams{});
+  const SceneScore before = scored_with("scenes_round43_exact43", most, 1);
+  expect_more_right_none_worse(before, after, 1);
+  EXPECT_EQ(wrong(before), 1) << "1702 (0,4) read blue 2 without the rule";
+  EXPECT_EQ(wrong(after), 0);
+  EXPECT_EQ(after.guard_ok, after.matched);
+  EXPECT_EQ(after.matched, before.matched);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  EXPECT_EQ(false_dice(after), 0);
+  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
+}
+
 // (robust41) A face's lost pip. data/fixtures/scenes_round41_robust41: gain3 3107 and gain4 3518,
 // a webcam's raised gain. 3107 (3,2), a black 5 glared grey: the fine look found four of its light
 // pips (no layout), read 4 at 0.98 and hidden "size"; 3518 (3,0), a white 5 beside a hand: read
