@@ -631,6 +631,26 @@ TEST(ReaderHarsh, AGlaredBlackFaceIsReadByItsLightPipsOnly) {
   EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
+// (robust43) A blurred, dim or noisy frame's coloured die whose pips the coloured pip look finds on
+// the top plane in a standard layout of four or more, but whose square, read there, does not count
+// them (the lattice's pips too faint): data/fixtures/scenes_round43_robust43's harsh2 2504 (-2,-3), a
+// blue 5 (its five pips in a layout, read 0 at 0.00 there; hidden weak, read 3), gain2 2918 (2,3), a
+// green 6 (read 6 at 0.30 only: hidden weak) and gain4 3502 (0,-5), a blue 6 (hidden weak, read 5).
+// With coloured_layout_places_min_pips the square is turned to the layout and its nine places looked
+// at: the layout's places contrast 4-5 times as much as any other, and the three dice are read
+// right; nothing else in the three frames moves. Off (0) they stay hidden "weak".
+TEST(ReaderHarsh, AColouredLayoutWhosePlacesStandClearIsRead) {
+  const auto min_pips = &ReadParams::coloured_layout_places_min_pips;
+  const SceneScore after = scored_with("scenes_round43_robust43", min_pips, ReadParams{}.*min_pips);
+  const SceneScore before = scored_with("scenes_round43_robust43", min_pips, 0);
+  expect_more_right_none_worse(before, after, 3);
+  EXPECT_EQ(hidden_for(before, "weak"), 7) << "2504's blue 5, 2918's green 6 and 3502's blue 6 hidden weak without the rule";
+  EXPECT_EQ(hidden_for(after, "weak"), 4);
+  EXPECT_EQ(after.matched, before.matched + 3);
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  EXPECT_EQ(false_dice(after), 0) << "false dice";
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
