@@ -33,6 +33,11 @@ SceneScore scored_with(const char* set, T ReadParams::*field, T value) {
   p.*field = value;
   return fixture_score(set, p);
 }
+// A rule's parameter on a fixture set: the set scored with it `off` (first) and at its default (second).
+template <class T>
+std::pair<SceneScore, SceneScore> off_and_default(const char* set, T ReadParams::*field, T off) {
+  return {scored_with(set, field, off), scored_with(set, field, ReadParams{}.*field)};
+}
 int hidden_for(const SceneScore& s, const char* why) { return s.hidden_visible_why.count(why) ? s.hidden_visible_why.at(why) : 0; }
 int wrong(const SceneScore& s) { return s.matched - s.face_ok; }
 int false_dice(const SceneScore& s) { return s.seen_cells - s.matched; }
@@ -42,6 +47,12 @@ void expect_more_right_none_worse(const SceneScore& before, const SceneScore& af
   EXPECT_GE(after.face_ok, before.face_ok + more) << "right readings: " << before.face_ok << " -> " << after.face_ok;
   EXPECT_LE(wrong(after), wrong(before)) << "wrong faces: " << wrong(before) << " -> " << wrong(after);
   EXPECT_LE(false_dice(after), false_dice(before)) << "false dice: " << false_dice(before) << " -> " << false_dice(after);
+}
+// ... and no wrong face or false die at all after it.
+void expect_more_right_none_wrong(const SceneScore& before, const SceneScore& after, int more) {
+  expect_more_right_none_worse(before, after, more);
+  EXPECT_EQ(wrong(after), 0) << "wrong faces";
+  EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
 // In a blurred frame the lattice cannot tell the layout and the component counter's guess
@@ -599,16 +610,12 @@ TEST(ReaderHarsh, ANoisyFramesPaleBlobJustOverTheOldBarIsNoGuard) {
 // 6 at 0.30, hidden "occluder". With pip_look_missing_pip_fit the four are a 5 less one pip, read
 // at the whole 5's centre: both read right; nothing else in the two frames moves.
 TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
-  const auto fit = &ReadParams::pip_look_missing_pip_fit;
-  const SceneScore after = scored_with("scenes_round41_robust41", fit, ReadParams{}.*fit);
-  const SceneScore before = scored_with("scenes_round41_robust41", fit, 0.0);
-  expect_more_right_none_worse(before, after, 2);
+  const auto [before, after] = off_and_default("scenes_round41_robust41", &ReadParams::pip_look_missing_pip_fit, 0.0);
+  expect_more_right_none_wrong(before, after, 2);
   EXPECT_EQ(hidden_for(before, "size"), 2);
   EXPECT_EQ(hidden_for(after, "size"), 1) << "3107's black 5 read 4 and hidden size without the rule";
   EXPECT_EQ(hidden_for(before, "occluder"), 2);
   EXPECT_EQ(hidden_for(after, "occluder"), 1) << "3518's white 5 read 6 and hidden occluder without the rule";
-  EXPECT_EQ(wrong(after), 0) << "wrong faces";
-  EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
 // (robust42) A glared black face read with its light pips only. data/fixtures/scenes_round42_robust42:
@@ -620,15 +627,11 @@ TEST(ReaderHarsh, AFaceWithALostPipIsRead) {
 // a 5 at 1.00, both right; nothing else in the two frames moves. From one pip (1) a lone light spot
 // is always a sure 1: 3100's black 1 at (-2,1) is then read too, but that reads no face better.
 TEST(ReaderHarsh, AGlaredBlackFaceIsReadByItsLightPipsOnly) {
-  const auto min_pips = &ReadParams::pip_look_light_only_min_pips;
-  const SceneScore after = scored_with("scenes_round42_robust42", min_pips, ReadParams{}.*min_pips);
-  const SceneScore before = scored_with("scenes_round42_robust42", min_pips, 0);
-  expect_more_right_none_worse(before, after, 2);
+  const auto [before, after] = off_and_default("scenes_round42_robust42", &ReadParams::pip_look_light_only_min_pips, 0);
+  expect_more_right_none_wrong(before, after, 2);
   EXPECT_EQ(hidden_for(before, "nopip"), 2) << "2907's black 6 and 3100's black 5 hidden nopip without the rule";
   EXPECT_EQ(hidden_for(after, "nopip"), 0);
   EXPECT_EQ(hidden_for(after, "noise"), hidden_for(before, "noise")) << "3100's black 1 stays hidden";
-  EXPECT_EQ(wrong(after), 0) << "wrong faces";
-  EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
 // (robust43) A blurred, dim or noisy frame's coloured die whose pips the coloured pip look finds on
@@ -640,15 +643,11 @@ TEST(ReaderHarsh, AGlaredBlackFaceIsReadByItsLightPipsOnly) {
 // at: the layout's places contrast 4-5 times as much as any other, and the three dice are read
 // right; nothing else in the three frames moves. Off (0) they stay hidden "weak".
 TEST(ReaderHarsh, AColouredLayoutWhosePlacesStandClearIsRead) {
-  const auto min_pips = &ReadParams::coloured_layout_places_min_pips;
-  const SceneScore after = scored_with("scenes_round43_robust43", min_pips, ReadParams{}.*min_pips);
-  const SceneScore before = scored_with("scenes_round43_robust43", min_pips, 0);
-  expect_more_right_none_worse(before, after, 3);
+  const auto [before, after] = off_and_default("scenes_round43_robust43", &ReadParams::coloured_layout_places_min_pips, 0);
+  expect_more_right_none_wrong(before, after, 3);
   EXPECT_EQ(hidden_for(before, "weak"), 7) << "2504's blue 5, 2918's green 6 and 3502's blue 6 hidden weak without the rule";
   EXPECT_EQ(hidden_for(after, "weak"), 4);
   EXPECT_EQ(after.matched, before.matched + 3);
-  EXPECT_EQ(wrong(after), 0) << "wrong faces";
-  EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
 
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
