@@ -249,16 +249,20 @@ TEST(ReaderHarsh, ANoisyFramesDieWhosePipsAreNoFainterThanTheNoiseIsHidden) {
 // empty cell read red 2 at 0.76, and 3417 (-5,5), a blue 1 read 2 at 0.39. No right reading is lost.
 TEST(ReaderHarsh, AFaintReadingWhosePipPlacesDoNotStandClearIsHidden) {
   const char* set = "scenes_round30_robust30";
-  ReadParams off;
+  // (robust43) coloured_layout_places_min_pips off in every run: its places look reads 2504 (-4,1)'s
+  // green 5 right (five pips in a layout) with or without this rule; the A/B is this rule's.
+  ReadParams on;
+  on.coloured_layout_places_min_pips = 0;
+  ReadParams off = on;
   off.blur_faint_empty_ratio = 0;
-  ReadParams at5;
+  ReadParams at5 = on;
   at5.blur_faint_below = 5;
-  ReadParams bar5;
+  ReadParams bar5 = on;
   bar5.blur_agreed_min_response = 5;
   // (exact40) At bar 5, 2504 (-2,-1)'s blue 4 and 2705 (5,-5)'s blue 1 are 0.30 guesses beside the
   // hand whose places stand clear (weak_guess_clear_ratio would read both): off, the A/B is the bar's.
   bar5.weak_guess_clear_ratio = 0;
-  const SceneScore before = fixture_score(set, off), after = fixture_score(set, ReadParams{});
+  const SceneScore before = fixture_score(set, off), after = fixture_score(set, on);
   const SceneScore below5 = fixture_score(set, at5), old = fixture_score(set, bar5);
   EXPECT_GE(false_dice(before), 2) << "false dice without the rule";
   EXPECT_EQ(false_dice(after), 0) << "false dice with the rule";
@@ -397,12 +401,16 @@ TEST(ReaderHarsh, ASidesTwoCornersReadAsATwoAreReadAsTheirFace) {
 // green 4 read 2) and scenes_round35_robust35
 // (2507 (4,-3) red 3 read 2): one wrong face fewer each.
 TEST(ReaderHarsh, AFaceWhoseFaintPipsTheReadersLostIsReadWhole) {
-  ReadParams off;
+  // (robust43) coloured_layout_places_min_pips off in both runs: its places look reads harsh2 2505
+  // (1,-1)'s blue 5 (and 2505 (-2,5)'s red 4) with or without this rule; the A/B is this rule's.
+  ReadParams on;
+  on.coloured_layout_places_min_pips = 0;
+  ReadParams off = on;
   off.faint_pip_fill_ratio = 0;
   for (const auto& [set, more, fewer_wrong] : {std::tuple{"scenes_round36_robust36", 5, 4}, {"scenes_round26", 1, 1},
                                                {"scenes_round31_robust31", 1, 1}, {"scenes_round35_robust35", 1, 1}}) {
     SCOPED_TRACE(set);
-    const SceneScore before = fixture_score(set, off), after = fixture_score(set, ReadParams{});
+    const SceneScore before = fixture_score(set, off), after = fixture_score(set, on);
     expect_more_right_none_worse(before, after, more);
     EXPECT_LE(wrong(after), wrong(before) - fewer_wrong) << "wrong faces: " << wrong(before) << " -> " << wrong(after);
   }
