@@ -597,6 +597,49 @@ static ShownPlaces count_from_shown_places(const cv::Mat& crop, const FaceReadin
   return out;
 }
 
+// (robust43) A standard layout of pips found on the top plane, looked at in the face crop cut
+// centred on it and turned to it: its nine places on the crop's axes (0.27 of the face from the
+// centre), each place's centre contrast with the body in the pips' polarity (look_at_place).
+// `mask`: the places of the layout's pips (`pips_px`, crop pixels; each within 0.35 pitch of its
+// own place, else `mask` 0); `weakest`: the weakest contrast among them; `strongest`: the
+// strongest among the other places; `shown`: the places whose ring is of the body's colour.
+struct LayoutPlaces {
+  int mask = 0, shown = 0;
+  double weakest = 0, strongest = 0;
+  std::array<cv::Point2d, 9> at{};
+};
+static LayoutPlaces look_at_layout_places(const cv::Mat& crop, const cv::Vec3f& body, int polarity, const std::vector<cv::Point2d>& pips_px,
+                                          double crop_side_mm) {
+  LayoutPlaces out;
+  if (crop.empty() || crop.type() != CV_8UC3 || polarity == 0 || pips_px.empty()) return out;
+  const double face_px = kFaceCropPx * 16.0 / crop_side_mm, pitch = 0.27 * face_px, pr = 0.09 * face_px;
+  const cv::Point2d c((crop.cols - 1) / 2.0, (crop.rows - 1) / 2.0);
+  int mask = 0;
+  for (const cv::Point2d& q : pips_px) {
+    const double u = (q.x - c.x) / pitch, v = (q.y - c.y) / pitch, iu = std::round(u), iv = std::round(v);
+    if (std::abs(iu) > 1 || std::abs(iv) > 1 || std::hypot(u - iu, v - iv) > 0.35) return out;
+    const int k = static_cast<int>(iv + 1) * 3 + static_cast<int>(iu + 1);
+    if (mask >> k & 1) return out;
+    mask |= 1 << k;
+  }
+  FaceReading r;
+  r.body_bgr = body;
+  r.pip_polarity = polarity;
+  double weakest = 1e9, strongest = -1e9;
+  for (int k = 0; k < 9; ++k) {
+    const cv::Point2d p = c + pitch * cv::Point2d(k % 3 - 1, k / 3 - 1);
+    const PlaceLook pl = look_at_place(crop, r, p, pr, crop);
+    out.at[static_cast<std::size_t>(k)] = p;
+    out.shown += pl.ring >= kShownRing;
+    if (mask >> k & 1) weakest = std::min(weakest, pl.con);
+    else strongest = std::max(strongest, pl.con);
+  }
+  out.mask = mask;
+  out.weakest = weakest;
+  out.strongest = strongest;
+  return out;
+}
+
 // (exact30) A part of a face read as a smaller one (its pips not at a face's real size: a 6's
 // column of three as a 3, a 4's side of two as a 2) still shows its pips where they are. Laid at
 // the face's real size, the grid's place for the face's centre is not known: the reading's pips
@@ -4674,6 +4717,54 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (!thr.empty()) {
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
         const double reach_mm = pip_look_reach_mm(params);
+        // (robust43) A layout of coloured_layout_places_min_pips or more pips whose square, read
+        // at its centre, does not count it (a blurred or dim top: the lattice finds too few pips
+        // or none surely): the square turned to the layout and its nine places looked at; the
+        // layout's count is read there when each of its places contrasts with the body in the
+        // pips' polarity at least coloured_layout_places_ratio times as much as any other place
+        // (coloured_layout_places_shown of the nine on the body), at coloured_pip_agree_confidence. The face square then
+        // stands at the layout's centre and turn, its pips on the layout's places.
+        auto layout_places = [&](const std::vector<cv::Point2d>& pips, const TopFacePips& h, cv::Point2f at, const std::string& nf_,
+                                 int pol_) {
+          if (params.coloured_layout_places_min_pips <= 0 || h.count < params.coloured_layout_places_min_pips || h.count > 6 ||
+              h.missing > 0 || covered[ci] == 2 || !(fr.confidence < params.coloured_pip_look_below))
+            return false;
+          const float a0 = face_rect.angle;
+          face_rect.angle = static_cast<float>(h.angle_deg + 90.0 * std::round((a0 - h.angle_deg) / 90.0));
+          const FaceReading r3 = read_at(at, 0);
+          const cv::Mat crop = crop_at(at);
+          const double side_mm = 16.0 * params.face_crop_scale;
+          const cv::Matx33d to_crop = face_crop_to_mm(apply_h(patch_to_mm, {at.x, at.y}), face_rect.angle, side_mm, kFaceCropPx).inv();
+          std::vector<cv::Point2d> pips_px;
+          for (const cv::Point2d& q : pips)
+            if (cv::norm(q - h.centre_mm) <= kFaceReachMm && !(h.dropped > 0 && cv::norm(q - h.dropped_mm) < 1e-9))
+              pips_px.push_back(apply_h(to_crop, q));
+          const LayoutPlaces lp = static_cast<int>(pips_px.size()) == h.count ? look_at_layout_places(crop, r3.body_bgr, pol_, pips_px, side_mm)
+                                                                              : LayoutPlaces{};
+          const bool clear = lp.mask != 0 && lp.shown >= params.coloured_layout_places_shown && lp.weakest > 0 &&
+                             lp.weakest >= params.coloured_layout_places_ratio * std::max(0.0, lp.strongest) &&
+                             name_color(rel_of(r3.body_bgr), samples) == nf_;
+          if (debug) {
+            std::fprintf(stderr, "COLPLACES %d,%d %s face of %d turned %.0f -> %.0f deg: %zu pips placed, places ", cell.hex.q, cell.hex.r,
+                         nf_.c_str(), h.count, a0, face_rect.angle, pips_px.size());
+            for (int k = 0; k < 9; ++k) std::fprintf(stderr, "%c", lp.mask >> k & 1 ? 'o' : '.');
+            std::fprintf(stderr, " shown %d weakest %.3f strongest other %.3f (read there face %d conf %.2f)%s\n", lp.shown, lp.weakest,
+                         lp.strongest, r3.face, r3.confidence, clear ? ": read" : "");
+          }
+          if (!clear) {
+            face_rect.angle = a0;
+            return false;
+          }
+          fr = r3;
+          fr.face = h.count;
+          fr.confidence = params.coloured_pip_agree_confidence;
+          fr.pip_polarity = pol_;
+          fr.pips.clear();
+          for (int k = 0; k < 9; ++k)
+            if (lp.mask >> k & 1) fr.pips.emplace_back(static_cast<float>(lp.at[static_cast<std::size_t>(k)].x), static_cast<float>(lp.at[static_cast<std::size_t>(k)].y));
+          fc = at;
+          return true;
+        };
         // The white/black look's sampling of this disc when it made one (a token's blob read
         // blue gets both looks): the sample is the plane's luminance, whatever the thresholds.
         search_top_faces(image, ht, c_mm, reach_mm, pol < 0, thr, displacement[ci], params.max_face_offset_mm, fine_sample,
@@ -4735,6 +4826,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             std::fprintf(stderr, "COLPIP %d,%d %s %zu pips, face of %d (fit %.3f) moved %.1f mm: face %d conf %.2f -> face %d conf %.2f %s%s\n",
                          cell.hex.q, cell.hex.r, nf.c_str(), pips.size(), h.count, h.fit, cv::norm(at - fc) / ppm, fr.face,
                          fr.confidence, r2.face, r2.confidence, colour.c_str(), agree ? " agree" : more ? " more, sure" : "");
+          if (!agree && !more && layout_places(pips, h, at, nf, pol)) return true;
           if (!agree && !more) return false;
           fr = r2, fc = at;
           return true;
@@ -5690,6 +5782,8 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_ring_average" << noise_ring_average;
     fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips << "pip_look_missing_pip_fit" << pip_look_missing_pip_fit;
     fs << "pip_look_light_only_min_pips" << pip_look_light_only_min_pips;
+    fs << "coloured_layout_places_min_pips" << coloured_layout_places_min_pips << "coloured_layout_places_ratio" << coloured_layout_places_ratio
+       << "coloured_layout_places_shown" << coloured_layout_places_shown;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
     fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
@@ -5924,6 +6018,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("pip_look_drop_min_pips", p.pip_look_drop_min_pips);
     get("pip_look_missing_pip_fit", p.pip_look_missing_pip_fit);
     get("pip_look_light_only_min_pips", p.pip_look_light_only_min_pips);
+    get("coloured_layout_places_min_pips", p.coloured_layout_places_min_pips);
+    get("coloured_layout_places_ratio", p.coloured_layout_places_ratio);
+    get("coloured_layout_places_shown", p.coloured_layout_places_shown);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);

@@ -1189,6 +1189,22 @@ struct ReadParams {
   // lone spot, not read it better (with 1: gain4 3519 (2,2), a black 4 read right, became a
   // 1 at its first threshold's lone pip). 0 = off.
   int pip_look_light_only_min_pips = 2;
+  // (robust43) A coloured die's layout of this many pips or more that the coloured pip look found on
+  // the top plane, whose square read at its centre does not count it (a blurred or dim top, the
+  // lattice's pips too faint: harsh2 2504 (-2,-3), a blue 5's five pips found in a layout, read 0
+  // at 0.00 there), is looked at in its nine places: the square turned to the layout, each place's
+  // centre contrast with the body in the pips' polarity (look_at_place). When
+  // coloured_layout_places_shown of the nine places or more show the body round them (the crop
+  // lies on the face) and the layout's weakest place contrasts at least
+  // coloured_layout_places_ratio times as much as the strongest other place (a 5 or a 6 whose
+  // other pips are faint is no 4: those places contrast too), the die is read as the layout's
+  // count at coloured_pip_agree_confidence (two counts agree: the pips found on the plane, their
+  // places in the crop). Not for layouts of three or fewer: on the gain sets' tinted empty cells
+  // the coloured look finds layouts of two and three specks in clear places (weakest 0.02-0.08,
+  // as a real blue 3's 0.07). Not under the occluder. 0 = off.
+  int coloured_layout_places_min_pips = 4;
+  double coloured_layout_places_ratio = 2.0;
+  int coloured_layout_places_shown = 6;
 
   Status save(const std::string& path) const;
   static Result<ReadParams> load(const std::string& path);

@@ -492,6 +492,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.pip_look_drop_min_pips = 5;
   p.pip_look_missing_pip_fit = 0.045;
   p.pip_look_light_only_min_pips = 3;
+  p.coloured_layout_places_min_pips = 5;
+  p.coloured_layout_places_ratio = 2.75;
+  p.coloured_layout_places_shown = 7;
   p.noise_one_sure_contrast = 4.2;
   p.noise_one_clear_ratio = 0.27;
   p.weak_guess_clear_ratio = 0.23;
@@ -623,6 +626,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->pip_look_drop_min_pips, 5);
   EXPECT_DOUBLE_EQ(q->pip_look_missing_pip_fit, 0.045);
   EXPECT_EQ(q->pip_look_light_only_min_pips, 3);
+  EXPECT_EQ(q->coloured_layout_places_min_pips, 5);
+  EXPECT_DOUBLE_EQ(q->coloured_layout_places_ratio, 2.75);
+  EXPECT_EQ(q->coloured_layout_places_shown, 7);
   EXPECT_DOUBLE_EQ(q->noise_one_sure_contrast, 4.2);
   EXPECT_DOUBLE_EQ(q->noise_one_clear_ratio, 0.27);
   EXPECT_DOUBLE_EQ(q->weak_guess_clear_ratio, 0.23);
