@@ -1172,8 +1172,13 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
       const int h = std::max(1, cvRound(params.body_reread_window * mks));
       for (std::size_t i = 0; i < kept.size(); ++i) {
         const std::array<float, 7> own = cnn_of(i);
-        // a die dropped below anyway (the network's not-a-die, cut by the photo's edge) is not re-read
-        if (own[0] >= (from_gap[i] ? params.gap_max_not_die : params.cnn_max_not_die)) continue;
+        // a die the network doubts too much (DiceParams::body_reread_max_not_die), or cut by the photo's edge, is not re-read
+        if (own[0] >= (from_gap[i] ? params.gap_max_not_die : params.body_reread_max_not_die)) {
+          if (debug && !from_gap[i])
+            std::cerr << "dice: body re-read skips " << kept[i].s.c.centre << " side " << kept[i].s.c.side << " (not a die " << own[0]
+                      << " >= body_reread_max_not_die " << params.body_reread_max_not_die << ")\n";
+          continue;
+        }
         if (cut_by_edge(box_of(kept[i]), work.size(), params)) continue;
         const cv::Point2f c = kept[i].s.c.centre;
         const cv::Rect win = cv::Rect(cvRound(c.x) - h, cvRound(c.y) - h, 2 * h + 1, 2 * h + 1) & cv::Rect(0, 0, dt.cols, dt.rows);

@@ -142,6 +142,13 @@ struct DiceParams {
   // (docs/dice.md round 28.)
   double body_reread = 0.3;
   double body_reread_window = 0.5;
+  // ... a die the network calls not a die with at least this probability on its own square
+  // is not read again on its body (the gap dice: gap_max_not_die). It was cnn_max_not_die
+  // itself (a die dropped below anyway was not re-read); its own, since real round 43:
+  // with the output's drop lower than the re-read's gate, a die whose square lies off its
+  // body, which the network doubts there, is still read on its body, and the network's word
+  // on that square decides. >= 1: every die re-read.
+  double body_reread_max_not_die = 0.8;
   // The two re-reads above take the photo's median die side of the dice kept before the
   // gap stage (true), not of those with the gap dice (false, rounds 27/28): a gap die found
   // or not then does not move the square every other die is read again on.
@@ -312,7 +319,12 @@ struct DiceParams {
   // die), now on the whole even split with the current finder (even forest): 43 of its 190
   // false detections dropped (floor specks, the tray's corner, penlington's side faces and
   // cables), no die lost, no face changed; 0.5 drops 74 and loses one die.
-  double cnn_max_not_die = 0.8;
+  // 0.6 since real round 43, by the same rule, once the body re-read got its own gate
+  // (body_reread_max_not_die 0.8): at 0.6 with the gate tied to it, byler 100300's purple 1
+  // (its own square doubted, its body square sure) was no longer re-read and was lost. Even
+  // split (even forest): 11 of 89 false detections dropped (penlington's keyboard keys,
+  // labels, cables, side faces), no die lost, no face changed; the odd check 14 of 115.
+  double cnn_max_not_die = 0.6;
   // ... and a kept die whose box is almost all background is dropped: a speck of dirt on a
   // plain table reads as a 1 or a 2 (its lone dark dot the pip), and its box is the table
   // round it. A die's body differs from the median background (its colour, or its edges and

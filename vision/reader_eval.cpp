@@ -436,6 +436,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.gap_seed_on_fg >= 0) dp.gap_seed_on_fg = a.gap_seed_on_fg > 0;
     if (a.six_missing_pair >= 0) dp.pips.six_missing_pair = a.six_missing_pair;
     if (a.small_die_reread >= 0) dp.small_die_reread = a.small_die_reread;
+    if (a.body_reread_max_not_die >= 0) dp.body_reread_max_not_die = a.body_reread_max_not_die;
     if (a.body_reread >= 0) dp.body_reread = a.body_reread;
     if (a.body_reread_window >= 0) dp.body_reread_window = a.body_reread_window;
     if (a.reread_sides_before_gap >= 0) dp.reread_sides_before_gap = a.reread_sides_before_gap > 0;

@@ -66,6 +66,7 @@ struct EvalArgs {
   double dash_max_tilt = -1;     // --real: PipParams::dash_max_tilt (< 0 = its default; real round 40)
   double round_pip_max_elong = -1;  // --real: PipParams::round_pip_max_elong (< 0 = its default; real round 40)
   double small_die_reread = -1;  // --real: DiceParams::small_die_reread (0 = off, < 0 = its default; round 27)
+  double body_reread_max_not_die = -1;  // --real: DiceParams::body_reread_max_not_die (< 0 = its default; real round 43)
   double body_reread = -1;         // --real: DiceParams::body_reread (0 = off, < 0 = its default; round 28)
   double body_reread_window = -1;  // --real: DiceParams::body_reread_window (< 0 = its default)
   int reread_sides_before_gap = -1;  // --real: DiceParams::reread_sides_before_gap (1 on, 0 off, < 0 = its default; docs/dice.md real28)

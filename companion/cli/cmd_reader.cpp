@@ -289,6 +289,8 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: PipParams::six_missing_pair (a four with pips where a six's other pair would be keeps the six in the fusion; 0 = off)");
   ev->add_option("--small-die-reread", ea->small_die_reread,
                  "--real: DiceParams::small_die_reread (a kept die narrower than this x the photo's median die is read again on a square of that size; 0 = off)");
+  ev->add_option("--body-reread-max-not-die", ea->body_reread_max_not_die,
+                 "--real: DiceParams::body_reread_max_not_die (a die the network calls not a die with this probability is not read again on its body)");
   ev->add_option("--body-reread", ea->body_reread,
                  "--real: DiceParams::body_reread (each die read again on its body, a foreground at least this x the photo's die side deep; taken when the network is surer there; 0 = off)");
   ev->add_option("--body-reread-window", ea->body_reread_window,
