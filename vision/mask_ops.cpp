@@ -3518,8 +3518,8 @@ inline uchar bgr_gray_px(const uchar* p) { return static_cast<uchar>((p[0] * 373
 // 0-3 in the low lane, 4-7 in the high), pshufb puts (b, g) and (r, 1) in 16-bit pairs, two
 // pmaddwd give b 3735 + g 19235 and r 9798 + 16384 (weights under 2^15, sums positive, under
 // 2^23), the sum shifted by 15 (at most 255), packed to bytes and the lanes' dwords put in
-// pixel order. Returns the
-// pixels written; the rest is bgr_gray_px's (a step's last load reaches 4 bytes past its 96).
+// pixel order. bgr_gray_run_avx2 returns the pixels it wrote; the rest is bgr_gray_px's (a
+// step's last load reaches 4 bytes past its 96).
 // Eight pixels' grey levels (q: their 24 bytes, readable to q + 28) as 32-bit integers.
 __attribute__((target("avx2"), always_inline)) inline __m256i bgr_gray_eight_avx2(const uchar* q, __m256i bg_idx, __m256i r_idx,
                                                                                  __m256i one_hi, __m256i k_bg, __m256i k_r) {

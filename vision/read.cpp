@@ -4718,8 +4718,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
         const double reach_mm = pip_look_reach_mm(params);
         // (robust43) A layout of coloured_layout_places_min_pips or more pips whose square, read
-        // at its centre, does not count it (a blurred or dim top: the lattice finds too few pips
-        // or none surely): the square turned to the layout and its nine places looked at; the
+        // at its centre, does not agree with it (another count, another colour, or the count below
+        // pip_look_confidence: a blurred or dim top, where the lattice finds too few
+        // pips or none surely): the square turned to the layout and its nine places looked at; the
         // layout's count is read there when each of its places contrasts with the body in the
         // pips' polarity at least coloured_layout_places_ratio times as much as any other place
         // (coloured_layout_places_shown of the nine on the body), at coloured_pip_agree_confidence. The face square then
@@ -4804,7 +4805,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // (exact27) ... or the first reading is a token's blue 1 and this a sure other die's face.
           // (exact43) ... or a blue reading of up to token_other_die_max_face pips (the token's pip read
           // with one of the die's on a square between them).
-          const bool token_one = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face >= 1 && fr.face <= params.token_other_die_max_face && nf == "blue" &&
+          const bool token_few = params.token_one_other_die > 0 && covered[ci] != 2 && fr.face >= 1 && fr.face <= params.token_other_die_max_face && nf == "blue" &&
                                  (colour == "black" || colour == "white") && r2.confidence >= params.token_one_other_die;
           // (robust38) ... or, in a noisy frame, a sure black face of three pips or more over an unsure first reading.
           const bool grey_die = params.coloured_pip_grey_confidence > 0 && noisy && pol > 0 && covered[ci] != 2 && h.count >= 3 &&
@@ -4813,7 +4814,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (debug && grey_die && r2.face == h.count)
             std::fprintf(stderr, "COLPIPGREY %d,%d %s look's face of %d read black at %.2f: the die is black\n", cell.hex.q, cell.hex.r,
                          nf.c_str(), h.count, r2.confidence);
-          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && (colour == nf || token_one || grey_die) &&
+          const bool agree = r2.face == h.count && r2.confidence >= params.pip_look_confidence && (colour == nf || token_few || grey_die) &&
                              h.count > 1 &&
                              (h.count > fr.face ||
                               (r2.confidence > fr.confidence && fr.confidence < params.coloured_pip_look_below));
@@ -5559,11 +5560,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     obs.cells.push_back(co);
   }
   // (exact43) A token beside another die (a neighbour's blue die) joins it in one blob, whose centre
-  // then lies beyond guard_max_offset_mm or whose area over the cap (dev17 1907 (3,-4), dev18 2004
-  // (0,-4): 2.06 and 1.46 guard faces, 12.0 and 13.1 mm out). Once every die's footprint is known,
-  // a cell whose look found no token has the other dice's footprints (their top squares at
-  // guard_other_feet x their side, swept along their d) taken out of its blue mask, opened again,
-  // and its blobs tested as before.
+  // then lies beyond guard_max_offset_mm or whose area is over the cap (dev18 2004 (0,-4): 1.46
+  // guard faces, 13.1 mm out). After the loop, a cell whose look found no token has the other
+  // dice's footprints (their top squares at guard_other_feet x their side, swept along their d)
+  // taken out of its blue mask, opened again, and its blobs tested by the plain bars (no
+  // opened-blob retry here). Only dice placed by the loop's square reads left a footprint (not
+  // those reported on the early paths: fine unit, lone pip, white 1 in a hole); a die hidden
+  // after its read keeps its footprint here.
   for (GuardAgain& ga : guard_again) {
     const auto it = std::find_if(obs.cells.begin(), obs.cells.end(), [&](const CellObservation& o) { return o.hex == ga.cell.hex; });
     if (it == obs.cells.end() || it->guard) continue;

@@ -540,11 +540,14 @@ struct ReadParams {
   double guard_part_area = 0.6;
   double guard_part_saturation = 0.45;
   // (exact43) A token beside another die (a neighbour's blue die) makes one blob with it, too far
-  // from the cell's centre or too large to pass (dev17 1907 (3,-4), dev18 2004 (0,-4)). After the
-  // cell loop, when every die's footprint is known, a reported die whose guard look found no
-  // token has the other dice's footprints (their top squares at guard_other_feet x the face's
-  // side, swept along their d, as its own is at 1.08) taken out of its blue mask, the mask opened
-  // again, and its blobs tested as before (size, offset, own cell, core). 0 = off.
+  // from the cell's centre or too large to pass (dev18 2004 (0,-4)). After the cell loop, a
+  // reported die whose guard look found no token has the other dice's footprints (their top
+  // squares at guard_other_feet x the face's side, swept along their d, as its own is at 1.08)
+  // taken out of its blue mask, the mask opened again, and its blobs tested by the plain bars
+  // (size, offset, own cell, core; not the opened-blob retry for a blob over the size cap).
+  // The footprints are those the cell loop's square reads placed: a die reported on an early
+  // path (the fine unit, the lone pip, the white 1 in a hole) leaves none, a die hidden later
+  // keeps its own. 0 = off.
   double guard_other_feet = 1.08;
   // A unit blob under this many nominal 16x16 mm faces (after the parallax erosion) in
   // deep blue is a guard token (beside a white or black die that barely differs from the
