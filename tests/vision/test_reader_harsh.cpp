@@ -54,6 +54,16 @@ void expect_more_right_none_wrong(const SceneScore& before, const SceneScore& af
   EXPECT_EQ(wrong(after), 0) << "wrong faces";
   EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
+// A guard rule's run (after) against the run without it (before): one guard wrong without it
+// (`which`), every guard right with it, one board more exact, and no die, face or hidden die moved.
+void expect_the_one_guard_mended(const SceneScore& before, const SceneScore& after, const char* which) {
+  EXPECT_EQ(before.guard_ok, before.matched - 1) << which;
+  EXPECT_EQ(after.guard_ok, after.matched) << "every guard right";
+  EXPECT_EQ(after.matched, before.matched);
+  EXPECT_EQ(after.face_ok, before.face_ok);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
+}
 
 // In a blurred frame the lattice cannot tell the layout and the component counter's guess
 // (capped at 0.3) counted merged or lost pips (a red 6 read 2, a red 3 read 1) and read long
@@ -599,17 +609,10 @@ TEST(ReaderHarsh, AClearBodyUnderTheOccluderReadAtTheLowerBarIsReported) {
 // the mean, over guard_part_area's old 0.5 (so not asked to be deep blue). At 0.6 (whole tokens in
 // such frames measure 0.77-0.80) it is no token: the guard goes, the board is exact.
 TEST(ReaderHarsh, ANoisyFramesPaleBlobJustOverTheOldBarIsNoGuard) {
-  ReadParams old_bar;
-  old_bar.guard_part_area = 0.5;
-  const SceneScore after = fixture_score("scenes_round42_exact42", ReadParams{}), before = fixture_score("scenes_round42_exact42", old_bar);
+  const auto [before, after] = off_and_default("scenes_round42_exact42", &ReadParams::guard_part_area, 0.5);  // the old bar
   EXPECT_EQ(after.scenes, 1);
-  EXPECT_EQ(before.guard_ok, before.matched - 1) << "3102 (-1,5)'s false guard under the old bar";
-  EXPECT_EQ(after.guard_ok, after.matched);
-  EXPECT_EQ(after.matched, before.matched);
-  EXPECT_EQ(after.face_ok, before.face_ok);
-  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  expect_the_one_guard_mended(before, after, "3102 (-1,5)'s false guard under the old bar");
   EXPECT_EQ(false_dice(after), 0);
-  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
 }
 
 // (exact43) A token beside a neighbour's blue die. data/fixtures/scenes_round43_exact43: dev18 2004
@@ -618,17 +621,10 @@ TEST(ReaderHarsh, ANoisyFramesPaleBlobJustOverTheOldBarIsNoGuard) {
 // 12), so the guard was missed. After the cell loop, with the other dice's footprints taken out
 // (guard_other_feet), the token's blob is 0.48 guard faces 8.9 mm out: a guard. Nothing else moves.
 TEST(ReaderHarsh, ATokenJoinedToANeighboursDieIsFoundWithTheOtherDiceOut) {
-  const auto feet = &ReadParams::guard_other_feet;
-  const SceneScore after = fixture_score("scenes_round43_exact43", ReadParams{});
-  const SceneScore before = scored_with("scenes_round43_exact43", feet, 0.0);
+  const auto [before, after] = off_and_default("scenes_round43_exact43", &ReadParams::guard_other_feet, 0.0);
   EXPECT_EQ(after.scenes, 2);
-  EXPECT_EQ(before.guard_ok, before.matched - 1) << "2004 (0,-4)'s guard missed without the look";
-  EXPECT_EQ(after.guard_ok, after.matched) << "every guard right";
-  EXPECT_EQ(after.matched, before.matched);
-  EXPECT_EQ(after.face_ok, before.face_ok);
-  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  expect_the_one_guard_mended(before, after, "2004 (0,-4)'s guard missed without the look");
   EXPECT_EQ(false_dice(after), false_dice(before));
-  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
 }
 
 // (exact43) A die read from its token's pip and one of its own. scenes_round43_exact43: dev15 1702
@@ -637,9 +633,7 @@ TEST(ReaderHarsh, ATokenJoinedToANeighboursDieIsFoundWithTheOtherDiceOut) {
 // it black 3 at 1.00, and was refused for naming another colour: the token rule took only a blue
 // 1 (token_other_die_max_face 1). With 2 the black 3 is read, its token then found as its guard.
 TEST(ReaderHarsh, ATokensPipReadWithADiesIsThatDieBesideItsToken) {
-  const auto most = &ReadParams::token_other_die_max_face;
-  const SceneScore after = fixture_score("scenes_round43_exact43", ReadParams{});
-  const SceneScore before = scored_with("scenes_round43_exact43", most, 1);
+  const auto [before, after] = off_and_default("scenes_round43_exact43", &ReadParams::token_other_die_max_face, 1);
   expect_more_right_none_worse(before, after, 1);
   EXPECT_EQ(wrong(before), 1) << "1702 (0,4) read blue 2 without the rule";
   EXPECT_EQ(wrong(after), 0);
