@@ -1618,9 +1618,13 @@ TEST(MaskOps, ShadowRowIsTheLoopOnEveryColour) {
   std::mt19937 rng(44);
   std::vector<uchar> where(static_cast<std::size_t>(all.cols) + 16);
   for (auto& w : where) w = rng() % 4 ? static_cast<uchar>(1 + rng() % 255) : 0;
-  const float papers[][3] = {{200, 210, 205}, {120.5f, 180, 230}, {240, 240, 240}, {60, 64, 70}};
-  const std::pair<double, double> bounds[] = {{rp.shadow_min, rp.shadow_max}, {0.3, 0.75}, {0.5, 0.52}, {0.2, 1.05}};
-  for (int i = 0; i < 4; ++i) {
+  const float papers[][3] = {{200, 210, 205}, {120.5f, 180, 230}, {240, 240, 240}, {60, 64, 70}, {200, 210, 205}};
+  // The last bounds are two pixels' own k (brightness sums 300 and 450 over paper 0's): k on
+  // the bound itself, where an operation done otherwise would show.
+  const float ps0 = 200.0f + 210.0f + 205.0f + 1e-3f;
+  const double k300 = (300.0f + 1e-3f) / ps0, k450 = (450.0f + 1e-3f) / ps0;
+  const std::pair<double, double> bounds[] = {{rp.shadow_min, rp.shadow_max}, {0.3, 0.75}, {0.5, 0.52}, {0.2, 1.05}, {k300, k450}};
+  for (int i = 0; i < 5; ++i) {
     const float* paper = papers[i];
     const auto [kmin, kmax] = bounds[i];
     long shadow = 0;
