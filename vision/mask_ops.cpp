@@ -2335,8 +2335,85 @@ inline void load_bgr16_u32(const uchar* bgr, cv::v_uint32x4 w[3][4]) {
 }
 #endif
 
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+bool use_avx2();
+// (speed44) 8 BGR pixels (the 24 bytes from p, none past them) as each channel's 8 values in
+// 32-bit lanes, in pixel order: c[0] b, c[1] g, c[2] r. Bytes 0-15 in the low lane (pixels
+// 0-3 at 0-11), 8-23 in the high (pixels 4-7 at 4-15); one shuffle a channel (-1: zero).
+__attribute__((target("avx2"), always_inline)) inline void load_bgr8_epi32(const uchar* p, __m256i c[3]) {
+  const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 8)), 1);
+  for (int k = 0; k < 3; ++k)
+    c[k] = _mm256_shuffle_epi8(v, _mm256_setr_epi8(k, -1, -1, -1, 3 + k, -1, -1, -1, 6 + k, -1, -1, -1, 9 + k, -1, -1, -1,  //
+                                                   4 + k, -1, -1, -1, 7 + k, -1, -1, -1, 10 + k, -1, -1, -1, 13 + k, -1, -1, -1));
+}
+// An 8-lane mask (all ones or zero in each 32-bit lane, pixels 0-7) as 8 bytes 0xFF / 0 in
+// pixel order, in the low half.
+__attribute__((target("avx2"), always_inline)) inline __m128i mask8_bytes(__m256 m) {
+  const __m256i w = _mm256_castps_si256(m);
+  const __m128i h = _mm_packs_epi32(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
+  return _mm_packs_epi16(h, h);
+}
+// skin_row's step on 8 pixels in AVX2 (no FMA enabled, so nothing is fused): the SSE step's
+// float operations lane by lane in its order. Returns the first pixel not done.
+__attribute__((target("avx2"), noinline)) int skin_row_avx2(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min,
+                                                            float hue_max, uchar* out) {
+  const __m256 v0 = _mm256_set1_ps(iw[0]), v1 = _mm256_set1_ps(iw[1]), v2 = _mm256_set1_ps(iw[2]);
+  const __m256 k60 = _mm256_set1_ps(60.0f), rmin = _mm256_set1_ps(0.06f), vch = _mm256_set1_ps(chroma);
+  const __m256 hmin = _mm256_set1_ps(hue_min), hmax = _mm256_set1_ps(hue_max);
+  int x = 0;
+  for (; x + 8 <= n; x += 8) {
+    __m256i w[3];
+    load_bgr8_epi32(bgr + 3 * x, w);
+    const __m256 b = _mm256_mul_ps(_mm256_cvtepi32_ps(w[0]), v0);
+    const __m256 g = _mm256_mul_ps(_mm256_cvtepi32_ps(w[1]), v1);
+    const __m256 r = _mm256_mul_ps(_mm256_cvtepi32_ps(w[2]), v2);
+    const __m256 num = _mm256_mul_ps(k60, _mm256_sub_ps(g, b)), den = _mm256_sub_ps(r, b);
+    __m256 m = _mm256_and_ps(_mm256_cmp_ps(r, g, _CMP_GT_OQ), _mm256_cmp_ps(g, b, _CMP_GE_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(r, rmin, _CMP_GT_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(den, _mm256_mul_ps(vch, r), _CMP_GT_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(num, _mm256_mul_ps(hmin, den), _CMP_GE_OQ));
+    m = _mm256_and_ps(m, _mm256_cmp_ps(num, _mm256_mul_ps(hmax, den), _CMP_LE_OQ));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + x), mask8_bytes(m));
+  }
+  return x;
+}
+// shadow_row's step on 8 pixels in AVX2 (no FMA): the SSE step's operations lane by lane in
+// its order, kmin_f / kmax_f its float bounds. Returns the first pixel not done.
+__attribute__((target("avx2"), noinline)) int shadow_row_avx2(const uchar* bgr, const uchar* where, int n, const float paper[3], float kmin_f,
+                                                              float kmax_f, uchar* out) {
+  const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
+  const __m256 vps = _mm256_set1_ps(ps), eps = _mm256_set1_ps(1e-3f), lim = _mm256_set1_ps(0.0016f);
+  const __m256 pc[3] = {_mm256_set1_ps(paper[0] / ps), _mm256_set1_ps(paper[1] / ps), _mm256_set1_ps(paper[2] / ps)};
+  const __m256 vkmin = _mm256_set1_ps(kmin_f), vkmax = _mm256_set1_ps(kmax_f);
+  int x = 0;
+  for (; x + 8 <= n; x += 8) {
+    __m256i w[3];
+    load_bgr8_epi32(bgr + 3 * x, w);
+    const __m256 s = _mm256_add_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_add_epi32(w[0], w[1]), w[2])), eps);
+    const __m256 k = _mm256_div_ps(s, vps);
+    const __m256 c0 = _mm256_sub_ps(_mm256_div_ps(_mm256_cvtepi32_ps(w[0]), s), pc[0]);
+    const __m256 c1 = _mm256_sub_ps(_mm256_div_ps(_mm256_cvtepi32_ps(w[1]), s), pc[1]);
+    const __m256 c2 = _mm256_sub_ps(_mm256_div_ps(_mm256_cvtepi32_ps(w[2]), s), pc[2]);
+    const __m256 d = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(c0, c0), _mm256_mul_ps(c1, c1)), _mm256_mul_ps(c2, c2));
+    const __m256 m = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(d, lim, _CMP_LT_OQ), _mm256_cmp_ps(k, vkmin, _CMP_GE_OQ)),
+                                   _mm256_cmp_ps(k, vkmax, _CMP_LE_OQ));
+    // Where `where` is 0 the scalar loop leaves out[x] as it was.
+    const __m128i wh = _mm_cmpeq_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(where + x)), _mm_setzero_si128());
+    const __m128i old = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(out + x));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + x), _mm_blendv_epi8(mask8_bytes(m), old, wh));
+  }
+  return x;
+}
+}  // namespace
+#endif
+
 void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out) {
   int x = 0;
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) x = skin_row_avx2(bgr, n, iw, chroma, hue_min, hue_max, out);
+#endif
 #if CV_SIMD128
   using cv::v_float32x4;
   const v_float32x4 v0 = cv::v_setall_f32(iw[0]), v1 = cv::v_setall_f32(iw[1]), v2 = cv::v_setall_f32(iw[2]);
@@ -2458,6 +2535,9 @@ void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3
   if (static_cast<double>(kmin_f) < kmin) kmin_f = std::nextafter(kmin_f, std::numeric_limits<float>::infinity());
   if (static_cast<double>(kmax_f) > kmax) kmax_f = std::nextafter(kmax_f, -std::numeric_limits<float>::infinity());
   const v_float32x4 vkmin = cv::v_setall_f32(kmin_f), vkmax = cv::v_setall_f32(kmax_f);
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) x = shadow_row_avx2(bgr, where, n, paper, kmin_f, kmax_f, out);
+#endif
   for (; x + 16 <= n; x += 16) {
     cv::v_uint32x4 w[3][4];
     load_bgr16_u32(bgr + 3 * x, w);
@@ -3580,8 +3660,28 @@ void bgr_to_gray(const cv::Mat& bgr, cv::Mat& gray) {
   gray = out;
 }
 
+#if defined(HEXDICE_BILINEAR_AVX2)
+namespace {
+// (speed44) bgr_lum_row 8 pixels a step: b + 2 g + r in 32-bit lanes (at most 1020), packed
+// to 16 bits in pixel order. Returns the first pixel not done.
+__attribute__((target("avx2"), noinline)) int bgr_lum_row_avx2(const uchar* bgr, int n, ushort* out) {
+  int x = 0;
+  for (; x + 8 <= n; x += 8) {
+    __m256i w[3];
+    load_bgr8_epi32(bgr + 3 * x, w);
+    const __m256i s = _mm256_add_epi32(_mm256_add_epi32(w[0], _mm256_add_epi32(w[1], w[1])), w[2]);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + x), _mm_packus_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1)));
+  }
+  return x;
+}
+}  // namespace
+#endif
+
 void bgr_lum_row(const uchar* bgr, int n, ushort* out) {
   int x = 0;
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) x = bgr_lum_row_avx2(bgr, n, out);
+#endif
 #if CV_SIMD128
   for (; x + 16 <= n; x += 16) {
     cv::v_uint8x16 b, g, r;

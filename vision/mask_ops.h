@@ -299,7 +299,8 @@ void light_grid(const std::vector<double>& ex, const std::vector<double>& ey, co
 // times iw (1 / the paper's white), out[x] = 255 when r > g >= b, r > 0.06, r - b >
 // chroma x r and the hue 60 (g - b) / (r - b) is within hue_min..hue_max (without the
 // division), else 0. skin_row_ref is the loop it replaces; skin_row does the same float
-// operations on 16 pixels at a time (the same bytes: tests/vision/mask_ops_test.cpp).
+// operations on 16 pixels at a time (the same bytes: tests/vision/mask_ops_test.cpp), (speed44)
+// on 8 in AVX2 where the CPU has it and HEXDICE_NO_AVX2 is unset.
 void skin_row_ref(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
 void skin_row(const uchar* bgr, int n, const float iw[3], float chroma, float hue_min, float hue_max, uchar* out);
 
@@ -316,7 +317,8 @@ void blob_response_row(const float* up, const float* r, const float* dn, int n, 
 // where where[x] != 0, out[x] = 255 when the pixel's chromaticity is within 0.04 of the
 // paper's and its brightness over the paper's is within kmin..kmax, else 0; out[x] is left
 // as it is where where[x] == 0. shadow_row_ref is the per-pixel loop it replaces;
-// shadow_row does the same float operations 16 pixels at a time (the same bytes).
+// shadow_row does the same float operations 16 pixels at a time (the same bytes), (speed44)
+// 8 at a time in AVX2 as skin_row.
 void shadow_row_ref(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out);
 void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3], double kmin, double kmax, uchar* out);
 
@@ -495,8 +497,8 @@ cv::Rect filled_circle_box(cv::Point c, int r, cv::Size size);
 void bgr_to_gray(const cv::Mat& bgr, cv::Mat& gray);
 
 // (Speed round 27) out[x] = b + 2 g + r of the BGR pixel x (0 .. 1020) for x in [0, n): 16
-// pixels at a time (the same integers as the per-pixel sum): the reader's luminance of a
-// patch row (the face plane's, the pip masks').
+// pixels at a time (the same integers as the per-pixel sum), (speed44) 8 in AVX2 as skin_row:
+// the reader's luminance of a patch row (the face plane's, the pip masks').
 void bgr_lum_row(const uchar* bgr, int n, ushort* out);
 
 // (Speed round 33) out[x] = 255 when lum[x] (a bgr_lum_row value, 0 .. 1020) compares with

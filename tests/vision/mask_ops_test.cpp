@@ -1567,6 +1567,75 @@ TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
   EXPECT_GT(other, 500);
 }
 
+// (speed44) skin_row and shadow_row (their AVX2 steps, 16 pixels of 8 lanes; SSE with
+// HEXDICE_NO_AVX2=1) against their per-pixel loops on every one of the 2^24 colours: rows of
+// every_colour() as views of varying start (0-16) and end (0-4 short), so every step meets
+// every tail; the reader's parameters (hand_mask's, shadow_mask's) and others. shadow_row's
+// `where` random and its output filled with noise first (the loop leaves those bytes).
+template <class Row, class Ref>
+long colour_rows_differ(const cv::Mat& all, Row&& row, Ref&& ref, long* set) {
+  long differ = 0;
+  std::vector<uchar> a(static_cast<std::size_t>(all.cols)), b(a.size());
+  for (int y = 0; y < all.rows; ++y) {
+    const int x0 = y % 17, n = all.cols - x0 - (y / 17) % 5;
+    const uchar* px = all.ptr<uchar>(y) + 3 * x0;
+    for (int x = 0; x < n; ++x) a[static_cast<std::size_t>(x)] = b[static_cast<std::size_t>(x)] = static_cast<uchar>(x * 37 + y);
+    ref(px, n, a.data());
+    row(px, n, b.data());
+    for (int x = 0; x < n; ++x) {
+      differ += a[static_cast<std::size_t>(x)] != b[static_cast<std::size_t>(x)];
+      *set += a[static_cast<std::size_t>(x)] == 255;
+    }
+  }
+  return differ;
+}
+
+TEST(MaskOps, SkinRowIsTheLoopOnEveryColour) {
+  const cv::Mat all = every_colour();
+  const ReadParams rp;
+  struct Case {
+    float iw[3], chroma, hue_min, hue_max;
+  };
+  const Case cases[] = {
+      {{1.0f / 228.0f, 1.0f / 235.0f, 1.0f / 240.0f}, static_cast<float>(rp.hand_chroma), static_cast<float>(rp.hand_hue_min),
+       static_cast<float>(rp.hand_hue_max)},
+      {{1.0f / 255.0f, 1.0f / 255.0f, 1.0f / 255.0f}, 0.0f, 0.0f, 60.0f},
+      {{1.0f / 171.3f, 1.0f / 190.7f, 1.0f / 201.1f}, 0.25f, 5.5f, 33.3f},
+  };
+  for (const Case& c : cases) {
+    long skin = 0;
+    const long differ = colour_rows_differ(
+        all, [&](const uchar* px, int n, uchar* o) { skin_row(px, n, c.iw, c.chroma, c.hue_min, c.hue_max, o); },
+        [&](const uchar* px, int n, uchar* o) { skin_row_ref(px, n, c.iw, c.chroma, c.hue_min, c.hue_max, o); }, &skin);
+    EXPECT_EQ(differ, 0) << "chroma " << c.chroma << " hue " << c.hue_min << ".." << c.hue_max;
+    EXPECT_GT(skin, 100000);
+  }
+}
+
+TEST(MaskOps, ShadowRowIsTheLoopOnEveryColour) {
+  const cv::Mat all = every_colour();
+  const ReadParams rp;
+  std::mt19937 rng(44);
+  std::vector<uchar> where(static_cast<std::size_t>(all.cols) + 16);
+  for (auto& w : where) w = rng() % 4 ? static_cast<uchar>(1 + rng() % 255) : 0;
+  const float papers[][3] = {{200, 210, 205}, {120.5f, 180, 230}, {240, 240, 240}, {60, 64, 70}, {200, 210, 205}};
+  // The last bounds are two pixels' own k (brightness sums 300 and 450 over paper 0's): k on
+  // the bound itself, where an operation done otherwise would show.
+  const float ps0 = 200.0f + 210.0f + 205.0f + 1e-3f;
+  const double k300 = (300.0f + 1e-3f) / ps0, k450 = (450.0f + 1e-3f) / ps0;
+  const std::pair<double, double> bounds[] = {{rp.shadow_min, rp.shadow_max}, {0.3, 0.75}, {0.5, 0.52}, {0.2, 1.05}, {k300, k450}};
+  for (int i = 0; i < 5; ++i) {
+    const float* paper = papers[i];
+    const auto [kmin, kmax] = bounds[i];
+    long shadow = 0;
+    const long differ = colour_rows_differ(
+        all, [&](const uchar* px, int n, uchar* o) { shadow_row(px, where.data() + 16, n, paper, kmin, kmax, o); },
+        [&](const uchar* px, int n, uchar* o) { shadow_row_ref(px, where.data() + 16, n, paper, kmin, kmax, o); }, &shadow);
+    EXPECT_EQ(differ, 0) << "paper " << i << " k " << kmin << ".." << kmax;
+    EXPECT_GT(shadow, 1000) << "paper " << i;
+  }
+}
+
 }  // namespace
 
 namespace {
