@@ -680,6 +680,14 @@ struct ReadParams {
   double occluded_min_confidence = 0.45;
   double occluded_dark_ratio = 0.36;
   double occluded_saturation = 0.25;
+  // (exact44) ... and a body darker than occluded_dark_ratio is clean only when it is not of
+  // skin's hue (skin_hued) and saturated against its cell's paper by this much or more: a
+  // dark-skinned fingertip over an empty cell is dark too (harsh2 2516 (-4,5): lum 0.35 of its
+  // paper, sat 0.26, skin's hue, read a false red 1 at 0.73 under the hand). A black die is grey
+  // against its paper (dev18 2005 (2,-2), a black 5 at 1.00: lum 0.15, sat 0.06, yet of skin's
+  // hue against the cell's light; the dark skin-hued bodies of the fixture sets measured
+  // 0.21-0.30). 0 = off (any dark body clean, as before).
+  double occluded_dark_skin_saturation = 0.15;
   // ... or, a white or pale die in the shade: its body at least occluded_white_ratio x its
   // cell's own (shaded) paper, grey or pale, two or more dark pips (a black die's are light)
   // read with at least occluded_white_min_confidence; a grey body is then named white (it

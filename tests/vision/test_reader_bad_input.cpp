@@ -453,6 +453,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.chamfer_bits = false;
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
+  p.occluded_dark_skin_saturation = 0.2;
   p.token_look_polarity = false;
   p.occluded_white_ratio = 0.71;
   p.occluded_light_beside_mm = 11.5;
@@ -587,6 +588,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->chamfer_bits);
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);
+  EXPECT_DOUBLE_EQ(q->occluded_dark_skin_saturation, 0.2);
   EXPECT_FALSE(q->token_look_polarity);
   EXPECT_DOUBLE_EQ(q->occluded_white_ratio, 0.71);
   EXPECT_DOUBLE_EQ(q->occluded_light_beside_mm, 11.5);

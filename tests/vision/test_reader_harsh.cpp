@@ -690,6 +690,26 @@ TEST(ReaderHarsh, AColouredLayoutWhosePlacesStandClearIsRead) {
   EXPECT_EQ(after.matched, before.matched + 3);
 }
 
+// (exact44) A dark-skinned fingertip over an empty cell. data/fixtures/scenes_round44_exact44:
+// harsh2 2516, a hand over the sheet under a tungsten cast; the middle finger's tip lies over
+// (-4,5), where no die stands. Under the occluder its body measured 0.35 of the cell's paper (under
+// occluded_dark_ratio 0.36: "clean" as a black die's albedo), saturated 0.26 and of skin's hue; the
+// lattice read a red 1 at 0.73 and it was reported. With occluded_dark_skin_saturation a dark body
+// of skin's hue saturated 0.15 or more is no die: the false die goes and the board is exact; no
+// die, face or guard moves.
+TEST(ReaderHarsh, ADarkBodyOfSkinsHueUnderTheHandIsNoDie) {
+  const auto [before, after] = off_and_default("scenes_round44_exact44", &ReadParams::occluded_dark_skin_saturation, 0.0);
+  EXPECT_EQ(after.scenes, 1);
+  EXPECT_EQ(false_dice(before), 1) << "2516's fingertip read a red 1 at (-4,5) without the rule";
+  EXPECT_EQ(false_dice(after), 0);
+  EXPECT_EQ(after.matched, before.matched);
+  EXPECT_EQ(after.face_ok, before.face_ok);
+  EXPECT_EQ(after.guard_ok, before.guard_ok);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  EXPECT_EQ(before.exact_boards, 0);
+  EXPECT_EQ(after.exact_boards, 1);
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
