@@ -690,6 +690,21 @@ TEST(ReaderHarsh, AColouredLayoutWhosePlacesStandClearIsRead) {
   EXPECT_EQ(after.matched, before.matched + 3);
 }
 
+// (robust44) harshR43 18006 and 18010 (data/fixtures/scenes_round44_robust44): in a dark noisy frame
+// a white 1 read 2 at 0.65 (4,-1), and in a blurred noisy one a white 2 read 1 at 0.94 (-4,0); on
+// the grid laid on each reading's pips an empty place stands out of the top more than the weakest
+// pip (0.66 against 0.49, 0.86 against 0.43). With white_empty_over_pip both are hidden (two wrong
+// faces fewer), no right reading is lost, nothing else moves (18010's green 6 read 2 stays wrong).
+TEST(ReaderHarsh, AWhiteReadingWithAnEmptyPlaceDarkerThanItsPipsIsHidden) {
+  const auto [before, after] = off_and_default("scenes_round44_robust44", &ReadParams::white_empty_over_pip, 0.0);
+  EXPECT_EQ(wrong(before), 3) << "18006 (4,-1), 18010 (-4,0) and (0,-5) read wrong without the rule";
+  EXPECT_EQ(wrong(after), 1) << "only 18010 (0,-5), a green 6 read 2";
+  EXPECT_EQ(after.face_ok, before.face_ok) << "no right reading lost";
+  EXPECT_EQ(after.matched, before.matched - 2);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible + 2);
+  EXPECT_EQ(false_dice(after), false_dice(before));
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
