@@ -1135,7 +1135,7 @@ struct ReadParams {
   // (weakest pip 0.49, an empty place 0.66); 18010 (-4,0), a white 2 read 1 at 0.94 (0.43, 0.86).
   // On the 56 fixture sets no right white reading has an empty place over its weakest pip (7 of other
   // colours do: harsh5 3417 (0,1) a blue 4 at 1.44, gain2 2917 (-2,-1) a red 5 at 1.13, gain4 3519
-  // (-5,3) a black 3 at 1.24: white only); on the 23 non-held rendered sets it hides nothing. 0 = off.
+  // (-5,3) a black 3 at 1.24: white only); on 18 non-held rendered sets it hides nothing. 0 = off.
   double white_empty_over_pip = 1.0;
   // (exact33) In a noisy frame (noise_grey_level, noise_white_level) the rings round a 1's pip
   // places in its shown-top test (one_top_shown, by count_from_shown_places: a place is shown when 0.75 of its
