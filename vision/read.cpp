@@ -2841,6 +2841,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (exact41) ... and a reading with a pip place the noise outdoes (noise_pip_place_min).
   const bool noise_place_rule = noise_rules && params.noise_pip_place_min > 0;
   std::vector<char> place_faint(layout.cells.size(), 0);
+  // (robust44) A white reading with an empty place darker than its weakest pip (white_empty_over_pip).
+  std::vector<char> white_empty_dark(layout.cells.size(), 0);
   // The dice's own cells: their paper without a glared top taken for it (not under or
   // beside a hand, where most samples are the hand and its shade, not paper).
   for (std::size_t ci = 0; ci < die_free_papers.size(); ++ci)
@@ -5535,6 +5537,16 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         std::fprintf(stderr, "NOISEPLACE %d,%d %s %d conf %.2f: weakest pip place %.2f%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
                      co.confidence, weakest, place_faint[ci] ? ": no pip there, hidden" : "");
     }
+    // (robust44) In a blurred, dim or noisy frame a white reading one of whose empty places stands
+    // out of its top more than its weakest pip place (white_empty_over_pip; hidden below).
+    if ((blurred || dim || noisy) && params.white_empty_over_pip > 0 && co.color == "white" && co.face > 0 && fr.face == co.face &&
+        face_in_frame && faint_places().read_mask != 0) {
+      const auto [weakest, strongest_empty] = pip_places_contrast(faint_places());
+      white_empty_dark[ci] = weakest > 0 && strongest_empty > params.white_empty_over_pip * weakest;
+      if (debug)
+        std::fprintf(stderr, "WHITEEMPTY %d,%d white %d conf %.2f: weakest pip place %.3f, strongest empty place %.3f%s\n", cell.hex.q, cell.hex.r,
+                     co.face, co.confidence, weakest, strongest_empty, white_empty_dark[ci] ? ": an empty place darker, hidden" : "");
+    }
     reported_polarity[ci] = fr.pip_polarity;
     reported_scale[ci] = regridded[ci] ? 0.0 : final_scale;  // (exact30) its count read at the real size
     // (exact29) A white reading whose dark pips all stand apart from the lone pip that marks a
@@ -5662,7 +5674,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch, noise_rules).
   const bool noise_ones = noise_rules && params.noise_one_min_confidence > 0;
   if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones ||
-      noise_faint_rule || noise_place_rule) {
+      noise_faint_rule || noise_place_rule || params.white_empty_over_pip > 0) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
@@ -5721,10 +5733,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;
       // (exact41) ... or one of whose pip places shows no pip (noise_pip_place_min).
       const bool place_noise = i >= 0 && place_faint[static_cast<std::size_t>(i)];
+      // (robust44) ... or a white reading with an empty place darker than its weakest pip (white_empty_over_pip).
+      const bool empty_dark = i >= 0 && white_empty_dark[static_cast<std::size_t>(i)];
       if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut ||
-          noise_one || noise_faint || place_noise) {
+          noise_one || noise_faint || place_noise || empty_dark) {
         const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur"
-                         : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one || noise_faint || place_noise ? "noise" : "noface";
+                         : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one || noise_faint || place_noise ? "noise"
+                         : empty_dark ? (dark_frame ? "dim" : blurred ? "blur" : "noise") : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -5784,7 +5799,8 @@ Status ReadParams::save(const std::string& path) const {
        << "blur_faint_empty_ratio" << blur_faint_empty_ratio << "blur_deblur_iterations" << blur_deblur_iterations << "blur_deblur_sigma_scale" << blur_deblur_sigma_scale << "blur_deblur_min_confidence" << blur_deblur_min_confidence << "blur_deblur_past_faint" << static_cast<int>(blur_deblur_past_faint);
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
-    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "noise_pip_place_min" << noise_pip_place_min;
+    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "noise_pip_place_min" << noise_pip_place_min
+       << "white_empty_over_pip" << white_empty_over_pip;
     fs << "noise_ring_average" << noise_ring_average;
     fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips << "pip_look_missing_pip_fit" << pip_look_missing_pip_fit;
     fs << "pip_look_light_only_min_pips" << pip_look_light_only_min_pips;
@@ -6018,6 +6034,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("noise_pip_contrast", p.noise_pip_contrast);
     get("noise_pip_place_min", p.noise_pip_place_min);
+    get("white_empty_over_pip", p.white_empty_over_pip);
     get("noise_ring_average", p.noise_ring_average);
     get("noise_cells_half_mm", p.noise_cells_half_mm);
     get("noise_clipped_level", p.noise_clipped_level);

@@ -1134,6 +1134,17 @@ struct ReadParams {
   // patch's noise (over noise_pip_contrast), its weaker pip's place 0.01. The right readings of
   // the noisy gain frames: 0.10 and more. Not on a face the frame's edge cuts. 0 = off.
   double noise_pip_place_min = 0.05;
+  // (robust44) In a blurred, dim or noisy frame a white reading (dark pips on the lightest top) is
+  // not reported when an empty place of its face (the grid count_from_shown_places lays on its pips
+  // at the face's real size, as faint_places_clear measures it) stands out of its top more than
+  // this x its weakest pip place: a dark spot where the face read has no pip is a pip the reading
+  // lost or the top's edge, and the count is not the die's (hidden, reason "blur", "dim" or
+  // "noise" as the frame). harshR43 18006 (4,-1), a white 1 in a dark noisy frame read 2 at 0.65
+  // (weakest pip 0.49, an empty place 0.66); 18010 (-4,0), a white 2 read 1 at 0.94 (0.43, 0.86).
+  // On the 56 fixture sets no right white reading has an empty place over its weakest pip (7 of other
+  // colours do: harsh5 3417 (0,1) a blue 4 at 1.44, gain2 2917 (-2,-1) a red 5 at 1.13, gain4 3519
+  // (-5,3) a black 3 at 1.24: white only); on 18 non-held rendered sets it hides nothing. 0 = off.
+  double white_empty_over_pip = 1.0;
   // (exact33) In a noisy frame (noise_grey_level, noise_white_level) the rings round a 1's pip
   // places in its shown-top test (one_top_shown, by count_from_shown_places: a place is shown when 0.75 of its
   // ring's 32 samples are of the body's colour, each within 0.04 of the body's chromaticity and

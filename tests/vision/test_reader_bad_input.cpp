@@ -486,6 +486,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.white_one_apart_mm = 4.5;
   p.noise_pip_contrast = 0.45;
   p.noise_pip_place_min = 0.07;
+  p.white_empty_over_pip = 1.5;
   p.noise_ring_average = 3;
   p.noise_cells_half_mm = 7.5;
   p.noise_clipped_level = 233.0;
@@ -621,6 +622,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->white_one_apart_mm, 4.5);
   EXPECT_DOUBLE_EQ(q->noise_pip_contrast, 0.45);
   EXPECT_DOUBLE_EQ(q->noise_pip_place_min, 0.07);
+  EXPECT_DOUBLE_EQ(q->white_empty_over_pip, 1.5);
   EXPECT_EQ(q->noise_ring_average, 3);
   EXPECT_DOUBLE_EQ(q->noise_cells_half_mm, 7.5);
   EXPECT_DOUBLE_EQ(q->noise_clipped_level, 233.0);

@@ -213,9 +213,11 @@ TEST(ReaderHarsh, TheMarkersEdgesSayHowBlurredTheFrameIs) {
 // 1 at 0.44, a red 1 at 0.53, a blue 1 at 0.77); with noise_one_min_confidence 0.8 none, and no
 // right reading is lost.
 TEST(ReaderHarsh, ANoisyFramesUnsureOneIsASpeckOfNoise) {
-  // (robust28) The rule alone: noise_pip_contrast (which hides the red 1 too) off in both runs.
+  // (robust28) The rule alone: noise_pip_contrast (which hides the red 1 too) off in both runs;
+  // (robust44) white_empty_over_pip too (it hides one of the false white 1s the rule is for).
   ReadParams on;
   on.noise_pip_contrast = 0;
+  on.white_empty_over_pip = 0;
   ReadParams off = on;
   off.noise_one_min_confidence = 0;
   const SceneScore before = fixture_score("scenes_round27c", off), after = fixture_score("scenes_round27c", on);
@@ -708,6 +710,21 @@ TEST(ReaderHarsh, ADarkBodyOfSkinsHueUnderTheHandIsNoDie) {
   EXPECT_EQ(after.hidden_visible, before.hidden_visible);
   EXPECT_EQ(before.exact_boards, 0);
   EXPECT_EQ(after.exact_boards, 1);
+}
+
+// (robust44) harshR43 18006 and 18010 (data/fixtures/scenes_round44_robust44): in a dark noisy frame
+// a white 1 read 2 at 0.65 (4,-1), and in a blurred noisy one a white 2 read 1 at 0.94 (-4,0); on
+// the grid laid on each reading's pips an empty place stands out of the top more than the weakest
+// pip (0.66 against 0.49, 0.86 against 0.43). With white_empty_over_pip both are hidden (two wrong
+// faces fewer), no right reading is lost, nothing else moves (18010's green 6 read 2 stays wrong).
+TEST(ReaderHarsh, AWhiteReadingWithAnEmptyPlaceDarkerThanItsPipsIsHidden) {
+  const auto [before, after] = off_and_default("scenes_round44_robust44", &ReadParams::white_empty_over_pip, 0.0);
+  EXPECT_EQ(wrong(before), 3) << "18006 (4,-1), 18010 (-4,0) and (0,-5) read wrong without the rule";
+  EXPECT_EQ(wrong(after), 1) << "only 18010 (0,-5), a green 6 read 2";
+  EXPECT_EQ(after.face_ok, before.face_ok) << "no right reading lost";
+  EXPECT_EQ(after.matched, before.matched - 2);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible + 2);
+  EXPECT_EQ(false_dice(after), false_dice(before));
 }
 
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
