@@ -1037,6 +1037,14 @@ inline bool saturated_blue_hit(const unsigned char* px, const cv::Vec3f& white, 
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define HEXDICE_COLOUR_ROW_AVX2 1
+// (speed44) An 8-bit mask as its 8 bytes 0 / 1 (bit k: byte k, little-endian as x86-64):
+// the steps' hits stored in one 8-byte write, not a byte at a time.
+constexpr std::array<std::uint64_t, 256> kBitBytes = [] {
+  std::array<std::uint64_t, 256> t{};
+  for (unsigned m = 0; m < 256; ++m)
+    for (unsigned k = 0; k < 8; ++k) t[m] |= static_cast<std::uint64_t>((m >> k) & 1u) << (8 * k);
+  return t;
+}();
 // builtin_color_row's 8-pixel steps: the three channels as floats (bytes, exact), divided by
 // white's, max and min (exact in any order; a byte over a positive white is no NaN), the
 // pre-test's and builtin_color's compares on the same floats: sat = (max - min) / max, the hue
@@ -1046,14 +1054,6 @@ inline bool saturated_blue_hit(const unsigned char* px, const cv::Vec3f& white, 
 // in builtin_color. Where no pixel of the 8 is in the mask, nothing is computed.
 // blue_sat > 0: the guard token's pre-test instead (blue over red, then saturated: max above
 // 1e-3 and max - min at least blue_sat x max, as read.cpp's saturated() with a float).
-// (speed44) An 8-bit mask as its 8 bytes 0 / 1 (bit k: byte k, little-endian as x86-64):
-// the steps' hits stored in one 8-byte write, not a byte at a time.
-constexpr std::array<std::uint64_t, 256> kBitBytes = [] {
-  std::array<std::uint64_t, 256> t{};
-  for (unsigned m = 0; m < 256; ++m)
-    for (unsigned k = 0; k < 8; ++k) t[m] |= static_cast<std::uint64_t>((m >> k) & 1u) << (8 * k);
-  return t;
-}();
 __attribute__((target("avx2"), noinline)) int builtin_color_row_avx2(const unsigned char* bgr, const unsigned char* in, int n,
                                                                      const float* white, int want, float blue_sat,
                                                                      unsigned char* hit) {

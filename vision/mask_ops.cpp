@@ -16,7 +16,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define HEXDICE_BILINEAR_AVX2 1  // bilinear3_run's AVX2 step, chosen at run time
+#define HEXDICE_BILINEAR_AVX2 1  // every AVX2 step of this file (first bilinear3_run's), chosen at run time
 #include <immintrin.h>
 #endif
 #endif

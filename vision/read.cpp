@@ -5528,10 +5528,17 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame)
       one_clear[ci] = params.noise_one_clear_ratio <= 0 ||
                       faint_places_clear(co, faint_places(), params.noise_one_clear_ratio, debug ? &cell.hex : nullptr);
+    // The weakest pip place and the strongest empty place of the grid laid on the reading's pips,
+    // measured once for exact41's and robust44's rules below (both only when the face is read whole).
+    std::optional<std::pair<double, double>> places_contrast;
+    const auto place_contrast = [&]() -> const std::pair<double, double>& {
+      if (!places_contrast) places_contrast = pip_places_contrast(faint_places());
+      return *places_contrast;
+    };
     // (exact41) In a noisy frame a reading one of whose pip places (the grid laid on its pips) stands
     // out of its top less than noise_pip_place_min: no pip there (hidden "noise" below).
     if (noise_place_rule && co.face > 0 && fr.face == co.face && face_in_frame && faint_places().read_mask != 0) {
-      const double weakest = pip_places_contrast(faint_places()).first;
+      const double weakest = place_contrast().first;
       place_faint[ci] = weakest < params.noise_pip_place_min;
       if (debug)
         std::fprintf(stderr, "NOISEPLACE %d,%d %s %d conf %.2f: weakest pip place %.2f%s\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.face,
@@ -5541,7 +5548,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // out of its top more than its weakest pip place (white_empty_over_pip; hidden below).
     if ((blurred || dim || noisy) && params.white_empty_over_pip > 0 && co.color == "white" && co.face > 0 && fr.face == co.face &&
         face_in_frame && faint_places().read_mask != 0) {
-      const auto [weakest, strongest_empty] = pip_places_contrast(faint_places());
+      const auto [weakest, strongest_empty] = place_contrast();
       white_empty_dark[ci] = weakest > 0 && strongest_empty > params.white_empty_over_pip * weakest;
       if (debug)
         std::fprintf(stderr, "WHITEEMPTY %d,%d white %d conf %.2f: weakest pip place %.3f, strongest empty place %.3f%s\n", cell.hex.q, cell.hex.r,

@@ -680,13 +680,13 @@ struct ReadParams {
   double occluded_min_confidence = 0.45;
   double occluded_dark_ratio = 0.36;
   double occluded_saturation = 0.25;
-  // (exact44) ... and a body darker than occluded_dark_ratio is clean only when it is not of
+  // (exact44) ... but a body darker than occluded_dark_ratio is not clean when it is both of
   // skin's hue (skin_hued) and saturated against its cell's paper by this much or more: a
   // dark-skinned fingertip over an empty cell is dark too (harsh2 2516 (-4,5): lum 0.35 of its
   // paper, sat 0.26, skin's hue, read a false red 1 at 0.73 under the hand). A black die is grey
   // against its paper (dev18 2005 (2,-2), a black 5 at 1.00: lum 0.15, sat 0.06, yet of skin's
   // hue against the cell's light; the dark skin-hued bodies of the fixture sets measured
-  // 0.21-0.30). 0 = off (any dark body clean, as before).
+  // 0.21-0.33). 0 = off (any dark body clean, as before).
   double occluded_dark_skin_saturation = 0.15;
   // ... or, a white or pale die in the shade: its body at least occluded_white_ratio x its
   // cell's own (shaded) paper, grey or pale, two or more dark pips (a black die's are light)
@@ -1144,6 +1144,8 @@ struct ReadParams {
   // On the 56 fixture sets no right white reading has an empty place over its weakest pip (7 of other
   // colours do: harsh5 3417 (0,1) a blue 4 at 1.44, gain2 2917 (-2,-1) a red 5 at 1.13, gain4 3519
   // (-5,3) a black 3 at 1.24: white only); on 18 non-held rendered sets it hides nothing. 0 = off.
+  // Unlike the other noise rules it is not turned off by dim_min_confidence 0: a noisy frame
+  // counts even then (only this value's 0 turns it off).
   double white_empty_over_pip = 1.0;
   // (exact33) In a noisy frame (noise_grey_level, noise_white_level) the rings round a 1's pip
   // places in its shown-top test (one_top_shown, by count_from_shown_places: a place is shown when 0.75 of its

@@ -1567,11 +1567,12 @@ TEST(MaskOps, ShadowRowMatchesThePerPixelLoop) {
   EXPECT_GT(other, 500);
 }
 
-// (speed44) skin_row and shadow_row (their AVX2 steps, 16 pixels of 8 lanes; SSE with
+// (speed44) skin_row and shadow_row (their AVX2 steps, 8 pixels a step; SSE with
 // HEXDICE_NO_AVX2=1) against their per-pixel loops on every one of the 2^24 colours: rows of
 // every_colour() as views of varying start (0-16) and end (0-4 short), so every step meets
 // every tail; the reader's parameters (hand_mask's, shadow_mask's) and others. shadow_row's
-// `where` random and its output filled with noise first (the loop leaves those bytes).
+// `where` random and its output filled with noise first (the loop leaves those bytes); the
+// whole output buffer is compared, so a byte written past n would show.
 template <class Row, class Ref>
 long colour_rows_differ(const cv::Mat& all, Row&& row, Ref&& ref, long* set) {
   long differ = 0;
@@ -1579,12 +1580,12 @@ long colour_rows_differ(const cv::Mat& all, Row&& row, Ref&& ref, long* set) {
   for (int y = 0; y < all.rows; ++y) {
     const int x0 = y % 17, n = all.cols - x0 - (y / 17) % 5;
     const uchar* px = all.ptr<uchar>(y) + 3 * x0;
-    for (int x = 0; x < n; ++x) a[static_cast<std::size_t>(x)] = b[static_cast<std::size_t>(x)] = static_cast<uchar>(x * 37 + y);
+    for (int x = 0; x < all.cols; ++x) a[static_cast<std::size_t>(x)] = b[static_cast<std::size_t>(x)] = static_cast<uchar>(x * 37 + y);
     ref(px, n, a.data());
     row(px, n, b.data());
-    for (int x = 0; x < n; ++x) {
+    for (int x = 0; x < all.cols; ++x) {
       differ += a[static_cast<std::size_t>(x)] != b[static_cast<std::size_t>(x)];
-      *set += a[static_cast<std::size_t>(x)] == 255;
+      if (x < n) *set += a[static_cast<std::size_t>(x)] == 255;
     }
   }
   return differ;
