@@ -2380,12 +2380,12 @@ __attribute__((target("avx2"), noinline)) int skin_row_avx2(const uchar* bgr, in
   return x;
 }
 // shadow_row's step on 8 pixels in AVX2 (no FMA): the SSE step's operations lane by lane in
-// its order, kmin_f / kmax_f its float bounds. Returns the first pixel not done.
-__attribute__((target("avx2"), noinline)) int shadow_row_avx2(const uchar* bgr, const uchar* where, int n, const float paper[3], float kmin_f,
-                                                              float kmax_f, uchar* out) {
-  const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
+// its order, on the SSE step's own constants: ps the paper's sum, pcf its chromaticity,
+// kmin_f / kmax_f the float bounds. Returns the first pixel not done.
+__attribute__((target("avx2"), noinline)) int shadow_row_avx2(const uchar* bgr, const uchar* where, int n, float ps, const float pcf[3],
+                                                              float kmin_f, float kmax_f, uchar* out) {
   const __m256 vps = _mm256_set1_ps(ps), eps = _mm256_set1_ps(1e-3f), lim = _mm256_set1_ps(0.0016f);
-  const __m256 pc[3] = {_mm256_set1_ps(paper[0] / ps), _mm256_set1_ps(paper[1] / ps), _mm256_set1_ps(paper[2] / ps)};
+  const __m256 pc[3] = {_mm256_set1_ps(pcf[0]), _mm256_set1_ps(pcf[1]), _mm256_set1_ps(pcf[2])};
   const __m256 vkmin = _mm256_set1_ps(kmin_f), vkmax = _mm256_set1_ps(kmax_f);
   int x = 0;
   for (; x + 8 <= n; x += 8) {
@@ -2528,15 +2528,16 @@ void shadow_row(const uchar* bgr, const uchar* where, int n, const float paper[3
 #if CV_SIMD128
   using cv::v_float32x4;
   const float ps = paper[0] + paper[1] + paper[2] + 1e-3f;
+  const float pcf[3] = {paper[0] / ps, paper[1] / ps, paper[2] / ps};
   const v_float32x4 vps = cv::v_setall_f32(ps), eps = cv::v_setall_f32(1e-3f), lim = cv::v_setall_f32(0.0016f);
-  const v_float32x4 pc[3] = {cv::v_setall_f32(paper[0] / ps), cv::v_setall_f32(paper[1] / ps), cv::v_setall_f32(paper[2] / ps)};
+  const v_float32x4 pc[3] = {cv::v_setall_f32(pcf[0]), cv::v_setall_f32(pcf[1]), cv::v_setall_f32(pcf[2])};
   // k >= kmin (a double) <=> k >= the least float not below kmin; k <= kmax likewise.
   float kmin_f = static_cast<float>(kmin), kmax_f = static_cast<float>(kmax);
   if (static_cast<double>(kmin_f) < kmin) kmin_f = std::nextafter(kmin_f, std::numeric_limits<float>::infinity());
   if (static_cast<double>(kmax_f) > kmax) kmax_f = std::nextafter(kmax_f, -std::numeric_limits<float>::infinity());
   const v_float32x4 vkmin = cv::v_setall_f32(kmin_f), vkmax = cv::v_setall_f32(kmax_f);
 #if defined(HEXDICE_BILINEAR_AVX2)
-  if (use_avx2()) x = shadow_row_avx2(bgr, where, n, paper, kmin_f, kmax_f, out);
+  if (use_avx2()) x = shadow_row_avx2(bgr, where, n, ps, pcf, kmin_f, kmax_f, out);
 #endif
   for (; x + 16 <= n; x += 16) {
     cv::v_uint32x4 w[3][4];

@@ -2103,6 +2103,13 @@ static bool token_blob_ok(const GuardBlobCell& gc, const ReadParams& params, dou
   return ok;
 }
 
+// HEXDICE_READ_DUMP=q,r (docs/reader.md): whether this cell's patch and masks are written to
+// /tmp/rd_*.png.
+static bool dump_cell(const Hex& h) {
+  const char* dump = std::getenv("HEXDICE_READ_DUMP");
+  return dump && std::to_string(h.q) + "," + std::to_string(h.r) == dump;
+}
+
 Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const CalibrationData* calib,
                        const ReadParams& params, TrackerState* tracker) {
   StageLaps laps;
@@ -3217,7 +3224,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           }
         }
       }
-      if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump)
+      if (dump_cell(cell.hex))
         cv::imwrite("/tmp/rd_dark.png", dm), cv::imwrite("/tmp/rd_grid.png", grid);
       std::vector<cv::Point2d> found = pip_blobs(dm, reject_side);
       if (!reject_side) dark_pips_kept = found;
@@ -3758,7 +3765,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       }
     cv::Mat top_mask = best > 0 && best_area > 0.3 * unit_area ? component_mask(top_runs, best, top.size()) : blob_mask;  // (tl == best)
     if (given_top) top_mask = *given_top;
-    if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+    if (dump_cell(cell.hex)) {
       cv::imwrite("/tmp/rd_patch.png", patch); cv::imwrite("/tmp/rd_blob.png", blob_mask); cv::imwrite("/tmp/rd_top.png", top_mask);
       cv::imwrite("/tmp/rd_region.png", die_region); cv::imwrite("/tmp/rd_shadow.png", shadow);
     }
@@ -3971,7 +3978,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (si == squares.size()) {
         const cv::Point2d at_mm = apply_h(patch_to_mm, {at.x, at.y});
         cv::Mat crop = cut_face_crop(image, ht, at_mm, face_rect.angle, 16.0 * params.face_crop_scale);
-        if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+        if (dump_cell(cell.hex)) {
           static int n_crop = 0;
           cv::imwrite("/tmp/rd_crop" + std::to_string(n_crop++) + ".png", crop);
         }
@@ -4983,7 +4990,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         fr = r2, fc = t;
       }
     }
-    if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump) {
+    if (dump_cell(cell.hex)) {
       cv::Mat vis = patch.clone();
       cv::Point2f v[4];
       cv::RotatedRect(fc, cv::Size2f(static_cast<float>(side), static_cast<float>(side)), face_rect.angle).points(v);
@@ -5225,7 +5232,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           if (!(params.guard_print_test && is_print(x, y, pp[x]))) bl[x] = 255, ++n_blue;
         });
       }
-      if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(cell.hex.q) + "," + std::to_string(cell.hex.r) == dump)
+      if (dump_cell(cell.hex))
         cv::imwrite("/tmp/rd_blue.png", blue), cv::imwrite("/tmp/rd_rest.png", rest_blue);
       if (n_blue >= params.guard_area_min * guard_area) {
         // Pieces of one token (split by a pip, an edge, a line) are joined first.
@@ -5611,7 +5618,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       cv::convexHull(pv, hull);
       cv::fillConvexPoly(blue, hull, cv::Scalar(0));
     }
-    if (const char* dump = std::getenv("HEXDICE_READ_DUMP"); dump && std::to_string(ga.cell.hex.q) + "," + std::to_string(ga.cell.hex.r) == dump)
+    if (dump_cell(ga.cell.hex))
       cv::imwrite("/tmp/rd_blue_feet.png", blue), cv::imwrite("/tmp/rd_patch.png", ga.cell.patch);
     const int after = cv::countNonZero(blue);
     // No other die's footprint on its blue: the first look stands. Too little blue left for a
