@@ -2,6 +2,8 @@
 // (speed45) The loops this round's faster steps replace, kept for their exactness tests
 // (tests/vision/mask_ops_test.cpp) and declared here, not in mask_ops.h (which every file
 // includes).
+#include <cstdint>
+
 #include <opencv2/core.hpp>
 
 #include "vision/mask_ops.h"
@@ -24,5 +26,12 @@ void find_runs_ref(const cv::Mat& mask, bool zeros, int connectivity, RunLabels&
 // Whether a CV_8UC1 matrix has a nonzero byte: cv::countNonZero(m) != 0, stopping at the first
 // (morph's test of its kernel, speed45).
 bool any_nonzero_8u(const cv::Mat& m);
+
+// morph's last step: the h x w (w <= 128) CV_8UC1 mask of bit rows (row y's bits 0-63 in
+// words[2y], 64-127 in words[2y + 1]; none set at or past w), 255 where set, into dst (made
+// h x w when it is not). unpack_mask_rows is morph's (speed45: 32 pixels a step in AVX2),
+// unpack_mask_rows_ref the loop it replaced (8 a step).
+void unpack_mask_rows(const std::uint64_t* words, int h, int w, cv::Mat& dst);
+void unpack_mask_rows_ref(const std::uint64_t* words, int h, int w, cv::Mat& dst);
 
 }  // namespace hexdice::vision

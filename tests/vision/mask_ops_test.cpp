@@ -1149,6 +1149,45 @@ TEST(MaskOps, AnyNonzeroIsCountNonZero) {
   EXPECT_GT(set, 1500);
 }
 
+// (speed45) morph's unpacking of its bit rows (32 pixels a step in AVX2) against the loop it
+// replaced (unpack_mask_rows_ref, 8 a step): the same bytes for every width 1-128 and random
+// bits, into a new image, a reused continuous one of noise, and a window of a larger image of
+// noise (not continuous: nothing outside the window written, the larger image compared whole).
+TEST(MaskOps, UnpackRowsIsTheRef) {
+  std::mt19937_64 rng(4545);
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int w = 1 + static_cast<int>(rng() % 128), h = 1 + static_cast<int>(rng() % 40);
+    std::vector<std::uint64_t> words(2 * static_cast<std::size_t>(h));
+    const int kind = rep % 3;
+    for (int y = 0; y < h; ++y) {
+      std::uint64_t lo = rng(), hi = rng();
+      if (rep % 7 == 0) lo = hi = ~std::uint64_t{0};
+      if (w < 64) lo &= (std::uint64_t{1} << w) - 1;
+      if (w <= 64) hi = 0;
+      else if (w < 128) hi &= (std::uint64_t{1} << (w - 64)) - 1;
+      words[2 * static_cast<std::size_t>(y)] = lo;
+      words[2 * static_cast<std::size_t>(y) + 1] = hi;
+    }
+    cv::Mat big_a(h + 3, w + 40, CV_8U), big_b;
+    cv::randu(big_a, 0, 256);
+    big_b = big_a.clone();
+    cv::Mat a, b;
+    if (kind == 1) {
+      a = big_a(cv::Rect(0, 0, w, h)).clone();
+      b = a.clone();
+    } else if (kind == 2) {
+      const cv::Rect r(static_cast<int>(rng() % 40), static_cast<int>(rng() % 3), w, h);
+      a = big_a(r);
+      b = big_b(r);
+    }
+    unpack_mask_rows(words.data(), h, w, a);
+    unpack_mask_rows_ref(words.data(), h, w, b);
+    ASSERT_TRUE(same(a, b)) << "w " << w << " h " << h << " kind " << kind << " rep " << rep;
+    ASSERT_TRUE(same(big_a, big_b)) << "w " << w << " h " << h << " kind " << kind << " rep " << rep;
+    if (kind == 2) ASSERT_FALSE(a.isContinuous() && h > 1);
+  }
+}
+
 // (speed45) box_sum_roi (its row sums with the edge tests hoisted, its column sums 4 columns
 // a step in AVX2) against the loops it replaced (box_sum_roi_ref), bit for bit: on floats of
 // mixed magnitudes (sums that round, so any change of order shows) and on the face scores,
