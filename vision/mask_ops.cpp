@@ -1370,15 +1370,21 @@ bool pack_rows(const cv::Mat& src, std::vector<Row128>& rows) {
   return true;
 }
 
-// unpack_rows as it was before speed45 (its test's reference).
-void unpack_rows_ref(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
-  static const std::array<std::uint64_t, 256> bytes = [] {
+// Byte k of bit_bytes()[v]: 0xFF where bit k of v is set.
+const std::array<std::uint64_t, 256>& bit_bytes() {
+  static const std::array<std::uint64_t, 256> table = [] {
     std::array<std::uint64_t, 256> t{};
     for (int v = 0; v < 256; ++v)
       for (int i = 0; i < 8; ++i)
         if (v & (1 << i)) t[static_cast<std::size_t>(v)] |= std::uint64_t{0xFF} << (8 * i);
     return t;
   }();
+  return table;
+}
+
+// unpack_rows as it was before speed45: its path without AVX2 and its test's reference.
+void unpack_rows_ref(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
+  const std::array<std::uint64_t, 256>& bytes = bit_bytes();
   dst.create(static_cast<int>(rows.size()), w, CV_8U);
   // In a continuous image a row's last 8 bytes may spill into the next row's first (written
   // after it): all but the last row are written 8 at a time to their end.
@@ -1431,40 +1437,19 @@ __attribute__((target("avx2"), noinline)) void unpack_rows_avx2(const Row128* ro
 #endif
 
 // A mask from its 128-bit rows (bit x = column x, none set at or past w), w <= 128.
-// (speed45) 32 pixels a step in AVX2 (unpack_rows_avx2), else as before (unpack_rows_ref):
+// (speed45) 32 pixels a step in AVX2 (unpack_rows_avx2), else the loop it had (unpack_rows_ref):
 // the same bytes (MaskOps.UnpackRowsIsTheRef).
 void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
-  static const std::array<std::uint64_t, 256> bytes = [] {
-    std::array<std::uint64_t, 256> t{};
-    for (int v = 0; v < 256; ++v)
-      for (int i = 0; i < 8; ++i)
-        if (v & (1 << i)) t[static_cast<std::size_t>(v)] |= std::uint64_t{0xFF} << (8 * i);
-    return t;
-  }();
-  dst.create(static_cast<int>(rows.size()), w, CV_8U);
-  // In a continuous image a row's last bytes may spill into the next rows' first (written
-  // after them): the steps may write up to the last row's end, else up to the row's.
-  const bool spill = dst.isContinuous();
 #if defined(HEXDICE_BILINEAR_AVX2)
-  if (use_avx2() && dst.rows > 0) {
-    unpack_rows_avx2(rows.data(), w, dst, spill, bytes.data());
+  if (use_avx2() && !rows.empty()) {
+    dst.create(static_cast<int>(rows.size()), w, CV_8U);
+    // In a continuous image a row's last bytes may spill into the next rows' first (written
+    // after them): the steps may write up to the last row's end, else up to the row's.
+    unpack_rows_avx2(rows.data(), w, dst, dst.isContinuous(), bit_bytes().data());
     return;
   }
 #endif
-  for (int y = 0; y < dst.rows; ++y) {
-    // (Speed round 27) The row's bytes (little-endian: byte k = pixels 8k .. 8k + 7), not a
-    // 128-bit shift per 8 pixels.
-    std::uint8_t rb[sizeof(Row128)];
-    std::memcpy(rb, &rows[static_cast<std::size_t>(y)], sizeof(rb));
-    uchar* o = dst.ptr<uchar>(y);
-    int x = 0;
-    const int w8 = spill && y + 1 < dst.rows ? w : w - 7;
-    for (; x < w8; x += 8) {
-      const std::uint64_t v = bytes[rb[x / 8]];
-      std::memcpy(o + x, &v, 8);
-    }
-    for (; x < w; ++x) o[x] = (rb[x / 8] >> (x % 8)) & 1 ? 255 : 0;
-  }
+  unpack_rows_ref(rows, w, dst);
 }
 
 #if defined(HEXDICE_BILINEAR_AVX2)
@@ -2940,14 +2925,10 @@ void box_col(double* acc, const double* in, const double* out, float* d, int n) 
 #endif
   box_col_step(acc, in, out, d, n);
 }
-}  // namespace
-
-// (speed45) box_sum_roi_ref's sums in its order per pixel: each row's running sum with its
-// two tests hoisted out of the loop (the columns where a pixel enters, where one leaves),
-// the column sums 4 columns a step (box_col). MaskOps.BoxSumRoiIsTheRefOnAnyFloats.
-void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
-  CV_Assert(src.type() == CV_32FC1 && k >= 1);
-  const int w = src.cols, h = src.rows, a = k / 2;
+// (speed39) box_sum_roi's output: made src's size, zeros only outside the roi (every pixel
+// inside it is written after); returns the roi cut to the image.
+cv::Rect box_sum_roi_out(const cv::Mat& src, cv::Rect roi, cv::Mat& dst) {
+  const int w = src.cols, h = src.rows;
   dst.create(src.size(), CV_32F);
   roi &= cv::Rect(0, 0, w, h);
   for (int y = 0; y < h; ++y) {
@@ -2959,6 +2940,17 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
       std::fill(d + roi.x + roi.width, d + w, 0.0f);
     }
   }
+  return roi;
+}
+}  // namespace
+
+// (speed45) box_sum_roi_ref's sums in its order per pixel: each row's running sum with its
+// two tests hoisted out of the loop (the columns where a pixel enters, where one leaves),
+// the column sums 4 columns a step (box_col). MaskOps.BoxSumRoiIsTheRefOnAnyFloats.
+void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1 && k >= 1);
+  const int w = src.cols, h = src.rows, a = k / 2;
+  roi = box_sum_roi_out(src, roi, dst);
   if (roi.empty()) return;
   const int y0 = std::max(0, roi.y - a), y1 = std::min(h, roi.y + roi.height - a + k - 1);
   const int W = roi.width;
@@ -3006,18 +2998,7 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
 void box_sum_roi_ref(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
   CV_Assert(src.type() == CV_32FC1 && k >= 1);
   const int w = src.cols, h = src.rows, a = k / 2;
-  dst.create(src.size(), CV_32F);
-  roi &= cv::Rect(0, 0, w, h);
-  // (speed39) Zeros only outside the roi: every pixel inside it is written below.
-  for (int y = 0; y < h; ++y) {
-    float* d = dst.ptr<float>(y);
-    if (roi.empty() || y < roi.y || y >= roi.y + roi.height) {
-      std::fill(d, d + w, 0.0f);
-    } else {
-      std::fill(d, d + roi.x, 0.0f);
-      std::fill(d + roi.x + roi.width, d + w, 0.0f);
-    }
-  }
+  roi = box_sum_roi_out(src, roi, dst);
   if (roi.empty()) return;
   // The rows some window of the roi takes in, each one's window sums at the roi's columns
   // (window of x: [x - a, x - a + k) within the image), then per roi column the sums of
