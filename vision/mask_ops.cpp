@@ -1,4 +1,5 @@
 #include "vision/mask_ops.h"
+#include "vision/mask_ops_ref.h"
 
 #include <algorithm>
 #include <array>
@@ -132,6 +133,65 @@ void row_runs(const uchar* s, int x, int end, int y, bool zeros, std::vector<Mas
   }
 }
 
+#if defined(HEXDICE_BILINEAR_AVX2)
+bool use_avx2();
+// Bit i: s[c + i] == 0, for the pixels of [c, end) among c .. c + 31 (end >= 32; a partial
+// last 32 as the row's last 32 bytes, shifted).
+__attribute__((target("avx2"))) inline std::uint64_t zero_bits32(const uchar* s, int c, int end) {
+  const __m256i z = _mm256_setzero_si256();
+  if (c + 32 <= end)
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + c)), z)));
+  const int e = end - 32;
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + e)), z))) >>
+         (c - e);
+}
+// (speed45) find_runs' rows (row_runs of each, r.row_start) from a bit mask of each row, 64
+// pixels at a time: two 32-byte compares (a partial last 32 as the row's last 32 bytes,
+// shifted: nothing read past a row's end or before its start), then each run's ends by
+// counting zero bits; a run that reaches a block's end goes on in the next. The same runs as
+// row_runs (MaskOps.FindRunsIsTheRefOnEveryMask). Rows under 32 pixels by row_runs.
+__attribute__((target("avx2"), noinline)) void rows_runs_avx2(const cv::Mat& mask, bool zeros, const int* span_x0,
+                                                              const int* span_x1, RunLabels& r) {
+  const int w = mask.cols, h = mask.rows;
+  std::vector<MaskRun>& runs = r.runs;
+  int* const rs = r.row_start.data();
+  const std::uint64_t flip = zeros ? 0 : ~std::uint64_t{0};
+  for (int y = 0; y < h; ++y) {
+    rs[y] = static_cast<int>(runs.size());
+    const int x = span_x0 ? std::max(0, span_x0[y]) : 0, end = span_x1 ? std::min(w, span_x1[y]) : w;
+    const uchar* s = mask.ptr<uchar>(y);
+    if (x >= end) continue;
+    if (end < 32) {
+      row_runs(s, x, end, y, zeros, runs);
+      continue;
+    }
+    int open = -1;  // the start of a run not yet ended
+    for (int b = x; b < end; b += 64) {
+      const int n = std::min(64, end - b);
+      std::uint64_t m = (zero_bits32(s, b, end) | (n > 32 ? zero_bits32(s, b + 32, end) << 32 : 0)) ^ flip;  // bit i: b + i wanted
+      if (n < 64) m &= (std::uint64_t{1} << n) - 1;
+      int i = 0;
+      while (true) {
+        if (open < 0) {
+          const std::uint64_t q = m >> i;
+          if (!q) break;
+          i += __builtin_ctzll(q);
+          open = b + i;
+        }
+        const std::uint64_t q = ~m >> i;  // (set past n when n < 64)
+        if (!q) break;
+        const int t = i + __builtin_ctzll(q);
+        if (t >= n) break;
+        runs.push_back({y, open, b + t});
+        open = -1;
+        i = t;
+      }
+    }
+    if (open >= 0) runs.push_back({y, open, end});
+  }
+}
+#endif
+
 int find_root(std::vector<int>& parent, int i) {
   while (parent[static_cast<std::size_t>(i)] != i) {
     parent[static_cast<std::size_t>(i)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(i)])];
@@ -140,13 +200,15 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
-// The one run labeller's first half (every labelling here is built on it): the runs of a
+// find_runs as it was before speed45 (its test's reference): the unions row by row as each
+// row's runs are found, the parents pushed one by one.
+// (was) The one run labeller's first half (every labelling here is built on it): the runs of a
 // mask's nonzero pixels (zeros: its zero pixels), row by row, within the spans when given,
 // each joined by union-find to the runs of the row above it touches (8: diagonally too).
 // Afterwards r.root[k] is run k's component's first run in raster order (the least index:
 // a union keeps the lesser root), whatever the order of the unions.
-void find_runs(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0 = nullptr,
-               const int* span_x1 = nullptr) {
+void find_runs_ref_impl(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0,
+                        const int* span_x1) {
   const int w = mask.cols, h = mask.rows;
   r.runs.clear();
   r.row_start.resize(static_cast<std::size_t>(h) + 1);
@@ -176,6 +238,62 @@ void find_runs(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, 
   r.row_start[static_cast<std::size_t>(h)] = static_cast<int>(r.runs.size());
   // Each parent is below its run: in index order, the parent's entry is already its root.
   for (std::size_t k = 0; k < parent.size(); ++k) parent[k] = parent[static_cast<std::size_t>(parent[k])];
+}
+
+// The one run labeller's first half (every labelling here is built on it): the runs of a
+// mask's nonzero pixels (zeros: its zero pixels), row by row, within the spans when given,
+// each joined by union-find to the runs of the row above it touches (8: diagonally too).
+// Afterwards r.root[k] is run k's component's first run in raster order (the least index:
+// a union keeps the lesser root), whatever the order of the unions.
+// (speed45) Every row's runs first, then the parents at once and the unions row by row in
+// the order they had when each row's were made as it was found (find_runs_ref_impl): each
+// union reads only runs of its row and the row above, which the rows below do not touch.
+void find_runs(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0 = nullptr,
+               const int* span_x1 = nullptr) {
+  const int w = mask.cols, h = mask.rows;
+  r.runs.clear();
+  r.row_start.resize(static_cast<std::size_t>(h) + 1);
+  int* const rs = r.row_start.data();
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) {
+    rows_runs_avx2(mask, zeros, span_x0, span_x1, r);
+  } else
+#endif
+    for (int y = 0; y < h; ++y) {
+      rs[y] = static_cast<int>(r.runs.size());
+      const int x0 = span_x0 ? std::max(0, span_x0[y]) : 0, x1 = span_x1 ? std::min(w, span_x1[y]) : w;
+      row_runs(mask.ptr<uchar>(y), x0, x1, y, zeros, r.runs);
+    }
+  const int nr = static_cast<int>(r.runs.size());
+  rs[h] = nr;
+  std::vector<int>& parent = r.root;
+  parent.resize(static_cast<std::size_t>(nr));
+  int* const par = parent.data();
+  for (int k = 0; k < nr; ++k) par[k] = k;
+  auto root_of = [par](int i) {  // find_root's path halving
+    while (par[i] != i) {
+      par[i] = par[par[i]];
+      i = par[i];
+    }
+    return i;
+  };
+  const MaskRun* const run = r.runs.data();
+  const int reach = connectivity == 8 ? 1 : 0;
+  for (int y = 1; y < h; ++y) {
+    const int pb = rs[y - 1], cb = rs[y], ce = rs[y + 1];  // the row above's runs: [pb, cb)
+    int p = pb;
+    for (int c = cb; c < ce; ++c) {
+      const int cx0 = run[c].x0, cx1 = run[c].x1;
+      // Runs of the row above that overlap [cx0 - reach, cx1 + reach).
+      while (p < cb && run[p].x1 + reach <= cx0) ++p;
+      for (int q = p; q < cb && run[q].x0 < cx1 + reach; ++q) {
+        const int a = root_of(q), b = root_of(c);
+        if (a != b) par[std::max(a, b)] = std::min(a, b);
+      }
+    }
+  }
+  // Each parent is below its run: in index order, the parent's entry is already its root.
+  for (int k = 0; k < nr; ++k) par[k] = par[par[k]];
 }
 
 // The one numbering rule, OpenCV 4.6's (its default algorithms, Spaghetti for 8-connectivity
@@ -239,6 +357,15 @@ int label_image(const cv::Mat& mask, cv::Mat& labels, int connectivity, RunLabel
 }  // namespace
 
 int mask_row_next(const uchar* s, int x, int end, bool zero) { return next_where(s, x, end, zero); }
+
+void find_runs_checked(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0,
+                       const int* span_x1) {
+  find_runs(mask, zeros, connectivity, r, span_x0, span_x1);
+}
+void find_runs_ref(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0,
+                   const int* span_x1) {
+  find_runs_ref_impl(mask, zeros, connectivity, r, span_x0, span_x1);
+}
 
 int label_components(const cv::Mat& mask, cv::Mat& labels, int connectivity) {
   if (mask.type() != CV_8UC1 || mask.empty() || (connectivity != 8 && connectivity != 4))
@@ -1243,14 +1370,21 @@ bool pack_rows(const cv::Mat& src, std::vector<Row128>& rows) {
   return true;
 }
 
-void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
-  static const std::array<std::uint64_t, 256> bytes = [] {
+// Byte k of bit_bytes()[v]: 0xFF where bit k of v is set.
+const std::array<std::uint64_t, 256>& bit_bytes() {
+  static const std::array<std::uint64_t, 256> table = [] {
     std::array<std::uint64_t, 256> t{};
     for (int v = 0; v < 256; ++v)
       for (int i = 0; i < 8; ++i)
         if (v & (1 << i)) t[static_cast<std::size_t>(v)] |= std::uint64_t{0xFF} << (8 * i);
     return t;
   }();
+  return table;
+}
+
+// unpack_rows as it was before speed45: its path without AVX2 and its test's reference.
+void unpack_rows_ref(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
+  const std::array<std::uint64_t, 256>& bytes = bit_bytes();
   dst.create(static_cast<int>(rows.size()), w, CV_8U);
   // In a continuous image a row's last 8 bytes may spill into the next row's first (written
   // after it): all but the last row are written 8 at a time to their end.
@@ -1269,6 +1403,53 @@ void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
     }
     for (; x < w; ++x) o[x] = (rb[x / 8] >> (x % 8)) & 1 ? 255 : 0;
   }
+}
+
+#if defined(HEXDICE_BILINEAR_AVX2)
+bool use_avx2();
+// (speed45) unpack_rows' steps of every row, 32 pixels a step: the row's 4 bytes of bits
+// broadcast, byte k of the 32 given bit k % 8 of byte k / 8 (pshufb), 255 where that bit is
+// set (and, compare); a 32-byte store only while it ends by the row's end (spill: the last
+// row's end); the rest 8 pixels a step from `bytes` (as unpack_rows_ref) and one at a time.
+__attribute__((target("avx2"), noinline)) void unpack_rows_avx2(const Row128* rows, int w, cv::Mat& dst, bool spill,
+                                                                const std::uint64_t* bytes) {
+  const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3,
+                                        3, 3, 3);
+  const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ull));
+  const uchar* const last_end = dst.ptr<uchar>(dst.rows - 1) + w;  // (not dst.dataend: a window's is its parent's)
+  for (int y = 0; y < dst.rows; ++y) {
+    std::uint8_t rb[sizeof(Row128)];
+    std::memcpy(rb, rows + y, sizeof(rb));
+    uchar* o = dst.ptr<uchar>(y);
+    const uchar* const limit = spill ? last_end : o + w;
+    int x = 0;
+    for (; x < w && o + x + 32 <= limit; x += 32) {
+      std::uint32_t b4;
+      std::memcpy(&b4, rb + x / 8, 4);
+      const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(b4)), pick);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + x), _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit));
+    }
+    const int w8 = spill && y + 1 < dst.rows ? w : w - 7;
+    for (; x < w8; x += 8) std::memcpy(o + x, bytes + rb[x / 8], 8);
+    for (; x < w; ++x) o[x] = (rb[x / 8] >> (x % 8)) & 1 ? 255 : 0;
+  }
+}
+#endif
+
+// A mask from its 128-bit rows (bit x = column x, none set at or past w), w <= 128.
+// (speed45) 32 pixels a step in AVX2 (unpack_rows_avx2), else the loop it had (unpack_rows_ref):
+// the same bytes (MaskOps.UnpackRowsIsTheRef).
+void unpack_rows(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2() && !rows.empty()) {
+    dst.create(static_cast<int>(rows.size()), w, CV_8U);
+    // In a continuous image a row's last bytes may spill into the next rows' first (written
+    // after them): the steps may write up to the last row's end, else up to the row's.
+    unpack_rows_avx2(rows.data(), w, dst, dst.isContinuous(), bit_bytes().data());
+    return;
+  }
+#endif
+  unpack_rows_ref(rows, w, dst);
 }
 
 #if defined(HEXDICE_BILINEAR_AVX2)
@@ -1396,11 +1577,23 @@ void morph_rows(const std::vector<Row128>& in, int w, std::vector<Row128>& out, 
 
 }  // namespace
 
+// (speed45) Whether a CV_8UC1 matrix has a nonzero byte (= cv::countNonZero(m) != 0), stopping
+// at the first: morph's kernels have one in their first row or column (0.2 M a 720p frame
+// less than counting them all, 366 kernels).
+bool any_nonzero_8u(const cv::Mat& m) {
+  for (int y = 0; y < m.rows; ++y) {
+    const uchar* p = m.ptr<uchar>(y);
+    for (int x = 0; x < m.cols; ++x)
+      if (p[x]) return true;
+  }
+  return false;
+}
+
 void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::Point anchor, int border_value) {
   const bool known = op == cv::MORPH_ERODE || op == cv::MORPH_DILATE || op == cv::MORPH_OPEN || op == cv::MORPH_CLOSE;
   static thread_local std::vector<Row128> in, t, out;
   if (!known || src.type() != CV_8UC1 || src.empty() || kernel.type() != CV_8UC1 || kernel.empty() ||
-      src.cols + kernel.cols - 1 > 128 || cv::countNonZero(kernel) == 0 ||
+      src.cols + kernel.cols - 1 > 128 || !any_nonzero_8u(kernel) ||
       !(border_value == -1 || border_value == 0 || border_value == 255) || !pack_rows(src, in)) {
     if (border_value >= 0)
       cv::morphologyEx(src, dst, op, kernel, anchor, 1, cv::BORDER_CONSTANT, cv::Scalar(border_value));
@@ -1427,6 +1620,20 @@ void morph(const cv::Mat& src, cv::Mat& dst, int op, const cv::Mat& kernel, cv::
       break;
   }
   unpack_rows(out, w, dst);
+}
+
+namespace {
+std::vector<Row128> rows_from_words(const std::uint64_t* words, int h) {
+  std::vector<Row128> rows(static_cast<std::size_t>(h));
+  for (int y = 0; y < h; ++y)
+    rows[static_cast<std::size_t>(y)] = (static_cast<Row128>(words[2 * y + 1]) << 64) | words[2 * y];
+  return rows;
+}
+}  // namespace
+
+void unpack_mask_rows(const std::uint64_t* words, int h, int w, cv::Mat& dst) { unpack_rows(rows_from_words(words, h), w, dst); }
+void unpack_mask_rows_ref(const std::uint64_t* words, int h, int w, cv::Mat& dst) {
+  unpack_rows_ref(rows_from_words(words, h), w, dst);
 }
 
 void occluder_diff_row_ref(const uchar* frame, const uchar* print, const uchar* pmin, const uchar* pmax, const float* light,
@@ -2679,12 +2886,51 @@ void box_sum(const cv::Mat& src, int k, cv::Mat& dst) {
   }
 }
 
-void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
-  CV_Assert(src.type() == CV_32FC1 && k >= 1);
-  const int w = src.cols, h = src.rows, a = k / 2;
+namespace {
+// (speed45) One step of box_sum_roi's column sums over n roi columns: d[i] = float(acc[i])
+// when d is given, then acc[i] += in[i] when given, then acc[i] -= out[i] when given: per
+// column the operations of the loops it replaces, in their order (box_sum_roi_ref).
+void box_col_step(double* acc, const double* in, const double* out, float* d, int n) {
+  for (int i = 0; i < n; ++i) {
+    double v = acc[i];
+    if (d) d[i] = static_cast<float>(v);
+    if (in) v += in[i];
+    if (out) v -= out[i];
+    acc[i] = v;
+  }
+}
+#if defined(HEXDICE_BILINEAR_AVX2)
+bool use_avx2();
+// The same, 4 columns a step (vcvtpd2ps rounds as cvtsd2ss, in the current mode; the adds
+// and subtracts are each lane's own, no FMA), the last < 4 by box_col_step.
+__attribute__((target("avx2"), noinline)) void box_col_step_avx2(double* acc, const double* in, const double* out, float* d,
+                                                                 int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m256d v = _mm256_loadu_pd(acc + i);
+    if (d) _mm_storeu_ps(d + i, _mm256_cvtpd_ps(v));
+    if (in) v = _mm256_add_pd(v, _mm256_loadu_pd(in + i));
+    if (out) v = _mm256_sub_pd(v, _mm256_loadu_pd(out + i));
+    _mm256_storeu_pd(acc + i, v);
+  }
+  box_col_step(acc + i, in ? in + i : nullptr, out ? out + i : nullptr, d ? d + i : nullptr, n - i);
+}
+#endif
+void box_col(double* acc, const double* in, const double* out, float* d, int n) {
+#if defined(HEXDICE_BILINEAR_AVX2)
+  if (use_avx2()) {
+    box_col_step_avx2(acc, in, out, d, n);
+    return;
+  }
+#endif
+  box_col_step(acc, in, out, d, n);
+}
+// (speed39) box_sum_roi's output: made src's size, zeros only outside the roi (every pixel
+// inside it is written after); returns the roi cut to the image.
+cv::Rect box_sum_roi_out(const cv::Mat& src, cv::Rect roi, cv::Mat& dst) {
+  const int w = src.cols, h = src.rows;
   dst.create(src.size(), CV_32F);
   roi &= cv::Rect(0, 0, w, h);
-  // (speed39) Zeros only outside the roi: every pixel inside it is written below.
   for (int y = 0; y < h; ++y) {
     float* d = dst.ptr<float>(y);
     if (roi.empty() || y < roi.y || y >= roi.y + roi.height) {
@@ -2694,6 +2940,65 @@ void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
       std::fill(d + roi.x + roi.width, d + w, 0.0f);
     }
   }
+  return roi;
+}
+}  // namespace
+
+// (speed45) box_sum_roi_ref's sums in its order per pixel: each row's running sum with its
+// two tests hoisted out of the loop (the columns where a pixel enters, where one leaves),
+// the column sums 4 columns a step (box_col). MaskOps.BoxSumRoiIsTheRefOnAnyFloats.
+void box_sum_roi(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1 && k >= 1);
+  const int w = src.cols, h = src.rows, a = k / 2;
+  roi = box_sum_roi_out(src, roi, dst);
+  if (roi.empty()) return;
+  const int y0 = std::max(0, roi.y - a), y1 = std::min(h, roi.y + roi.height - a + k - 1);
+  const int W = roi.width;
+  static thread_local std::vector<double> rows;
+  rows.resize(static_cast<std::size_t>(std::max(0, y1 - y0)) * static_cast<std::size_t>(W));
+  // Column i (x = roi.x + i) gains s[x - a + k] while that is < w, loses s[x - a] once that is >= 0.
+  const int gain_end = std::clamp(w - roi.x + a - k, 0, W), lose_begin = std::clamp(a - roi.x, 0, W);
+  const int m1 = std::min(gain_end, lose_begin), m2 = std::max(gain_end, lose_begin);
+  for (int y = y0; y < y1; ++y) {
+    const float* s = src.ptr<float>(y);
+    double* o = rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(W);
+    double acc = 0;
+    for (int x = std::max(0, roi.x - a); x < std::min(w, roi.x - a + k); ++x) acc += static_cast<double>(s[x]);
+    const int gin = roi.x - a + k, gout = roi.x - a;  // s[gin + i] enters after column i, s[gout + i] leaves
+    int i = 0;
+    for (; i < m1; ++i) {
+      o[i] = acc;
+      acc += static_cast<double>(s[gin + i]);
+    }
+    if (gain_end > lose_begin) {
+      for (; i < m2; ++i) {
+        o[i] = acc;
+        acc += static_cast<double>(s[gin + i]);
+        acc -= static_cast<double>(s[gout + i]);
+      }
+    } else {
+      for (; i < m2; ++i) o[i] = acc;
+    }
+    for (; i < W; ++i) {
+      o[i] = acc;
+      acc -= static_cast<double>(s[gout + i]);
+    }
+  }
+  static thread_local std::vector<double> acc;
+  acc.assign(static_cast<std::size_t>(W), 0.0);
+  auto row = [&](int y) { return rows.data() + static_cast<std::size_t>(y - y0) * static_cast<std::size_t>(W); };
+  for (int y = std::max(y0, roi.y - a); y < std::min(y1, roi.y - a + k); ++y) box_col(acc.data(), row(y), nullptr, nullptr, W);
+  for (int y = roi.y; y < roi.y + roi.height; ++y) {
+    const int in = y - a + k, out = y - a;
+    box_col(acc.data(), in < y1 ? row(in) : nullptr, out >= y0 ? row(out) : nullptr, dst.ptr<float>(y) + roi.x, W);
+  }
+}
+
+// The loops box_sum_roi replaces (speed45), for its test.
+void box_sum_roi_ref(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst) {
+  CV_Assert(src.type() == CV_32FC1 && k >= 1);
+  const int w = src.cols, h = src.rows, a = k / 2;
+  roi = box_sum_roi_out(src, roi, dst);
   if (roi.empty()) return;
   // The rows some window of the roi takes in, each one's window sums at the roi's columns
   // (window of x: [x - a, x - a + k) within the image), then per roi column the sums of

@@ -17,6 +17,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/mask_ops.h"
+#include "vision/mask_ops_ref.h"
 #include "vision/read.h"
 
 namespace {
@@ -1074,6 +1075,154 @@ TEST(MaskOps, BoxSumMatchesBoxFilterOnTheFaceScores) {
         if (!in.empty()) a(in).copyTo(want(in));
         EXPECT_TRUE(same(want, c)) << sz << " k " << k << " rep " << rep << " roi " << roi;
       }
+}
+
+// (speed45) find_runs (every row's runs first, then the unions row by row) against the loop it
+// replaced (find_runs_ref: the unions as each row was found): the same runs, row starts and
+// flattened roots, for masks like the reader's and random noise of every density, nonzero and
+// zero runs, 8- and 4-connected, with and without spans (some empty, some past the edges),
+// into a RunLabels reused from a larger mask.
+TEST(MaskOps, FindRunsIsTheRefOnEveryMask) {
+  std::mt19937 rng(4545);
+  RunLabels a, b;
+  int merged = 0;  // masks where a union joined two roots (not only chains)
+  for (int rep = 0; rep < 4000; ++rep) {
+    const cv::Size sz(1 + static_cast<int>(rng() % 140), 1 + static_cast<int>(rng() % 140));
+    cv::Mat m;
+    if (rep % 2) {
+      m = random_mask(rng, sz);
+    } else {
+      m.create(sz, CV_8U);
+      const unsigned density = rng() % 101;
+      for (int y = 0; y < sz.height; ++y)
+        for (int x = 0; x < sz.width; ++x) m.at<uchar>(y, x) = rng() % 100 < density ? static_cast<uchar>(1 + rng() % 255) : 0;
+    }
+    std::vector<int> s0(static_cast<std::size_t>(sz.height)), s1(static_cast<std::size_t>(sz.height));
+    for (int y = 0; y < sz.height; ++y) {
+      s0[static_cast<std::size_t>(y)] = static_cast<int>(rng() % (sz.width + 6)) - 3;
+      s1[static_cast<std::size_t>(y)] = s0[static_cast<std::size_t>(y)] + static_cast<int>(rng() % (sz.width + 6)) - 2;
+    }
+    const bool zeros = rng() % 3 == 0, spans = rng() % 3 == 0;
+    const int conn = rng() % 2 ? 8 : 4;
+    find_runs_checked(m, zeros, conn, a, spans ? s0.data() : nullptr, spans ? s1.data() : nullptr);
+    find_runs_ref(m, zeros, conn, b, spans ? s0.data() : nullptr, spans ? s1.data() : nullptr);
+    ASSERT_EQ(a.runs.size(), b.runs.size()) << sz << " rep " << rep;
+    for (std::size_t k = 0; k < a.runs.size(); ++k)
+      ASSERT_TRUE(a.runs[k].y == b.runs[k].y && a.runs[k].x0 == b.runs[k].x0 && a.runs[k].x1 == b.runs[k].x1) << "rep " << rep << " run " << k;
+    ASSERT_EQ(a.row_start, b.row_start) << "rep " << rep;
+    ASSERT_EQ(a.root, b.root) << "rep " << rep;
+    std::size_t roots = 0;
+    for (std::size_t k = 0; k < a.root.size(); ++k) roots += a.root[k] == static_cast<int>(k);
+    merged += roots < a.root.size();
+  }
+  EXPECT_GT(merged, 2000);
+}
+
+// (speed45) morph's kernel test: any_nonzero_8u is cv::countNonZero's != 0 on kernels of every
+// shape (OpenCV's ellipses, rectangles and crosses, the reader's line kernels), all-zero ones,
+// a single set byte anywhere, and windows of a larger matrix (not continuous).
+TEST(MaskOps, AnyNonzeroIsCountNonZero) {
+  std::mt19937 rng(4500);
+  int zero = 0, set = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const cv::Size sz(1 + static_cast<int>(rng() % 30), 1 + static_cast<int>(rng() % 30));
+    cv::Mat k;
+    switch (rep % 4) {
+      case 0: k = cv::getStructuringElement(static_cast<int>(rng() % 3), sz); break;
+      case 1: k = cv::Mat(sz, CV_8U, cv::Scalar(0)); break;
+      case 2:
+        k = cv::Mat(sz, CV_8U, cv::Scalar(0));
+        if (rng() % 4) k.at<uchar>(static_cast<int>(rng() % sz.height), static_cast<int>(rng() % sz.width)) = static_cast<uchar>(1 + rng() % 255);
+        break;
+      default: {
+        cv::Mat big(sz.height + 4, sz.width + 4, CV_8U, cv::Scalar(1));
+        k = big(cv::Rect(2, 2, sz.width, sz.height));
+        k.setTo(0);
+        if (rng() % 2) cv::line(k, {0, static_cast<int>(rng() % sz.height)}, {sz.width - 1, static_cast<int>(rng() % sz.height)}, cv::Scalar(1));
+      }
+    }
+    const bool want = cv::countNonZero(k) != 0;
+    ASSERT_EQ(any_nonzero_8u(k), want) << sz << " rep " << rep;
+    (want ? set : zero)++;
+  }
+  EXPECT_GT(zero, 500);
+  EXPECT_GT(set, 1500);
+}
+
+// (speed45) morph's unpacking of its bit rows (32 pixels a step in AVX2) against the loop it
+// replaced (unpack_mask_rows_ref, 8 a step): the same bytes for every width 1-128 and random
+// bits, into a new image, a reused continuous one of noise, and a window of a larger image of
+// noise (not continuous: nothing outside the window written, the larger image compared whole).
+TEST(MaskOps, UnpackRowsIsTheRef) {
+  std::mt19937_64 rng(4545);
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int w = 1 + static_cast<int>(rng() % 128), h = 1 + static_cast<int>(rng() % 40);
+    std::vector<std::uint64_t> words(2 * static_cast<std::size_t>(h));
+    const int kind = rep % 3;
+    for (int y = 0; y < h; ++y) {
+      std::uint64_t lo = rng(), hi = rng();
+      if (rep % 7 == 0) lo = hi = ~std::uint64_t{0};
+      if (w < 64) lo &= (std::uint64_t{1} << w) - 1;
+      if (w <= 64) hi = 0;
+      else if (w < 128) hi &= (std::uint64_t{1} << (w - 64)) - 1;
+      words[2 * static_cast<std::size_t>(y)] = lo;
+      words[2 * static_cast<std::size_t>(y) + 1] = hi;
+    }
+    cv::Mat big_a(h + 3, w + 40, CV_8U), big_b;
+    cv::randu(big_a, 0, 256);
+    big_b = big_a.clone();
+    cv::Mat a, b;
+    if (kind == 1) {
+      a = big_a(cv::Rect(0, 0, w, h)).clone();
+      b = a.clone();
+    } else if (kind == 2) {
+      const cv::Rect r(static_cast<int>(rng() % 40), static_cast<int>(rng() % 3), w, h);
+      a = big_a(r);
+      b = big_b(r);
+    }
+    unpack_mask_rows(words.data(), h, w, a);
+    unpack_mask_rows_ref(words.data(), h, w, b);
+    ASSERT_TRUE(same(a, b)) << "w " << w << " h " << h << " kind " << kind << " rep " << rep;
+    ASSERT_TRUE(same(big_a, big_b)) << "w " << w << " h " << h << " kind " << kind << " rep " << rep;
+    if (kind == 2) ASSERT_FALSE(a.isContinuous() && h > 1);
+  }
+}
+
+// (speed45) box_sum_roi (its row sums with the edge tests hoisted, its column sums 4 columns
+// a step in AVX2) against the loops it replaced (box_sum_roi_ref), bit for bit: on floats of
+// mixed magnitudes (sums that round, so any change of order shows) and on the face scores,
+// images from 1 to 150 px a side, windows 1 to 41, rois anywhere (cut, empty, outside), into
+// a reused output of other values. Run with HEXDICE_NO_AVX2=1 too (its scalar step).
+TEST(MaskOps, BoxSumRoiIsTheRefOnAnyFloats) {
+  std::mt19937 rng(45);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  int rounded = 0;  // cases where the sums round (the order of the additions matters)
+  for (int rep = 0; rep < 3000; ++rep) {
+    const cv::Size sz(1 + static_cast<int>(rng() % 150), 1 + static_cast<int>(rng() % 150));
+    const int k = 1 + static_cast<int>(rng() % 41);
+    cv::Mat src(sz, CV_32F);
+    const int kind = rep % 3;
+    for (int y = 0; y < sz.height; ++y)
+      for (int x = 0; x < sz.width; ++x) {
+        const float u = unit(rng);
+        src.at<float>(y, x) = kind == 0   ? u * std::ldexp(1.0f, rng() % 10 ? static_cast<int>(rng() % 20) - 10 : 40)  // a few huge
+                              : kind == 1 ? (u < 0 ? -1.0f : 1.0f)                                // the face scores
+                                          : u * 1e3f;
+      }
+    const cv::Rect roi(static_cast<int>(rng() % (sz.width + 10)) - 5, static_cast<int>(rng() % (sz.height + 10)) - 5,
+                       static_cast<int>(rng() % (sz.width + 3)), static_cast<int>(rng() % (sz.height + 3)));
+    cv::Mat a(sz, CV_32F, cv::Scalar(7.0f)), b(sz, CV_32F, cv::Scalar(-3.0f));
+    box_sum_roi(src, k, roi, a);
+    box_sum_roi_ref(src, k, roi, b);
+    ASSERT_TRUE(same(a, b)) << sz << " k " << k << " roi " << roi << " rep " << rep;
+    if (kind == 0) {
+      cv::Mat exact;
+      box_sum(src, k, exact);
+      const cv::Rect in = roi & cv::Rect(0, 0, sz.width, sz.height);
+      if (!in.empty() && !same(exact(in), b(in))) ++rounded;
+    }
+  }
+  EXPECT_GT(rounded, 50);  // the mixed floats did round (else any order would pass)
 }
 
 TEST(MaskOps, WarpAffineNearestWindowIsWarpAffineThere) {

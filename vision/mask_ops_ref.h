@@ -1,0 +1,37 @@
+#pragma once
+// (speed45) The loops this round's faster steps replace, kept for their exactness tests
+// (tests/vision/mask_ops_test.cpp) and declared here, not in mask_ops.h (which every file
+// includes).
+#include <cstdint>
+
+#include <opencv2/core.hpp>
+
+#include "vision/mask_ops.h"
+
+namespace hexdice::vision {
+
+// box_sum_roi (mask_ops.h) as it was before speed45: the same bits for any float image.
+void box_sum_roi_ref(const cv::Mat& src, int k, cv::Rect roi, cv::Mat& dst);
+
+// The run labeller's first half (mask_ops.cpp's find_runs: every labelling is built on it):
+// each row's runs of nonzero pixels (zeros: of zero pixels) within the spans when given, in
+// r.runs and r.row_start, and r.root the union-find of the runs that touch (connectivity 8 or
+// 4), flattened. find_runs_checked is the one the labellers use (speed45: the rows' runs
+// first, then the unions); find_runs_ref the loop it replaced (the unions as each row is found).
+void find_runs_checked(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0 = nullptr,
+                       const int* span_x1 = nullptr);
+void find_runs_ref(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, const int* span_x0 = nullptr,
+                   const int* span_x1 = nullptr);
+
+// Whether a CV_8UC1 matrix has a nonzero byte: cv::countNonZero(m) != 0, stopping at the first
+// (morph's test of its kernel, speed45).
+bool any_nonzero_8u(const cv::Mat& m);
+
+// morph's last step: the h x w (w <= 128) CV_8UC1 mask of bit rows (row y's bits 0-63 in
+// words[2y], 64-127 in words[2y + 1]; none set at or past w), 255 where set, into dst (made
+// h x w when it is not). unpack_mask_rows is morph's (speed45: 32 pixels a step in AVX2),
+// unpack_mask_rows_ref the loop it replaced (8 a step).
+void unpack_mask_rows(const std::uint64_t* words, int h, int w, cv::Mat& dst);
+void unpack_mask_rows_ref(const std::uint64_t* words, int h, int w, cv::Mat& dst);
+
+}  // namespace hexdice::vision
