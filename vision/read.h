@@ -790,6 +790,23 @@ struct ReadParams {
   // die's side (dev15 1718 (-1,1): the square 0.13 blue, the rest skin and black). Coloured dice
   // reported right under the gate on the dev sets: 0.47 (a glared yellow 6) and up. 0 = off.
   double occluded_colour_cover_min = 0.3;
+  // (robust45) Under the occluder gate, a coloured reading (not white or black) of two or more pips
+  // whose body fails the clean-body test (saturated under occluded_saturation against its paper, or
+  // of skin's hue) is reported all the same when it is sure: read at occluded_colour_sure_confidence
+  // or more, its pips at the face's real size (face_scale_gate), its cell not under the skin mask
+  // (the hand stands clear of it: only the occluder mask, an arm's shade or the grown hand's margin,
+  // covers it), and pixels of its colour (against the cell's white, as occluded_colour_cover_min
+  // measures them) cover at least occluded_colour_sure_cover of its final 16 mm square. A glared or
+  // pale coloured top is as grey as its paper: harshR42p 17010 (-1,-3), a yellow 2 read at 1.00,
+  // body 1.02 of its paper, sat 0.06, skin's hue, colour 0.92 of its square; harshR44 19009 (0,4), a
+  // blue 5 read at 1.00, sat 0.18, colour 0.97: both hidden "occluder". Of the hidden coloured
+  // readings of two or more pips at 0.45 or more under the gate on the 81 scored sets and harshR42p-R44
+  // (HEXDICE_READ_DEBUG's OCCL lines against the labels), the others at the face's size cover 0.81
+  // or less of their square with their colour (an empty cell's skin, a black 1's glints read blue);
+  // the empty cells' readings that cover 0.9 or more are at 0.50-0.65 and off the face's size.
+  // 0 = off (such bodies hidden, as before).
+  double occluded_colour_sure_cover = 0.9;
+  double occluded_colour_sure_confidence = 0.9;
   // (exact24) The shown-places look (occluded_shown_places, weak_shown_places) takes a count from
   // one shown pip (below occluded_shown_min_pips) when the reading has two pips or more (its grid
   // laid on them), the die is coloured (a white die's paper beside it passes for its body, so a

@@ -437,6 +437,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.lone_pip_print_seen = 0.77;
   p.lone_pip_print_ring_mm = 3.25;
   p.occluded_colour_cover_min = 0.45;
+  p.occluded_colour_sure_cover = 0.8;
+  p.occluded_colour_sure_confidence = 0.95;
   p.occluded_shown_one_pip_min_shown = 7;
   p.occluded_shown_any_place = false;
   p.occluded_any_place_on_face = false;
@@ -573,6 +575,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->lone_pip_print_seen, 0.77);
   EXPECT_EQ(q->lone_pip_print_ring_mm, 3.25);
   EXPECT_EQ(q->occluded_colour_cover_min, 0.45);
+  EXPECT_DOUBLE_EQ(q->occluded_colour_sure_cover, 0.8);
+  EXPECT_DOUBLE_EQ(q->occluded_colour_sure_confidence, 0.95);
   EXPECT_EQ(q->occluded_shown_one_pip_min_shown, 7);
   EXPECT_FALSE(q->occluded_shown_any_place);
   EXPECT_FALSE(q->occluded_any_place_on_face);

@@ -727,6 +727,21 @@ TEST(ReaderHarsh, AWhiteReadingWithAnEmptyPlaceDarkerThanItsPipsIsHidden) {
   EXPECT_EQ(false_dice(after), false_dice(before));
 }
 
+// (robust45) harshR42p 17010 (data/fixtures/scenes_round45_robust45): a glared yellow 2 at (-1,-3),
+// clear of the hand but in the occluder mask's margin, read at 1.00 at the face's size; its body
+// 1.02 of its paper, saturation 0.06 and of skin's hue, so the gate's clean-body test hid it
+// ("occluder"), though 0.92 of its square is yellow. With occluded_colour_sure_cover it is read
+// right; no wrong face, no false die, nothing else moves.
+TEST(ReaderHarsh, ASureColouredReadingTheHandStandsClearOfIsReported) {
+  const auto [before, after] = off_and_default("scenes_round45_robust45", &ReadParams::occluded_colour_sure_cover, 0.0);
+  EXPECT_EQ(after.scenes, 1);
+  EXPECT_EQ(hidden_for(before, "occluder"), 1) << "17010's yellow 2 hidden by the occluder gate without the rule";
+  EXPECT_EQ(hidden_for(after, "occluder"), 0);
+  expect_more_right_none_wrong(before, after, 1);
+  EXPECT_EQ(after.matched, before.matched + 1);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible - 1);
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
