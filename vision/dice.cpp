@@ -800,7 +800,8 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     r.own_too_big = dice_as_pips(best);
     if (params.pip_grow > 1 && best.face < 6) {  // a wider read wins only with more pips
       const float g = d.c.side * static_cast<float>(params.pip_grow);
-      const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips);
+      const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips,
+                                     best.face == 1 ? best.body : std::nullopt, params.wide_read_body_shift);
       if (wide.face > best.face && cv::norm(wide.centre - d.c.centre) < 0.5f * std::max(d.c.side, 3.7f * wide.spacing) &&
           !dice_as_pips(wide))
         best = wide;

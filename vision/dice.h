@@ -228,6 +228,17 @@ struct DiceParams {
   // find_dice also reads each candidate on a square this much wider (1 = off) and keeps
   // that reading when it finds more pips round the same centre.
   double pip_grow = 1.8;
+  // ... and, when the own square reads a lone pip, measures the colour channel and the
+  // top-face mask of that wider square from the own square's body colour (PipRead::body)
+  // where the median of the wider square's middle lies more than wide_read_body_shift grey
+  // levels from it: that middle is 1.6x wider than the die's own, so on a small die it
+  // holds the table too, and the median of a blue die and a white table (44 levels from
+  // the blue) matches neither, the top-face mask shrinks to a sliver beside the pip, the
+  // die's own pip falls to edge_margin and a side face's two small pips read a "2" that
+  // replaces the 1 (byler 095336, docs/dice.md real round 45). For every own read (not
+  // only a lone pip) it moved dice both ways on both halves (even 960 -> 958, odd 940 ->
+  // 943). 0 = off (the wider square's own median).
+  double wide_read_body_shift = 20;
   // A candidate read as a lone pip is read again on a square lone_pip_grow x its pip
   // diameter; when a face of more pips holding that pip is found there, the candidate is
   // that face (a pip of a five is no "1"). 0 = off.

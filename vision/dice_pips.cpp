@@ -73,7 +73,10 @@ cv::Mat canonical_patch(const cv::Mat& image, const cv::Rect2f& region, int cano
 // colour of the middle of the patch), over sqrt(3) so a grey step reads as on the grey
 // patch. Pips stand out bright whatever their colour (red on black, yellow on green,
 // black on marbled gold), where the grey patch may show almost no contrast.
-cv::Mat body_distance(const cv::Mat& bgr_patch) {
+// `given` (read_pips' body_colour) replaces that median when the two lie more than
+// `max_shift` apart (the distance as the channel measures it); `used` receives the colour
+// measured from.
+cv::Mat body_distance(const cv::Mat& bgr_patch, const std::optional<cv::Vec3f>& given, double max_shift, cv::Vec3f& used) {
   const int n = bgr_patch.rows;
   std::array<std::vector<float>, 3> ch;
   const float c0 = (n - 1) / 2.0f, r = 0.3f * n;
@@ -90,6 +93,11 @@ cv::Mat body_distance(const cv::Mat& bgr_patch) {
     std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
     body[k] = v[v.size() / 2];
   }
+  if (given && max_shift > 0) {
+    const cv::Vec3f e = body - *given;
+    if (std::sqrt(e.dot(e) / 3.0f) > max_shift) body = *given;
+  }
+  used = body;
   cv::Mat d(n, n, CV_32F);
   for (int y = 0; y < n; ++y) {
     const cv::Vec3f* p = bgr_patch.ptr<cv::Vec3f>(y);
@@ -419,7 +427,8 @@ Fit fit_layout(const std::vector<cv::Point2f>& pts, float d, const PipParams& p)
 
 }  // namespace
 
-PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParams& p) {
+PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParams& p, const std::optional<cv::Vec3f>& body_colour,
+                  double body_shift) {
   PipRead out;
   if (image.empty() || p.canon < 16) return out;
   double scale = 1;
@@ -433,8 +442,10 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   std::vector<Blob> blobs = log_blobs(patch, p, 0, 1);
   cv::Mat dist, top;
   if (colour) {
-    dist = body_distance(cpatch);
+    cv::Vec3f used;
+    dist = body_distance(cpatch, body_colour, body_shift, used);
     if (!dist.empty()) {
+      out.body = used;
       std::vector<cv::Mat> ch;  // B, G, R
       if (p.chroma_channel || p.value_channel_max_body > 0 || p.hue_channel_min_body > 0) cv::split(cpatch, ch);
       const std::vector<Blob> more = log_blobs(dist, p, -1, 2);

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -225,10 +226,20 @@ struct PipRead {
   // read has the largest (the six rule gives the "6" at least the "4"'s score); the faces
   // nested in it are then scaled by PipParams::nested_score.
   std::array<float, 7> face_score{};
+  // The body colour (BGR) the colour channel and the top-face mask measured pips against:
+  // the median colour of the middle of the square, or the body_colour given; none on a
+  // grey image or with the colour channel off.
+  std::optional<cv::Vec3f> body;
 };
 
 // Reads the face whose pips lie in `region` (image pixels; any size, it is squared
 // about its centre) of a grey (CV_8U) or BGR image.
-PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParams& params = {});
+// The colour channel and the top-face mask measure pips against the body colour, the median
+// colour of the square's middle; `body_colour` (another read's PipRead::body) replaces it when
+// the two lie more than `body_shift` apart (grey levels, as the colour channel measures; 0 =
+// never): a square much wider than its die, whose middle holds the table too
+// (DiceParams::wide_read_body_shift).
+PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParams& params = {},
+                  const std::optional<cv::Vec3f>& body_colour = std::nullopt, double body_shift = 0);
 
 }  // namespace hexdice::vision

@@ -423,6 +423,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.upper_face_pip >= 0) dp.upper_face_pip = a.upper_face_pip;
     if (a.centred_pip_is_one >= 0) dp.centred_pip_is_one = a.centred_pip_is_one;
     if (a.pre_nms_wide >= 0) dp.pre_nms_wide = a.pre_nms_wide;
+    if (a.wide_read_body_shift >= 0) dp.wide_read_body_shift = a.wide_read_body_shift;
     if (a.min_body_share >= 0) dp.min_body_share = a.min_body_share;
     if (a.min_body_die_share >= 0) dp.min_body_die_share = a.min_body_die_share;
     if (a.gap_residual_seeds >= 0) dp.gap_residual_seeds = a.gap_residual_seeds > 0;

@@ -29,6 +29,7 @@ struct EvalArgs {
   double cnn_min_prob = -1;   // --real: DiceParams::cnn_min_prob (< 0 = its default)
   double below_side_face_radius = -1;  // --real: DiceParams::below_side_face_radius (< 0 = its default; 0 = off)
   double centred_pip_is_one = -1;  // --real: DiceParams::centred_pip_is_one (0 = off, < 0 = its default)
+  double wide_read_body_shift = -1;  // --real: DiceParams::wide_read_body_shift (0 = off, < 0 = its default)
   double pre_nms_wide = -1;  // --real: DiceParams::pre_nms_wide (0 = off, < 0 = its default)
   double below_side_face_pip = -1;     // --real: DiceParams::below_side_face_pip (< 0 = its default)
   double below_side_face_pair_pip = -1;  // --real: DiceParams::below_side_face_pair_pip (< 0 = its default, 0 = off)

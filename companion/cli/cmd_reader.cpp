@@ -270,6 +270,7 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
                  "--real: DiceParams::upper_face_pip (of one cube's two faces, the upper is the top when the lower's pips are under this x its; 0 = off)");
   ev->add_option("--centred-pip-is-one", ea->centred_pip_is_one, "--real: DiceParams::centred_pip_is_one (0 = off)");
   ev->add_option("--pre-nms-wide", ea->pre_nms_wide, "--real: DiceParams::pre_nms_wide (0 = off)");
+  ev->add_option("--wide-read-body-shift", ea->wide_read_body_shift, "--real: DiceParams::wide_read_body_shift (0 = off)");
   ev->add_option("--min-body-share", ea->min_body_share,
                  "--real: DiceParams::min_body_share (a kept die whose box has less foreground than this share is a speck; 0 = off)");
   ev->add_option("--min-body-die-share", ea->min_body_die_share,

@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/dice.h"
 #include "vision/dice_pips.h"
 #include "vision/die_face.h"
 #include "vision/reader_eval.h"
@@ -568,6 +570,55 @@ TEST(DicePips, RoundPipAndSideFaceDashBelowIsNoTwoOnARealPhoto) {
   const cv::Rect2f sq(250 - side / 2, 154 - side / 2, side, side);
   EXPECT_EQ(read_pips(img, sq, on).face, 1);
   EXPECT_EQ(read_pips(img, sq, off).face, 2) << "without the rule this square is no 2 either: the test no longer shows it";
+}
+
+// Real round 45 (DiceParams::wide_read_body_shift): a die read as a lone pip on its own
+// square (x pip_region_pad 1.1) was read again on the finder's wider square (x pip_grow
+// 1.8), whose body colour came from its own middle, half table or neighbours: the median
+// matched neither, the top-face mask shrank, and the wider square read a "2" that, with
+// more pips, replaced the 1. Measured from the own square's body colour (the median lies
+// more than wide_read_body_shift from it), the wider square reads no more pips, so the 1
+// stands; with the rule off (0) it reads the 2. Working pixels = the photos' (640 px).
+// - byler 095336 (odd), blue 1, candidate [171, 298.5] side 43.27: the own pip (7.4 px at
+//   (167.3, 300.6)) fell to edge_margin and the side face's two small pips at the die's
+//   right edge read the 2 (median 44 grey levels from the blue); the network, shown that
+//   square, called it no die, and the die was lost.
+// - byler 100121 (even), red 1 between a navy 4 and a 5, candidate [359, 256] side 44.75:
+//   the wider square paired the 1's white pip with one of the 4's into a 2 centred on the
+//   4, and the final suppression dropped it under the 4.
+TEST(DicePips, AWiderSquareMeasuresTheDieOnItsOwnSquaresBody) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  const double shift = DiceParams{}.wide_read_body_shift;
+  ASSERT_GT(shift, 0);
+  // Each case: the photo, the candidate's centre and side, and the own pip where it is known.
+  struct Case {
+    const char* image;
+    cv::Point2f centre;
+    float side;
+    std::optional<cv::Point2f> pip;
+  };
+  for (const Case& k : {Case{"byler_IMG_20191209_095336.jpg", {171.0f, 298.5f}, 43.2666f, cv::Point2f(167.3f, 300.6f)},
+                        Case{"byler_IMG_20191209_100121.jpg", {359.0f, 256.0f}, 44.7501f, std::nullopt}}) {
+    SCOPED_TRACE(k.image);
+    const cv::Mat photo = cv::imread((real_dir() / "images" / k.image).string());
+    ASSERT_FALSE(photo.empty());
+    auto square = [&](float s) { return cv::Rect2f(k.centre.x - s / 2, k.centre.y - s / 2, s, s); };
+    const PipRead own = read_pips(photo, square(k.side * 1.1f));
+    ASSERT_EQ(own.face, 1);
+    ASSERT_TRUE(own.body.has_value());
+    const PipRead on = read_pips(photo, square(k.side * 1.8f), PipParams{}, own.body, shift);
+    const PipRead off = read_pips(photo, square(k.side * 1.8f), PipParams{}, own.body, 0);
+    EXPECT_LE(on.face, own.face) << "the wider square would replace the own 1";
+    EXPECT_EQ(off.face, 2) << "without the rule this square reads no 2 either: the test no longer shows it";
+    if (!k.pip) continue;
+    // The own pip is among the wider square's pips only when measured from the own body.
+    auto holds_pip = [&](const PipRead& r) {
+      return std::any_of(r.pips.begin(), r.pips.end(), [&](const cv::Point2f& q) { return cv::norm(q - *k.pip) < 2.0; });
+    };
+    EXPECT_TRUE(holds_pip(own));
+    EXPECT_TRUE(holds_pip(on));
+    EXPECT_FALSE(holds_pip(off));
+  }
 }
 
 }  // namespace

@@ -675,6 +675,9 @@ TEST(DiceReal, DieIsReadAgainOnItsBody) {
   // the network calls not a die with 0.6..0.8): the drop at its value before, so the A/B
   // stays the re-read's alone.
   on.cnn_max_not_die = off.cnn_max_not_die = 0.8;
+  // real45's wider read on the own square's body (wide_read_body_shift) reads dice_45's 1
+  // too (its wider square read the 2): off for both, as the two rules above.
+  on.wide_read_body_shift = off.wide_read_body_shift = 0;
   const LabelledDie dice[] = {{"byler_IMG_20191208_112020.jpg", {242, 212, 45, 42}, 3},
                               {"byler_IMG_20191209_100300.jpg", {344, 276, 46, 49}, 1},
                               {"penlington_train_dice_45.jpg", {201, 231, 17, 18}, 1}};
