@@ -727,6 +727,24 @@ TEST(ReaderHarsh, AWhiteReadingWithAnEmptyPlaceDarkerThanItsPipsIsHidden) {
   EXPECT_EQ(false_dice(after), false_dice(before));
 }
 
+// (exact45) data/fixtures/scenes_round45_exact45: harsh4 2702 and 2718, where a hard shadow on an
+// empty cell read a black 2 (0,-1) at 0.41 and (2,-3) at 0.78, its "pips" darker spots of the
+// shadow (their contrast in a black die's light-pip polarity -0.23 and -0.69; right black readings
+// measure 0.20 or more). With black_pip_contrast_min both go and both boards are exact; no die,
+// face or guard moves.
+TEST(ReaderHarsh, ABlackReadingWhosePipsAreNoLighterThanItsTopIsNoDie) {
+  const auto [before, after] = off_and_default("scenes_round45_exact45", &ReadParams::black_pip_contrast_min, 0.0);
+  EXPECT_EQ(after.scenes, 2);
+  EXPECT_EQ(false_dice(before), 2) << "2702's and 2718's shadows read black 2s without the rule";
+  EXPECT_EQ(false_dice(after), 0);
+  EXPECT_EQ(after.matched, before.matched);
+  EXPECT_EQ(after.face_ok, before.face_ok);
+  EXPECT_EQ(after.guard_ok, before.guard_ok);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  EXPECT_EQ(before.exact_boards, 0);
+  EXPECT_EQ(after.exact_boards, 2);
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
