@@ -5292,7 +5292,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (co.face == 0) co.face = 1;  // a die is there; its face could not be read (low confidence)
     if (debug && fr.face > 0 && std::getenv("HEXDICE_READ_PLACES")) (void)shown_count_agrees(co, crop_at(fc), fr, params, &cell.hex);
     // (robust28) In a noisy frame: how far its pips stand out of its top (noise_pip_contrast).
-    if ((noise_faint_rule || noise_one_contrast_rule || debug) && fr.face > 0) {
+    if ((noise_faint_rule || noise_one_contrast_rule || debug || (params.black_pip_contrast_min > 0 && co.color == "black")) && fr.face > 0) {
       const PipContrast pc = pip_contrast(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale);
       if (pc.measured) pip_contrast_of[ci] = pc.contrast;
       if (debug)
@@ -5692,7 +5692,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // dim_min_confidence 0 turns it off with the dim and noise rules (their one switch, noise_rules).
   const bool noise_ones = noise_rules && params.noise_one_min_confidence > 0;
   if (params.hand_near_min_confidence > 0 || params.min_die_confidence > 0 || params.polarity_check || blurred || dim || noise_ones ||
-      noise_faint_rule || noise_place_rule || params.white_empty_over_pip > 0) {
+      noise_faint_rule || noise_place_rule || params.white_empty_over_pip > 0 || params.black_pip_contrast_min > 0) {
     std::vector<CellObservation> kept;
     for (const auto& c : obs.cells) {
       const int i = layout.cell_index(c.hex);
@@ -5753,11 +5753,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool place_noise = i >= 0 && place_faint[static_cast<std::size_t>(i)];
       // (robust44) ... or a white reading with an empty place darker than its weakest pip (white_empty_over_pip).
       const bool empty_dark = i >= 0 && white_empty_dark[static_cast<std::size_t>(i)];
+      // (exact45) A black reading whose pips are no lighter than its top (black_pip_contrast_min).
+      const bool black_dark_pips = params.black_pip_contrast_min > 0 && c.color == "black" && i >= 0 &&
+                                   !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
+                                   pip_contrast_of[static_cast<std::size_t>(i)] < params.black_pip_contrast_min;
+      if (debug && black_dark_pips)
+        std::fprintf(stderr, "BLACKDARKPIPS %d,%d black %d conf %.2f contrast %.3f: hidden\n", c.hex.q, c.hex.r, c.face, c.confidence,
+                     pip_contrast_of[static_cast<std::size_t>(i)]);
       if (weak_near || c.confidence < params.min_die_confidence || contra || no_pip || off_size || blur_weak || dim_weak || one_cut ||
-          noise_one || noise_faint || place_noise || empty_dark) {
+          noise_one || noise_faint || place_noise || empty_dark || black_dark_pips) {
         const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur"
                          : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one || noise_faint || place_noise ? "noise"
-                         : empty_dark ? (dark_frame ? "dim" : blurred ? "blur" : "noise") : "noface";
+                         : empty_dark ? (dark_frame ? "dim" : blurred ? "blur" : "noise") : black_dark_pips ? "polarity" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];
@@ -5817,7 +5824,7 @@ Status ReadParams::save(const std::string& path) const {
        << "blur_faint_empty_ratio" << blur_faint_empty_ratio << "blur_deblur_iterations" << blur_deblur_iterations << "blur_deblur_sigma_scale" << blur_deblur_sigma_scale << "blur_deblur_min_confidence" << blur_deblur_min_confidence << "blur_deblur_past_faint" << static_cast<int>(blur_deblur_past_faint);
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
-    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "noise_pip_place_min" << noise_pip_place_min
+    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "black_pip_contrast_min" << black_pip_contrast_min << "noise_pip_place_min" << noise_pip_place_min
        << "white_empty_over_pip" << white_empty_over_pip;
     fs << "noise_ring_average" << noise_ring_average;
     fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips << "pip_look_missing_pip_fit" << pip_look_missing_pip_fit;
@@ -6053,6 +6060,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_white_level", p.noise_white_level);
     get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("noise_pip_contrast", p.noise_pip_contrast);
+    get("black_pip_contrast_min", p.black_pip_contrast_min);
     get("noise_pip_place_min", p.noise_pip_place_min);
     get("white_empty_over_pip", p.white_empty_over_pip);
     get("noise_ring_average", p.noise_ring_average);

@@ -1143,6 +1143,16 @@ struct ReadParams {
   // the gain clips their green and their pips' alike). Dark noisy frames keep the dim rule alone (a
   // right blue 2 there with a pip at no contrast). 0 = off (so is dim_min_confidence 0).
   double noise_pip_contrast = 0.55;
+  // (exact45) In any frame a black reading whose pips stand out of its top less than this (the
+  // same measure: the lower median of its pips' contrast in a black die's pip polarity, light pips,
+  // over the body's luminance) is no die: its "pips" are no lighter than its top, a shadow on an
+  // empty cell read by its dark spots (harsh4 2702 (0,-1): a black 2 at 0.41, contrast -0.23;
+  // 2718 (2,-3): a black 2 at 0.78, -0.69). Over the 58 fixture and 23 non-held rendered sets
+  // (every reading's PIPCONTRAST debug line, before the later gates, joined with the labels) the
+  // right black readings measured 0.20 or more (gain3 3107 (0,3), a black 2 at 1.00); under 0.1
+  // were 236 readings on empty cells, 6 of other dice's colours and 6 black dice read wrong (most
+  // hidden by other gates already). Hidden, reason "polarity". 0 = off.
+  double black_pip_contrast_min = 0.1;
   // (exact41) ... and not when one of its pip places, on the grid count_from_shown_places lays on
   // its pips (at the face's real size), stands out of its top less than this (the place's contrast
   // in its colour's pip polarity over the body's luminance, as faint_places_clear measures it):

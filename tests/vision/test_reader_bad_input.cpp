@@ -456,6 +456,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.colour_shade_occluded = false;
   p.occluded_skin_untinted = false;
   p.occluded_dark_skin_saturation = 0.2;
+  p.black_pip_contrast_min = 0.15;
   p.token_look_polarity = false;
   p.occluded_white_ratio = 0.71;
   p.occluded_light_beside_mm = 11.5;
@@ -594,6 +595,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->colour_shade_occluded);
   EXPECT_FALSE(q->occluded_skin_untinted);
   EXPECT_DOUBLE_EQ(q->occluded_dark_skin_saturation, 0.2);
+  EXPECT_DOUBLE_EQ(q->black_pip_contrast_min, 0.15);
   EXPECT_FALSE(q->token_look_polarity);
   EXPECT_DOUBLE_EQ(q->occluded_white_ratio, 0.71);
   EXPECT_DOUBLE_EQ(q->occluded_light_beside_mm, 11.5);

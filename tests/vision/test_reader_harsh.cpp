@@ -65,6 +65,20 @@ void expect_the_one_guard_mended(const SceneScore& before, const SceneScore& aft
   EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
 }
 
+// A false-die rule's run (after) against the run without it (before): `gone` false dice without it
+// (`which`), none with it, no board exact without it and every board with it, and no die, face,
+// guard or hidden die moved.
+void expect_the_false_dice_gone(const SceneScore& before, const SceneScore& after, int gone, const char* which) {
+  EXPECT_EQ(false_dice(before), gone) << which;
+  EXPECT_EQ(false_dice(after), 0);
+  EXPECT_EQ(after.matched, before.matched);
+  EXPECT_EQ(after.face_ok, before.face_ok);
+  EXPECT_EQ(after.guard_ok, before.guard_ok);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
+  EXPECT_EQ(before.exact_boards, 0);
+  EXPECT_EQ(after.exact_boards, after.scenes);
+}
+
 // In a blurred frame the lattice cannot tell the layout and the component counter's guess
 // (capped at 0.3) counted merged or lost pips (a red 6 read 2, a red 3 read 1) and read long
 // hard shadows of dice as 1s and 2s. With blur_edge_mm (the markers' edges spread over 2 mm of
@@ -78,6 +92,7 @@ TEST(ReaderHarsh, ABlurredFramesUnsureReadingsAreHiddenNotGuessed) {
   on.dim_white_level = 0;
   on.noise_grey_level = 0;
   on.guess_clear_ratio = 0;  // (robust34) it reads 2404 (-3,5)'s guess, a right red 5, again
+  on.black_pip_contrast_min = 0;  // (exact45) off in both runs: it hides a black reading the run without the rule counts
   ReadParams off = on;
   off.blur_edge_mm = 0;
   const SceneScore before = harsh_score(off), after = harsh_score(on);
@@ -265,6 +280,7 @@ TEST(ReaderHarsh, AFaintReadingWhosePipPlacesDoNotStandClearIsHidden) {
   // green 5 right (five pips in a layout) with or without this rule; the A/B is this rule's.
   ReadParams on;
   on.coloured_layout_places_min_pips = 0;
+  on.black_pip_contrast_min = 0;  // (exact45) off in every run: it hides a black reading the run without the rule counts
   ReadParams off = on;
   off.blur_faint_empty_ratio = 0;
   ReadParams at5 = on;
@@ -702,14 +718,7 @@ TEST(ReaderHarsh, AColouredLayoutWhosePlacesStandClearIsRead) {
 TEST(ReaderHarsh, ADarkBodyOfSkinsHueUnderTheHandIsNoDie) {
   const auto [before, after] = off_and_default("scenes_round44_exact44", &ReadParams::occluded_dark_skin_saturation, 0.0);
   EXPECT_EQ(after.scenes, 1);
-  EXPECT_EQ(false_dice(before), 1) << "2516's fingertip read a red 1 at (-4,5) without the rule";
-  EXPECT_EQ(false_dice(after), 0);
-  EXPECT_EQ(after.matched, before.matched);
-  EXPECT_EQ(after.face_ok, before.face_ok);
-  EXPECT_EQ(after.guard_ok, before.guard_ok);
-  EXPECT_EQ(after.hidden_visible, before.hidden_visible);
-  EXPECT_EQ(before.exact_boards, 0);
-  EXPECT_EQ(after.exact_boards, 1);
+  expect_the_false_dice_gone(before, after, 1, "2516's fingertip read a red 1 at (-4,5) without the rule");
 }
 
 // (robust44) harshR43 18006 and 18010 (data/fixtures/scenes_round44_robust44): in a dark noisy frame
@@ -740,6 +749,17 @@ TEST(ReaderHarsh, ASureColouredReadingTheHandStandsClearOfIsReported) {
   expect_more_right_none_wrong(before, after, 1);
   EXPECT_EQ(after.matched, before.matched + 1);
   EXPECT_EQ(after.hidden_visible, before.hidden_visible - 1);
+}
+
+// (exact45) data/fixtures/scenes_round45_exact45: harsh4 2702 and 2718, where a hard shadow on an
+// empty cell read a black 2 (0,-1) at 0.41 and (2,-3) at 0.78, its "pips" darker spots of the
+// shadow (their contrast in a black die's light-pip polarity -0.23 and -0.69; right black readings
+// measure 0.20 or more). With black_pip_contrast_min both go and both boards are exact; no die,
+// face or guard moves.
+TEST(ReaderHarsh, ABlackReadingWhosePipsAreNoLighterThanItsTopIsNoDie) {
+  const auto [before, after] = off_and_default("scenes_round45_exact45", &ReadParams::black_pip_contrast_min, 0.0);
+  EXPECT_EQ(after.scenes, 2);
+  expect_the_false_dice_gone(before, after, 2, "2702's and 2718's shadows read black 2s without the rule");
 }
 
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
