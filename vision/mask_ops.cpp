@@ -1388,7 +1388,10 @@ void unpack_rows_ref(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
   dst.create(static_cast<int>(rows.size()), w, CV_8U);
   // In a continuous image a row's last 8 bytes may spill into the next row's first (written
   // after it): all but the last row are written 8 at a time to their end.
+  // (Session 44's review) ... but never past the last row's end: a row of 1-3 px has fewer than
+  // 8 bytes after it, and a full-width window's next bytes are its parent's.
   const bool spill = dst.isContinuous();
+  const uchar* const last_end = dst.rows > 0 ? dst.ptr<uchar>(dst.rows - 1) + w : nullptr;
   for (int y = 0; y < dst.rows; ++y) {
     // (Speed round 27) The row's bytes (little-endian: byte k = pixels 8k .. 8k + 7), not a
     // 128-bit shift per 8 pixels.
@@ -1396,8 +1399,8 @@ void unpack_rows_ref(const std::vector<Row128>& rows, int w, cv::Mat& dst) {
     std::memcpy(rb, &rows[static_cast<std::size_t>(y)], sizeof(rb));
     uchar* o = dst.ptr<uchar>(y);
     int x = 0;
-    const int w8 = spill && y + 1 < dst.rows ? w : w - 7;
-    for (; x < w8; x += 8) {
+    const uchar* const limit = spill ? last_end : o + w;
+    for (; x < w && o + x + 8 <= limit; x += 8) {
       const std::uint64_t v = bytes[rb[x / 8]];
       std::memcpy(o + x, &v, 8);
     }
@@ -1410,7 +1413,8 @@ bool use_avx2();
 // (speed45) unpack_rows' steps of every row, 32 pixels a step: the row's 4 bytes of bits
 // broadcast, byte k of the 32 given bit k % 8 of byte k / 8 (pshufb), 255 where that bit is
 // set (and, compare); a 32-byte store only while it ends by the row's end (spill: the last
-// row's end); the rest 8 pixels a step from `bytes` (as unpack_rows_ref) and one at a time.
+// row's end); the rest 8 pixels a step from `bytes` (as unpack_rows_ref, within the same
+// limit) and one at a time.
 __attribute__((target("avx2"), noinline)) void unpack_rows_avx2(const Row128* rows, int w, cv::Mat& dst, bool spill,
                                                                 const std::uint64_t* bytes) {
   const __m256i pick = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3,
@@ -1429,8 +1433,7 @@ __attribute__((target("avx2"), noinline)) void unpack_rows_avx2(const Row128* ro
       const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(b4)), pick);
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + x), _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit));
     }
-    const int w8 = spill && y + 1 < dst.rows ? w : w - 7;
-    for (; x < w8; x += 8) std::memcpy(o + x, bytes + rb[x / 8], 8);
+    for (; x < w && o + x + 8 <= limit; x += 8) std::memcpy(o + x, bytes + rb[x / 8], 8);
     for (; x < w; ++x) o[x] = (rb[x / 8] >> (x % 8)) & 1 ? 255 : 0;
   }
 }
@@ -1631,8 +1634,12 @@ std::vector<Row128> rows_from_words(const std::uint64_t* words, int h) {
 }
 }  // namespace
 
-void unpack_mask_rows(const std::uint64_t* words, int h, int w, cv::Mat& dst) { unpack_rows(rows_from_words(words, h), w, dst); }
+void unpack_mask_rows(const std::uint64_t* words, int h, int w, cv::Mat& dst) {
+  CV_Assert(w >= 0 && w <= 128 && h >= 0);
+  unpack_rows(rows_from_words(words, h), w, dst);
+}
 void unpack_mask_rows_ref(const std::uint64_t* words, int h, int w, cv::Mat& dst) {
+  CV_Assert(w >= 0 && w <= 128 && h >= 0);
   unpack_rows_ref(rows_from_words(words, h), w, dst);
 }
 

@@ -5419,9 +5419,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                               sat <= params.occluded_saturation && lum_paper < params.occluded_black_fine_lum &&
                               co.confidence >= params.occluded_min_confidence;
       // (robust45) A sure coloured reading on a grey or skin-hued body the hand stands clear of
-      // (occluded_colour_sure_cover): its square of its colour, its pips at the face's size.
+      // (occluded_colour_sure_cover): its square of its colour, its pips at the face's size (!off_size
+      // below, with face_scale_gate on). Never a body exact44 named a dark finger (dark_skin).
       const bool sure_colour = params.occluded_colour_sure_cover > 0 && !clean_body && colour_cover >= params.occluded_colour_sure_cover &&
-                               co.face >= 2 && co.confidence >= params.occluded_colour_sure_confidence && scale > 0 && !under_skin_cell[ci];
+                               co.face >= 2 && co.confidence >= params.occluded_colour_sure_confidence && scale > 0 && !under_skin_cell[ci] &&
+                               !dark_skin;
       bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade || black_fine || sure_colour) && !off_size && !low_cover;
       // (exact22) A part-covered face read from the pip places it shows (count_from_shown_places).
       bool shown_count = false;
@@ -5764,7 +5766,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           noise_one || noise_faint || place_noise || empty_dark || black_dark_pips) {
         const char* kind = weak_near ? "weak" : contra ? "polarity" : no_pip ? "nopip" : off_size ? "size" : blur_weak ? "blur"
                          : dim_weak ? (dark_frame ? "dim" : "noise") : one_cut ? "cut" : noise_one || noise_faint || place_noise ? "noise"
-                         : empty_dark ? (dark_frame ? "dim" : blurred ? "blur" : "noise") : black_dark_pips ? "polarity" : "noface";
+                         : empty_dark ? (dark_frame ? "dim" : blurred ? "blur" : "noise") : black_dark_pips ? "blackpips" : "noface";
         if (debug) std::fprintf(stderr, "SKIP %d,%d %s conf %.2f\n", c.hex.q, c.hex.r, kind, c.confidence);
         obs.hidden.push_back(c.hex);
         char why[160];

@@ -793,7 +793,8 @@ struct ReadParams {
   // (robust45) Under the occluder gate, a coloured reading (not white or black) of two or more pips
   // whose body fails the clean-body test (saturated under occluded_saturation against its paper, or
   // of skin's hue) is reported all the same when it is sure: read at occluded_colour_sure_confidence
-  // or more, its pips at the face's real size (face_scale_gate), its cell not under the skin mask
+  // or more, its pips at the face's real size (the gate's off_size test: with face_scale_gate on,
+  // its default, else not checked), its body not exact44's dark finger (dark_skin), its cell not under the skin mask
   // (the hand stands clear of it: only the occluder mask, an arm's shade or the grown hand's margin,
   // covers it), and pixels of its colour (against the cell's white, as occluded_colour_cover_min
   // measures them) cover at least occluded_colour_sure_cover of its final 16 mm square. A glared or
@@ -1151,7 +1152,9 @@ struct ReadParams {
   // (every reading's PIPCONTRAST debug line, before the later gates, joined with the labels) the
   // right black readings measured 0.20 or more (gain3 3107 (0,3), a black 2 at 1.00); under 0.1
   // were 236 readings on empty cells, 6 of other dice's colours and 6 black dice read wrong (most
-  // hidden by other gates already). Hidden, reason "polarity". 0 = off.
+  // hidden by other gates already). Hidden, reason "blackpips" (its own: polarity_check's is
+  // "polarity"). The contrast is the first reading's: a face the occluder gate counts again is
+  // not measured again. 0 = off.
   double black_pip_contrast_min = 0.1;
   // (exact41) ... and not when one of its pip places, on the grid count_from_shown_places lays on
   // its pips (at the face's real size), stands out of its top less than this (the place's contrast

@@ -1152,13 +1152,18 @@ TEST(MaskOps, AnyNonzeroIsCountNonZero) {
 // (speed45) morph's unpacking of its bit rows (32 pixels a step in AVX2) against the loop it
 // replaced (unpack_mask_rows_ref, 8 a step): the same bytes for every width 1-128 and random
 // bits, into a new image, a reused continuous one of noise, and a window of a larger image of
-// noise (not continuous: nothing outside the window written, the larger image compared whole).
+// noise (not continuous: nothing outside the window written, the larger image compared whole),
+// and (session 44's review) a full-width window of 1-128 px with rows below it (continuous:
+// neither version may write past its last row).
 TEST(MaskOps, UnpackRowsIsTheRef) {
   std::mt19937_64 rng(4545);
   for (int rep = 0; rep < 3000; ++rep) {
-    const int w = 1 + static_cast<int>(rng() % 128), h = 1 + static_cast<int>(rng() % 40);
+    const int kind = rep % 4;
+    // (session 44's review) kind 3, a full-width window with rows below it, often 1-3 px wide:
+    // a row's 8-byte step must not run past the window's last row into its parent.
+    const int w = kind == 3 && rep % 8 == 3 ? 1 + static_cast<int>(rng() % 3) : 1 + static_cast<int>(rng() % 128);
+    const int h = 1 + static_cast<int>(rng() % 40);
     std::vector<std::uint64_t> words(2 * static_cast<std::size_t>(h));
-    const int kind = rep % 3;
     for (int y = 0; y < h; ++y) {
       std::uint64_t lo = rng(), hi = rng();
       if (rep % 7 == 0) lo = hi = ~std::uint64_t{0};
@@ -1171,20 +1176,36 @@ TEST(MaskOps, UnpackRowsIsTheRef) {
     cv::Mat big_a(h + 3, w + 40, CV_8U), big_b;
     cv::randu(big_a, 0, 256);
     big_b = big_a.clone();
-    cv::Mat a, b;
+    cv::Mat a, b, full_a, full_b;
+    cv::Rect r;
     if (kind == 1) {
       a = big_a(cv::Rect(0, 0, w, h)).clone();
       b = a.clone();
     } else if (kind == 2) {
-      const cv::Rect r(static_cast<int>(rng() % 40), static_cast<int>(rng() % 3), w, h);
+      r = cv::Rect(static_cast<int>(rng() % 40), static_cast<int>(rng() % 3), w, h);
       a = big_a(r);
       b = big_b(r);
+    } else if (kind == 3) {
+      full_a.create(h + 3, w, CV_8U);
+      cv::randu(full_a, 0, 256);
+      full_b = full_a.clone();
+      r = cv::Rect(0, 1, w, h);
+      a = full_a(r);
+      b = full_b(r);
     }
+    const cv::Mat before = kind == 3 ? full_a.clone() : big_a.clone();
     unpack_mask_rows(words.data(), h, w, a);
     unpack_mask_rows_ref(words.data(), h, w, b);
     ASSERT_TRUE(same(a, b)) << "w " << w << " h " << h << " kind " << kind << " rep " << rep;
     ASSERT_TRUE(same(big_a, big_b)) << "w " << w << " h " << h << " kind " << kind << " rep " << rep;
+    if (kind >= 2) {  // nothing outside the window written, by either
+      cv::Mat expect = before.clone();
+      a.copyTo(expect(r));
+      ASSERT_TRUE(same(kind == 3 ? full_a : big_a, expect)) << "w " << w << " h " << h << " kind " << kind << " rep " << rep;
+      ASSERT_TRUE(same(kind == 3 ? full_b : big_b, expect)) << "ref: w " << w << " h " << h << " kind " << kind << " rep " << rep;
+    }
     if (kind == 2) ASSERT_FALSE(a.isContinuous() && h > 1);
+    if (kind == 3) ASSERT_TRUE(a.isContinuous());
   }
 }
 
