@@ -270,13 +270,6 @@ void find_runs(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, 
   parent.resize(static_cast<std::size_t>(nr));
   int* const par = parent.data();
   for (int k = 0; k < nr; ++k) par[k] = k;
-  auto root_of = [par](int i) {  // find_root's path halving
-    while (par[i] != i) {
-      par[i] = par[par[i]];
-      i = par[i];
-    }
-    return i;
-  };
   const MaskRun* const run = r.runs.data();
   const int reach = connectivity == 8 ? 1 : 0;
   for (int y = 1; y < h; ++y) {
@@ -287,7 +280,7 @@ void find_runs(const cv::Mat& mask, bool zeros, int connectivity, RunLabels& r, 
       // Runs of the row above that overlap [cx0 - reach, cx1 + reach).
       while (p < cb && run[p].x1 + reach <= cx0) ++p;
       for (int q = p; q < cb && run[q].x0 < cx1 + reach; ++q) {
-        const int a = root_of(q), b = root_of(c);
+        const int a = find_root(parent, q), b = find_root(parent, c);
         if (a != b) par[std::max(a, b)] = std::min(a, b);
       }
     }

@@ -602,12 +602,16 @@ TEST(DicePips, AWiderSquareMeasuresTheDieOnItsOwnSquaresBody) {
     SCOPED_TRACE(k.image);
     const cv::Mat photo = cv::imread((real_dir() / "images" / k.image).string());
     ASSERT_FALSE(photo.empty());
-    auto square = [&](float s) { return cv::Rect2f(k.centre.x - s / 2, k.centre.y - s / 2, s, s); };
-    const PipRead own = read_pips(photo, square(k.side * 1.1f));
+    auto square = [&](double times) {
+      const float s = k.side * static_cast<float>(times);
+      return cv::Rect2f(k.centre.x - s / 2, k.centre.y - s / 2, s, s);
+    };
+    const DiceParams dp;  // the finder's own square (pip_region_pad) and its wider one (pip_grow)
+    const PipRead own = read_pips(photo, square(dp.pip_region_pad));
     ASSERT_EQ(own.face, 1);
     ASSERT_TRUE(own.body.has_value());
-    const PipRead on = read_pips(photo, square(k.side * 1.8f), PipParams{}, own.body, shift);
-    const PipRead off = read_pips(photo, square(k.side * 1.8f), PipParams{}, own.body, 0);
+    const PipRead on = read_pips(photo, square(dp.pip_grow), PipParams{}, own.body, shift);
+    const PipRead off = read_pips(photo, square(dp.pip_grow), PipParams{}, own.body, 0);
     EXPECT_LE(on.face, own.face) << "the wider square would replace the own 1";
     EXPECT_EQ(off.face, 2) << "without the rule this square reads no 2 either: the test no longer shows it";
     if (!k.pip) continue;
