@@ -4261,4 +4261,52 @@ cv::Point max_loc_masked(const cv::Mat& src, const cv::Mat& mask) {
   return at;
 }
 
+void mask_outer_points_ref(const cv::Mat& mask, std::vector<cv::Point>& pts) {
+  std::vector<std::vector<cv::Point>> contours;
+  cv::findContours(mask.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+  pts.clear();
+  for (const auto& c : contours) pts.insert(pts.end(), c.begin(), c.end());
+  if (pts.empty()) cv::findNonZero(mask, pts);
+}
+
+cv::Rect nonzero_box(const cv::Mat& mask) {
+  CV_Assert(mask.type() == CV_8UC1);
+  const int w = mask.cols;
+  int x0 = w, x1 = -1, y0 = -1, y1 = -1;
+  for (int y = 0; y < mask.rows; ++y) {
+    const uchar* m = mask.ptr<uchar>(y);
+    int a = 0;  // the row's first nonzero byte, 8 bytes a step past zeros
+    for (; a + 8 <= w; a += 8) {
+      std::uint64_t v;
+      std::memcpy(&v, m + a, 8);
+      if (v) break;
+    }
+    while (a < w && !m[a]) ++a;
+    if (a == w) continue;
+    int b = w - 1;  // its last, from the right
+    for (; b - 7 > a; b -= 8) {
+      std::uint64_t v;
+      std::memcpy(&v, m + b - 7, 8);
+      if (v) break;
+    }
+    while (!m[b]) --b;
+    x0 = std::min(x0, a), x1 = std::max(x1, b);
+    if (y0 < 0) y0 = y;
+    y1 = y;
+  }
+  return y0 < 0 ? cv::Rect() : cv::Rect(x0, y0, x1 - x0 + 1, y1 - y0 + 1);
+}
+
+void mask_outer_points(const cv::Mat& mask, std::vector<cv::Point>& pts, const cv::Rect* known_box) {
+  pts.clear();
+  const cv::Rect box = known_box ? *known_box : nonzero_box(mask);
+  if (box.empty()) return;  // (no contour, no nonzero pixel)
+  // findContours pads its image with a zero border: the box's pixels so padded are the whole
+  // mask's round them (zeros beyond the box), the same contours in the same order, offset.
+  std::vector<std::vector<cv::Point>> contours;
+  cv::findContours(mask(box).clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE, box.tl());
+  for (const auto& c : contours) pts.insert(pts.end(), c.begin(), c.end());
+  if (pts.empty()) cv::findNonZero(mask, pts);
+}
+
 }  // namespace hexdice::vision

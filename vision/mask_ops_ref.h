@@ -34,4 +34,16 @@ bool any_nonzero_8u(const cv::Mat& m);
 void unpack_mask_rows(const std::uint64_t* words, int h, int w, cv::Mat& dst);
 void unpack_mask_rows_ref(const std::uint64_t* words, int h, int w, cv::Mat& dst);
 
+// (speed46) The points the reader's face_rect (cv::minAreaRect) is taken of: those of all outer
+// contours of a CV_8UC1 mask (cv::findContours RETR_EXTERNAL, CHAIN_APPROX_SIMPLE, in its
+// order; cv::findNonZero's when there is none). mask_outer_points_ref: of the whole mask (the
+// code the reader had); mask_outer_points: of the box of its nonzero pixels (nonzero_box), offset
+// by the box's corner: findContours pads its image with zeros, so the box padded is the whole
+// mask round it, traced in the same order. The same points, at the box's share of the scan.
+// known_box: that box when the caller knows it (the reader: its component's statistics).
+void mask_outer_points(const cv::Mat& mask, std::vector<cv::Point>& pts, const cv::Rect* known_box = nullptr);
+void mask_outer_points_ref(const cv::Mat& mask, std::vector<cv::Point>& pts);
+// The bounding box of a CV_8UC1 mask's nonzero pixels; empty when there is none.
+cv::Rect nonzero_box(const cv::Mat& mask);
+
 }  // namespace hexdice::vision

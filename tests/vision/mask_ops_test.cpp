@@ -2544,3 +2544,115 @@ TEST(MaskOps, ColorDistanceMaskAvx2RunIsTheFloatTest) {
   if (avx2_steps_on()) EXPECT_GT(by_avx2, compared / 2);
   else EXPECT_EQ(by_avx2, 0);
 }
+
+namespace {
+bool same_rotated_rect(const cv::RotatedRect& a, const cv::RotatedRect& b) {
+  const float fa[5] = {a.center.x, a.center.y, a.size.width, a.size.height, a.angle};
+  const float fb[5] = {b.center.x, b.center.y, b.size.width, b.size.height, b.angle};
+  return std::memcmp(fa, fb, sizeof fa) == 0;  // the same bits
+}
+}  // namespace
+
+// (speed46) The reader's face_rect points: mask_outer_points (the outer contours traced in the
+// box of the mask's pixels) gives mask_outer_points_ref's points (the whole mask's), the same
+// ones in the same order, so the same minAreaRect bits, on masks like the reader's top masks
+// (turned squares, axis-aligned ones, bitten and ragged ones, several blobs, touching the
+// borders or not), random masks and noise of every density, lines, a few single pixels, empty
+// masks, every mask of 1-3 x 1-3 px, and windows of a larger mask; nonzero_box is the box of
+// the nonzero pixels; the largest component's mask traced in its statistics' box (the reader's
+// call) gives its own points too.
+TEST(MaskOps, MaskOuterPointsAreTheRef) {
+  std::mt19937 rng(4646);
+  int inner = 0;       // masks whose box lies off every border (the crop is smaller than the mask)
+  int components = 0;  // masks with a component (its box given: the reader's call)
+  std::vector<cv::Point> a, b;
+  auto check = [&](const cv::Mat& m, int rep) {
+    mask_outer_points(m, a);
+    mask_outer_points_ref(m, b);
+    ASSERT_EQ(a, b) << "rep " << rep << " size " << m.size();
+    cv::Rect box_ref;  // (cv::boundingRect takes a mask of 2 columns for 2-d points)
+    for (int y = 0; y < m.rows; ++y)
+      for (int x = 0; x < m.cols; ++x)
+        if (m.at<uchar>(y, x)) box_ref = box_ref.empty() ? cv::Rect(x, y, 1, 1) : (box_ref | cv::Rect(x, y, 1, 1));
+    ASSERT_EQ(nonzero_box(m), box_ref) << "rep " << rep;
+    // The reader's use: the largest 8-connected component's mask and its statistics' box.
+    cv::Mat stats, cents;
+    RunLabels runs;
+    const int n = components_stats_runs(m, stats, cents, runs);
+    int best = 0;
+    for (int i = 1; i < n; ++i)
+      if (best == 0 || stats.at<int>(i, cv::CC_STAT_AREA) > stats.at<int>(best, cv::CC_STAT_AREA)) best = i;
+    if (best > 0) {
+      const cv::Mat comp = component_mask(runs, best, m.size());
+      const cv::Rect sbox(stats.at<int>(best, cv::CC_STAT_LEFT), stats.at<int>(best, cv::CC_STAT_TOP),
+                          stats.at<int>(best, cv::CC_STAT_WIDTH), stats.at<int>(best, cv::CC_STAT_HEIGHT));
+      std::vector<cv::Point> c, cr;
+      mask_outer_points(comp, c, &sbox);
+      mask_outer_points_ref(comp, cr);
+      ASSERT_EQ(c, cr) << "rep " << rep << " component " << best;
+      ++components;
+    }
+    if (!b.empty()) {
+      ASSERT_TRUE(same_rotated_rect(cv::minAreaRect(a), cv::minAreaRect(b))) << "rep " << rep;
+      const cv::Rect box = nonzero_box(m);
+      inner += box.x > 0 && box.y > 0 && box.br().x < m.cols && box.br().y < m.rows;
+    }
+  };
+  for (int rep = 0; rep < 6000; ++rep) {
+    const cv::Size sz(1 + static_cast<int>(rng() % 120), 1 + static_cast<int>(rng() % 120));
+    cv::Mat m(sz, CV_8U, cv::Scalar(0));
+    switch (rep % 4) {
+      case 0: {  // a die's top: a rectangle turned by any angle (or none), maybe bitten, maybe ragged
+        const cv::Point2f c(static_cast<float>(rng() % (sz.width + 10)) - 5, static_cast<float>(rng() % (sz.height + 10)) - 5);
+        const float side = 2.0f + static_cast<float>(rng() % 60), ang = static_cast<float>(rng() % 3600) / 10.0f;
+        cv::Point2f v[4];
+        cv::RotatedRect(c, cv::Size2f(side, side * (0.7f + static_cast<float>(rng() % 60) / 100.0f)), rep % 8 == 0 ? 0.0f : ang).points(v);
+        std::vector<cv::Point> pv;
+        for (const auto& p : v) pv.emplace_back(cvRound(p.x), cvRound(p.y));
+        cv::fillConvexPoly(m, pv, cv::Scalar(255));
+        if (rng() % 2) cv::circle(m, pv[rng() % 4], static_cast<int>(rng() % 12), cv::Scalar(0), cv::FILLED);
+        if (rng() % 2)
+          for (int k = 0; k < 40; ++k) m.at<uchar>(static_cast<int>(rng() % sz.height), static_cast<int>(rng() % sz.width)) = 0;
+        if (rng() % 3 == 0) cv::circle(m, {static_cast<int>(rng() % sz.width), static_cast<int>(rng() % sz.height)}, 3, cv::Scalar(255), cv::FILLED);
+        break;
+      }
+      case 1: m = random_mask(rng, sz); break;
+      case 2: {
+        const unsigned density = rng() % 101;
+        for (int y = 0; y < sz.height; ++y)
+          for (int x = 0; x < sz.width; ++x) m.at<uchar>(y, x) = rng() % 100 < density ? static_cast<uchar>(1 + rng() % 255) : 0;
+        break;
+      }
+      default: {  // lines, and a few single pixels
+        if (rng() % 2) {
+          cv::line(m, {static_cast<int>(rng() % sz.width), static_cast<int>(rng() % sz.height)},
+                   {static_cast<int>(rng() % sz.width), static_cast<int>(rng() % sz.height)}, cv::Scalar(255), 1, rng() % 2 ? 8 : 4);
+        } else {
+          const int n = static_cast<int>(rng() % 5);
+          for (int k = 0; k < n; ++k) m.at<uchar>(static_cast<int>(rng() % sz.height), static_cast<int>(rng() % sz.width)) = 255;
+        }
+        break;
+      }
+    }
+    if (rep % 5 == 0) {  // a window of a larger mask of noise (rows not continuous)
+      cv::Mat big(sz.height + 6, sz.width + 9, CV_8U);
+      for (int y = 0; y < big.rows; ++y)
+        for (int x = 0; x < big.cols; ++x) big.at<uchar>(y, x) = rng() % 2 ? 255 : 0;
+      m.copyTo(big(cv::Rect(4, 3, sz.width, sz.height)));
+      check(big(cv::Rect(4, 3, sz.width, sz.height)), rep);
+    } else {
+      check(m, rep);
+    }
+    if (HasFatalFailure()) return;
+  }
+  for (int h = 1; h <= 3; ++h)  // every mask of 1-3 x 1-3 pixels
+    for (int w = 1; w <= 3; ++w)
+      for (int bits = 0; bits < (1 << (w * h)); ++bits) {
+        cv::Mat m(h, w, CV_8U);
+        for (int i = 0; i < w * h; ++i) m.at<uchar>(i / w, i % w) = (bits >> i) & 1 ? 255 : 0;
+        check(m, -bits);
+        if (HasFatalFailure()) return;
+      }
+  EXPECT_GT(inner, 1000);  // (1204)
+  EXPECT_GT(components, 5000);
+}
