@@ -219,6 +219,10 @@ static std::array<double, 4> cell_centres_box_mm(const SheetLayout& layout) {
   return {x0, y0, x1, y1};
 }
 
+// (robust46) white_no_pip_body_ratio's look tries its ratio and this much either side of it: the
+// best threshold differs die by die (harshR45 20010 (5,-1)'s 6 is a layout at 0.80 only, a blurred
+// 5 at 0.85-0.90, a blurred 3 at 0.75).
+constexpr double kBodyPipRatioStep = 0.05;
 static double pip_look_reach_mm(const ReadParams& params) {
   return params.max_face_offset_mm + 0.27 * 16.0 * std::sqrt(2.0) + 1.5;
 }
@@ -4235,6 +4239,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (exact18) The dark-pip look was made, and the most pips any of its thresholds found.
     bool fine_dark_looked = false;
     std::size_t fine_dark_most = 0;
+    cv::Point2d fine_c_mm{0, 0};  // (robust46) the centre that look searched round (white_no_pip_body_ratio)
     // The top plane round the cell centre as find_plane_pips samples it: kept for both
     // polarities of the look below and the other grey's look after it (the same disc).
     PlaneSample fine_sample;
@@ -4281,6 +4286,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     if (params.pip_look_confidence > 0 && params.fine_pip_look) {
       const std::string nb = name_color(rel_of(body), samples), nr = name_color(rel_of(fr.body_bgr), samples, fr.pip_polarity);
       const cv::Point2d c_mm = apply_h(patch_to_mm, centre);
+      fine_c_mm = c_mm;
       PlaneSample& plane_sample = fine_sample;  // one sampling of the top plane for both polarities
       for (const bool dark_polarity : {true, false}) {
         const std::string want = dark_polarity ? "white" : "black";
@@ -5597,6 +5603,26 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (debug) std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.confidence, mean);
     }
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
+    // (robust46) A white reading that look found no dark pip for: looked at once more with the
+    // threshold at white_no_pip_body_ratio x its own top's luminance; a standard layout of its
+    // count there (within the face's offset of the centre) is its pips after all.
+    if (no_dark_pip[ci] && params.white_no_pip_body_ratio > 0 && co.color == "white" && co.face > 0) {
+      const cv::Vec3f b = fr.body_bgr;
+      const double top_lum = b[0] + 2 * b[1] + b[2];
+      std::vector<float> thr;
+      for (const double f : {0.0, -kBodyPipRatioStep, kBodyPipRatioStep})
+        thr.push_back(static_cast<float>(std::min(0.95, params.white_no_pip_body_ratio + f) * top_lum));
+      std::size_t most = 0;
+      const bool found = search_top_faces(
+          image, ht, fine_c_mm, pip_look_reach_mm(params), true, thr, displacement[ci], params.max_face_offset_mm, fine_sample,
+          [&](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips& h) { return h.count == co.face; },
+          [&](std::size_t, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>&) { most = std::max(most, pips.size()); });
+      if (found) no_dark_pip[ci] = 0;
+      if (debug)
+        std::fprintf(stderr, "BODYPIPS %d,%d white %d conf %.2f: at most %zu dark pips at %.2f +- %.2f of its top%s\n", cell.hex.q, cell.hex.r,
+                     co.face, co.confidence, most, params.white_no_pip_body_ratio, kBodyPipRatioStep,
+                     found ? ", a layout of its count: its pips" : "");
+    }
     obs.cells.push_back(co);
   }
   // (exact43) A token beside another die (a neighbour's blue die) joins it in one blob, whose centre
@@ -5819,7 +5845,7 @@ Status ReadParams::save(const std::string& path) const {
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
        << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_other_feet" << guard_other_feet << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "grey_other_lifted_one" << grey_other_lifted_one << "coloured_pip_grey_confidence" << coloured_pip_grey_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
-       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_dark_skin_saturation" << occluded_dark_skin_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "sure_face_stands_min_pips" << sure_face_stands_min_pips << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
+       << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_dark_skin_saturation" << occluded_dark_skin_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "sure_face_stands_min_pips" << sure_face_stands_min_pips << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "white_no_pip_body_ratio" << white_no_pip_body_ratio << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
     fs << "in_view_top_mm" << in_view_top_mm << "in_view_face_mm" << in_view_face_mm;
     fs << "retry_read_above" << static_cast<int>(retry_read_above);
@@ -6084,6 +6110,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);
     get("white_no_pip_below", p.white_no_pip_below);
+    get("white_no_pip_body_ratio", p.white_no_pip_body_ratio);
     get("colour_clip_level", p.colour_clip_level);
     get("occluder_penumbra_mm", p.occluder_penumbra_mm);
     get_bool("chamfer_bits", p.chamfer_bits);

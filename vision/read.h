@@ -924,6 +924,16 @@ struct ReadParams {
   // that does (the two above, dev17 1918 (1,2) at 0.60, dev9 1016 (3,-1) at 0.59, and the weaker
   // ones) is on an empty cell.
   double white_no_pip_below = 1.01;
+  // (robust46) ... unless a dark-pip look at this x the reading's own top (its body's luminance,
+  // not the paper's; and 0.05 either side of it, read.cpp's kBodyPipRatioStep) finds a standard
+  // layout of the reading's count at the face's real size near the cell centre. In a blurred frame
+  // a white die's pips never get as dark as core_dark_ratio x the paper (harshR45 20010: three
+  // right white dice at 0.92-1.00, their pips 0.26-0.31 under their top), and a white top on a
+  // tinted cell in shade is far lighter than its paper (20001 (0,-4): a white 6 at 1.00, its pips
+  // 0.51 under its top, the paper's thresholds below them). harshR45: 3 of its 4 right "nopip"
+  // dice read; the 83 scored sets byte-identical; the empty cells' readings the rule hid (20001
+  // (-3,1), 20010 (2,-4), (2,-2)) show no layout at those thresholds. 0 = off.
+  double white_no_pip_body_ratio = 0.8;
   // (robust23) Under the occluder, a white die "in the shade" (occluded_white_min_confidence) is
   // not reported when that same dark-pip look found not one dark pip at any threshold, however
   // sure the reading: hand8 scene_103 (-3,-1), a fingertip's shade over an empty small cell, its

@@ -416,6 +416,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.white_top_paper_fraction = 0.21;
   p.coloured_pip_more_sure = 0.87;
   p.white_no_pip_below = 0.33;
+  p.white_no_pip_body_ratio = 0.7;
   p.colour_clip_level = 240;
   p.occluded_pip_unit_confidence = 0.83;
   p.weak_recentre_below = 0.27;
@@ -555,6 +556,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->white_top_paper_fraction, 0.21);
   EXPECT_DOUBLE_EQ(q->coloured_pip_more_sure, 0.87);
   EXPECT_DOUBLE_EQ(q->white_no_pip_below, 0.33);
+  EXPECT_DOUBLE_EQ(q->white_no_pip_body_ratio, 0.7);
   EXPECT_DOUBLE_EQ(q->colour_clip_level, 240);
   EXPECT_DOUBLE_EQ(q->occluded_pip_unit_confidence, 0.83);
   EXPECT_DOUBLE_EQ(q->weak_recentre_below, 0.27);

@@ -762,6 +762,23 @@ TEST(ReaderHarsh, ABlackReadingWhosePipsAreNoLighterThanItsTopIsNoDie) {
   expect_the_false_dice_gone(before, after, 2, "2702's and 2718's shadows read black 2s without the rule");
 }
 
+// (robust46) data/fixtures/scenes_round46_robust46: harshR44 19007, harsh2 2503 and harsh5 3400 as
+// a blurred low-resolution camera sees them (harshR45 20010's: each render defocused, scaled down
+// to a 640 or 960 px stream and back, JPEG 60; docs/reader.md "Robustness round 46"). No white
+// die's pips get as dark as core_dark_ratio x the paper there, so the dark-pip look finds none and
+// white_no_pip_below hid five white readings ("nopip"), four of them right: 19007 (-4,2) a 6 and
+// (-3,1) a 3, 2503 (-1,5) a 4, 3400 (2,-3) a 5. The look again at 0.75-0.85 x each reading's own top
+// finds those four's layouts; 19007 (5,-1), a white 5 read 2, has no layout of 2 there and stays hidden.
+TEST(ReaderHarsh, ABlurredWhiteDiesPipsAreLookedForAgainstItsOwnTop) {
+  const auto [before, after] = off_and_default("scenes_round46_robust46", &ReadParams::white_no_pip_body_ratio, 0.0);
+  EXPECT_EQ(after.scenes, 3);
+  EXPECT_EQ(hidden_for(before, "nopip"), 5) << "five white readings hidden for no dark pip without the rule";
+  EXPECT_EQ(hidden_for(after, "nopip"), 1) << "only 19007 (5,-1), the white 5 read 2";
+  expect_more_right_none_wrong(before, after, 4);
+  EXPECT_EQ(after.matched, before.matched + 4);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible - 4);
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
