@@ -762,6 +762,24 @@ TEST(ReaderHarsh, ABlackReadingWhosePipsAreNoLighterThanItsTopIsNoDie) {
   expect_the_false_dice_gone(before, after, 2, "2702's and 2718's shadows read black 2s without the rule");
 }
 
+// (exact46) data/fixtures/scenes_round46_exact46: dev9 1016 (2,0) and gain2 2905 (2,-4), a green 1
+// under the occluder read right at 0.44 and 0.42 (under occluded_min_confidence's 0.45) with a clean
+// body whose green covers 0.88 and 0.95 of its square, each its board's only fault. Without
+// occluded_colour_full_confidence both are hidden "occluder"; with it both are read right, both
+// boards are exact, no wrong face, no false die, nothing else moves.
+TEST(ReaderHarsh, AClearBodyUnderTheOccluderWhoseColourCoversItsSquareIsReported) {
+  const auto [before, after] = off_and_default("scenes_round46_exact46", &ReadParams::occluded_colour_full_confidence, 0.0);
+  EXPECT_EQ(after.scenes, 2);
+  EXPECT_EQ(hidden_for(before, "occluder"), 2) << "1016's and 2905's green 1s hidden by the occluder gate without the rule";
+  EXPECT_EQ(hidden_for(after, "occluder"), 0);
+  expect_more_right_none_wrong(before, after, 2);
+  EXPECT_EQ(after.matched, before.matched + 2);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible - 2);
+  EXPECT_EQ(after.guard_ok, after.matched);
+  EXPECT_EQ(before.exact_boards, 0);
+  EXPECT_EQ(after.exact_boards, 2);
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
