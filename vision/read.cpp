@@ -5400,7 +5400,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact24) A coloured reading's colour over its final square (occluded_colour_cover_min): the
       // share of the square's pixels named the die's colour against the cell's white.
       double colour_cover = -1;
-      if ((params.occluded_colour_cover_min > 0 || params.occluded_colour_sure_cover > 0 || debug) && co.color != "white" && co.color != "black") {
+      if ((params.occluded_colour_cover_min > 0 || params.occluded_colour_sure_cover > 0 || params.occluded_colour_full_confidence > 0 || debug) &&
+          co.color != "white" && co.color != "black") {
         cv::Mat sq(patch.size(), CV_8U, cv::Scalar(0));
         {
           cv::Point2f v[4];
@@ -5435,7 +5436,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const bool sure_colour = params.occluded_colour_sure_cover > 0 && !clean_body && colour_cover >= params.occluded_colour_sure_cover &&
                                co.face >= 2 && co.confidence >= params.occluded_colour_sure_confidence && scale > 0 && !under_skin_cell[ci] &&
                                !dark_skin;
-      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || white_in_shade || black_fine || sure_colour) && !off_size && !low_cover;
+      // (exact46) A clean coloured body, deeply saturated against its paper, whose colour covers its
+      // square (occluded_colour_full_*): a lower bar, occluded_colour_full_confidence.
+      const bool full_colour = params.occluded_colour_full_confidence > 0 && clean_body && !skin_hue &&
+                               sat >= params.occluded_colour_full_saturation && colour_cover >= params.occluded_colour_full_cover &&
+                               co.confidence >= params.occluded_colour_full_confidence;
+      bool ok = ((clean_body && co.confidence >= params.occluded_min_confidence) || full_colour || white_in_shade || black_fine || sure_colour) &&
+                !off_size && !low_cover;
       // (exact22) A part-covered face read from the pip places it shows (count_from_shown_places).
       bool shown_count = false;
       if (!ok && params.occluded_shown_places && !off_size && !skin_hue && !low_cover) {
@@ -5464,7 +5471,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       if (debug)
         std::fprintf(stderr, "OCCL %d,%d %s face %d conf %.2f (bar %.2f) lum %.2f (beside %.2f) sat %.2f cover %.2f colour %.2f skin %d%d scale %.2f%s -> %s\n", cell.hex.q, cell.hex.r, co.color.c_str(),
                      co.face, co.confidence, params.occluded_min_confidence, lum_paper, beside, sat, square_cover, colour_cover, under_skin_cell[ci], skin_hue, scale,
-                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : sure_colour ? "reported (sure colour)" : black_fine && !clean_body ? "reported (black, fine pips)" : "reported") : "hidden");
+                     fine_contradicts ? " (fine pips: no layout)" : "", ok ? (shown_count ? "reported (shown places)" : white_in_shade ? "reported (light)" : sure_colour ? "reported (sure colour)" : black_fine && !clean_body ? "reported (black, fine pips)" : full_colour && co.confidence < params.occluded_min_confidence ? "reported (its colour over its square)" : "reported") : "hidden");
       if (!ok) {
         char why[320];
         std::snprintf(why, sizeof why, "occluder: read %s %d conf %.2f body lum %.2f sat %.2f of its paper%s%s%s%s, not beyond doubt",
@@ -5857,7 +5864,7 @@ Status ReadParams::save(const std::string& path) const {
        << "blur_faint_empty_ratio" << blur_faint_empty_ratio << "blur_deblur_iterations" << blur_deblur_iterations << "blur_deblur_sigma_scale" << blur_deblur_sigma_scale << "blur_deblur_min_confidence" << blur_deblur_min_confidence << "blur_deblur_past_faint" << static_cast<int>(blur_deblur_past_faint);
     fs << "dim_white_level" << dim_white_level << "dim_min_confidence" << dim_min_confidence;
     fs << "noise_grey_level" << noise_grey_level << "noise_white_level" << noise_white_level;
-    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "black_pip_contrast_min" << black_pip_contrast_min << "noise_pip_place_min" << noise_pip_place_min
+    fs << "noise_one_min_confidence" << noise_one_min_confidence << "noise_pip_contrast" << noise_pip_contrast << "black_pip_contrast_min" << black_pip_contrast_min << "occluded_colour_full_cover" << occluded_colour_full_cover << "occluded_colour_full_saturation" << occluded_colour_full_saturation << "occluded_colour_full_confidence" << occluded_colour_full_confidence << "noise_pip_place_min" << noise_pip_place_min
        << "white_empty_over_pip" << white_empty_over_pip;
     fs << "noise_ring_average" << noise_ring_average;
     fs << "pip_look_drop_min_pips" << pip_look_drop_min_pips << "pip_look_missing_pip_fit" << pip_look_missing_pip_fit;
@@ -6094,6 +6101,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_one_min_confidence", p.noise_one_min_confidence);
     get("noise_pip_contrast", p.noise_pip_contrast);
     get("black_pip_contrast_min", p.black_pip_contrast_min);
+    get("occluded_colour_full_cover", p.occluded_colour_full_cover);
+    get("occluded_colour_full_saturation", p.occluded_colour_full_saturation);
+    get("occluded_colour_full_confidence", p.occluded_colour_full_confidence);
     get("noise_pip_place_min", p.noise_pip_place_min);
     get("white_empty_over_pip", p.white_empty_over_pip);
     get("noise_ring_average", p.noise_ring_average);

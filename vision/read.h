@@ -808,6 +808,23 @@ struct ReadParams {
   // 0 = off (such bodies hidden, as before).
   double occluded_colour_sure_cover = 0.9;
   double occluded_colour_sure_confidence = 0.9;
+  // (exact46) Under the occluder gate, a coloured reading (not white or black) whose body is clean
+  // (the gate's test), not of skin's hue and saturated at least occluded_colour_full_saturation
+  // against its paper, and whose colour covers at least occluded_colour_full_cover of its final
+  // 16 mm square (as occluded_colour_cover_min measures it), is reported from
+  // occluded_colour_full_confidence up, under occluded_min_confidence; never off the face's size.
+  // Two green 1s were hidden at 0.42-0.44, each its board's only fault: dev9 1016 (2,0), sat 0.66,
+  // colour 0.88 of its square; gain2 2905 (2,-4), sat 0.50, colour 0.95. Of the clean coloured
+  // readings under the gate at 0.31-0.45 on the 83 scored sets (HEXDICE_READ_DEBUG's OCCL lines
+  // against the labels, docs/reader.md "Exact round 46"), the false ones at 0.39-0.44 are paler or
+  // cover less: dev12 1316 (0,-4), a shadow on a red-tinted cell read a red 1 at 0.44, sat 0.26,
+  // colour 0.90 (hidden later, "polarity"); scenes_round33_exact33 2905 (1,0), a red 1 at 0.40, sat
+  // 0.27, colour 0.79; small_cells_r9b 101 (-7,1), a green 2 at 0.39, sat 0.54, colour 0.36. The
+  // wrong ones deep and covered enough are at 0.33 and under and off the face's size.
+  // occluded_colour_full_confidence 0 = off.
+  double occluded_colour_full_cover = 0.85;
+  double occluded_colour_full_saturation = 0.45;
+  double occluded_colour_full_confidence = 0.40;
   // (exact24) The shown-places look (occluded_shown_places, weak_shown_places) takes a count from
   // one shown pip (below occluded_shown_min_pips) when the reading has two pips or more (its grid
   // laid on them), the die is coloured (a white die's paper beside it passes for its body, so a

@@ -458,6 +458,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_skin_untinted = false;
   p.occluded_dark_skin_saturation = 0.2;
   p.black_pip_contrast_min = 0.15;
+  p.occluded_colour_full_cover = 0.8;
+  p.occluded_colour_full_saturation = 0.5;
+  p.occluded_colour_full_confidence = 0.42;
   p.token_look_polarity = false;
   p.occluded_white_ratio = 0.71;
   p.occluded_light_beside_mm = 11.5;
@@ -598,6 +601,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_FALSE(q->occluded_skin_untinted);
   EXPECT_DOUBLE_EQ(q->occluded_dark_skin_saturation, 0.2);
   EXPECT_DOUBLE_EQ(q->black_pip_contrast_min, 0.15);
+  EXPECT_DOUBLE_EQ(q->occluded_colour_full_cover, 0.8);
+  EXPECT_DOUBLE_EQ(q->occluded_colour_full_saturation, 0.5);
+  EXPECT_DOUBLE_EQ(q->occluded_colour_full_confidence, 0.42);
   EXPECT_FALSE(q->token_look_polarity);
   EXPECT_DOUBLE_EQ(q->occluded_white_ratio, 0.71);
   EXPECT_DOUBLE_EQ(q->occluded_light_beside_mm, 11.5);

@@ -54,6 +54,15 @@ void expect_more_right_none_wrong(const SceneScore& before, const SceneScore& af
   EXPECT_EQ(wrong(after), 0) << "wrong faces";
   EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
+// An occluder-gate rule's run (after) against the run without it (before): `released` visible dice
+// hidden "occluder" without it (`which`), none with it, each read right; no wrong face, no false die.
+void expect_the_occluder_dice_released(const SceneScore& before, const SceneScore& after, int released, const char* which) {
+  EXPECT_EQ(hidden_for(before, "occluder"), released) << which;
+  EXPECT_EQ(hidden_for(after, "occluder"), 0);
+  expect_more_right_none_wrong(before, after, released);
+  EXPECT_EQ(after.matched, before.matched + released);
+  EXPECT_EQ(after.hidden_visible, before.hidden_visible - released);
+}
 // A guard rule's run (after) against the run without it (before): one guard wrong without it
 // (`which`), every guard right with it, one board more exact, and no die, face or hidden die moved.
 void expect_the_one_guard_mended(const SceneScore& before, const SceneScore& after, const char* which) {
@@ -744,11 +753,7 @@ TEST(ReaderHarsh, AWhiteReadingWithAnEmptyPlaceDarkerThanItsPipsIsHidden) {
 TEST(ReaderHarsh, ASureColouredReadingTheHandStandsClearOfIsReported) {
   const auto [before, after] = off_and_default("scenes_round45_robust45", &ReadParams::occluded_colour_sure_cover, 0.0);
   EXPECT_EQ(after.scenes, 1);
-  EXPECT_EQ(hidden_for(before, "occluder"), 1) << "17010's yellow 2 hidden by the occluder gate without the rule";
-  EXPECT_EQ(hidden_for(after, "occluder"), 0);
-  expect_more_right_none_wrong(before, after, 1);
-  EXPECT_EQ(after.matched, before.matched + 1);
-  EXPECT_EQ(after.hidden_visible, before.hidden_visible - 1);
+  expect_the_occluder_dice_released(before, after, 1, "17010's yellow 2 hidden by the occluder gate without the rule");
 }
 
 // (exact45) data/fixtures/scenes_round45_exact45: harsh4 2702 and 2718, where a hard shadow on an
@@ -777,6 +782,20 @@ TEST(ReaderHarsh, ABlurredWhiteDiesPipsAreLookedForAgainstItsOwnTop) {
   expect_more_right_none_wrong(before, after, 4);
   EXPECT_EQ(after.matched, before.matched + 4);
   EXPECT_EQ(after.hidden_visible, before.hidden_visible - 4);
+}
+
+// (exact46) data/fixtures/scenes_round46_exact46: dev9 1016 (2,0) and gain2 2905 (2,-4), a green 1
+// under the occluder read right at 0.44 and 0.42 (under occluded_min_confidence's 0.45) with a clean
+// body whose green covers 0.88 and 0.95 of its square, each its board's only fault. Without
+// occluded_colour_full_confidence both are hidden "occluder"; with it both are read right, both
+// boards are exact, no wrong face, no false die, nothing else moves.
+TEST(ReaderHarsh, AClearBodyUnderTheOccluderWhoseColourCoversItsSquareIsReported) {
+  const auto [before, after] = off_and_default("scenes_round46_exact46", &ReadParams::occluded_colour_full_confidence, 0.0);
+  EXPECT_EQ(after.scenes, 2);
+  expect_the_occluder_dice_released(before, after, 2, "1016's and 2905's green 1s hidden by the occluder gate without the rule");
+  EXPECT_EQ(after.guard_ok, after.matched);
+  EXPECT_EQ(before.exact_boards, 0);
+  EXPECT_EQ(after.exact_boards, 2);
 }
 
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
