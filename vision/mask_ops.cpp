@@ -4300,6 +4300,7 @@ cv::Rect nonzero_box(const cv::Mat& mask) {
 void mask_outer_points(const cv::Mat& mask, std::vector<cv::Point>& pts, const cv::Rect* known_box) {
   pts.clear();
   const cv::Rect box = known_box ? *known_box : nonzero_box(mask);
+  CV_DbgAssert(!known_box || *known_box == nonzero_box(mask));
   if (box.empty()) return;  // (no contour, no nonzero pixel)
   // findContours pads its image with a zero border: the box's pixels so padded are the whole
   // mask's round them (zeros beyond the box), the same contours in the same order, offset.

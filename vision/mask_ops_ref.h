@@ -1,7 +1,8 @@
 #pragma once
 // (speed45) The loops this round's faster steps replace, kept for their exactness tests
 // (tests/vision/mask_ops_test.cpp) and declared here, not in mask_ops.h (which every file
-// includes).
+// includes). (speed46) Also two steps the reader uses, mask_outer_points and nonzero_box,
+// declared here for the same reason (read.cpp includes this header).
 #include <cstdint>
 
 #include <opencv2/core.hpp>
@@ -40,7 +41,9 @@ void unpack_mask_rows_ref(const std::uint64_t* words, int h, int w, cv::Mat& dst
 // code the reader had); mask_outer_points: of the box of its nonzero pixels (nonzero_box), offset
 // by the box's corner: findContours pads its image with zeros, so the box padded is the whole
 // mask round it, traced in the same order. The same points, at the box's share of the scan.
-// known_box: that box when the caller knows it (the reader: its component's statistics).
+// known_box: that box when the caller knows it (the reader: its component's statistics). It must
+// be the box of ALL the mask's nonzero pixels (a box of one component of several, or one cutting
+// a component, gives other points; checked in debug builds).
 void mask_outer_points(const cv::Mat& mask, std::vector<cv::Point>& pts, const cv::Rect* known_box = nullptr);
 void mask_outer_points_ref(const cv::Mat& mask, std::vector<cv::Point>& pts);
 // The bounding box of a CV_8UC1 mask's nonzero pixels; empty when there is none.

@@ -2829,6 +2829,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
   // threshold it reached (white_no_pip_below).
   std::vector<char> no_dark_pip(layout.cells.size(), 0);
+  // (robust46) The count whose layout white_no_pip_body_ratio's look found (0: none): a reading
+  // still of that count is not "no pip".
+  std::vector<int> body_pips_face(layout.cells.size(), 0);
   // (exact28) A lone dark pip on a top of the paper's colour (white_one_lone_pip).
   std::vector<uchar> lone_white_one(layout.cells.size(), 0);
   std::vector<cv::Point2d> lone_pip_mm(layout.cells.size());  // (exact29) that pip (top-plane mm)
@@ -5613,7 +5616,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     // (robust46) A white reading that look found no dark pip for: looked at once more with the
     // threshold at white_no_pip_body_ratio x its own top's luminance; a standard layout of its
     // count there (within the face's offset of the centre) is its pips after all.
-    if (no_dark_pip[ci] && params.white_no_pip_body_ratio > 0 && co.color == "white" && co.face > 0) {
+    if (no_dark_pip[ci] && params.white_no_pip_body_ratio > 0 && params.white_no_pip_below > 0 && co.color == "white" && co.face > 0) {
       const cv::Vec3f b = fr.body_bgr;
       const double top_lum = b[0] + 2 * b[1] + b[2];
       std::vector<float> thr;
@@ -5622,9 +5625,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       std::size_t most = 0;
       const bool found = search_top_faces(
           image, ht, fine_c_mm, pip_look_reach_mm(params), true, thr, displacement[ci], params.max_face_offset_mm, fine_sample,
-          [&](std::size_t, const std::vector<cv::Point2d>&, const TopFacePips& h) { return h.count == co.face; },
+          [&](std::size_t, const std::vector<cv::Point2d>& pips, const TopFacePips& h) {
+            // (the fine look's bars: no pip in another cell, none on the guard token)
+            return h.count == co.face && !takes_other_cell(pips, h) && !takes_token_pip(pips, h);
+          },
           [&](std::size_t, const std::vector<cv::Point2d>& pips, const std::vector<TopFacePips>&) { most = std::max(most, pips.size()); });
-      if (found) no_dark_pip[ci] = 0;
+      if (found) body_pips_face[ci] = co.face;
       if (debug)
         std::fprintf(stderr, "BODYPIPS %d,%d white %d conf %.2f: at most %zu dark pips at %.2f +- %.2f of its top%s\n", cell.hex.q, cell.hex.r,
                      co.face, co.confidence, most, params.white_no_pip_body_ratio, kBodyPipRatioStep,
@@ -5756,9 +5762,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (exact18) A weak white reading where the camera-resolution look found no dark pip at
       // all: the pips it counts are not there (dev9 1004 (-1,3): glare on an empty cell's
       // paper, the unglared paper its blob, the printed name read as a 2 at 0.19).
-      const bool no_pip = params.white_no_pip_below > 0 && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)] && c.color == "white" &&
+      const bool body_pips = i >= 0 && body_pips_face[static_cast<std::size_t>(i)] > 0 && body_pips_face[static_cast<std::size_t>(i)] == c.face;
+      const bool no_pip = params.white_no_pip_below > 0 && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)] && !body_pips && c.color == "white" &&
                           c.confidence < params.white_no_pip_below;
-      if (debug && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)])
+      if (debug && i >= 0 && no_dark_pip[static_cast<std::size_t>(i)] && !body_pips)
         std::fprintf(stderr, "NODARKPIP %d,%d %s %d conf %.2f%s\n", c.hex.q, c.hex.r, c.color.c_str(), c.face, c.confidence, no_pip ? ": hidden" : "");
       // (exact20) A reading whose pips are not at a face's real size (face_scale_gate): a part of
       // a face read as a smaller one, or a face with a side face's pip in it.

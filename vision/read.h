@@ -812,7 +812,9 @@ struct ReadParams {
   // (the gate's test), not of skin's hue and saturated at least occluded_colour_full_saturation
   // against its paper, and whose colour covers at least occluded_colour_full_cover of its final
   // 16 mm square (as occluded_colour_cover_min measures it), is reported from
-  // occluded_colour_full_confidence up, under occluded_min_confidence; never off the face's size.
+  // occluded_colour_full_confidence up, under occluded_min_confidence; not off the face's size
+  // where the gate measures it (face_scale_gate; a 1 has no size to measure, so both 1s below
+  // pass on colour alone).
   // Two green 1s were hidden at 0.42-0.44, each its board's only fault: dev9 1016 (2,0), sat 0.66,
   // colour 0.88 of its square; gain2 2905 (2,-4), sat 0.50, colour 0.95. Of the clean coloured
   // readings under the gate at 0.31-0.45 on the 83 scored sets (HEXDICE_READ_DEBUG's OCCL lines

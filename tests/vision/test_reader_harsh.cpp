@@ -54,14 +54,20 @@ void expect_more_right_none_wrong(const SceneScore& before, const SceneScore& af
   EXPECT_EQ(wrong(after), 0) << "wrong faces";
   EXPECT_EQ(false_dice(after), 0) << "false dice";
 }
-// An occluder-gate rule's run (after) against the run without it (before): `released` visible dice
-// hidden "occluder" without it (`which`), none with it, each read right; no wrong face, no false die.
-void expect_the_occluder_dice_released(const SceneScore& before, const SceneScore& after, int released, const char* which) {
-  EXPECT_EQ(hidden_for(before, "occluder"), released) << which;
-  EXPECT_EQ(hidden_for(after, "occluder"), 0);
+// A rule's run (after) against the run without it (before): of the visible dice hidden for `reason`
+// without it (`left + released`, `which`), `released` are read right with it and `left` stay hidden;
+// no wrong face, no false die.
+void expect_hidden_dice_released(const SceneScore& before, const SceneScore& after, const char* reason, int released, int left,
+                                 const char* which) {
+  EXPECT_EQ(hidden_for(before, reason), released + left) << which;
+  EXPECT_EQ(hidden_for(after, reason), left);
   expect_more_right_none_wrong(before, after, released);
   EXPECT_EQ(after.matched, before.matched + released);
   EXPECT_EQ(after.hidden_visible, before.hidden_visible - released);
+}
+// An occluder-gate rule's: every die it hid is released.
+void expect_the_occluder_dice_released(const SceneScore& before, const SceneScore& after, int released, const char* which) {
+  expect_hidden_dice_released(before, after, "occluder", released, 0, which);
 }
 // A guard rule's run (after) against the run without it (before): one guard wrong without it
 // (`which`), every guard right with it, one board more exact, and no die, face or hidden die moved.
@@ -777,11 +783,8 @@ TEST(ReaderHarsh, ABlackReadingWhosePipsAreNoLighterThanItsTopIsNoDie) {
 TEST(ReaderHarsh, ABlurredWhiteDiesPipsAreLookedForAgainstItsOwnTop) {
   const auto [before, after] = off_and_default("scenes_round46_robust46", &ReadParams::white_no_pip_body_ratio, 0.0);
   EXPECT_EQ(after.scenes, 3);
-  EXPECT_EQ(hidden_for(before, "nopip"), 5) << "five white readings hidden for no dark pip without the rule";
-  EXPECT_EQ(hidden_for(after, "nopip"), 1) << "only 19007 (5,-1), the white 5 read 2";
-  expect_more_right_none_wrong(before, after, 4);
-  EXPECT_EQ(after.matched, before.matched + 4);
-  EXPECT_EQ(after.hidden_visible, before.hidden_visible - 4);
+  // (five hidden "nopip" without the rule; with it only 19007 (5,-1), the white 5 read 2)
+  expect_hidden_dice_released(before, after, "nopip", 4, 1, "five white readings hidden for no dark pip without the rule");
 }
 
 // (exact46) data/fixtures/scenes_round46_exact46: dev9 1016 (2,0) and gain2 2905 (2,-4), a green 1
