@@ -4303,9 +4303,11 @@ void mask_outer_points(const cv::Mat& mask, std::vector<cv::Point>& pts, const c
   CV_DbgAssert(!known_box || *known_box == nonzero_box(mask));
   if (box.empty()) return;  // (no contour, no nonzero pixel)
   // findContours pads its image with a zero border: the box's pixels so padded are the whole
-  // mask's round them (zeros beyond the box), the same contours in the same order, offset.
+  // mask's round them (zeros beyond the box), the same contours in the same order, offset. (No
+  // clone: findContours copies its input into that padded image and has not written to the
+  // input since OpenCV 3.2.)
   std::vector<std::vector<cv::Point>> contours;
-  cv::findContours(mask(box).clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE, box.tl());
+  cv::findContours(mask(box), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE, box.tl());
   for (const auto& c : contours) pts.insert(pts.end(), c.begin(), c.end());
   if (pts.empty()) cv::findNonZero(mask, pts);
 }
