@@ -2824,6 +2824,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<int> reported_polarity(layout.cells.size(), 0);  // the final reading's pip polarity (polarity_check)
   std::vector<double> reported_scale(layout.cells.size(), 0.0);  // (exact20) its pips' size (pip_layout_scale; face_scale_gate)
   std::vector<double> one_top(layout.cells.size(), -1.0);  // (exact26) a 1's top seen round its pip (one_top_shown); -1: not looked at
+  std::vector<char> one_top_clear(layout.cells.size(), 0);  // (robust47) a 1's empty places clear of its pip (one_top_clear_ratio)
   std::vector<uchar> shown_agreed(layout.cells.size(), 0);  // (exact22) its count the one its shown pip places allow
   std::vector<uchar> regridded(layout.cells.size(), 0);  // (exact30) its count from its pips at the real size (occluded_shown_any_place)
   // (exact18) The dark-pip look (white dice) was made on the cell and found not one pip at any
@@ -5610,7 +5611,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       const ShownPlaces sp = count_from_shown_places(crop_at(fc), fr, die_pip_polarity(co.color), 16.0 * params.face_crop_scale, false, ring_avg);
       const double mean = sp.top_round;
       one_top[ci] = mean;
-      if (debug) std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f\n", cell.hex.q, cell.hex.r, co.color.c_str(), co.confidence, mean);
+      // (robust47) ... a 1 off the skin mask whose top is not all shown but whose eight empty places
+      // are clear of its pip (one_top_clear_ratio): the top is there round it, its rings too dark
+      // or too grainy for the body's colour.
+      const auto [weakest, strongest_empty] = pip_places_contrast(sp);
+      one_top_clear[ci] = params.one_top_clear_ratio > 0 && !under_skin_cell[ci] && sp.read_mask != 0 && mean >= params.one_top_clear_min && weakest >= params.one_top_clear_min_pip &&
+                          strongest_empty <= params.one_top_clear_ratio * weakest;
+      if (debug)
+        std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f: its pip %.2f, strongest empty place %.2f%s\n", cell.hex.q,
+                     cell.hex.r, co.color.c_str(), co.confidence, mean, weakest, strongest_empty, one_top_clear[ci] ? ", clear" : "");
     }
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
     // (robust46) A white reading that look found no dark pip for: looked at once more with the
@@ -5782,7 +5791,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                                     faint);
       // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
-                           one_top[static_cast<std::size_t>(i)] < params.one_top_shown;
+                           one_top[static_cast<std::size_t>(i)] < params.one_top_shown && !one_top_clear[static_cast<std::size_t>(i)];
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
       // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
       // more and its empty places stand clear of it (noise_one_clear_ratio).
@@ -5881,6 +5890,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
     fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
+    fs << "one_top_clear_ratio" << one_top_clear_ratio << "one_top_clear_min" << one_top_clear_min << "one_top_clear_min_pip" << one_top_clear_min_pip;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
        << "pip_look_own_cell" << static_cast<int>(pip_look_own_cell) << "pip_look_off_token" << static_cast<int>(pip_look_off_token);
     fs << "edge_slack_mm" << edge_slack_mm << "edge_slack_hits" << edge_slack_hits << "grid_refine" << static_cast<int>(grid_refine)
@@ -6126,6 +6136,9 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);
+    get("one_top_clear_ratio", p.one_top_clear_ratio);
+    get("one_top_clear_min", p.one_top_clear_min);
+    get("one_top_clear_min_pip", p.one_top_clear_min_pip);
     get("white_no_pip_below", p.white_no_pip_below);
     get("white_no_pip_body_ratio", p.white_no_pip_body_ratio);
     get("colour_clip_level", p.colour_clip_level);

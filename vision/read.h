@@ -894,6 +894,17 @@ struct ReadParams {
   // corners not shown: a 3 or a 5 fits as well); in the harsh sets (blur, dim light) 0.51 and more. Tried and not kept: every ring at least 0.2 (lost 900 (1,-4)); the four
   // places beside the pip shown, as occluded_white_one_surrounded (lost six right 1s). 0 = off.
   double one_top_shown = 0.5;
+  // (robust47) ... unless its cell is off the skin mask, its top round its pip is at least one_top_clear_min, its pip stands out of the top
+  // one_top_clear_min_pip or more and every one of its eight empty places (count_from_shown_places' grid, shown or not, as faint_places_clear
+  // measures them) at most this x its pip: the top is there, its rings failing the body's-colour test on a dark, grainy or shaded top's
+  // single pixels. Right 1s so hidden on the scored sets (top 0.44-0.49): gain1 2801 (3,0) black, gain3 3119 (1,-2) blue, harsh24 2417
+  // (5,0) red, harshR44 19005 (-5,0) red; their empty places 0.05-0.16 x their pip; the wrong 1s at top 0.40-0.50 0.86 x or more
+  // (gain4 3507 (-5,1), a red 4's corner pip: pip 0.24, empty 0.22). Under the skin mask the places do not part them (dev15 1719 (3,-4),
+  // a yellow 5 four places under the hand read 1: top 0.39, empty 0.05 x its pip; a hand over a yellow top is as light as the top). The
+  // ONETOP lines over the 85 scored sets and harshR42p-R46: docs/reader.md "Robustness round 47". 0 = off.
+  double one_top_clear_ratio = 0.25;
+  double one_top_clear_min = 0.4;
+  double one_top_clear_min_pip = 0.3;
   // (exact25) The guard test's print test (guard_print_test, guard_print_chroma) also takes a pixel
   // of the lit paper of its cell's tint (the upper quartile of the papers of the cells printed in
   // that tint, three or more in view) for print: a cell's own paper estimate (the brightest

@@ -495,6 +495,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.noise_pip_place_min = 0.07;
   p.white_empty_over_pip = 1.5;
   p.noise_ring_average = 3;
+  p.one_top_clear_ratio = 0.3;  // (robust47) default 0.25
+  p.one_top_clear_min = 0.35;
+  p.one_top_clear_min_pip = 0.4;
   p.noise_cells_half_mm = 7.5;
   p.noise_clipped_level = 233.0;
   p.noise_paper_to_grey = 1.7;
@@ -638,6 +641,9 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->noise_pip_place_min, 0.07);
   EXPECT_DOUBLE_EQ(q->white_empty_over_pip, 1.5);
   EXPECT_EQ(q->noise_ring_average, 3);
+  EXPECT_DOUBLE_EQ(q->one_top_clear_ratio, 0.3);
+  EXPECT_DOUBLE_EQ(q->one_top_clear_min, 0.35);
+  EXPECT_DOUBLE_EQ(q->one_top_clear_min_pip, 0.4);
   EXPECT_DOUBLE_EQ(q->noise_cells_half_mm, 7.5);
   EXPECT_DOUBLE_EQ(q->noise_clipped_level, 233.0);
   EXPECT_DOUBLE_EQ(q->noise_paper_to_grey, 1.7);

@@ -801,6 +801,18 @@ TEST(ReaderHarsh, AClearBodyUnderTheOccluderWhoseColourCoversItsSquareIsReported
   EXPECT_EQ(after.exact_boards, 2);
 }
 
+// (robust47) data/fixtures/scenes_round47_robust47: three 1s in full view off the hand, read at
+// 0.75-1.00 and hidden "cut" without the rule (one_top_shown: their top round their pip 0.48, 0.49,
+// 0.48, its rings too dark or grainy for the body's colour): harsh24 2417 (5,0) a red 1 in a dark
+// frame, harshR44 19005 (-5,0) a red 1 in a dim noisy one, gain3 3119 (1,-2) a blue 1 in a shade.
+// Their eight empty places stand out of the top at most 0.16 x their pip (one_top_clear_ratio):
+// with the rule all three are read right, no wrong face, no false die.
+TEST(ReaderHarsh, AOneWhoseEmptyPlacesAreClearOfItsPipIsNotCut) {
+  const auto [before, after] = off_and_default("scenes_round47_robust47", &ReadParams::one_top_clear_ratio, 0.0);
+  EXPECT_EQ(after.scenes, 3);
+  expect_hidden_dice_released(before, after, "cut", 3, 0, "three 1s hidden cut without the rule");
+}
+
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
 // flat paper (200) with Gaussian noise of sigma 12, seen at 3 px/mm down to the sheet's middle;
 // the grey patch (below the frame) measures nothing, the cells about 12 / 200, the same frame
