@@ -2656,3 +2656,33 @@ TEST(MaskOps, MaskOuterPointsAreTheRef) {
   EXPECT_GT(inner, 1000);  // (1204)
   EXPECT_GT(components, 5000);
 }
+
+// (speed47) cos_sin_table (mask_ops_ref.h) against the calls it replaced in read.cpp, with each
+// use's own angle expression: every cosine and sine the same bits. Also shows why the expression
+// must be the use's: the margin ring's a * pi / 18 written as (pi / 18) * a, or built by adding
+// the step, gives other doubles for some directions.
+TEST(MaskOps, CosSinTableIsTheCalls) {
+  auto same_bits = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  auto check = [&](const auto& table, auto angle, const char* what) {
+    for (std::size_t k = 0; k < table.size(); ++k) {
+      const double t = angle(static_cast<int>(k));
+      const double c = std::cos(t), s = std::sin(t);  // as the uses called them
+      EXPECT_TRUE(same_bits(table[k].first, c)) << what << " k " << k;
+      EXPECT_TRUE(same_bits(table[k].second, s)) << what << " k " << k;
+    }
+  };
+  // cell_paper (speed27's table), margin_mask, look_at_place, the grid's corners.
+  check(cos_sin_table<18>([](int i) { return CV_PI / 9 * i + 0.17; }), [](int i) { return CV_PI / 9 * i + 0.17; }, "cell_paper");
+  check(cos_sin_table<36>([](int a) { return a * CV_PI / 18; }), [](int a) { return a * CV_PI / 18; }, "margin_mask");
+  check(cos_sin_table<16>([](int a) { return CV_PI / 8 * a; }), [](int a) { return CV_PI / 8 * a; }, "look_at_place");
+  check(cos_sin_table<7>([](int i) { return CV_PI / 3 * i; }), [](int i) { return CV_PI / 3 * i; }, "grid corners");
+  // The form matters (a table of another form would not be the reader's bits).
+  const auto margin = cos_sin_table<36>([](int a) { return a * CV_PI / 18; });
+  const auto other = cos_sin_table<36>([](int a) { return CV_PI / 18 * a; });
+  int differ = 0;
+  double t = 0;
+  for (std::size_t k = 0; k < margin.size(); ++k, t += CV_PI / 18)
+    differ += !same_bits(margin[k].first, other[k].first) || !same_bits(margin[k].second, other[k].second) ||
+              !same_bits(margin[k].first, std::cos(t));
+  EXPECT_GT(differ, 0);
+}
