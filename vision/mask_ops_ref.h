@@ -53,6 +53,16 @@ void mask_outer_points_ref(const cv::Mat& mask, std::vector<cv::Point>& pts);
 // The bounding box of a CV_8UC1 mask's nonzero pixels; empty when there is none.
 cv::Rect nonzero_box(const cv::Mat& mask);
 
+// (speed47) The points (x[i], y[i]), i < n, through the homography h as apply_h (register.h) takes
+// them, as floats: px[i], py[i] (read.cpp's printed-edge sample maps). With AVX2 4 points a step,
+// each lane apply_h's operations in its order: the same floats (MaskOps.ApplyHPointsIsApplyH);
+// apply_h_points_ref: the loop of apply_h calls (also the path without AVX2, and the tail).
+void apply_h_points(const cv::Matx33d& h, const double* x, const double* y, int n, float* px, float* py);
+void apply_h_points_ref(const cv::Matx33d& h, const double* x, const double* y, int n, float* px, float* py);
+// The same steps with the doubles kept (the test compares them: the floats hide most reorderings).
+void apply_h_points_f64(const cv::Matx33d& h, const double* x, const double* y, int n, double* px, double* py);
+void apply_h_points_f64_ref(const cv::Matx33d& h, const double* x, const double* y, int n, double* px, double* py);
+
 // (speed47) {std::cos(t), std::sin(t)} at t = angle(k), k = 0..N-1: a fixed set of directions
 // made once (a static table) instead of at every use. The same doubles as calling them at the
 // use with the same t (angle must compute t by the use's own expression: (pi / 9) * k and

@@ -1613,9 +1613,16 @@ static void edge_sample_maps(const SheetLayout& layout, const std::vector<std::s
                              const std::vector<double>& across, cv::Mat& mx, cv::Mat& my) {
   float* px = mx.ptr<float>(0);
   float* py = my.ptr<float>(0);
+  // (speed47) Each cell's points on the paper first, then through hp at once (apply_h_points:
+  // apply_h's floats, 4 a step with AVX2).
+  static thread_local std::vector<double> qx, qy;
+  const std::size_t per_cell = static_cast<std::size_t>(6 * kEdgeAlong) * across.size();
+  qx.resize(per_cell);
+  qy.resize(per_cell);
   std::size_t k = 0;
   for (std::size_t ci : cells) {
     const auto corners = layout.cell_corners(layout.cells[ci].hex);
+    std::size_t j = 0;
     for (int e = 0; e < 6; ++e) {
       const Point a = corners[static_cast<std::size_t>(e)], b = corners[static_cast<std::size_t>((e + 1) % 6)];
       const double len = std::hypot(b.x - a.x, b.y - a.y);
@@ -1623,13 +1630,14 @@ static void edge_sample_maps(const SheetLayout& layout, const std::vector<std::s
       for (int i = 0; i < kEdgeAlong; ++i) {
         const double t = 0.2 + 0.6 * i / (kEdgeAlong - 1);
         for (double o : across) {
-          const cv::Point2d q = apply_h(hp, {a.x + (b.x - a.x) * t + nx * o, a.y + (b.y - a.y) * t + ny * o});
-          px[k] = static_cast<float>(q.x);
-          py[k] = static_cast<float>(q.y);
-          ++k;
+          qx[j] = a.x + (b.x - a.x) * t + nx * o;
+          qy[j] = a.y + (b.y - a.y) * t + ny * o;
+          ++j;
         }
       }
     }
+    apply_h_points(hp, qx.data(), qy.data(), static_cast<int>(per_cell), px + k, py + k);
+    k += per_cell;
   }
 }
 
