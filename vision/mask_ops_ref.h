@@ -3,7 +3,11 @@
 // (tests/vision/mask_ops_test.cpp) and declared here, not in mask_ops.h (which every file
 // includes). (speed46) Also two steps the reader uses, mask_outer_points and nonzero_box,
 // declared here for the same reason (read.cpp includes this header).
+#include <array>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <opencv2/core.hpp>
 
@@ -48,5 +52,30 @@ void mask_outer_points(const cv::Mat& mask, std::vector<cv::Point>& pts, const c
 void mask_outer_points_ref(const cv::Mat& mask, std::vector<cv::Point>& pts);
 // The bounding box of a CV_8UC1 mask's nonzero pixels; empty when there is none.
 cv::Rect nonzero_box(const cv::Mat& mask);
+
+// (speed47) The points (x[i], y[i]), i < n, through the homography h as apply_h (register.h) takes
+// them, as floats: px[i], py[i] (read.cpp's printed-edge sample maps). With AVX2 4 points a step,
+// each lane apply_h's operations in its order: the same floats (MaskOps.ApplyHPointsIsApplyH);
+// apply_h_points_ref: the loop of apply_h calls (also the path without AVX2, and the tail).
+void apply_h_points(const cv::Matx33d& h, const double* x, const double* y, int n, float* px, float* py);
+void apply_h_points_ref(const cv::Matx33d& h, const double* x, const double* y, int n, float* px, float* py);
+// The same steps with the doubles kept (the test compares them: the floats hide most reorderings).
+void apply_h_points_f64(const cv::Matx33d& h, const double* x, const double* y, int n, double* px, double* py);
+void apply_h_points_f64_ref(const cv::Matx33d& h, const double* x, const double* y, int n, double* px, double* py);
+
+// (speed47) {std::cos(t), std::sin(t)} at t = angle(k), k = 0..N-1: a fixed set of directions
+// made once (a static table) instead of at every use. The same doubles as calling them at the
+// use with the same t (angle must compute t by the use's own expression: (pi / 9) * k and
+// k * pi / 9 are not always the same double). read.cpp's ring samples (cell_paper, margin_mask,
+// look_at_place) and the hex grid's corners; MaskOps.CosSinTableIsTheCalls.
+template <std::size_t N, class Angle>
+std::array<std::pair<double, double>, N> cos_sin_table(Angle angle) {
+  std::array<std::pair<double, double>, N> d{};
+  for (std::size_t k = 0; k < N; ++k) {
+    const double t = angle(static_cast<int>(k));
+    d[k] = {std::cos(t), std::sin(t)};
+  }
+  return d;
+}
 
 }  // namespace hexdice::vision

@@ -2656,3 +2656,90 @@ TEST(MaskOps, MaskOuterPointsAreTheRef) {
   EXPECT_GT(inner, 1000);  // (1204)
   EXPECT_GT(components, 5000);
 }
+
+// (speed47) cos_sin_table (mask_ops_ref.h) against the calls it replaced in read.cpp, with each
+// use's own angle expression: every cosine and sine the same bits. Also shows why the expression
+// must be the use's: the margin ring's a * pi / 18 written as (pi / 18) * a, or built by adding
+// the step, gives other doubles for some directions.
+TEST(MaskOps, CosSinTableIsTheCalls) {
+  auto same_bits = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  auto check = [&](const auto& table, auto angle, const char* what) {
+    for (std::size_t k = 0; k < table.size(); ++k) {
+      const double t = angle(static_cast<int>(k));
+      const double c = std::cos(t), s = std::sin(t);  // as the uses called them
+      EXPECT_TRUE(same_bits(table[k].first, c)) << what << " k " << k;
+      EXPECT_TRUE(same_bits(table[k].second, s)) << what << " k " << k;
+    }
+  };
+  // cell_paper (speed27's table), margin_mask, look_at_place, the grid's corners.
+  check(cos_sin_table<18>([](int i) { return CV_PI / 9 * i + 0.17; }), [](int i) { return CV_PI / 9 * i + 0.17; }, "cell_paper");
+  check(cos_sin_table<36>([](int a) { return a * CV_PI / 18; }), [](int a) { return a * CV_PI / 18; }, "margin_mask");
+  check(cos_sin_table<16>([](int a) { return CV_PI / 8 * a; }), [](int a) { return CV_PI / 8 * a; }, "look_at_place");
+  check(cos_sin_table<7>([](int i) { return CV_PI / 3 * i; }), [](int i) { return CV_PI / 3 * i; }, "grid corners");
+  // The form matters (a table of another form would not be the reader's bits).
+  const auto margin = cos_sin_table<36>([](int a) { return a * CV_PI / 18; });
+  const auto other = cos_sin_table<36>([](int a) { return CV_PI / 18 * a; });
+  int differ = 0;
+  double t = 0;
+  for (std::size_t k = 0; k < margin.size(); ++k, t += CV_PI / 18)
+    differ += !same_bits(margin[k].first, other[k].first) || !same_bits(margin[k].second, other[k].second) ||
+              !same_bits(margin[k].first, std::cos(t));
+  EXPECT_GT(differ, 0);
+}
+
+TEST(MaskOps, ApplyHPointsIsApplyH) {
+  // (speed47) apply_h_points (the printed-edge sample maps' homography step) against apply_h
+  // point by point: the same float bits, for random homographies (paper mm -> image px as the
+  // reader's, and wild ones), any count (the AVX2 steps and the tail), and points where the
+  // denominator is 0 or tiny (apply_h's (1e9, 1e9)).
+  std::mt19937 rng(4702);
+  std::uniform_real_distribution<double> u(-1, 1);
+  auto bits = [](float f) {
+    std::uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b;
+  };
+  int far_seen = 0, points = 0;
+  for (int t = 0; t < 3000; ++t) {
+    cv::Matx33d h;
+    if (t % 3 == 0)
+      h = cv::Matx33d(u(rng) * 1e3, u(rng) * 1e3, u(rng) * 1e4, u(rng) * 1e3, u(rng) * 1e3, u(rng) * 1e4, u(rng), u(rng), u(rng));
+    else
+      h = cv::Matx33d(3 + u(rng), 0.3 * u(rng), 200 + 100 * u(rng), 0.3 * u(rng), 3 + u(rng), 150 + 100 * u(rng), 1e-3 * u(rng),
+                      1e-3 * u(rng), 1 + 0.1 * u(rng));
+    const int n = static_cast<int>((u(rng) + 1) * 120);
+    std::vector<double> x(static_cast<std::size_t>(n)), y(x.size());
+    for (int i = 0; i < n; ++i) {
+      x[static_cast<std::size_t>(i)] = 200 * u(rng) + 150;
+      y[static_cast<std::size_t>(i)] = 150 * u(rng) + 100;
+      if (i % 17 == 3 && std::abs(h(2, 0)) > 1e-9) {  // on the horizon: w = 0 or within 1e-12
+        y[static_cast<std::size_t>(i)] = 0;
+        x[static_cast<std::size_t>(i)] = -h(2, 2) / h(2, 0) * (i % 2 ? 1.0 : 1.0 + 1e-14);
+      }
+    }
+    std::vector<float> fx(x.size() + 1, 7.f), fy(x.size() + 1, 7.f), rx(x.size() + 1, 7.f), ry(x.size() + 1, 7.f);
+    apply_h_points(h, x.data(), y.data(), n, fx.data(), fy.data());
+    apply_h_points_ref(h, x.data(), y.data(), n, rx.data(), ry.data());
+    for (int i = 0; i <= n; ++i) {  // (the element past n: not written)
+      ASSERT_EQ(bits(fx[static_cast<std::size_t>(i)]), bits(rx[static_cast<std::size_t>(i)])) << t << " " << i;
+      ASSERT_EQ(bits(fy[static_cast<std::size_t>(i)]), bits(ry[static_cast<std::size_t>(i)])) << t << " " << i;
+      far_seen += i < n && rx[static_cast<std::size_t>(i)] == 1e9f;
+    }
+    for (int i = 0; i < n; ++i) {  // the ref is apply_h's
+      const cv::Point2d q = apply_h(h, {x[static_cast<std::size_t>(i)], y[static_cast<std::size_t>(i)]});
+      ASSERT_EQ(bits(static_cast<float>(q.x)), bits(rx[static_cast<std::size_t>(i)]));
+    }
+    // The doubles before the conversion: every bit (a sum taken in another order differs here).
+    std::vector<double> dx(x.size()), dy(x.size()), ex(x.size()), ey(x.size());
+    apply_h_points_f64(h, x.data(), y.data(), n, dx.data(), dy.data());
+    apply_h_points_f64_ref(h, x.data(), y.data(), n, ex.data(), ey.data());
+    for (int i = 0; i < n; ++i) {
+      const std::size_t k = static_cast<std::size_t>(i);
+      ASSERT_EQ(std::memcmp(&dx[k], &ex[k], sizeof(double)), 0) << t << " " << i << " " << dx[k] << " " << ex[k];
+      ASSERT_EQ(std::memcmp(&dy[k], &ey[k], sizeof(double)), 0) << t << " " << i << " " << dy[k] << " " << ey[k];
+    }
+    points += n;
+  }
+  EXPECT_GT(far_seen, 10);
+  EXPECT_GT(points, 300000);
+}
