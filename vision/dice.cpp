@@ -792,15 +792,22 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
   auto read_one = [&](const Scored& d, float max_pip) {
     Read r{d, d.face, {}};
     if (!params.use_pips) return r;
+    // A square `grow` x the candidate's side takes no face narrower than min_read_face x that side.
+    const auto square_params = [&](double grow) {
+      PipParams q = params.pips;
+      if (params.min_read_face > 0) q.min_face = params.min_read_face / grow;
+      return q;
+    };
     PipRead best = read_pips(work, cv::Rect2f(d.c.centre.x - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
                                               d.c.centre.y - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),
                                               d.c.side * static_cast<float>(params.pip_region_pad),
-                                              d.c.side * static_cast<float>(params.pip_region_pad)), params.pips);
+                                              d.c.side * static_cast<float>(params.pip_region_pad)),
+                             square_params(params.pip_region_pad));
     auto dice_as_pips = [&](const PipRead& q) { return q.face > 0 && q.pip_diameter > max_pip; };
     r.own_too_big = dice_as_pips(best);
     if (params.pip_grow > 1 && best.face < 6) {  // a wider read wins only with more pips
       const float g = d.c.side * static_cast<float>(params.pip_grow);
-      const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), params.pips,
+      const PipRead wide = read_pips(work, cv::Rect2f(d.c.centre.x - g / 2, d.c.centre.y - g / 2, g, g), square_params(params.pip_grow),
                                      best.face == 1 ? best.body : std::nullopt, params.wide_read_body_shift);
       if (wide.face > best.face && cv::norm(wide.centre - d.c.centre) < 0.5f * std::max(d.c.side, 3.7f * wide.spacing) &&
           !dice_as_pips(wide))

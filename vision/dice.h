@@ -239,6 +239,13 @@ struct DiceParams {
   // only a lone pip) it moved dice both ways on both halves (even 960 -> 958, odd 940 ->
   // 943). 0 = off (the wider square's own median).
   double wide_read_body_shift = 20;
+  // The finder's reads of a candidate (its own square and the wider one): a face of 2..6
+  // pips narrower than min_read_face x the candidate's side beside a lone pip of its pip kind
+  // PipParams::min_face_lone_pip x as wide is that lone pip (PipParams::min_face, set per
+  // square; PipParams::min_face_same_kind): two white glints beside a red 1's pip read "2"
+  // (byler 111847), a purple 1's side-face pips "3" (100237). Forest trained on even: even
+  // 961 -> 964/1021, odd 942 -> 943/1017, no die lost; docs/dice.md real rounds 46, 47. 0 = off.
+  double min_read_face = 0.35;
   // A candidate read as a lone pip is read again on a square lone_pip_grow x its pip
   // diameter; when a face of more pips holding that pip is found there, the candidate is
   // that face (a pip of a five is no "1"). 0 = off.

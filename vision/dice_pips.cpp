@@ -532,6 +532,9 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   int best_kind = -1;
   std::array<PipRead, kKinds> six;  // the best "6" of each pip kind
   std::array<double, kKinds> six_score{};
+  PipRead one;  // the best lone pip (PipParams::min_face)
+  double one_score = 0;
+  int one_kind = -1;  // its pip kind (PipParams::min_face_same_kind)
   for (int pol = 0; pol < (colour ? kKinds : 2); ++pol) {
     std::vector<const Blob*> same;
     for (const auto& b : blobs)
@@ -620,6 +623,11 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           six_score[static_cast<std::size_t>(pol)] = score;
           fill(six[static_cast<std::size_t>(pol)]);
         }
+        if (k == 1 && score > one_score) {
+          one_score = score;
+          one_kind = pol;
+          fill(one);
+        }
         out.face_score[static_cast<std::size_t>(k)] = std::max(out.face_score[static_cast<std::size_t>(k)], static_cast<float>(score));
         if (score > best_score) {
           best_score = score;
@@ -676,6 +684,18 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
     if (len(f) < p.six_missing_aspect * len(e) &&
         ((pip_at(c + 3 * f + e) && pip_at(c + 3 * f - e)) || (pip_at(c - 3 * f + e) && pip_at(c - 3 * f - e))))
       out.face_score[6] = out.face_score[4];
+  }
+  // A face of 2..6 pips far narrower than the square beside a far larger lone pip is glints
+  // or specks beside that pip: the lone pip is the face, and the two swap their scores. The
+  // lone pip must be of the face's pip kind (PipParams::min_face_same_kind).
+  if (p.min_face > 0 && out.face >= 2 && one.face == 1 && 3.7 * out.spacing < p.min_face * p.canon * scale &&
+      one.pip_diameter >= p.min_face_lone_pip * out.pip_diameter && (!p.min_face_same_kind || one_kind == best_kind)) {
+    auto scores = out.face_score;
+    std::swap(scores[1], scores[static_cast<std::size_t>(out.face)]);
+    const auto body = out.body;
+    out = one;
+    out.face_score = scores;
+    out.body = body;
   }
   if (p.nested_score != 1.0 && out.face >= 1 && out.face <= 6) {
     // The faces whose standard layout lies inside the read face's (bit f = face f).

@@ -209,6 +209,21 @@ struct PipParams {
   // the face read and the other faces' scores are kept. 1 = off. (Real round 30 of
   // docs/dice.md: even split, labelled boxes, byler 562 -> 566/618, no die lost.)
   double nested_score = 0.5;
+  // A face read of 2..6 pips whose face (3.7 x its lattice spacing) is narrower than
+  // min_face x the square read, while the square's best lone-pip layout has a pip at least
+  // min_face_lone_pip x as wide, is that lone pip, a "1" (the two faces' scores swapped):
+  // the small "pips" are glints or specks beside a 1's pip (byler 111847's red 1 read "2"
+  // from two white glints of 4 px beside its 7.4 px pip). The finder sets min_face per
+  // square from the candidate's side (DiceParams::min_read_face); 0 = off, the default.
+  double min_face = 0.0;
+  double min_face_lone_pip = 1.5;
+  // ... and only when that lone pip is of the face's pip kind (the same channel and
+  // polarity: byler 111847's glints and pip are both light on grey). A chroma blob of the
+  // body's own colour beside a true face is no pip of it: byler 095717's green 2 (light pips
+  // 5.3 px, a face 0.34 of its side) has a 10.2 px chroma blob beside it that read a 1
+  // without this, and moved the photo's median die side enough to flip its 4 to a 2
+  // (docs/dice.md real round 47). false = real round 46's rule.
+  bool min_face_same_kind = true;
 };
 
 struct PipRead {

@@ -625,5 +625,53 @@ TEST(DicePips, AWiderSquareMeasuresTheDieOnItsOwnSquaresBody) {
   }
 }
 
+// Real round 46 (DiceParams::min_read_face, PipParams::min_face): byler 111847 (even), a red
+// 1 whose body candidate [446.5, 266] side 43.47 read a "2" from two white glints of 4.2 px
+// (lattice spacing 3.8: a face a third of the die) beside its 7.4 px pip; the square's best
+// lone pip is that pip. With the rule the square reads the 1, without it (0) the 2.
+TEST(DicePips, AFaceFarNarrowerThanItsDieBesideALargerLonePipIsThatPip) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  const DiceParams dp;
+  ASSERT_GT(dp.min_read_face, 0);
+  const cv::Mat photo = cv::imread((real_dir() / "images" / "byler_IMG_20191208_111847.jpg").string());
+  ASSERT_FALSE(photo.empty());
+  const float s = 43.4741f * static_cast<float>(dp.pip_region_pad);
+  const cv::Rect2f sq(446.5f - s / 2, 266.0f - s / 2, s, s);
+  PipParams on, off;
+  on.min_face = dp.min_read_face / dp.pip_region_pad;
+  const PipRead a = read_pips(photo, sq, on), b = read_pips(photo, sq, off);
+  EXPECT_EQ(a.face, 1);
+  EXPECT_GT(a.pip_diameter, 6.5f);
+  EXPECT_EQ(b.face, 2) << "without the rule this square reads no 2 either: the test no longer shows it";
+  // the scores swapped: the 1 has the read's score, the glints' "2" the lone pip's
+  EXPECT_EQ(a.face_score[1], b.face_score[2]);
+  EXPECT_LT(a.face_score[2], a.face_score[1]);
+}
+
+// Real round 47 (PipParams::min_face_same_kind): byler 095717 (even), a green 2 whose
+// candidate [194, 255] side 50.45 reads its two 5.3 px light pips (a face 0.34 of the side)
+// beside a 10.2 px chroma blob of the green body itself. Real round 46's rule alone took that
+// blob for a lone pip and read a 1 (which moved the photo's median die side and flipped the
+// 4 beside it); the blob is of another pip kind than the pips, so with the rule the square
+// keeps the 2, without it (false) it reads the 1. 111847's glints and pip (the test above)
+// are both light pips.
+TEST(DicePips, ALonePipOfAnotherKindIsNoFace) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  const DiceParams dp;
+  ASSERT_GT(dp.min_read_face, 0);
+  ASSERT_TRUE(dp.pips.min_face_same_kind);
+  const cv::Mat photo = cv::imread((real_dir() / "images" / "byler_IMG_20191209_095717.jpg").string());
+  ASSERT_FALSE(photo.empty());
+  const float s = 50.4521f * static_cast<float>(dp.pip_region_pad);
+  const cv::Rect2f sq(194.0f - s / 2, 255.0f - s / 2, s, s);
+  PipParams on = dp.pips, off = dp.pips;
+  on.min_face = off.min_face = dp.min_read_face / dp.pip_region_pad;
+  off.min_face_same_kind = false;
+  const PipRead a = read_pips(photo, sq, on), b = read_pips(photo, sq, off);
+  EXPECT_EQ(a.face, 2);
+  EXPECT_EQ(b.face, 1) << "without the rule this square reads no 1 either: the test no longer shows it";
+  EXPECT_GT(b.pip_diameter, 1.5f * a.pip_diameter);
+}
+
 }  // namespace
 }  // namespace hexdice::vision
