@@ -2051,6 +2051,7 @@ struct GuardBlobCell {
   cv::Mat patch;                         // the cell's patch (a small blob's mean colour in a noisy frame)
   cv::Vec3f colour_base, paper, tint;
   bool noisy = false;
+  cv::Point2d die_offset;                // (exact47) the die's top centre less the cell centre (mm; guard_room_shift)
 };
 
 // One blob's test: a token's size, standing in this cell, solid.
@@ -2064,7 +2065,11 @@ static bool token_blob_ok(const GuardBlobCell& gc, const ReadParams& params, dou
   const cv::Point2d a = raw - 0.375 * gc.displacement, ab = -0.475 * gc.displacement;
   const double t = ab.dot(ab) > 1e-9 ? std::clamp(-a.dot(ab) / ab.dot(ab), 0.0, 1.0) : 0.0;
   const cv::Point2d g = a + t * ab;
-  bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area && cv::norm(g) <= params.guard_max_offset_mm;
+  // (exact47) A die with its token beside it stands off the centre, the token on the other side
+  // (guard_room_shift): the token's place is also measured from the centre moved away from the die.
+  const cv::Point2d g_room = g + params.guard_room_shift * gc.die_offset;
+  const bool placed = cv::norm(g) <= params.guard_max_offset_mm || (params.guard_room_shift > 0 && cv::norm(g_room) <= params.guard_max_offset_mm);
+  bool ok = area >= params.guard_area_min * guard_area && area <= 2.5 * guard_area && placed;
   // (robust22) ... and inside its own printed hexagon: no other cell's centre nearer. On
   // a small map (hexes under 14 mm) a die in the next cell stands within
   // guard_max_offset_mm, and a piece of its blue top was read as this die's guard.
@@ -2102,9 +2107,9 @@ static bool token_blob_ok(const GuardBlobCell& gc, const ReadParams& params, dou
     const float bmx = std::max({rb[0], rb[1], rb[2]}), bmn = std::min({rb[0], rb[1], rb[2]});
     const cv::Vec3f& pc = gc.paper;
     std::fprintf(stderr,
-                 "GUARD%s %d,%d area %.2f core %.2f/%.2f at %.2f %.2f %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f "
+                 "GUARD%s %d,%d area %.2f core %.2f/%.2f at %.2f %.2f (%.2f from the die's room, die at %.1f %.1f) %s cell %.1f %.1f d %.1f %.1f rel %.2f %.2f %.2f sat %.2f paper %.2f %.2f "
                  "%.2f tint %.0f %.0f %.0f\n",
-                 tag, gc.hex.q, gc.hex.r, area / guard_area, core, core_min, g.x, g.y, ok ? "yes" : "no", gc.centre.x, gc.centre.y,
+                 tag, gc.hex.q, gc.hex.r, area / guard_area, core, core_min, g.x, g.y, cv::norm(g_room), gc.die_offset.x, gc.die_offset.y, ok ? "yes" : "no", gc.centre.x, gc.centre.y,
                  gc.displacement.x, gc.displacement.y, rb[0], rb[1], rb[2], bmx > 0 ? (bmx - bmn) / bmx : 0.0f, pc[0] / cb[0], pc[1] / cb[1],
                  pc[2] / cb[2], gc.tint[0], gc.tint[1], gc.tint[2]);
   }
@@ -3266,6 +3271,11 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       unit_area_px = 0;
       find_unit(fg);
     };
+    // (exact47) The blob taken out as a token below is its cell's print in shade
+    // (token_small_blob_print_chroma): the token is then no die's guard.
+    bool small_token_print = false;
+    // Whether the token taken out above is the guard of a die found with no blob of its own.
+    auto token_guard = [&] { return !token.empty() && !small_token_print; };
     if (unit_label >= 0 && unit_area_px < params.guard_like_area * unit_area) {
       const cv::Mat b = unit_mask;
       const cv::Scalar m = cv::mean(patch, b);
@@ -3281,6 +3291,18 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         cv::floodFill(token, seed, cv::Scalar(128), nullptr, cv::Scalar(0), cv::Scalar(0), 8);
         token = token == 128;
         morph(token, token, cv::MORPH_DILATE, close_k);
+        if (params.token_small_blob_print_chroma > 0 || debug) {
+          // Its mean colour against its cell's paper: of its chromaticity and shadow_min..1.05 of its
+          // brightness (the guard look's print test, guard_print_chroma, on the blob's mean).
+          const cv::Vec3f pp = papers[ci];
+          const double sv = m[0] + m[1] + m[2] + 1e-3, sp = pp[0] + pp[1] + pp[2] + 1e-3;
+          const double chroma = std::max({std::abs(m[0] / sv - pp[0] / sp), std::abs(m[1] / sv - pp[1] / sp), std::abs(m[2] / sv - pp[2] / sp)});
+          small_token_print = params.token_small_blob_print_chroma > 0 && sv / sp >= params.shadow_min && sv / sp <= 1.05 &&
+                              chroma <= params.token_small_blob_print_chroma;
+          if (debug)
+            std::fprintf(stderr, "TOKENPRINT %d,%d blob %.0f %.0f %.0f, paper %.0f %.0f %.0f: %.2f of its brightness, chroma %.3f off it%s\n", cell.hex.q,
+                         cell.hex.r, m[0], m[1], m[2], pp[0], pp[1], pp[2], sv / sp, chroma, small_token_print ? ": its print in shade, no guard" : "");
+        }
         if (debug) std::fprintf(stderr, "TOKEN %d,%d blob %.2f taken out\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area);
         take_out_token();
       }
@@ -3518,7 +3540,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           co.face = fr.face;
           co.color = unit_in_shade ? "white" : colour;
           co.confidence = fr.confidence;
-          co.guard = !token.empty();  // the token taken out above stands beside it
+          co.guard = token_guard();  // the token taken out above stands beside it
           if (lone_print_hidden) {
             // Kept aside, and the search stops here as for a lone pip on the print: taken only
             // when every pip the look has seen lies at this one place (after the search below);
@@ -3627,7 +3649,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
             co.face = fr.face;
             co.color = colour;
             co.confidence = fr.confidence;
-            co.guard = !token.empty();  // the token taken out above stands beside it
+            co.guard = token_guard();  // the token taken out above stands beside it
             if (debug) {
               const cv::Point2d img_pt = apply_h(ht, m_mm);
               std::fprintf(stderr, "DBG %d,%d blob 0 top %.1f %.1f mm %.2f %.2f pipunit face %d conf %.2f\n", cell.hex.q, cell.hex.r,
@@ -4888,7 +4910,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         co.face = 1;
         co.color = colour;
         co.confidence = r1.confidence;
-        co.guard = !token.empty();
+        co.guard = token_guard();
         reported_polarity[ci] = r1.pip_polarity;
         obs.cells.push_back(co);
         return true;
@@ -5264,7 +5286,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         const int gn = components_stats_runs(blue, gs, gc, guard_runs);
         // One blob's test (token_blob_ok): a token's size, standing in this cell, solid.
         GuardBlobCell gbc{cell.hex, cv::Point2d(cell.centre.x, cell.centre.y), displacement[ci], {}, rect_to_mm, roi.tl(), patch,
-                          colour_base, papers[ci], tint_paper[ci], noisy};
+                          colour_base, papers[ci], tint_paper[ci], noisy,
+                          apply_h(rect_to_mm, {fc.x + roi.x, fc.y + roi.y}) - cv::Point2d(cell.centre.x, cell.centre.y)};
         for (std::size_t k : near_cells)
           if (k != ci) gbc.near_offsets.emplace_back(layout.cells[k].centre.x - cell.centre.x, layout.cells[k].centre.y - cell.centre.y);
         auto token_blob = [&](const RunLabels& lab, const cv::Mat& st, const cv::Mat& cen, int i, const char* tag, double core_min) {
@@ -5871,7 +5894,7 @@ Status ReadParams::save(const std::string& path) const {
        << "unit_max_offset_mm" << unit_max_offset_mm << "body_distance" << body_distance
        << "colour_cover_min" << colour_cover_min << "colour_cover_gain" << colour_cover_gain << "colour_cover_confidence" << colour_cover_confidence << "colour_cover_min_after" << colour_cover_min_after << "colour_cover_lum" << colour_cover_lum << "pip_polarity_below" << pip_polarity_below << "coloured_pip_look_below" << coloured_pip_look_below << "coloured_pip_look_near_hand" << static_cast<int>(coloured_pip_look_near_hand) << "coloured_pip_look_body_max" << coloured_pip_look_body_max << "coloured_pip_agree_confidence" << coloured_pip_agree_confidence << "coloured_pip_more_sure" << coloured_pip_more_sure << "token_one_other_die" << token_one_other_die << "token_other_die_max_face" << token_other_die_max_face << "fine_unit_top_shown" << fine_unit_top_shown << "one_pip_off_centre_mm" << one_pip_off_centre_mm << "paper_chroma_tolerance" << paper_chroma_tolerance << "colour_shade_below" << colour_shade_below << "colour_shade_occluded" << static_cast<int>(colour_shade_occluded) << "colour_white_check" << colour_white_check << "colour_shade_chroma" << colour_shade_chroma
        << "guard_side_mm" << guard_side_mm << "guard_min_saturation" << guard_min_saturation
-       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_other_feet" << guard_other_feet << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "grey_other_lifted_one" << grey_other_lifted_one << "coloured_pip_grey_confidence" << coloured_pip_grey_confidence << "hand_rest_area" << hand_rest_area
+       << "guard_area_min" << guard_area_min << "guard_max_offset_mm" << guard_max_offset_mm << "white_one_lone_pip" << white_one_lone_pip << "white_top_drop_one" << static_cast<int>(white_top_drop_one) << "white_one_apart_mm" << white_one_apart_mm << "guard_core_ratio" << guard_core_ratio << "guard_opened_core_ratio" << guard_opened_core_ratio << "guard_core_hole" << guard_core_hole << "guard_core_open" << guard_core_open << "guard_core_saturation" << guard_core_saturation << "guard_part_area" << guard_part_area << "guard_part_saturation" << guard_part_saturation << "guard_other_feet" << guard_other_feet << "guard_like_area" << guard_like_area << "guard_print_test" << static_cast<int>(guard_print_test) << "guard_print_chroma" << guard_print_chroma << "guard_on_grid" << static_cast<int>(guard_on_grid) << "white_pip_unit_confidence" << white_pip_unit_confidence << "pip_unit_fine_mm" << pip_unit_fine_mm << "fine_unit_pool_mm" << fine_unit_pool_mm << "occluded_pip_unit_confidence" << occluded_pip_unit_confidence << "pip_look_confidence" << pip_look_confidence << "pip_light_ratio" << pip_light_ratio << "side_pip_squeeze" << side_pip_squeeze << "fine_pip_look" << static_cast<int>(fine_pip_look) << "grey_other_polarity" << static_cast<int>(grey_other_polarity) << "guard_alone" << static_cast<int>(guard_alone) << "guard_room_shift" << guard_room_shift << "token_small_blob_print_chroma" << token_small_blob_print_chroma << "token_look_small_blob" << static_cast<int>(token_look_small_blob) << "token_look_polarity" << static_cast<int>(token_look_polarity) << "token_in_blob_area" << token_in_blob_area << "grey_other_below" << grey_other_below << "grey_other_lifted_low" << grey_other_lifted_low << "grey_other_lifted_high" << grey_other_lifted_high << "grey_other_lifted_one" << grey_other_lifted_one << "coloured_pip_grey_confidence" << coloured_pip_grey_confidence << "hand_rest_area" << hand_rest_area
        << "hand_min_area_mm2" << hand_min_area_mm2 << "hand_chroma" << hand_chroma << "hand_hue_min" << hand_hue_min << "hand_hue_max" << hand_hue_max
        << "hand_core_mm" << hand_core_mm << "hand_cover_fraction" << hand_cover_fraction << "hand_max_edges" << hand_max_edges << "grid_line_contrast" << grid_line_contrast << "blur_grid_line_contrast" << blur_grid_line_contrast << "shadow_unit_min_confidence" << shadow_unit_min_confidence << "hand_margin_mm" << hand_margin_mm << "hand_paper_cover_fraction" << hand_paper_cover_fraction << "occluded_min_confidence" << occluded_min_confidence << "occluded_dark_ratio" << occluded_dark_ratio << "occluded_saturation" << occluded_saturation << "occluded_dark_skin_saturation" << occluded_dark_skin_saturation << "occluded_white_min_confidence" << occluded_white_min_confidence << "occluded_white_ratio" << occluded_white_ratio << "occluded_light_beside_mm" << occluded_light_beside_mm << "occluded_skin_min_saturation" << occluded_skin_min_saturation << "occluded_skin_untinted" << static_cast<int>(occluded_skin_untinted) << "occluded_white_fine_layout" << static_cast<int>(occluded_white_fine_layout) << "occluded_white_one_fine" << static_cast<int>(occluded_white_one_fine) << "face_scale_min" << face_scale_min << "face_scale_max" << face_scale_max << "face_scale_gate" << static_cast<int>(face_scale_gate) << "sure_face_scale_stands" << static_cast<int>(sure_face_scale_stands) << "sure_face_stands_min_pips" << sure_face_stands_min_pips << "pip_look_scale_stands" << static_cast<int>(pip_look_scale_stands) << "fine_keep_sure" << fine_keep_sure << "fine_pip_angle_deg" << fine_pip_angle_deg << "fine_pip_angle_agree_pips" << fine_pip_angle_agree_pips << "coloured_pip_look_occluded_pips" << coloured_pip_look_occluded_pips << "occluder_core_mm" << occluder_core_mm << "occluder_min_area_mm2" << occluder_min_area_mm2 << "occluder_dark" << occluder_dark << "occluder_chroma" << occluder_chroma << "hand_near_mm" << hand_near_mm << "hand_near_min_confidence" << hand_near_min_confidence << "min_die_confidence" << min_die_confidence << "white_no_pip_below" << white_no_pip_below << "white_no_pip_body_ratio" << white_no_pip_body_ratio << "colour_clip_level" << colour_clip_level << "occluder_penumbra" << occluder_penumbra << "occluder_penumbra_mm" << occluder_penumbra_mm << "chamfer_bits" << static_cast<int>(chamfer_bits) << "hand_px_per_mm" << hand_px_per_mm << "edge_margin_px" << edge_margin_px
        << "min_visible_fraction" << min_visible_fraction;
@@ -6048,6 +6071,8 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get_bool("fine_pip_look", p.fine_pip_look);
     get_bool("grey_other_polarity", p.grey_other_polarity);
     get_bool("guard_alone", p.guard_alone);
+    get("guard_room_shift", p.guard_room_shift);
+    get("token_small_blob_print_chroma", p.token_small_blob_print_chroma);
     get_bool("token_look_small_blob", p.token_look_small_blob);
     get_bool("token_look_polarity", p.token_look_polarity);
     get("token_in_blob_area", p.token_in_blob_area);

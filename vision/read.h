@@ -477,6 +477,15 @@ struct ReadParams {
   bool guard_on_grid = true;
   double guard_area_min = 0.2;
   double guard_max_offset_mm = 12.0;
+  // (exact47) A 16 mm die and a 10 mm token share a cell only side by side, the die off the
+  // centre and the token on the other side. A blob beyond guard_max_offset_mm of the centre also
+  // stands as a token when it is within it of the centre moved away from the die by this many times
+  // the die's offset (its top centre less the cell centre). dev8 903 (0,4) (a green 1 7.0 mm off
+  // the centre, the token's far part at 12.005 mm) and dev17 1907 (3,-4) (a blue 3 5.4 mm off, its
+  // token and sides at 12.02 mm): guards missed. At 0.5 they stand 8.5 and 9.4 mm from the moved
+  // centre; the blobs a plain 14 mm bar let in (a neighbour's blue side, the tint's band; the dice
+  // 1.2-4.2 mm off) stand 12.9 mm or more from it. 0 = off (the cell centre only).
+  double guard_room_shift = 0.5;
   // (robust22) ... and the blob's centre, taken back along the parallax, lies in the die's own
   // cell (no other cell's centre is nearer). Moot where a cell's inscribed radius is over
   // guard_max_offset_mm (hexes of 13.9 mm and more: radius 5 and 6 on A3); on smaller maps a die
@@ -584,6 +593,16 @@ struct ReadParams {
   // cell is the token (a white die found by its pips then has its guard; docs/reader.md
   // "whiteblack3"). false: only a unit-sized blue blob is taken for a token.
   bool guard_alone = true;
+  // (exact47) A token taken out of a blob under guard_like_area unit faces is not the guard of the
+  // white or black die then found with no blob of its own (its pips: the fine and patch pip looks,
+  // a white 1 in a hole) when the blob's mean colour is its cell's paper in shade: shadow_min..1.05
+  // of the paper's brightness and within this of its chromaticity (the largest of the three
+  // channels' shares' differences; the guard look's print test, guard_print_chroma, on the mean).
+  // dev5 616 (-1,4): a white 4 in an arm's shade on a blue-tinted cell, the shaded print round it a
+  // deep-blue 0.72-unit blob 0.005 off its paper's chromaticity, reported as its guard. The true
+  // tokens taken out so on the 86 sets measured 0.045-0.069 (docs/reader.md "Exact round 47").
+  // 0 = off (any such token is the guard, the test before).
+  double token_small_blob_print_chroma = 0.02;
   // Hand rejection (0 = off, the default): when the non-paper, non-shadow pixels of a
   // cell outside the unit's footprint (top face swept to its base) exceed this many
   // nominal 16x16 mm faces, the cell is taken as covered by a hand and not reported.

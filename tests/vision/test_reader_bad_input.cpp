@@ -461,6 +461,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.occluded_colour_full_cover = 0.8;
   p.occluded_colour_full_saturation = 0.5;
   p.occluded_colour_full_confidence = 0.42;
+  p.guard_room_shift = 0.3;
+  p.token_small_blob_print_chroma = 0.03;
   p.token_look_polarity = false;
   p.occluded_white_ratio = 0.71;
   p.occluded_light_beside_mm = 11.5;
@@ -607,6 +609,8 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_DOUBLE_EQ(q->occluded_colour_full_cover, 0.8);
   EXPECT_DOUBLE_EQ(q->occluded_colour_full_saturation, 0.5);
   EXPECT_DOUBLE_EQ(q->occluded_colour_full_confidence, 0.42);
+  EXPECT_DOUBLE_EQ(q->guard_room_shift, 0.3);
+  EXPECT_DOUBLE_EQ(q->token_small_blob_print_chroma, 0.03);
   EXPECT_FALSE(q->token_look_polarity);
   EXPECT_DOUBLE_EQ(q->occluded_white_ratio, 0.71);
   EXPECT_DOUBLE_EQ(q->occluded_light_beside_mm, 11.5);

@@ -653,8 +653,12 @@ TEST(ReaderHarsh, ANoisyFramesPaleBlobJustOverTheOldBarIsNoGuard) {
 // top make one blob of 1.46 guard faces whose centre lies 13.1 mm out (over guard_max_offset_mm
 // 12), so the guard was missed. After the cell loop, with the other dice's footprints taken out
 // (guard_other_feet), the token's blob is 0.48 guard faces 8.9 mm out: a guard. Nothing else moves.
+// (exact47) guard_room_shift finds that token too (its die stands off the centre): off in both runs.
 TEST(ReaderHarsh, ATokenJoinedToANeighboursDieIsFoundWithTheOtherDiceOut) {
-  const auto [before, after] = off_and_default("scenes_round43_exact43", &ReadParams::guard_other_feet, 0.0);
+  ReadParams base, off;
+  base.guard_room_shift = off.guard_room_shift = 0.0;
+  off.guard_other_feet = 0.0;
+  const SceneScore before = fixture_score("scenes_round43_exact43", off), after = fixture_score("scenes_round43_exact43", base);
   EXPECT_EQ(after.scenes, 2);
   expect_the_one_guard_mended(before, after, "2004 (0,-4)'s guard missed without the look");
   EXPECT_EQ(false_dice(after), false_dice(before));
@@ -811,6 +815,32 @@ TEST(ReaderHarsh, AOneWhoseEmptyPlacesAreClearOfItsPipIsNotCut) {
   const auto [before, after] = off_and_default("scenes_round47_robust47", &ReadParams::one_top_clear_ratio, 0.0);
   EXPECT_EQ(after.scenes, 3);
   expect_hidden_dice_released(before, after, "cut", 3, 0, "three 1s hidden cut without the rule");
+}
+
+// (exact47) data/fixtures/scenes_round47_exact47: dev17 1907 and dev5 616, each board's only fault a
+// guard. 1907 (3,-4): a blue 3 5.4 mm off its cell centre, its token with its lit sides (a steep
+// view, d 15 mm) a blob 12.02 mm from the centre, over guard_max_offset_mm's 12.0; from the centre
+// moved half the die's offset away from the die (guard_room_shift) it is 9.4 mm. Without the rule
+// the guard is missed; with it every guard is right and both boards are exact (616's with
+// token_small_blob_print_chroma).
+TEST(ReaderHarsh, ATokenOnTheFarSideFromItsOffCentreDieIsItsGuard) {
+  const auto [before, after] = off_and_default("scenes_round47_exact47", &ReadParams::guard_room_shift, 0.0);
+  EXPECT_EQ(after.scenes, 2);
+  expect_the_one_guard_mended(before, after, "1907's token 12.02 mm from its cell centre missed without the rule");
+  EXPECT_EQ(after.exact_boards, 2);
+}
+
+// (exact47) The same set: 616 (-1,4), a white 4 in an arm's shade on a blue-tinted cell. Its unit
+// blob (the shaded print round it, 0.72 unit faces, deep blue against the sheet's light) was taken
+// out as a token, the die then found by its pips, and that token reported as its guard. The blob's
+// mean is 0.71 of its paper's brightness and 0.005 off its chromaticity: the print in shade. With
+// token_small_blob_print_chroma no guard there, every guard right, both boards exact; 616 (-3,1)'s
+// true token taken out so (0.045 off its white paper's chromaticity) keeps its guard.
+TEST(ReaderHarsh, ATakenOutBlobOfItsCellsPrintInShadeIsNoGuard) {
+  const auto [before, after] = off_and_default("scenes_round47_exact47", &ReadParams::token_small_blob_print_chroma, 0.0);
+  EXPECT_EQ(after.scenes, 2);
+  expect_the_one_guard_mended(before, after, "616's white 4 reported with the shaded print as its guard without the rule");
+  EXPECT_EQ(after.exact_boards, 2);
 }
 
 // cells_paper_noise measures a drawn sheet's noise on its cells when its patches are cut off: a
