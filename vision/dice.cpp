@@ -795,7 +795,7 @@ Result<std::vector<DieDetection>> find_dice_checked(const cv::Mat& image, const 
     // A square `grow` x the candidate's side takes no face narrower than min_read_face x that side.
     const auto square_params = [&](double grow) {
       PipParams q = params.pips;
-      if (params.min_read_face > 0) q.min_face = params.min_read_face / grow;
+      if (params.min_read_face > 0 && grow > 0) q.min_face = params.min_read_face / grow;
       return q;
     };
     PipRead best = read_pips(work, cv::Rect2f(d.c.centre.x - d.c.side * 0.5f * static_cast<float>(params.pip_region_pad),

@@ -654,6 +654,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         out = s6;
         out.face_score = scores;
         out.face_score[6] = std::max(scores[6], scores[4]);
+        best_kind = q;  // the six's kind is the read's now (min_face_same_kind below)
         break;
       }
     }

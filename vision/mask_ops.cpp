@@ -8,11 +8,11 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <type_traits>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -3764,6 +3764,8 @@ __attribute__((target("avx2"), noinline)) int apply_h_points_avx2(const cv::Matx
     for (int r = 0; r < 3; ++r)
       v[r] = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(zero, _mm256_mul_pd(hm[r][0], vx)), _mm256_mul_pd(hm[r][1], vy)), hm[r][2]);
     const __m256d small = _mm256_cmp_pd(_mm256_andnot_pd(sign, v[2]), tiny, _CMP_LT_OQ);  // std::abs(w) < 1e-12
+    // (Every lane is divided, the small ones too, and then replaced: the same values as apply_h's
+    // early return, though a lane with w = 0 raises the divide-by-zero flag, which is never trapped.)
     const __m256d qx = _mm256_blendv_pd(_mm256_div_pd(v[0], v[2]), far, small);
     const __m256d qy = _mm256_blendv_pd(_mm256_div_pd(v[1], v[2]), far, small);
     if constexpr (std::is_same_v<T, float>) {

@@ -77,5 +77,13 @@ std::array<std::pair<double, double>, N> cos_sin_table(Angle angle) {
   }
   return d;
 }
+// The reader's fixed directions, each by its use's own expression (read.cpp's tables and
+// MaskOps.CosSinTableIsTheCalls take them from here, so the test checks the reader's own).
+struct ReaderAngles {
+  static double cell_paper(int i) { return CV_PI / 9 * i + 0.17; }
+  static double margin_ring(int a) { return a * CV_PI / 18; }
+  static double place_ring(int a) { return CV_PI / 8 * a; }
+  static double hex_corner(int i) { return CV_PI / 3 * i; }
+};
 
 }  // namespace hexdice::vision

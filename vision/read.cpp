@@ -472,7 +472,7 @@ static PlaceLook look_at_place(const cv::Mat& crop, const FaceReading& r, cv::Po
   auto px_at = [&](cv::Point2d q, cv::Vec3f& v) { return px_on(crop, q, v); };
   int n_body = 0, n_ring = 0;
   // (speed47) The 16 directions' cosines and sines once (were 810 sincos calls at 720p).
-  static const auto dirs = cos_sin_table<16>([](int a) { return CV_PI / 8 * a; });
+  static const auto dirs = cos_sin_table<16>(ReaderAngles::place_ring);
   for (const auto& [ct, st] : dirs) {
     for (double rr : {1.35 * pr, 1.75 * pr}) {
       ++n_ring;
@@ -1013,7 +1013,7 @@ cv::Vec3f relative_to_white(cv::Vec3f body, cv::Vec3f white, double clip) {
 
 cv::Vec3f cell_paper(const cv::Mat& img, const cv::Matx33d& h, Point c, double hex_size, double tol = 0, cv::Vec3f* die_free = nullptr) {
   // (speed27) The 18 directions' cosines and sines once (the same doubles for every cell).
-  static const auto dirs = cos_sin_table<18>([](int i) { return CV_PI / 9 * i + 0.17; });
+  static const auto dirs = cos_sin_table<18>(ReaderAngles::cell_paper);
   std::vector<cv::Vec3b> s;
   s.reserve(2 * dirs.size());
   const double inscribed = hex_size * kSqrt3 / 2;
@@ -1153,7 +1153,7 @@ cv::Mat margin_mask(const cv::Mat& image, const cv::Matx33d& paper_to_image, con
   if (!any) return {};
   std::vector<cv::Vec3b> s;
   // (speed47) The 36 directions' cosines and sines once (were 1960 sincos calls at 720p).
-  static const auto dirs = cos_sin_table<36>([](int a) { return a * CV_PI / 18; });
+  static const auto dirs = cos_sin_table<36>(ReaderAngles::margin_ring);
   for (double rr = 1.15; rr <= 1.61; rr += 0.15)
     for (const auto& [ca, sa] : dirs) {
       const cv::Point2d q(cell_centre.x + rr * layout.hex_size_mm * ca, cell_centre.y + rr * layout.hex_size_mm * sa);
@@ -2588,7 +2588,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   {
     const cv::Matx33d paper_to_rect = rect_to_mm.inv() * ht.inv() * hp;
     // (speed47) The 7 corner angles' cosines and sines once (were 2 x 546 sincos calls at 720p).
-    static const auto corner = cos_sin_table<7>([](int i) { return CV_PI / 3 * i; });
+    static const auto corner = cos_sin_table<7>(ReaderAngles::hex_corner);
     for (const auto& c : layout.cells)
       for (std::size_t i = 0; i < 6; ++i) {
         const auto& [c0, s0] = corner[i];
@@ -3292,8 +3292,9 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         token = token == 128;
         morph(token, token, cv::MORPH_DILATE, close_k);
         if (params.token_small_blob_print_chroma > 0 || debug) {
-          // Its mean colour against its cell's paper: of its chromaticity and shadow_min..1.05 of its
-          // brightness (the guard look's print test, guard_print_chroma, on the blob's mean).
+          // Its mean colour against its cell's paper: within token_small_blob_print_chroma of its
+          // chromaticity and shadow_min..1.05 of its brightness (the guard look's print test's form,
+          // on the blob's mean).
           const cv::Vec3f pp = papers[ci];
           const double sv = m[0] + m[1] + m[2] + 1e-3, sp = pp[0] + pp[1] + pp[2] + 1e-3;
           const double chroma = std::max({std::abs(m[0] / sv - pp[0] / sp), std::abs(m[1] / sv - pp[1] / sp), std::abs(m[2] / sv - pp[2] / sp)});
@@ -5647,7 +5648,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
                           strongest_empty <= params.one_top_clear_ratio * weakest;
       if (debug)
         std::fprintf(stderr, "ONETOP %d,%d %s 1 conf %.2f top round its pip %.2f: its pip %.2f, strongest empty place %.2f%s\n", cell.hex.q,
-                     cell.hex.r, co.color.c_str(), co.confidence, mean, weakest, strongest_empty, one_top_clear[ci] ? ", clear" : "");
+                     cell.hex.r, co.color.c_str(), co.confidence, mean, sp.read_mask != 0 ? weakest : 0.0, sp.read_mask != 0 ? strongest_empty : 0.0,
+                     one_top_clear[ci] ? ", clear" : "");
     }
     no_dark_pip[ci] = fine_dark_looked && fine_dark_most == 0 && !fine_looked;
     // (robust46) A white reading that look found no dark pip for: looked at once more with the

@@ -662,6 +662,10 @@ TEST(ReaderHarsh, ATokenJoinedToANeighboursDieIsFoundWithTheOtherDiceOut) {
   EXPECT_EQ(after.scenes, 2);
   expect_the_one_guard_mended(before, after, "2004 (0,-4)'s guard missed without the look");
   EXPECT_EQ(false_dice(after), false_dice(before));
+  // At the defaults (guard_room_shift on as well) every guard stays right.
+  const SceneScore defaults = fixture_score("scenes_round43_exact43", ReadParams{});
+  EXPECT_EQ(defaults.guard_ok, after.guard_ok);
+  EXPECT_EQ(defaults.exact_boards, after.exact_boards);
 }
 
 // (exact43) A die read from its token's pip and one of its own. scenes_round43_exact43: dev15 1702
@@ -815,6 +819,26 @@ TEST(ReaderHarsh, AOneWhoseEmptyPlacesAreClearOfItsPipIsNotCut) {
   const auto [before, after] = off_and_default("scenes_round47_robust47", &ReadParams::one_top_clear_ratio, 0.0);
   EXPECT_EQ(after.scenes, 3);
   expect_hidden_dice_released(before, after, "cut", 3, 0, "three 1s hidden cut without the rule");
+}
+
+// (robust47, the review) data/fixtures/scenes_round47_skin: dev15 1719 (3,-4), a yellow 5 four of
+// whose places the hand covers, read as a yellow 1 (its pip 0.77 out of the top, its top round it
+// 0.39) and hidden "cut". Its empty places look clear (0.05 x its pip: skin over a yellow top is as
+// light as the top), so one_top_clear would release it but for its two bars: the top's floor
+// (one_top_clear_min 0.4) and the skin mask. Without the floor the skin mask alone keeps it hidden.
+TEST(ReaderHarsh, AOneUnderTheHandIsNotReleasedByItsClearPlaces) {
+  ReadParams rule_off, no_floor;
+  rule_off.one_top_clear_ratio = 0.0;
+  no_floor.one_top_clear_min = 0.0;
+  const SceneScore off = fixture_score("scenes_round47_skin", rule_off), defaults = fixture_score("scenes_round47_skin", ReadParams{}),
+                   floorless = fixture_score("scenes_round47_skin", no_floor);
+  EXPECT_EQ(off.scenes, 1);
+  EXPECT_GE(hidden_for(off, "cut"), 1) << "1719's yellow 5 read 1 and hidden cut";
+  for (const SceneScore* s : {&defaults, &floorless}) {
+    EXPECT_EQ(wrong(*s), wrong(off)) << "the yellow 5 released as a 1";
+    EXPECT_EQ(hidden_for(*s, "cut"), hidden_for(off, "cut"));
+    EXPECT_EQ(s->matched, off.matched);
+  }
 }
 
 // (exact47) data/fixtures/scenes_round47_exact47: dev17 1907 and dev5 616, each board's only fault a
