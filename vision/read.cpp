@@ -2041,6 +2041,24 @@ double cells_paper_noise(const cv::Mat& grey, const SheetLayout& layout, const c
 
 // What the test of one guard blob (token_blob_ok) needs of its cell: in the cell loop, and kept for
 // (exact43) the look after it, when every die's footprint is known (guard_other_feet).
+// (exact25, exact47) A colour (v, the sum of its channels sv) of its paper in shade: shadow_min..1.05
+// of the paper's brightness and within chroma_max of its chromaticity (every channel's share of
+// the sum). T is the caller's arithmetic: float in the guard look's pixel test (guard_print_chroma),
+// double on a taken-out blob's mean (token_small_blob_print_chroma). ratio and chroma, when asked
+// for, are filled whatever the answer (the debug lines).
+template <class T>
+static bool paper_in_shade(const std::array<T, 3>& v, T sv, const cv::Vec3f& paper, double shadow_min, T chroma_max, T* ratio = nullptr,
+                           T* chroma = nullptr) {
+  const T sp = static_cast<T>(paper[0] + paper[1] + paper[2]) + static_cast<T>(1e-3);
+  const T k = sv / sp;
+  if (ratio) *ratio = k;
+  const bool lit = k >= shadow_min && k <= static_cast<T>(1.05);
+  if (!lit && !chroma) return false;
+  const T c = std::max({std::abs(v[0] / sv - paper[0] / sp), std::abs(v[1] / sv - paper[1] / sp), std::abs(v[2] / sv - paper[2] / sp)});
+  if (chroma) *chroma = c;
+  return lit && c <= chroma_max;
+}
+
 struct GuardBlobCell {
   Hex hex;
   cv::Point2d centre;                    // the cell's centre (mm)
@@ -3296,13 +3314,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
           // chromaticity and shadow_min..1.05 of its brightness (the guard look's print test's form,
           // on the blob's mean).
           const cv::Vec3f pp = papers[ci];
-          const double sv = m[0] + m[1] + m[2] + 1e-3, sp = pp[0] + pp[1] + pp[2] + 1e-3;
-          const double chroma = std::max({std::abs(m[0] / sv - pp[0] / sp), std::abs(m[1] / sv - pp[1] / sp), std::abs(m[2] / sv - pp[2] / sp)});
-          small_token_print = params.token_small_blob_print_chroma > 0 && sv / sp >= params.shadow_min && sv / sp <= 1.05 &&
-                              chroma <= params.token_small_blob_print_chroma;
+          double ratio = 0, chroma = 0;
+          const bool print = paper_in_shade(std::array<double, 3>{m[0], m[1], m[2]}, m[0] + m[1] + m[2] + 1e-3, pp, params.shadow_min,
+                                            params.token_small_blob_print_chroma, &ratio, &chroma);
+          small_token_print = params.token_small_blob_print_chroma > 0 && print;
           if (debug)
             std::fprintf(stderr, "TOKENPRINT %d,%d blob %.0f %.0f %.0f, paper %.0f %.0f %.0f: %.2f of its brightness, chroma %.3f off it%s\n", cell.hex.q,
-                         cell.hex.r, m[0], m[1], m[2], pp[0], pp[1], pp[2], sv / sp, chroma, small_token_print ? ": its print in shade, no guard" : "");
+                         cell.hex.r, m[0], m[1], m[2], pp[0], pp[1], pp[2], ratio, chroma, small_token_print ? ": its print in shade, no guard" : "");
         }
         if (debug) std::fprintf(stderr, "TOKEN %d,%d blob %.2f taken out\n", cell.hex.q, cell.hex.r, unit_area_px / unit_area);
         take_out_token();
@@ -5244,12 +5262,8 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
         // chromaticity, shadow_min..1.05 of its brightness (guard_print_chroma).
         if (print_chroma <= 0) return false;
         const float sv = static_cast<float>(v[0] + v[1] + v[2]) + 1e-3f;
-        auto of_paper = [&](const cv::Vec3f& q) {
-          const float sp = q[0] + q[1] + q[2] + 1e-3f;
-          const float k = sv / sp;
-          if (k < params.shadow_min || k > 1.05f) return false;
-          return std::max({std::abs(v[0] / sv - q[0] / sp), std::abs(v[1] / sv - q[1] / sp), std::abs(v[2] / sv - q[2] / sp)}) <= print_chroma;
-        };
+        const std::array<float, 3> vf{static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
+        auto of_paper = [&](const cv::Vec3f& q) { return paper_in_shade(vf, sv, q, params.shadow_min, print_chroma); };
         if (of_paper(pp)) return true;
         // (exact25) Or of the lit paper of its cell's tint (guard_print_tint): the cell's own
         // estimate may be a die's lit top.
