@@ -533,6 +533,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   std::array<PipRead, kKinds> six;  // the best "6" of each pip kind
   std::array<double, kKinds> six_score{};
   PipRead one;  // the best lone pip (PipParams::min_face)
+  std::vector<std::pair<double, cv::Point2f>> lone;  // every lone-pip layout's score and pip (PipParams::lone_pip_off_face)
   double one_score = 0;
   int one_kind = -1;  // its pip kind (PipParams::min_face_same_kind)
   for (int pol = 0; pol < (colour ? kKinds : 2); ++pol) {
@@ -623,6 +624,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           six_score[static_cast<std::size_t>(pol)] = score;
           fill(six[static_cast<std::size_t>(pol)]);
         }
+        if (k == 1 && p.lone_pip_off_face) lone.emplace_back(score, pts[0]);
         if (k == 1 && score > one_score) {
           one_score = score;
           one_kind = pol;
@@ -697,6 +699,17 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
     out = one;
     out.face_score = scores;
     out.body = body;
+  }
+  // A pip of a 2, 4 or 6 alone is no "1": the 1's score is that of the best lone pip off the face.
+  if (p.lone_pip_off_face && (out.face == 2 || out.face == 4 || out.face == 6)) {
+    double s1 = 0;
+    for (const auto& [s, q] : lone) {
+      const cv::Point2f at = origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
+      bool on_face = false;
+      for (const auto& f : out.pips) on_face = on_face || cv::norm(f - at) < 0.5f * out.pip_diameter;
+      if (!on_face) s1 = std::max(s1, s);
+    }
+    out.face_score[1] = static_cast<float>(s1);
   }
   if (p.nested_score != 1.0 && out.face >= 1 && out.face <= 6) {
     // The faces whose standard layout lies inside the read face's (bit f = face f).

@@ -224,6 +224,16 @@ struct PipParams {
   // without this, and moved the photo's median die side enough to flip its 4 to a 2
   // (docs/dice.md real round 47). false = real round 46's rule.
   bool min_face_same_kind = true;
+  // The "1" score of a face read of 2, 4 or 6 pips (the faces without a centre pip) is the
+  // best lone-pip layout that is none of that face's pips (within half its pip diameter):
+  // each pip of a 2 alone fits the lone-pip layout (its partner lies beyond face_extent of
+  // it), so a clear 2 scored a "1" at about half its own score, and the fusion with the face
+  // network (DiceParams::cnn_fuse_weight), which doubts the 2 on byler's small dice, read it
+  // 1 (byler 111642's blue 2, 095805's purple 2). A pip of a 2, 4 or 6 is a corner pip, no
+  // die's only pip; a lone pip elsewhere in the square (a 1's pip beside glints read "2")
+  // still scores the 1. false = off (the best lone pip anywhere, as before). (Real round 48
+  // of docs/dice.md: even split, even forest, 964 -> 965/1021 end to end, no die lost.)
+  bool lone_pip_off_face = true;
 };
 
 struct PipRead {

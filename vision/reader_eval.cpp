@@ -426,6 +426,7 @@ Status run_eval(const EvalArgs& a, std::ostream& out, const WarningSink& warn) {
     if (a.wide_read_body_shift >= 0) dp.wide_read_body_shift = a.wide_read_body_shift;
     if (a.min_read_face >= 0) dp.min_read_face = a.min_read_face;
     if (a.min_face_same_kind >= 0) dp.pips.min_face_same_kind = a.min_face_same_kind > 0;
+    if (a.lone_pip_off_face >= 0) dp.pips.lone_pip_off_face = a.lone_pip_off_face > 0;
     if (a.min_body_share >= 0) dp.min_body_share = a.min_body_share;
     if (a.min_body_die_share >= 0) dp.min_body_die_share = a.min_body_die_share;
     if (a.gap_residual_seeds >= 0) dp.gap_residual_seeds = a.gap_residual_seeds > 0;

@@ -32,6 +32,7 @@ struct EvalArgs {
   double wide_read_body_shift = -1;  // --real: DiceParams::wide_read_body_shift (0 = off, < 0 = its default)
   double min_read_face = -1;  // --real: DiceParams::min_read_face (0 = off, < 0 = its default)
   int min_face_same_kind = -1;  // --real: PipParams::min_face_same_kind (0 = off, 1 = on, < 0 = its default)
+  int lone_pip_off_face = -1;   // --real: PipParams::lone_pip_off_face (0 = off, 1 = on, < 0 = its default)
   double pre_nms_wide = -1;  // --real: DiceParams::pre_nms_wide (0 = off, < 0 = its default)
   double below_side_face_pip = -1;     // --real: DiceParams::below_side_face_pip (< 0 = its default)
   double below_side_face_pair_pip = -1;  // --real: DiceParams::below_side_face_pair_pip (< 0 = its default, 0 = off)

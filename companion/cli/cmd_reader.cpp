@@ -274,6 +274,9 @@ void register_reader_commands(CLI::App& app, Registry& reg) {
   ev->add_option("--min-read-face", ea->min_read_face, "--real: DiceParams::min_read_face (0 = off)")->check(CLI::Range(0.0, 1.0));
   ev->add_option("--min-face-same-kind", ea->min_face_same_kind, "--real: PipParams::min_face_same_kind (0 = off, 1 = on)")
       ->check(CLI::IsMember({0, 1}));
+  ev->add_option("--lone-pip-off-face", ea->lone_pip_off_face,
+                 "--real: PipParams::lone_pip_off_face (a 2, 4 or 6's own pip alone scores no 1; 0 = off, 1 = on)")
+      ->check(CLI::IsMember({0, 1}));
   ev->add_option("--min-body-share", ea->min_body_share,
                  "--real: DiceParams::min_body_share (a kept die whose box has less foreground than this share is a speck; 0 = off)");
   ev->add_option("--min-body-die-share", ea->min_body_die_share,

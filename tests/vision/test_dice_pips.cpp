@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -671,6 +672,46 @@ TEST(DicePips, ALonePipOfAnotherKindIsNoFace) {
   EXPECT_EQ(a.face, 2);
   EXPECT_EQ(b.face, 1) << "without the rule this square reads no 1 either: the test no longer shows it";
   EXPECT_GT(b.pip_diameter, 1.5f * a.pip_diameter);
+}
+
+// Real round 48 (PipParams::lone_pip_off_face): byler 095805 (even), a purple 2 whose kept
+// square (region [174.36, 215.36] side 49.28, the finder's) reads the 2 (two 4.3 px pips,
+// score 408) while each of its pips alone fits the lone-pip layout, a "1" of 261: the network
+// on that square gives 1 0.40, 2 0.26, and the fusion read 1. With the rule the 1 is the best
+// lone pip off the 2's pips (71) and the fusion keeps the 2. byler 112353's blue 1 (square
+// [197.19, 401.19] side 33.62) reads a "2" of two white marbling spots beside its red pip:
+// there the 1's score is that red pip's, as without the rule.
+TEST(DicePips, APipOfATwoAloneScoresNoOne) {
+  if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
+  const DiceParams dp;
+  ASSERT_TRUE(dp.pips.lone_pip_off_face);
+  PipParams on = dp.pips, off = dp.pips;
+  on.min_face = off.min_face = dp.min_read_face / dp.pip_region_pad;
+  off.lone_pip_off_face = false;
+  {
+    const cv::Mat photo = cv::imread((real_dir() / "images" / "byler_IMG_20191209_095805.jpg").string());
+    ASSERT_FALSE(photo.empty());
+    const cv::Rect2f sq(174.36f, 215.36f, 49.28f, 49.28f);
+    const PipRead a = read_pips(photo, sq, on), b = read_pips(photo, sq, off);
+    ASSERT_EQ(a.face, 2);
+    ASSERT_EQ(b.face, 2);
+    EXPECT_GT(b.face_score[1], 0.5f * b.face_score[2]) << "without the rule a pip of the 2 scores no 1 here: the test no longer shows it";
+    EXPECT_LT(a.face_score[1], 0.25f * a.face_score[2]);
+    EXPECT_EQ(a.face_score[2], b.face_score[2]);
+    // the network's probabilities on the finder's square (shipped network, eval --real --split even)
+    const std::array<float, 7> cnn{5.9e-5f, 0.40431f, 0.258963f, 0.023589f, 0.290085f, 0.00397696f, 0.0190167f};
+    EXPECT_EQ(fuse_face(a.face_score, cnn, a.face, dp.cnn_fuse_weight, dp.cnn_fuse_floor), 2);
+    EXPECT_EQ(fuse_face(b.face_score, cnn, b.face, dp.cnn_fuse_weight, dp.cnn_fuse_floor), 1);
+  }
+  {
+    const cv::Mat photo = cv::imread((real_dir() / "images" / "byler_IMG_20191208_112353.jpg").string());
+    ASSERT_FALSE(photo.empty());
+    const cv::Rect2f sq(197.192f, 401.192f, 33.6161f, 33.6161f);
+    const PipRead a = read_pips(photo, sq, on), b = read_pips(photo, sq, off);
+    ASSERT_EQ(a.face, 2);
+    EXPECT_GT(a.face_score[1], 0.6f * a.face_score[2]) << "the 1's own pip, off the marbling's \"2\", scores the 1";
+    EXPECT_NEAR(a.face_score[1], b.face_score[1], 0.01f * b.face_score[1]);
+  }
 }
 
 }  // namespace
