@@ -5839,9 +5839,13 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
       // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
       // more and its empty places stand clear of it (noise_one_clear_ratio).
+      // (robust48) ... noise_one_colour_contrast x for a 1 of a dark or deep colour (not white nor yellow).
+      const bool deep_one = params.noise_one_colour_contrast > 0 && c.color != "white" && c.color != "yellow";
+      const double one_sure_contrast =
+          deep_one ? std::min(params.noise_one_sure_contrast, params.noise_one_colour_contrast) : params.noise_one_sure_contrast;
       const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
                                   !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
-                                  pip_contrast_of[static_cast<std::size_t>(i)] >= params.noise_one_sure_contrast * grey_noise;
+                                  pip_contrast_of[static_cast<std::size_t>(i)] >= one_sure_contrast * grey_noise;
       const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence && !one_stands_out;
       if (debug && noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence)
         std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
@@ -5932,7 +5936,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "coloured_layout_places_min_pips" << coloured_layout_places_min_pips << "coloured_layout_places_ratio" << coloured_layout_places_ratio
        << "coloured_layout_places_shown" << coloured_layout_places_shown;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
-    fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
+    fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio << "noise_one_colour_contrast" << noise_one_colour_contrast;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
     fs << "one_top_clear_ratio" << one_top_clear_ratio << "one_top_clear_min" << one_top_clear_min << "one_top_clear_min_pip" << one_top_clear_min_pip;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
@@ -6181,6 +6185,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("coloured_layout_places_shown", p.coloured_layout_places_shown);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
+    get("noise_one_colour_contrast", p.noise_one_colour_contrast);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);
     get("one_top_clear_ratio", p.one_top_clear_ratio);
     get("one_top_clear_min", p.one_top_clear_min);
