@@ -2871,6 +2871,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<char> guess_clear(layout.cells.size(), 0);    // (robust34) guess_clear_ratio
   std::vector<char> weak_clear(layout.cells.size(), 0);     // (exact40) weak_guess_clear_ratio
   std::vector<char> one_clear(layout.cells.size(), 0);      // (exact39) noise_one_clear_ratio
+  std::vector<char> one_top_seen(layout.cells.size(), 0);   // (robust48) noise_one_colour_contrast: its places show its top
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
@@ -5603,9 +5604,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     // (exact39) In a noisy frame an unsure 1 (noise_one_min_confidence) whose pip places stand clear:
     // the eight round its pip at most noise_one_clear_ratio of its pip's contrast.
-    if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame)
+    if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame) {
       one_clear[ci] = params.noise_one_clear_ratio <= 0 ||
                       faint_places_clear(co, faint_places(), params.noise_one_clear_ratio, debug ? &cell.hex : nullptr);
+      // (robust48) ... and guess_clear_min_shown of its nine places show its top (noise_one_colour_contrast's 1s).
+      if (params.noise_one_colour_contrast > 0) one_top_seen[ci] = faint_places().shown >= params.guess_clear_min_shown;
+    }
     // The weakest pip place and the strongest empty place of the grid laid on the reading's pips,
     // measured once for exact41's and robust44's rules below (both only when the face is read whole).
     std::optional<std::pair<double, double>> places_contrast;
@@ -5839,8 +5843,10 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
       // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
       // more and its empty places stand clear of it (noise_one_clear_ratio).
-      // (robust48) ... noise_one_colour_contrast x for a 1 of a dark or deep colour (not white nor yellow).
-      const bool deep_one = params.noise_one_colour_contrast > 0 && c.color != "white" && c.color != "yellow";
+      // (robust48) ... noise_one_colour_contrast x for a 1 of a dark or deep colour (not white nor yellow)
+      // whose places show its top (guess_clear_min_shown or more).
+      const bool deep_one = params.noise_one_colour_contrast > 0 && c.color != "white" && c.color != "yellow" && i >= 0 &&
+                            one_top_seen[static_cast<std::size_t>(i)];
       const double one_sure_contrast =
           deep_one ? std::min(params.noise_one_sure_contrast, params.noise_one_colour_contrast) : params.noise_one_sure_contrast;
       const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
