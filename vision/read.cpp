@@ -2871,6 +2871,7 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
   std::vector<char> guess_clear(layout.cells.size(), 0);    // (robust34) guess_clear_ratio
   std::vector<char> weak_clear(layout.cells.size(), 0);     // (exact40) weak_guess_clear_ratio
   std::vector<char> one_clear(layout.cells.size(), 0);      // (exact39) noise_one_clear_ratio
+  std::vector<char> one_top_seen(layout.cells.size(), 0);   // (robust48) noise_one_colour_contrast: its places show its top
   // (robust28) In a noisy frame that is not dark, each reading's pip contrast (pip_contrast; NaN: not
   // measured). Dark noisy frames keep the dim rule alone: there a right blue 2 had a pip at no contrast
   // (scenes_harsh 2404, blurred too). dim_min_confidence 0 turns it off with the dim and noise rules
@@ -5603,9 +5604,12 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
     }
     // (exact39) In a noisy frame an unsure 1 (noise_one_min_confidence) whose pip places stand clear:
     // the eight round its pip at most noise_one_clear_ratio of its pip's contrast.
-    if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame)
+    if (noise_one_contrast_rule && co.face == 1 && fr.face == 1 && co.confidence < params.noise_one_min_confidence && face_in_frame) {
       one_clear[ci] = params.noise_one_clear_ratio <= 0 ||
                       faint_places_clear(co, faint_places(), params.noise_one_clear_ratio, debug ? &cell.hex : nullptr);
+      // (robust48) ... and guess_clear_min_shown of its nine places show its top (noise_one_colour_contrast's 1s).
+      if (params.noise_one_colour_contrast > 0) one_top_seen[ci] = faint_places().shown >= params.guess_clear_min_shown;
+    }
     // The weakest pip place and the strongest empty place of the grid laid on the reading's pips,
     // measured once for exact41's and robust44's rules below (both only when the face is read whole).
     std::optional<std::pair<double, double>> places_contrast;
@@ -5839,9 +5843,15 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
       // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
       // more and its empty places stand clear of it (noise_one_clear_ratio).
+      // (robust48) ... noise_one_colour_contrast x for a 1 of a dark or deep colour (not white nor yellow)
+      // whose places show its top (guess_clear_min_shown or more).
+      const bool deep_one = params.noise_one_colour_contrast > 0 && c.color != "white" && c.color != "yellow" && i >= 0 &&
+                            one_top_seen[static_cast<std::size_t>(i)];
+      const double one_sure_contrast =
+          deep_one ? std::min(params.noise_one_sure_contrast, params.noise_one_colour_contrast) : params.noise_one_sure_contrast;
       const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
                                   !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
-                                  pip_contrast_of[static_cast<std::size_t>(i)] >= params.noise_one_sure_contrast * grey_noise;
+                                  pip_contrast_of[static_cast<std::size_t>(i)] >= one_sure_contrast * grey_noise;
       const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence && !one_stands_out;
       if (debug && noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence)
         std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
@@ -5932,7 +5942,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "coloured_layout_places_min_pips" << coloured_layout_places_min_pips << "coloured_layout_places_ratio" << coloured_layout_places_ratio
        << "coloured_layout_places_shown" << coloured_layout_places_shown;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
-    fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
+    fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio << "noise_one_colour_contrast" << noise_one_colour_contrast;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
     fs << "one_top_clear_ratio" << one_top_clear_ratio << "one_top_clear_min" << one_top_clear_min << "one_top_clear_min_pip" << one_top_clear_min_pip;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
@@ -6181,6 +6191,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("coloured_layout_places_shown", p.coloured_layout_places_shown);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
+    get("noise_one_colour_contrast", p.noise_one_colour_contrast);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);
     get("one_top_clear_ratio", p.one_top_clear_ratio);
     get("one_top_clear_min", p.one_top_clear_min);

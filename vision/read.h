@@ -1191,6 +1191,19 @@ struct ReadParams {
   // unsure 1 hidden, as before); noise_one_clear_ratio 0 = the places not looked at.
   double noise_one_sure_contrast = 4.5;
   double noise_one_clear_ratio = 0.3;
+  // (robust48) ... and a 1 of a dark or deep colour (red, green, blue or black: not white nor
+  // yellow, the light bodies the paper's speckle passes for) needs its pip only this many times the
+  // grey patch's noise (with its places clear at noise_one_clear_ratio, as above). The noise's
+  // specks read as 1s on such a body (the speckle of a tinted cell named red or blue) stand out
+  // 0.85 x or less on most scored sets (gain3, scenes_round27c, 32_exact32, 41_exact41), 2.13-2.91 x
+  // on gain1 2803/2804, the white ones up to 3.2 x (empty paper); right coloured and black 1s
+  // hidden "noise" measured 2.41 (gain3
+  // 3105 (3,2), a green 1 at 0.80) and 3.11 (scenes_round42_robust42 3100 (-2,1), a black 1 at 0.35),
+  // places 0.19 and 0.10. Its top must be seen round it: guess_clear_min_shown (3) of its nine places
+  // or more show the body's colour (gain1 2803 (0,-4), a red-tinted empty cell read as a red 1 at
+  // 2.91 x with clear places, shows 1; the right ones 5-8). Used only when below
+  // noise_one_sure_contrast; 0 = off.
+  double noise_one_colour_contrast = 2.0;
   // (robust28) In a frame that is noisy (noise_grey_level, noise_white_level) but not dark
   // (dim_white_level), a die is reported only when its pips stand out of its top more than the
   // noise does: the lower median over the reading's pips (a 2's weaker pip) of their contrast with

@@ -967,5 +967,22 @@ TEST(ReaderHarsh, FrameBlurEllipseFindsALineBlursDirectionAndLength) {
   EXPECT_LT(sharp.aniso, 0.1) << "the dots unblurred";
 }
 
+// (robust48) data/fixtures/scenes_round48_robust48: gain3 3105 as rendered, a frame the webcam's
+// gain made noisy. (3,2), a green 1 read at 0.80 (just under noise_one_min_confidence), its pip
+// 2.41 x the grey patch's noise out of its top and its eight places at most 0.19 of it, was hidden
+// "noise" (noise_one_sure_contrast asks 4.5 x). A 1 of a deep colour needs only
+// noise_one_colour_contrast (2.0) x: read right; the same scene's other "noise" die (1,-3), a red 3
+// read 2, stays hidden. The bar matters: at 0.3 x the speckle of scenes_round32_exact32 2803
+// (0,-4), a red-tinted empty cell read as a red 1 at 0.85 x, becomes a false die.
+TEST(ReaderHarsh, ADeepColouredOneWhosePipStandsOutOfTheNoiseIsRead) {
+  const auto [before, after] = off_and_default("scenes_round48_robust48", &ReadParams::noise_one_colour_contrast, 0.0);
+  EXPECT_EQ(after.scenes, 1);
+  expect_hidden_dice_released(before, after, "noise", 1, 1, "3105's green 1 and red 3 hidden noise without the rule");
+  const SceneScore speckle = scored_with("scenes_round32_exact32", &ReadParams::noise_one_colour_contrast, 0.3);
+  const SceneScore defaults = fixture_score("scenes_round32_exact32", ReadParams{});
+  EXPECT_EQ(false_dice(defaults), 0);
+  EXPECT_EQ(false_dice(speckle), 1) << "2803 (0,-4)'s red speckle read as a 1 at a bar of 0.3";
+}
+
 }  // namespace
 }  // namespace hexdice::vision
