@@ -5830,22 +5830,29 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (robust34) ... not the counter's guess whose places stand clear (guess_clear_ratio).
       const bool clear_guess = i >= 0 && guess_clear[static_cast<std::size_t>(i)];
       const bool blur_weak = blurred && ((c.confidence < params.blur_min_confidence && !clear_guess) || faint);
+      // (exact39) An unsure 1 in a noisy frame whose pip stands out of its top noise_one_sure_contrast x the
+      // grey patch's noise or more and whose empty places stand clear of it (noise_one_clear_ratio).
+      // (exact48) ... a 1 of a die's colour (not the paper's white) at noise_one_body_contrast x.
+      const bool body_one = params.noise_one_body_contrast > 0 && c.color != "white";
+      const double one_bar = body_one ? std::min(params.noise_one_sure_contrast, params.noise_one_body_contrast) : params.noise_one_sure_contrast;
+      const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
+                                  !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
+                                  pip_contrast_of[static_cast<std::size_t>(i)] >= one_bar * grey_noise;
       // (robust26) In a dim frame a weak reading only one reader makes.
-      const bool dim_weak = dim && ((c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]) && !clear_guess) ||
+      // (exact48) ... but not such a 1 of a die's colour in a noisy frame: the component counter
+      // counts the noise's specks round its pip (gain3 3100 (-2,1): a black 1 at 0.35, counter 5).
+      const bool body_one_clear = body_one && c.face == 1 && one_stands_out;
+      const bool dim_weak = dim && ((c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]) && !clear_guess &&
+                                     !body_one_clear) ||
                                     faint);
       // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown && !one_top_clear[static_cast<std::size_t>(i)];
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
-      // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
-      // more and its empty places stand clear of it (noise_one_clear_ratio).
-      const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
-                                  !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
-                                  pip_contrast_of[static_cast<std::size_t>(i)] >= params.noise_one_sure_contrast * grey_noise;
       const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence && !one_stands_out;
       if (debug && noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence)
-        std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
-                     one_stands_out ? "stands out of the noise: kept" : "not beyond the noise");
+        std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s (bar %.2f x)\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
+                     one_stands_out ? "stands out of the noise: kept" : "not beyond the noise", one_bar);
       // (robust28) In a noisy frame a reading whose pips stand out of its top no more than the noise does.
       const bool noise_faint = noise_faint_rule && i >= 0 && !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
                                pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;
@@ -5932,7 +5939,7 @@ Status ReadParams::save(const std::string& path) const {
     fs << "coloured_layout_places_min_pips" << coloured_layout_places_min_pips << "coloured_layout_places_ratio" << coloured_layout_places_ratio
        << "coloured_layout_places_shown" << coloured_layout_places_shown;
     fs << "noise_cells_half_mm" << noise_cells_half_mm << "noise_clipped_level" << noise_clipped_level << "noise_paper_to_grey" << noise_paper_to_grey;
-    fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio;
+    fs << "noise_one_sure_contrast" << noise_one_sure_contrast << "noise_one_clear_ratio" << noise_one_clear_ratio << "noise_one_body_contrast" << noise_one_body_contrast;
     fs << "weak_guess_clear_ratio" << weak_guess_clear_ratio;
     fs << "one_top_clear_ratio" << one_top_clear_ratio << "one_top_clear_min" << one_top_clear_min << "one_top_clear_min_pip" << one_top_clear_min_pip;
     fs << "guard_in_own_cell" << static_cast<int>(guard_in_own_cell) << "pip_unit_fine_one_place" << static_cast<int>(pip_unit_fine_one_place)
@@ -6181,6 +6188,7 @@ Result<ReadParams> ReadParams::load(const std::string& path) {
     get("coloured_layout_places_shown", p.coloured_layout_places_shown);
     get("noise_one_sure_contrast", p.noise_one_sure_contrast);
     get("noise_one_clear_ratio", p.noise_one_clear_ratio);
+    get("noise_one_body_contrast", p.noise_one_body_contrast);
     get("weak_guess_clear_ratio", p.weak_guess_clear_ratio);
     get("one_top_clear_ratio", p.one_top_clear_ratio);
     get("one_top_clear_min", p.one_top_clear_min);

@@ -1191,6 +1191,14 @@ struct ReadParams {
   // unsure 1 hidden, as before); noise_one_clear_ratio 0 = the places not looked at.
   double noise_one_sure_contrast = 4.5;
   double noise_one_clear_ratio = 0.3;
+  // (exact48) ... and a 1 of a die's colour (red, green, blue, yellow or black: any but white) at
+  // noise_one_body_contrast times the grey patch's noise, its places clear as above. A speck of the
+  // noise on the paper makes a 1 of the paper's colour, a white 1 (false white 1s of the noisy sets
+  // with clear places: up to 3.2 x); a top of a die's colour round a lone pip with its eight places
+  // clear is a die's 1 (noisy renders' unsure 1s with clear places: false coloured ones 0.85 x or
+  // less, right ones 2.41 x and more: gain3 3105 (3,2) a green 1 at 0.80, scenes_round42_robust42
+  // 3100 (-2,1) a black 1 at 0.35). 0 = off (noise_one_sure_contrast for every colour).
+  double noise_one_body_contrast = 1.5;
   // (robust28) In a frame that is noisy (noise_grey_level, noise_white_level) but not dark
   // (dim_white_level), a die is reported only when its pips stand out of its top more than the
   // noise does: the lower median over the reading's pips (a 2's weaker pip) of their contrast with

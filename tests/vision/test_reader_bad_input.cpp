@@ -511,6 +511,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   p.coloured_layout_places_shown = 7;
   p.noise_one_sure_contrast = 4.2;
   p.noise_one_clear_ratio = 0.27;
+  p.noise_one_body_contrast = 1.7;  // (exact48) default 1.5
   p.weak_guess_clear_ratio = 0.23;
   p.in_view_face_mm = 5.5;
   p.blur_agreed_min_response = 4.5;
@@ -659,6 +660,7 @@ TEST(ReaderParams, SaveLoadRoundTrip) {
   EXPECT_EQ(q->coloured_layout_places_shown, 7);
   EXPECT_DOUBLE_EQ(q->noise_one_sure_contrast, 4.2);
   EXPECT_DOUBLE_EQ(q->noise_one_clear_ratio, 0.27);
+  EXPECT_DOUBLE_EQ(q->noise_one_body_contrast, 1.7);
   EXPECT_DOUBLE_EQ(q->weak_guess_clear_ratio, 0.23);
   EXPECT_DOUBLE_EQ(q->in_view_face_mm, 5.5);
   EXPECT_DOUBLE_EQ(q->blur_agreed_min_response, 4.5);
