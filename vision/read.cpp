@@ -5834,28 +5834,32 @@ Observation read_board(const cv::Mat& image_in, const SheetLayout& layout, const
       // (robust34) ... not the counter's guess whose places stand clear (guess_clear_ratio).
       const bool clear_guess = i >= 0 && guess_clear[static_cast<std::size_t>(i)];
       const bool blur_weak = blurred && ((c.confidence < params.blur_min_confidence && !clear_guess) || faint);
+      // (exact39) An unsure 1 in a noisy frame whose pip stands out of its top noise_one_sure_contrast x the
+      // grey patch's noise or more and whose empty places stand clear of it (noise_one_clear_ratio).
+      // (robust48, exact48) ... noise_one_colour_contrast x for a 1 of a dark or deep colour (light pips:
+      // black, red, green, blue; not white nor yellow, nor a calibrated name) whose places show its top
+      // (guess_clear_min_shown or more).
+      const bool deep_one = params.noise_one_colour_contrast > 0 && die_pip_polarity(c.color) > 0 && i >= 0 &&
+                            one_top_seen[static_cast<std::size_t>(i)];
+      const double one_bar = deep_one ? std::min(params.noise_one_sure_contrast, params.noise_one_colour_contrast) : params.noise_one_sure_contrast;
+      const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
+                                  !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
+                                  pip_contrast_of[static_cast<std::size_t>(i)] >= one_bar * grey_noise;
       // (robust26) In a dim frame a weak reading only one reader makes.
-      const bool dim_weak = dim && ((c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]) && !clear_guess) ||
+      // (exact48) ... but not such a deep-coloured 1 standing out of the noise: the component counter
+      // counts the noise's specks round its pip (scenes_round42_robust42 3100 (-2,1): a black 1 at 0.35, counter 5).
+      const bool body_one_clear = deep_one && c.face == 1 && one_stands_out;
+      const bool dim_weak = dim && ((c.confidence < params.dim_min_confidence && !(i >= 0 && dim_agreed[static_cast<std::size_t>(i)]) && !clear_guess &&
+                                     !body_one_clear) ||
                                     faint);
       // (exact26) A 1 whose top is not seen round its pip (one_top_shown).
       const bool one_cut = params.one_top_shown > 0 && i >= 0 && c.face == 1 && one_top[static_cast<std::size_t>(i)] >= 0 &&
                            one_top[static_cast<std::size_t>(i)] < params.one_top_shown && !one_top_clear[static_cast<std::size_t>(i)];
       // (session 26) In a noisy frame a 1 the reader is not sure of: a speck of the noise.
-      // (exact39) ... unless its pip stands out of its top noise_one_sure_contrast x the grey patch's noise or
-      // more and its empty places stand clear of it (noise_one_clear_ratio).
-      // (robust48) ... noise_one_colour_contrast x for a 1 of a dark or deep colour (not white nor yellow)
-      // whose places show its top (guess_clear_min_shown or more).
-      const bool deep_one = params.noise_one_colour_contrast > 0 && c.color != "white" && c.color != "yellow" && i >= 0 &&
-                            one_top_seen[static_cast<std::size_t>(i)];
-      const double one_sure_contrast =
-          deep_one ? std::min(params.noise_one_sure_contrast, params.noise_one_colour_contrast) : params.noise_one_sure_contrast;
-      const bool one_stands_out = noise_one_contrast_rule && i >= 0 && one_clear[static_cast<std::size_t>(i)] &&
-                                  !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
-                                  pip_contrast_of[static_cast<std::size_t>(i)] >= one_sure_contrast * grey_noise;
       const bool noise_one = noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence && !one_stands_out;
       if (debug && noise_ones && c.face == 1 && c.confidence < params.noise_one_min_confidence)
-        std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
-                     one_stands_out ? "stands out of the noise: kept" : "not beyond the noise");
+        std::fprintf(stderr, "NOISEONE %d,%d %s 1 conf %.2f: its pip %s (bar %.2f x)\n", c.hex.q, c.hex.r, c.color.c_str(), c.confidence,
+                     one_stands_out ? "stands out of the noise: kept" : "not beyond the noise", one_bar);
       // (robust28) In a noisy frame a reading whose pips stand out of its top no more than the noise does.
       const bool noise_faint = noise_faint_rule && i >= 0 && !std::isnan(pip_contrast_of[static_cast<std::size_t>(i)]) &&
                                pip_contrast_of[static_cast<std::size_t>(i)] < params.noise_pip_contrast * grey_noise;

@@ -1202,7 +1202,10 @@ struct ReadParams {
   // places 0.19 and 0.10. Its top must be seen round it: guess_clear_min_shown (3) of its nine places
   // or more show the body's colour (gain1 2803 (0,-4), a red-tinted empty cell read as a red 1 at
   // 2.91 x with clear places, shows 1; the right ones 5-8). Used only when below
-  // noise_one_sure_contrast; 0 = off.
+  // noise_one_sure_contrast. (exact48) Such a 1 is exempt from the dim frame's agreement test
+  // (dim_min_confidence) too: the component counter counts the noise's specks round its pip
+  // (scenes_round42_robust42 3100 (-2,1), a black 1 at 0.35, counter 5). Light-pip colours only
+  // (black, red, green, blue: die_pip_polarity 1). 0 = off.
   double noise_one_colour_contrast = 2.0;
   // (robust28) In a frame that is noisy (noise_grey_level, noise_white_level) but not dark
   // (dim_white_level), a die is reported only when its pips stand out of its top more than the
