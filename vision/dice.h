@@ -367,7 +367,8 @@ struct DiceParams {
   // when cnn_min_prob does not hand it the face): face = argmax over f of
   //   log(max(s_f / s_max, cnn_fuse_floor)) + cnn_fuse_weight x log(p_f),
   // s_f the pip reader's best layout score of f pips (PipRead::face_score; the faces nested
-  // in the face read scaled by PipParams::nested_score), p_f the
+  // in the face read scaled by PipParams::nested_score; a read 2, 4 or 6's 1 off its own pips,
+  // PipParams::lone_pip_off_face), p_f the
   // network's probability of face f. A face the pips found no layout for needs the
   // network 1 / floor^(1/w) times surer; with no layout at all, the network's face.
   // 0 = off (the pips, else the forest, as without the network). 1, chosen on the even

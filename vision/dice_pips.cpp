@@ -434,6 +434,8 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   double scale = 1;
   cv::Point2f origin;
   const cv::Mat cpatch = canonical_patch(image, region, p.canon, scale, origin);
+  // A point of the canonical patch in image pixels (a pixel's centre).
+  const auto to_image = [&](cv::Point2f q) { return origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale); };
   if (cpatch.empty()) return out;
   cv::Mat patch;
   if (cpatch.channels() == 3) cv::cvtColor(cpatch, patch, cv::COLOR_BGR2GRAY);
@@ -533,7 +535,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   std::array<PipRead, kKinds> six;  // the best "6" of each pip kind
   std::array<double, kKinds> six_score{};
   PipRead one;  // the best lone pip (PipParams::min_face)
-  std::vector<std::pair<double, cv::Point2f>> lone;  // every lone-pip layout's score and pip (PipParams::lone_pip_off_face)
+  std::vector<std::pair<double, cv::Point2f>> lone;  // every lone-pip layout's score and pip, image pixels (PipParams::lone_pip_off_face)
   double one_score = 0;
   int one_kind = -1;  // its pip kind (PipParams::min_face_same_kind)
   for (int pol = 0; pol < (colour ? kKinds : 2); ++pol) {
@@ -615,16 +617,16 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
           dst.strength = rsum / k;
           dst.dark_pips = dark_pips();
           dst.pip_diameter = static_cast<float>(d * scale);
-          dst.centre = origin + (f.c + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
+          dst.centre = to_image(f.c);
           dst.spacing = static_cast<float>(f.g * scale);
           dst.pips.clear();
-          for (const auto& q : pts) dst.pips.push_back(origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale));
+          for (const auto& q : pts) dst.pips.push_back(to_image(q));
         };
         if (k == 6 && p.six_shared_pips > 0 && score > six_score[static_cast<std::size_t>(pol)]) {
           six_score[static_cast<std::size_t>(pol)] = score;
           fill(six[static_cast<std::size_t>(pol)]);
         }
-        if (k == 1 && p.lone_pip_off_face) lone.emplace_back(score, pts[0]);
+        if (k == 1 && p.lone_pip_off_face) lone.emplace_back(score, to_image(pts[0]));
         if (k == 1 && score > one_score) {
           one_score = score;
           one_kind = pol;
@@ -677,8 +679,7 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
         if (out.dark_pips ? b.kind == 1 : b.kind == 0) continue;  // the other polarity on grey
         const float bd = b.diameter() * static_cast<float>(scale);
         if (bd < 0.5f * d || bd > 2.0f * d) continue;
-        const cv::Point2f bp = origin + (b.p + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
-        if (cv::norm(bp - at) < tol) return true;
+        if (cv::norm(to_image(b.p) - at) < tol) return true;
       }
       return false;
     };
@@ -703,10 +704,8 @@ PipRead read_pips(const cv::Mat& image, const cv::Rect2f& region, const PipParam
   // A pip of a 2, 4 or 6 alone is no "1": the 1's score is that of the best lone pip off the face.
   if (p.lone_pip_off_face && (out.face == 2 || out.face == 4 || out.face == 6)) {
     double s1 = 0;
-    for (const auto& [s, q] : lone) {
-      const cv::Point2f at = origin + (q + cv::Point2f(0.5f, 0.5f)) * static_cast<float>(scale);
-      bool on_face = false;
-      for (const auto& f : out.pips) on_face = on_face || cv::norm(f - at) < 0.5f * out.pip_diameter;
+    for (const auto& [s, at] : lone) {
+      const bool on_face = std::any_of(out.pips.begin(), out.pips.end(), [&](const cv::Point2f& f) { return cv::norm(f - at) < 0.5f * out.pip_diameter; });
       if (!on_face) s1 = std::max(s1, s);
     }
     out.face_score[1] = static_cast<float>(s1);

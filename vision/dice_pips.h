@@ -229,9 +229,9 @@ struct PipParams {
   // each pip of a 2 alone fits the lone-pip layout (its partner lies beyond face_extent of
   // it), so a clear 2 scored a "1" at about half its own score, and the fusion with the face
   // network (DiceParams::cnn_fuse_weight), which doubts the 2 on byler's small dice, read it
-  // 1 (byler 111642's blue 2, 095805's purple 2). A pip of a 2, 4 or 6 is a corner pip, no
-  // die's only pip; a lone pip elsewhere in the square (a 1's pip beside glints read "2")
-  // still scores the 1. false = off (the best lone pip anywhere, as before). (Real round 48
+  // 1 (byler 111642's blue 2, 095805's purple 2; with the rule 095805 is read right, 111642
+  // not yet). A pip of a 2, 4 or 6 is a corner pip, no die's only pip; a lone pip elsewhere
+  // in the square (a 1's pip beside glints read "2") still scores the 1. false = off (the best lone pip anywhere, as before). (Real round 48
   // of docs/dice.md: even split, even forest, 964 -> 965/1021 end to end, no die lost.)
   bool lone_pip_off_face = true;
 };
@@ -249,7 +249,8 @@ struct PipRead {
   // of k candidates fits; [0] unused): the reader's evidence for every face, which the
   // face network's probabilities are fused with (DiceParams::cnn_fuse_weight). The face
   // read has the largest (the six rule gives the "6" at least the "4"'s score); the faces
-  // nested in it are then scaled by PipParams::nested_score.
+  // nested in it are then scaled by PipParams::nested_score. For a read 2, 4 or 6 the 1's is
+  // the best lone pip off the face's own pips (PipParams::lone_pip_off_face; 0: none off them).
   std::array<float, 7> face_score{};
   // The body colour (BGR) the colour channel and the top-face mask measured pips against:
   // the median colour of the middle of the square, or the body_colour given; none on a

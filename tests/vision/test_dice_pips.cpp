@@ -680,7 +680,8 @@ TEST(DicePips, ALonePipOfAnotherKindIsNoFace) {
 // on that square gives 1 0.40, 2 0.26, and the fusion read 1. With the rule the 1 is the best
 // lone pip off the 2's pips (71) and the fusion keeps the 2. byler 112353's blue 1 (square
 // [197.19, 401.19] side 33.62) reads a "2" of two white marbling spots beside its red pip:
-// there the 1's score is that red pip's, as without the rule.
+// the red pip, off the marbling "2", keeps the 1's score (168.6; 168.7 without the rule, a
+// marbling spot's): the rule does not take a true 1's evidence away.
 TEST(DicePips, APipOfATwoAloneScoresNoOne) {
   if (!fs::exists(real_dir() / "labels.csv")) GTEST_SKIP() << "no real-dice data at " << real_dir();
   const DiceParams dp;
