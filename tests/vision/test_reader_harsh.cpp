@@ -827,6 +827,20 @@ TEST(ReaderHarsh, AOneWhoseEmptyPlacesAreClearOfItsPipIsNotCut) {
   expect_hidden_dice_released(before, after, "cut", 3, 0, "three 1s hidden cut without the rule");
 }
 
+// (edges48) exact23's edges_read_occluded_hex_mm, 13 by default since edges48: gain3 3119 (-4,1)
+// (data/fixtures/scenes_round47_robust47, a noisy gain frame), a blue 4 the hand part covers (0.35
+// of its top, 3 of its 9 pip places), none of its cell's 6 printed edges seen. With the rule off it
+// is hidden "edges" unread; at the default it is read under the occluder gate (reported only beyond
+// doubt): blue 4, right, its board exact, no wrong face, no false die, nothing else moves.
+TEST(ReaderHarsh, ACellWhosePrintedEdgesAHandHidesIsReadUnderTheOccluderGate) {
+  ASSERT_EQ(ReadParams{}.edges_read_occluded_hex_mm, 13.0);
+  const auto [before, after] = off_and_default("scenes_round47_robust47", &ReadParams::edges_read_occluded_hex_mm, 0.0);
+  EXPECT_EQ(after.scenes, 3);
+  expect_hidden_dice_released(before, after, "edges", 1, 0, "3119's blue 4 hidden edges without the rule");
+  EXPECT_EQ(after.guard_ok, after.matched);
+  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
+}
+
 // (robust47, the review) data/fixtures/scenes_round47_skin: dev15 1719 (3,-4), a yellow 5 four of
 // whose places the hand covers, read as a yellow 1 (its pip 0.77 out of the top, its top round it
 // 0.39) and hidden "cut". Its empty places look clear (0.05 x its pip: skin over a yellow top is as
