@@ -781,10 +781,14 @@ struct ReadParams {
   // cell's edges from a low camera (dev12 1307 (-4,-1)), a hand in front of a cell hides its
   // near edges and not the die's top (dev13 1416 (-4,3)). Smaller cells are the small-cell
   // rules' (small_cell_lone_edges_hex_mm): there a die hides its own cell's edges anyway.
-  // 0 = off (such cells hidden "edges", the rule before). Off by default since the merge of
-  // session 22: on the held-out dev15 (scored totals only) it turned one hidden part-covered
-  // die into a wrong face (face 100 -> 99.4%, exact unchanged); set 13 to use it.
-  double edges_read_occluded_hex_mm = 0.0;
+  // 0 = off (such cells hidden "edges", the rule before). It was off from the merge of session
+  // 22 to round 48: on the then held-out dev15 it turned one hidden part-covered die into a wrong
+  // face (1716 (0,-3), a red 1 between two fingers read red 2 at 0.92; face 100 -> 99.4%). On by
+  // default since edges48 (docs/reader.md "Edges round 48"): today that reading (red 2 at 0.86)
+  // is hidden by the gate's size test (face_scale_gate), and over every non-held set scored it
+  // reads six dice right (dev13 1416 (-4,3) green 3, gain3 3119 (-4,1) blue 4, their fixture
+  // copies, scenes_round15 819 (2,-4), scenes_round36_robust36 3417 (-1,1)) and loses none.
+  double edges_read_occluded_hex_mm = 13.0;
   // (exact25) ... and with no hand in the frame (the skin and occluder masks both empty; the skin
   // mask alone missed the hands of fixture 026 and dev6 717, where this read two part-covered
   // dice as red and kept them hidden only by the gate), on maps of standard cells

@@ -346,18 +346,24 @@ TEST(ReaderHarsh, ABlurredFramesUnsureReadingIsReadAgainDeblurred) {
 // harsh4 2705 (-5,4), a green 3 in a defocused 640 px stream, and harsh5 3417 (0,1), a blue 4 in a
 // defocused, dim 960 px one (data/fixtures/scenes_round30_robust30), were hidden "edges"; with the
 // second look both are read right, and no false die or wrong face is added.
+// (edges48) Every run here with edges_read_occluded_hex_mm 0: at its default 13 that rule reads the
+// edge-hidden cells of these A3 maps under the occluder gate on its own, and with it on the runs
+// with and without the second look read the same (34 right, none hidden "edges"); measured here
+// is the second look alone, as when robust33 added it.
 TEST(ReaderHarsh, ABlurredFramesCellIsLookedAtAgainForItsFaintPrintedEdges) {
-  ReadParams off;
+  ReadParams on;
+  on.edges_read_occluded_hex_mm = 0;
+  ReadParams off = on;
   off.blur_grid_line_contrast = 0;
   const SceneScore before = fixture_score("scenes_round30_robust30", off);
-  const SceneScore after = fixture_score("scenes_round30_robust30", ReadParams{});
+  const SceneScore after = fixture_score("scenes_round30_robust30", on);
   EXPECT_LE(hidden_for(after, "edges"), hidden_for(before, "edges") - 2)
       << "hidden edges: " << hidden_for(before, "edges") << " -> " << hidden_for(after, "edges");
   expect_more_right_none_worse(before, after, 2);
   // ... but not in a frame that is noisy as well (a webcam's long exposure and raised gain in a dim
   // room): scenes_round26 2616 is blurred and noisy, and its blue 4 under a hand's edge (0,-4)
   // would lose its "edges" cover at 0.04. The rule leaves such a frame as it was.
-  const SceneScore r26_off = fixture_score("scenes_round26", off), r26 = fixture_score("scenes_round26", ReadParams{});
+  const SceneScore r26_off = fixture_score("scenes_round26", off), r26 = fixture_score("scenes_round26", on);
   EXPECT_EQ(hidden_for(r26, "edges"), hidden_for(r26_off, "edges")) << "a noisy blurred frame's edge cover";
   EXPECT_EQ(r26.face_ok, r26_off.face_ok);
   EXPECT_EQ(false_dice(r26), false_dice(r26_off));
@@ -819,6 +825,20 @@ TEST(ReaderHarsh, AOneWhoseEmptyPlacesAreClearOfItsPipIsNotCut) {
   const auto [before, after] = off_and_default("scenes_round47_robust47", &ReadParams::one_top_clear_ratio, 0.0);
   EXPECT_EQ(after.scenes, 3);
   expect_hidden_dice_released(before, after, "cut", 3, 0, "three 1s hidden cut without the rule");
+}
+
+// (edges48) exact23's edges_read_occluded_hex_mm, 13 by default since edges48: gain3 3119 (-4,1)
+// (data/fixtures/scenes_round47_robust47, a noisy gain frame), a blue 4 the hand part covers (0.35
+// of its top, 3 of its 9 pip places), none of its cell's 6 printed edges seen. With the rule off it
+// is hidden "edges" unread; at the default it is read under the occluder gate (reported only beyond
+// doubt): blue 4, right, its board exact, no wrong face, no false die, nothing else moves.
+TEST(ReaderHarsh, ACellWhosePrintedEdgesAHandHidesIsReadUnderTheOccluderGate) {
+  ASSERT_EQ(ReadParams{}.edges_read_occluded_hex_mm, 13.0);
+  const auto [before, after] = off_and_default("scenes_round47_robust47", &ReadParams::edges_read_occluded_hex_mm, 0.0);
+  EXPECT_EQ(after.scenes, 3);
+  expect_hidden_dice_released(before, after, "edges", 1, 0, "3119's blue 4 hidden edges without the rule");
+  EXPECT_EQ(after.guard_ok, after.matched);
+  EXPECT_EQ(after.exact_boards, before.exact_boards + 1);
 }
 
 // (robust47, the review) data/fixtures/scenes_round47_skin: dev15 1719 (3,-4), a yellow 5 four of
