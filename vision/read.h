@@ -796,7 +796,9 @@ struct ReadParams {
   // whatever edges_read_occluded_hex_mm says: with no hand, what hides a cell's printed edges is
   // dice, its own with its token and its neighbours, seen from a low camera (dev17 1907 (-3,0): a
   // green 3 with its token between three dice at tilt 30, hidden "edges"). The die that rule
-  // misread (dev15 1716 (0,-3)) lay between two fingers. false = off.
+  // misread (dev15 1716 (0,-3)) lay between two fingers. false = off. (Since edges48, whose
+  // edges_read_occluded_hex_mm 13 reads every such cell of hexes of 13 mm and more, hand or not,
+  // this acts only with that rule off or set above 13.)
   bool edges_read_no_hand = true;
   // (exact23) The camera-resolution look gives a lone pip where the printed lines would be
   // seen to the patch look (where lines meet, a dark round spot reads as a white 1). It keeps
@@ -1209,7 +1211,8 @@ struct ReadParams {
   // noise_one_sure_contrast. (exact48) Such a 1 is exempt from the dim frame's agreement test
   // (dim_min_confidence) too: the component counter counts the noise's specks round its pip
   // (scenes_round42_robust42 3100 (-2,1), a black 1 at 0.35, counter 5). Light-pip colours only
-  // (black, red, green, blue: die_pip_polarity 1). 0 = off.
+  // (black, red, green, blue: die_pip_polarity 1); a white or yellow 1 gets neither the lower bar
+  // nor the exemption, whatever its contrast. 0 = off.
   double noise_one_colour_contrast = 2.0;
   // (robust28) In a frame that is noisy (noise_grey_level, noise_white_level) but not dark
   // (dim_white_level), a die is reported only when its pips stand out of its top more than the

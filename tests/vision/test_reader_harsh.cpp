@@ -718,7 +718,7 @@ TEST(ReaderHarsh, AGlaredBlackFaceIsReadByItsLightPipsOnly) {
   expect_more_right_none_wrong(before, after, 2);
   EXPECT_EQ(hidden_for(before, "nopip"), 2) << "2907's black 6 and 3100's black 5 hidden nopip without the rule";
   EXPECT_EQ(hidden_for(after, "nopip"), 0);
-  EXPECT_EQ(hidden_for(after, "noise"), hidden_for(before, "noise")) << "3100's black 1 moves with neither run (the merged noise_one_colour_contrast reads it in both)";
+  EXPECT_EQ(hidden_for(after, "noise"), hidden_for(before, "noise")) << "3100's black 1 moves with neither run (noise_one_colour_contrast is at its default in both)";
 }
 
 // (robust43) A blurred, dim or noisy frame's coloured die whose pips the coloured pip look finds on
